@@ -1,0 +1,181 @@
+import type { Journey } from "./journeys.ts";
+
+/**
+ * Attempts of one actor (reference: analytics §5.2, §5.3). Every step-1 event starts an attempt (any step
+ * event, for unordered funnels); later steps are matched greedily — the earliest fitting event — and must
+ * all fall within the window measured from step 1, inclusive (§11 item 8). An event fills one step per
+ * attempt; events sharing a timestamp may fill consecutive steps in either array order, as PostHog's
+ * funnel UDF plays all their permutations. An exclusion event between the attempt's step a and step b
+ * (or the window's end when b is not reached) voids the attempt (§5.3, §11 item 10).
+ */
+export interface Attempt {
+  /** Steps reached, 1 … stepCount. */
+  level: number;
+  /** Timestamp of each reached step's event. */
+  times: number[];
+  /** Journey index of each reached step's event. */
+  indexes: number[];
+}
+
+export interface AttemptRules {
+  stepCount: number;
+  windowMs: number;
+  orderType: "ordered" | "strict" | "unordered";
+  /** Bit x of a journey's exclusion mask is exclusion x. */
+  exclusions: readonly { fromStep: number; toStep: number }[];
+}
+
+/** Scratch arrays reused across journeys (evaluation is synchronous): no allocation per actor. */
+class Scratch {
+  groupStart = new Int32Array(64);
+  next = new Int32Array(64);
+  indexes = new Int32Array(32);
+  ensure(n: number, lists: number): void {
+    if (this.groupStart.length < n) this.groupStart = new Int32Array(n * 2);
+    if (this.next.length < (n + 1) * lists) this.next = new Int32Array((n + 1) * lists * 2);
+  }
+}
+
+const scratch = new Scratch();
+
+/** The valid (not excluded) attempts of a journey, in start order. */
+export function attemptsOf(journey: Journey, rules: AttemptRules): Attempt[] {
+  const attempts: Attempt[] = [];
+  forEachAttempt(journey, rules, (level, indexes) => attempts.push(copy(journey, level, indexes)));
+  return attempts;
+}
+
+/**
+ * The attempt that counts for the actor: the furthest; among those the first to reach that step, and of
+ * those the latest start (the most recent step-1 event, as the UDF's lineage). Unordered: the first run.
+ */
+export function bestAttemptOf(journey: Journey, rules: AttemptRules): Attempt | undefined {
+  let best: Attempt | undefined;
+  let bestIndexes: number[] = [];
+  forEachAttempt(journey, rules, (level, indexes) => {
+    const reachedAt = journey.ts[indexes[level - 1]!]!;
+    const startedAt = journey.ts[indexes[0]!]!;
+    if (best && !isBetter(level, reachedAt, startedAt, best, rules.orderType)) return;
+    bestIndexes = Array.from(indexes.subarray(0, level));
+    best = { level, times: [startedAt, reachedAt], indexes: bestIndexes };
+  });
+  return best && { level: best.level, times: bestIndexes.map((i) => journey.ts[i]!), indexes: bestIndexes };
+}
+
+export function bestAttempt(attempts: readonly Attempt[], orderType: AttemptRules["orderType"]): Attempt | undefined {
+  let best: Attempt | undefined;
+  for (const a of attempts) if (!best || isBetter(a.level, a.times[a.level - 1]!, a.times[0]!, best, orderType)) best = a;
+  return best;
+}
+
+function isBetter(level: number, reachedAt: number, startedAt: number, best: Attempt, orderType: AttemptRules["orderType"]): boolean {
+  if (level !== best.level) return level > best.level;
+  if (orderType === "unordered") return false;
+  const bestReachedAt = best.times.at(-1)!;
+  return reachedAt < bestReachedAt || (reachedAt === bestReachedAt && startedAt >= best.times[0]!);
+}
+
+function copy(journey: Journey, level: number, indexes: Int32Array): Attempt {
+  const list = Array.from(indexes.subarray(0, level));
+  return { level, times: list.map((i) => journey.ts[i]!), indexes: list };
+}
+
+type Visit = (level: number, indexes: Int32Array) => void;
+
+function forEachAttempt(journey: Journey, rules: AttemptRules, visit: Visit): void {
+  const n = journey.ts.length;
+  const lists = (rules.orderType === "ordered" ? rules.stepCount : 0) + rules.exclusions.length;
+  scratch.ensure(n, lists);
+  if (scratch.indexes.length < rules.stepCount) scratch.indexes = new Int32Array(rules.stepCount);
+  prepare(journey, rules, n);
+  const step = rules.orderType === "strict" ? strict : rules.orderType === "unordered" ? unordered : ordered;
+  for (let i = 0; i < n; i++) {
+    const mask = journey.steps[i]!;
+    if (rules.orderType === "unordered" ? mask === 0 : (mask & 1) === 0) continue;
+    const level = step(journey, i, rules);
+    if (!isExcluded(journey, level, rules)) visit(level, scratch.indexes);
+  }
+}
+
+/** groupStart and the "next event with bit b at or after i" tables, in the scratch arrays. */
+function prepare(journey: Journey, rules: AttemptRules, n: number): void {
+  const { groupStart, next } = scratch;
+  for (let i = 0; i < n; i++) groupStart[i] = i > 0 && journey.ts[i] === journey.ts[i - 1] ? groupStart[i - 1]! : i;
+  const tables: [Int32Array, number][] = [];
+  if (rules.orderType === "ordered") for (let k = 0; k < rules.stepCount; k++) tables.push([journey.steps, 1 << k]);
+  rules.exclusions.forEach((_, x) => tables.push([journey.exclusions, 1 << x]));
+  tables.forEach(([masks, bit], t) => {
+    const base = t * (n + 1);
+    next[base + n] = n;
+    for (let i = n - 1; i >= 0; i--) next[base + i] = (masks[i]! & bit) !== 0 ? i : next[base + i + 1]!;
+  });
+}
+
+/** First index ≥ the group start of `from` whose table bit is set and that is not a step of this attempt. */
+function nextFree(table: number, from: number, level: number, n: number): number {
+  const base = table * (n + 1);
+  let c = scratch.next[base + scratch.groupStart[from]!]!;
+  while (c < n && isUsed(c, level)) c = scratch.next[base + c + 1]!;
+  return c;
+}
+
+function isUsed(c: number, level: number): boolean {
+  for (let k = 0; k < level; k++) if (scratch.indexes[k] === c) return true;
+  return false;
+}
+
+function ordered(journey: Journey, start: number, rules: AttemptRules): number {
+  const { ts } = journey;
+  const deadline = ts[start]! + rules.windowMs;
+  scratch.indexes[0] = start;
+  let level = 1;
+  for (; level < rules.stepCount; level++) {
+    const c = nextFree(level, scratch.indexes[level - 1]!, level, ts.length);
+    if (c >= ts.length || ts[c]! > deadline) break;
+    scratch.indexes[level] = c;
+  }
+  return level;
+}
+
+/** Strict: step k+1 must be the actor's very next event, of any kind (§5.2). */
+function strict(journey: Journey, start: number, rules: AttemptRules): number {
+  const { ts, steps } = journey;
+  const deadline = ts[start]! + rules.windowMs;
+  scratch.indexes[0] = start;
+  let level = 1;
+  for (; level < rules.stepCount; level++) {
+    const c = scratch.indexes[level - 1]! + 1;
+    if (c >= ts.length || (steps[c]! & (1 << level)) === 0 || ts[c]! > deadline) break;
+    scratch.indexes[level] = c;
+  }
+  return level;
+}
+
+/** Unordered: distinct steps completed within the window from this event, in the order they happened. */
+function unordered(journey: Journey, start: number, rules: AttemptRules): number {
+  const { ts, steps } = journey;
+  const deadline = ts[start]! + rules.windowMs;
+  const all = rules.stepCount >= 31 ? -1 : (1 << rules.stepCount) - 1;
+  let assigned = 0;
+  let level = 0;
+  for (let c = start; c < ts.length && ts[c]! <= deadline && level < rules.stepCount; c++) {
+    const open = steps[c]! & all & ~assigned;
+    if (open === 0) continue;
+    assigned |= open & -open;
+    scratch.indexes[level++] = c;
+  }
+  return level;
+}
+
+function isExcluded(journey: Journey, level: number, rules: AttemptRules): boolean {
+  const { ts } = journey;
+  const n = ts.length;
+  const firstTable = rules.orderType === "ordered" ? rules.stepCount : 0;
+  const deadline = ts[scratch.indexes[0]!]! + rules.windowMs;
+  return rules.exclusions.some(({ fromStep, toStep }, x) => {
+    if (level <= fromStep) return false;
+    const upper = level > toStep ? ts[scratch.indexes[toStep]!]! : deadline;
+    const c = nextFree(firstTable + x, scratch.indexes[fromStep]!, level, n);
+    return c < n && ts[c]! <= upper;
+  });
+}

@@ -1,0 +1,100 @@
+import { cohortHas, partValue, type BreakdownDef } from "../shared/breakdown.ts";
+import { eventAt, subJourney, type Journey } from "./journeys.ts";
+import type { FunnelSpec } from "./filter.ts";
+
+/**
+ * Funnel breakdowns (reference: analytics §5.4): which breakdown value(s) an actor's journey counts under —
+ * first_touch (default), last_touch, all_events, or step k — missing values as "", the top
+ * breakdown_limit values kept and the rest merged into the literal "Other" (§11 item 11).
+ */
+export const FUNNEL_OTHER = "Other";
+
+export interface Assignment {
+  key: string;
+  journey: Journey;
+}
+
+export interface Presented {
+  breakdown: unknown;
+  breakdown_value: unknown;
+}
+
+export interface FunnelKeying {
+  assign(journey: Journey): Assignment[];
+  present(key: string): Presented;
+}
+
+export function funnelKeying(def: BreakdownDef, spec: FunnelSpec): FunnelKeying {
+  if (def.kind === "cohort") {
+    const byKey = new Map(def.cohorts.map((c) => [String(c.value), c]));
+    return {
+      assign: (journey) => def.cohorts.filter((c) => cohortHas(c, journey.actor.person)).map((c) => ({ key: String(c.value), journey })),
+      present: (key) => (key === FUNNEL_OTHER ? other(false) : { breakdown: byKey.get(key)!.label, breakdown_value: byKey.get(key)!.value }),
+    };
+  }
+  const keyAt = (journey: Journey, i: number): string | null => {
+    const values = def.parts.map((p) => partValue(p, eventAt(journey, i), journey.actor.person));
+    if (values.every((v) => v === null)) return null;
+    return def.multi ? JSON.stringify(values.map((v) => v ?? "")) : values[0]!;
+  };
+  const empty = def.multi ? JSON.stringify(def.parts.map(() => "")) : "";
+  return {
+    assign: (journey) => attribute(journey, spec, (i) => keyAt(journey, i), empty),
+    present: (key) => {
+      if (key === FUNNEL_OTHER) return other(def.multi);
+      const value = def.multi ? (JSON.parse(key) as string[]) : key;
+      return { breakdown: value, breakdown_value: value };
+    },
+  };
+}
+
+const other = (multi: boolean): Presented => (multi ? { breakdown: [FUNNEL_OTHER], breakdown_value: [FUNNEL_OTHER] } : { breakdown: FUNNEL_OTHER, breakdown_value: FUNNEL_OTHER });
+
+function attribute(journey: Journey, spec: FunnelSpec, keyAt: (i: number) => string | null, empty: string): Assignment[] {
+  const stepIndexes = [...journey.steps.keys()].filter((i) => journey.steps[i] !== 0);
+  switch (spec.attribution) {
+    case "last_touch":
+      return [{ key: firstValue([...stepIndexes].reverse(), keyAt) ?? empty, journey }];
+    case "all_events": {
+      const keys = [...new Set(stepIndexes.map((i) => keyAt(i) ?? empty))];
+      return keys.map((key) => ({ key, journey: subJourney(journey, (i) => (keyAt(i) ?? empty) === key) }));
+    }
+    case "step": {
+      const bit = 1 << spec.attributionStep;
+      const keys = [...new Set(stepIndexes.filter((i) => (journey.steps[i]! & bit) !== 0).map((i) => keyAt(i) ?? empty))];
+      if (keys.length === 0) return [{ key: empty, journey }];
+      return keys.map((key) => ({ key, journey: onlyStepValue(journey, bit, (i) => (keyAt(i) ?? empty) === key) }));
+    }
+    default:
+      return [{ key: firstValue(stepIndexes, keyAt) ?? empty, journey }];
+  }
+}
+
+function firstValue(indexes: number[], keyAt: (i: number) => string | null): string | undefined {
+  for (const i of indexes) {
+    const key = keyAt(i);
+    if (key !== null) return key;
+  }
+  return undefined;
+}
+
+/** Step attribution: the attributed step may only be filled by an event carrying the value. */
+function onlyStepValue(journey: Journey, bit: number, carries: (i: number) => boolean): Journey {
+  return { ...journey, steps: journey.steps.map((mask, i) => (carries(i) ? mask : mask & ~bit)) };
+}
+
+/** Keeps the top `limit` values by actors entering the funnel; the others merge into "Other". */
+export function limitValues<T>(results: Map<string, Map<number, T>>, limit: number, merge: (a: T, b: T) => T): Map<string, Map<number, T>> {
+  const ranked = [...results.keys()].sort((a, b) => results.get(b)!.size - results.get(a)!.size || (a < b ? -1 : a > b ? 1 : 0));
+  if (ranked.length <= limit) return new Map(ranked.map((key) => [key, results.get(key)!]));
+  const kept = new Map(ranked.slice(0, limit).map((key) => [key, results.get(key)!]));
+  const merged = new Map<number, T>();
+  for (const key of ranked.slice(limit)) {
+    for (const [actor, value] of results.get(key)!) {
+      const current = merged.get(actor);
+      merged.set(actor, current === undefined ? value : merge(current, value));
+    }
+  }
+  kept.set(FUNNEL_OTHER, merged);
+  return kept;
+}

@@ -1,0 +1,63 @@
+import type { AnalysisContext } from "../shared/context.ts";
+import type { Loose } from "../shared/filter-read.ts";
+import { mean, quantile } from "../shared/math.ts";
+import { seriesLabel } from "../shared/series.ts";
+import type { Attempt } from "./attempts.ts";
+import type { Presented } from "./attribution.ts";
+import type { FunnelSpec } from "./filter.ts";
+
+/** One step of the funnel `result` (reference: analytics §5.5). */
+export interface FunnelStep {
+  action_id: string | number | null;
+  name: string;
+  custom_name: string | null;
+  order: number;
+  type: "events" | "actions";
+  people: never[];
+  count: number;
+  average_conversion_time: number | null;
+  median_conversion_time: number | null;
+  converted_people_url: string;
+  dropped_people_url: string | null;
+  breakdown?: unknown;
+  breakdown_value?: unknown;
+}
+
+/** Step k counts the actors whose furthest step is ≥ k; times (seconds) are step k−1 → k of the counted attempt. */
+export function stepObjects(attempts: Iterable<Attempt>, spec: FunnelSpec, ctx: AnalysisContext, breakdown?: Presented): FunnelStep[] {
+  const list = [...attempts];
+  const base = peopleUrlBase(spec.raw, ctx.projectId);
+  const suffix = breakdown ? `&funnel_step_breakdown=${encodeURIComponent(paramValue(breakdown.breakdown_value))}` : "";
+  return spec.steps.map((entity, k) => {
+    const reached = list.filter((a) => a.level > k);
+    const seconds = k === 0 ? [] : reached.map((a) => (a.times[k]! - a.times[k - 1]!) / 1000);
+    const unordered = spec.orderType === "unordered";
+    const step: FunnelStep = {
+      action_id: unordered ? null : entity.id,
+      name: unordered ? `Completed ${k + 1} step${k > 0 ? "s" : ""}` : seriesLabel(entity, ctx),
+      custom_name: unordered ? null : entity.custom_name,
+      order: k,
+      type: entity.type,
+      people: [],
+      count: reached.length,
+      average_conversion_time: seconds.length ? mean(seconds) : null,
+      median_conversion_time: seconds.length ? quantile(seconds, 0.5) : null,
+      converted_people_url: `${base}&funnel_step=${k + 1}${suffix}`,
+      dropped_people_url: k === 0 ? null : `${base}&funnel_step=-${k + 1}${suffix}`,
+    };
+    if (breakdown) Object.assign(step, breakdown);
+    return step;
+  });
+}
+
+const paramValue = (value: unknown): string => (typeof value === "string" ? value : JSON.stringify(value));
+
+/** The legacy persons URL: the filter as query parameters, lists and objects JSON-encoded (§5.5). */
+function peopleUrlBase(filter: Loose, projectId: string): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(filter)) {
+    if (value === undefined || value === null || key === "funnel_step" || key === "funnel_step_breakdown") continue;
+    params.append(key, paramValue(value));
+  }
+  return `/api/projects/${projectId}/persons/funnel/?${params.toString()}`;
+}

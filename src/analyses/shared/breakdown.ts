@@ -1,0 +1,95 @@
+import { fail } from "../../http/errors.ts";
+import type { EventRecord, PersonRecord } from "../../store/schema.ts";
+import type { AnalysisContext } from "./context.ts";
+import { decodeJsonish, isObject, readBool, readNumber, readString, type Loose } from "./filter-read.ts";
+import { cohortMembers } from "./property-filter.ts";
+import { stringForm } from "./property-operators.ts";
+
+/** Breakdown definitions shared by trends and funnels (reference: analytics §2.5, §5.4). */
+export const BREAKDOWN_NULL = "$$_posthog_breakdown_null_$$";
+export const BREAKDOWN_OTHER = "$$_posthog_breakdown_other_$$";
+
+export const BREAKDOWN_TYPES = ["event", "person", "cohort"] as const;
+const NOT_MODELLED = new Set(["group", "session", "hogql", "data_warehouse", "data_warehouse_person_property", "event_metadata"]);
+
+export interface PropertyPart {
+  source: "event" | "person";
+  key: string;
+  normalizeUrl: boolean;
+}
+
+export interface CohortTarget {
+  /** Cohort id, or "all" for everyone. */
+  value: number | "all";
+  label: string;
+  /** undefined = all users. */
+  members: Set<number> | undefined;
+}
+
+export type BreakdownDef =
+  | { kind: "property"; parts: PropertyPart[]; multi: boolean; histogramBins: number | undefined }
+  | { kind: "cohort"; cohorts: CohortTarget[] };
+
+/** Reads breakdown/breakdowns/breakdown_type; undefined when there is no breakdown. */
+export function readBreakdown(filter: Loose, ctx: Pick<AnalysisContext, "cohorts">): BreakdownDef | undefined {
+  const normalizeUrl = readBool(filter, "breakdown_normalize_url");
+  const multiple = decodeJsonish(filter.breakdowns);
+  if (Array.isArray(multiple) && multiple.length > 0) {
+    const parts = multiple.filter(isObject).map((b, i) => partOf(readString(b, "property") ?? "", typeOf(b.type, `breakdowns__${i}__type`), b.normalize_url === true || normalizeUrl));
+    return { kind: "property", parts, multi: true, histogramBins: undefined };
+  }
+  const raw = decodeJsonish(filter.breakdown);
+  if (raw === undefined || raw === null || raw === "" || (Array.isArray(raw) && raw.length === 0)) return undefined;
+  const type = typeOf(filter.breakdown_type, "breakdown_type");
+  if (type === "cohort") return { kind: "cohort", cohorts: cohortTargets(raw, ctx) };
+  const keys = Array.isArray(raw) ? raw.map(stringForm) : [stringForm(raw)];
+  const bins = readNumber(filter, "breakdown_histogram_bin_count");
+  return {
+    kind: "property",
+    parts: keys.map((key) => partOf(key, type, normalizeUrl)),
+    multi: Array.isArray(raw),
+    histogramBins: bins !== undefined && bins > 0 ? Math.floor(bins) : undefined,
+  };
+}
+
+const partOf = (key: string, source: "event" | "person" | "cohort", normalizeUrl: boolean): PropertyPart => ({
+  key,
+  source: source === "person" ? "person" : "event",
+  normalizeUrl,
+});
+
+/** Legacy typo "events" means "event" (§2.5); types this mock does not model are a 400, not silence. */
+function typeOf(value: unknown, attr: string): "event" | "person" | "cohort" {
+  if (value === undefined || value === null || value === "" || value === "event" || value === "events") return "event";
+  if (value === "person" || value === "cohort") return value;
+  if (typeof value === "string" && NOT_MODELLED.has(value)) throw fail.invalid(attr, `Breakdown type "${value}" is not supported by this server.`);
+  throw fail.invalid(attr, `"${String(value)}" is not a valid breakdown type.`);
+}
+
+function cohortTargets(raw: unknown, ctx: Pick<AnalysisContext, "cohorts">): CohortTarget[] {
+  const ids = Array.isArray(raw) ? raw : [raw];
+  return ids.map((id) => {
+    if (id === "all" || id === 0 || id === "0") return { value: "all" as const, label: "all users", members: undefined };
+    const numeric = Number(id);
+    const members = cohortMembers(ctx.cohorts, numeric);
+    if (!members) throw fail.invalid("breakdown", `Cohort ${String(id)} does not exist.`);
+    return { value: numeric, label: ctx.cohorts.find((c) => c.id === numeric)!.name, members };
+  });
+}
+
+/** The string form of one breakdown property; null when missing, JSON null or empty (§2.5). */
+export function partValue(part: PropertyPart, event: EventRecord, person: PersonRecord | undefined): string | null {
+  const raw = part.source === "person" ? person?.properties[part.key] : event.properties[part.key];
+  if (raw === undefined || raw === null) return null;
+  const text = part.normalizeUrl ? normalizeUrl(stringForm(raw)) : stringForm(raw);
+  return text === "" ? null : text;
+}
+
+/** breakdown_normalize_url: query string, hash and trailing slashes go; an emptied path stays "/". */
+export function normalizeUrl(url: string): string {
+  const stripped = url.replace(/[?#].*$/s, "").replace(/\/+$/, "");
+  return stripped === "" ? "/" : stripped;
+}
+
+export const cohortHas = (target: CohortTarget, person: PersonRecord | undefined): boolean =>
+  target.members === undefined || (person !== undefined && target.members.has(person.id));

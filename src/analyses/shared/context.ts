@@ -1,0 +1,25 @@
+import type { ActionRecord, CohortRecord, PersonRecord, Properties } from "../../store/schema.ts";
+
+/** Everything an analysis may know besides the events: injected, never read from globals. */
+export interface AnalysisContext {
+  projectId: string;
+  /** Epoch ms; analyses never read the wall clock. */
+  now: number;
+  /** IANA zone of the project (reference: analytics §1.2). */
+  timezone: string;
+  /** 0 = Sunday, 1 = Monday. */
+  weekStartDay: 0 | 1;
+  /** undefined ⇒ the distinct id is its own person (reference: analytics §1.1). */
+  personOf(distinctId: string): PersonRecord | undefined;
+  cohorts: readonly CohortRecord[];
+  actions: readonly ActionRecord[];
+  testAccountFilters: readonly Properties[];
+}
+
+/** The part of the context that compiling property filters needs. */
+export type FilterContext = Pick<AnalysisContext, "cohorts" | "now" | "timezone">;
+
+export const INTERVALS = ["minute", "hour", "day", "week", "month"] as const;
+export type Interval = (typeof INTERVALS)[number];
+
+export const MS = { second: 1_000, minute: 60_000, hour: 3_600_000, day: 86_400_000, week: 604_800_000 } as const;

@@ -1,0 +1,97 @@
+import type { AnalysisContext, Interval } from "./context.ts";
+import { MS } from "./context.ts";
+import { parseDateExpression, type ParsedDate } from "./date-parse.ts";
+import { readBool, readString, type Loose } from "./filter-read.ts";
+import { endOfDay, fromWallClock, startOf, toWallClock } from "./local-time.ts";
+
+export { parseDateExpression, parseRelativeOrAbsoluteDate, isoInZone } from "./date-parse.ts";
+
+/** The queried window: both ends inclusive, in epoch ms (reference: analytics §1.2). */
+export interface QueryWindow {
+  /** First instant counted. Week buckets may start earlier (the key is the week start). */
+  from: number;
+  /** Last instant counted (PostHog's …59.999999, here …59.999). */
+  to: number;
+  interval: Interval;
+  fromParsed: ParsedDate;
+  /** undefined when date_to was absent (then `to` derives from now). */
+  toParsed: ParsedDate | undefined;
+}
+
+export type TimeContext = Pick<AnalysisContext, "now" | "timezone" | "weekStartDay">;
+
+const SUB_DAY_UNITS = new Set(["h", "M", "s"]);
+
+/** Resolves date_from/date_to/explicit_date for an interval; `earliest` is the project's first event (for `all`). */
+export function resolveDateRange(filter: Loose, interval: Interval, ctx: TimeContext, earliest: number | undefined): QueryWindow {
+  const explicit = readBool(filter, "explicit_date");
+  const fromParsed = parseFrom(readString(filter, "date_from"), ctx, earliest);
+  const rawTo = readString(filter, "date_to");
+  const toParsed = rawTo ? parseDateExpression(rawTo, ctx.now, ctx.timezone, ctx.weekStartDay) : undefined;
+  const from = explicit ? fromParsed.ms : alignFrom(fromParsed, interval, ctx);
+  const to = explicit ? (toParsed?.ms ?? ctx.now) : alignTo(toParsed, interval, ctx);
+  return { from, to, interval, fromParsed, toParsed };
+}
+
+function parseFrom(raw: string | undefined, ctx: TimeContext, earliest: number | undefined): ParsedDate {
+  if (raw === "all") return { ms: earliest ?? ctx.now - 7 * MS.day, kind: "datetime", amount: 0 };
+  return parseDateExpression(raw || "-7d", ctx.now, ctx.timezone, ctx.weekStartDay);
+}
+
+/** date_from: day granularity truncates (except -Nh), hour truncates absolute values only, month goes to the 1st. */
+function alignFrom(parsed: ParsedDate, interval: Interval, ctx: TimeContext): number {
+  const relative = parsed.kind === "relative";
+  if (interval === "minute" || interval === "hour") return relative ? parsed.ms : startOf(parsed.ms, interval, ctx.timezone);
+  if (relative && parsed.unit !== undefined && SUB_DAY_UNITS.has(parsed.unit)) return parsed.ms;
+  const day = startOf(parsed.ms, "day", ctx.timezone);
+  return interval === "month" ? startOf(day, "month", ctx.timezone) : day;
+}
+
+/** date_to: the whole day for day/week/month even when a time is given; hour keeps absolute values (reference §1.2). */
+function alignTo(parsed: ParsedDate | undefined, interval: Interval, ctx: TimeContext): number {
+  const ms = parsed?.ms ?? ctx.now;
+  const relative = parsed === undefined || parsed.kind === "relative";
+  if (interval === "minute" || interval === "hour") {
+    return relative ? startOf(ms, interval, ctx.timezone) + (interval === "hour" ? MS.hour : MS.minute) - 1 : ms;
+  }
+  return endOfDay(ms, ctx.timezone);
+}
+
+/**
+ * The previous period of equal length, aligned as PostHog's get_compare_period_dates does (reference §2.7):
+ * wall-clock arithmetic, day (or hour-of-day) alignment, and the -7d/-14d quirk that shifts it one day later.
+ */
+export function previousPeriod(window: QueryWindow, timezone: string): { from: number; to: number } {
+  const wFrom = toWallClock(window.from, timezone);
+  const diff = toWallClock(window.to, timezone) - wFrom;
+  let from = wFrom - diff;
+  let to: number;
+  if (window.interval === "hour") {
+    const hourOfDay = floorTo(wFrom - floorTo(wFrom, MS.day), MS.hour);
+    from = floorTo(from, MS.day) + hourOfDay;
+    to = floorTo(from + diff, MS.hour) + MS.hour - 1;
+  } else {
+    from = floorTo(from, MS.day);
+    if (isWeekMultipleQuirk(window)) from += MS.day;
+    to = floorTo(from + diff, MS.day) + MS.day - 1;
+  }
+  return { from: fromWallClock(from, timezone), to: fromWallClock(to, timezone) };
+}
+
+function isWeekMultipleQuirk(window: QueryWindow): boolean {
+  const { fromParsed, toParsed } = window;
+  const toHasDelta = toParsed !== undefined && toParsed.kind === "relative" && toParsed.unit !== undefined;
+  return window.interval === "day" && fromParsed.unit === "d" && fromParsed.amount > 0 && fromParsed.amount % 7 === 0 && !toHasDelta;
+}
+
+const floorTo = (ms: number, unit: number): number => Math.floor(ms / unit) * unit;
+
+/** compare_to ("-1w", "-1m", …) shifts the current range by that amount instead. */
+export function shiftedPeriod(window: QueryWindow, compareTo: string, ctx: TimeContext): { from: number; to: number } {
+  const from = parseDateExpression(compareTo, window.from, ctx.timezone, ctx.weekStartDay).ms;
+  const length = toWallClock(window.to, ctx.timezone) - toWallClock(window.from, ctx.timezone);
+  return { from, to: fromWallClock(toWallClock(from, ctx.timezone) + length, ctx.timezone) };
+}
+
+/** `window` with other bounds, keeping interval and the parsed inputs. */
+export const withBounds = (window: QueryWindow, bounds: { from: number; to: number }): QueryWindow => ({ ...window, ...bounds });

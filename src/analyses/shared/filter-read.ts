@@ -1,0 +1,48 @@
+/**
+ * Typed reads over the loose filter JSON. The OpenAPI layer has checked the types already, but GET forms
+ * may still carry JSON-encoded lists and "true"/"false" strings (reference: analytics §1.3).
+ */
+export type Loose = Record<string, unknown>;
+
+export const isObject = (value: unknown): value is Loose =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** A JSON-encoded list or object given as a string is decoded; anything else is returned as is. */
+export function decodeJsonish(value: unknown): unknown {
+  if (typeof value !== "string") return value;
+  const trimmed = value.trim();
+  if (!trimmed.startsWith("[") && !trimmed.startsWith("{")) return value;
+  try {
+    return JSON.parse(trimmed) as unknown;
+  } catch {
+    return value;
+  }
+}
+
+export function readString(obj: Loose, key: string): string | undefined {
+  const value = obj[key];
+  if (typeof value === "string") return value;
+  if (typeof value === "number") return String(value);
+  return undefined;
+}
+
+export function readNumber(obj: Loose, key: string): number | undefined {
+  const value = obj[key];
+  if (typeof value === "number" && Number.isFinite(value)) return value;
+  if (typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value))) return Number(value);
+  return undefined;
+}
+
+export function readBool(obj: Loose, key: string): boolean {
+  const value = obj[key];
+  return value === true || value === "true" || value === 1;
+}
+
+export function readList(obj: Loose, key: string): unknown[] {
+  const value = decodeJsonish(obj[key]);
+  return Array.isArray(value) ? value : [];
+}
+
+export function readObjects(obj: Loose, key: string): Loose[] {
+  return readList(obj, key).filter(isObject);
+}

@@ -1,0 +1,96 @@
+import type { CohortRecord, EventRecord, PersonRecord } from "../../store/schema.ts";
+import type { FilterContext } from "./context.ts";
+import { decodeJsonish, isObject, type Loose } from "./filter-read.ts";
+import { compileOperator } from "./property-operators.ts";
+
+/**
+ * Property filters (reference: analytics §1.4): flat lists (AND) and nested AND/OR groups of event,
+ * person and cohort filters, compiled once into closures. Filters that cannot be parsed, and types this
+ * mock does not model (group, session, element, hogql), are ignored, i.e. true.
+ */
+export type RowPredicate = (event: EventRecord | undefined, person: PersonRecord | undefined) => boolean;
+
+export interface Subject {
+  event?: EventRecord;
+  person?: PersonRecord;
+}
+
+/** The constant "no filter"; callers compare against it to skip work. */
+export const ALWAYS: RowPredicate = () => true;
+
+const COHORT_TYPES = new Set(["cohort", "precalculated-cohort", "static-cohort"]);
+
+/** For the persons and events lists too: one predicate over an event and/or a person. */
+export function compilePropertyFilters(filters: unknown, ctx: FilterContext, attr = "properties"): (subject: Subject) => boolean {
+  const predicate = compileRowPredicate(filters, ctx, attr);
+  return (subject) => predicate(subject.event, subject.person);
+}
+
+export function compileRowPredicate(filters: unknown, ctx: FilterContext, attr = "properties"): RowPredicate {
+  const node = decodeJsonish(filters);
+  if (Array.isArray(node)) return all(node.map((child) => compileRowPredicate(child, ctx, attr)));
+  if (!isObject(node)) return ALWAYS;
+  if (Array.isArray(node.values) && (node.type === "AND" || node.type === "OR")) return compileGroup(node, ctx, attr);
+  return compileFilter(node, ctx, attr);
+}
+
+function compileGroup(group: Loose, ctx: FilterContext, attr: string): RowPredicate {
+  const children = (group.values as unknown[]).map((child) => compileRowPredicate(child, ctx, attr));
+  return group.type === "OR" ? any(children) : all(children);
+}
+
+/** AND of predicates, dropping the no-ops. */
+export function all(predicates: RowPredicate[]): RowPredicate {
+  const active = predicates.filter((p) => p !== ALWAYS);
+  if (active.length === 0) return ALWAYS;
+  if (active.length === 1) return active[0]!;
+  return (event, person) => {
+    for (const p of active) if (!p(event, person)) return false;
+    return true;
+  };
+}
+
+/** OR of predicates; an empty OR group is no filter, and a no-op child makes the whole group true. */
+function any(predicates: RowPredicate[]): RowPredicate {
+  if (predicates.length === 0 || predicates.includes(ALWAYS)) return ALWAYS;
+  return (event, person) => {
+    for (const p of predicates) if (p(event, person)) return true;
+    return false;
+  };
+}
+
+function compileFilter(filter: Loose, ctx: FilterContext, attr: string): RowPredicate {
+  const type = typeof filter.type === "string" ? filter.type : "event";
+  if (COHORT_TYPES.has(type)) return compileCohort(filter, ctx.cohorts);
+  if ((type !== "event" && type !== "person") || typeof filter.key !== "string") return ALWAYS;
+  const operator = typeof filter.operator === "string" ? filter.operator : "exact";
+  const valueTest = compileOperator(operator, filter.value, ctx, attr);
+  if (!valueTest) return ALWAYS;
+  const key = filter.key;
+  const { test, missing } = valueTest;
+  if (type === "person") {
+    return (_event, person) => {
+      const value = person?.properties[key];
+      return value === undefined || value === null ? missing : test(value);
+    };
+  }
+  return (event) => {
+    const value = event?.properties[key];
+    return value === undefined || value === null ? missing : test(value);
+  };
+}
+
+/** Cohort membership of the attributed person; `not_in` or `negation` negates; an unknown cohort has no members. */
+function compileCohort(filter: Loose, cohorts: readonly CohortRecord[]): RowPredicate {
+  const id = Number(Array.isArray(filter.value) ? filter.value[0] : filter.value);
+  const cohort = cohorts.find((c) => c.id === id);
+  const members = new Set(cohort?.person_ids ?? []);
+  const negate = filter.operator === "not_in" || filter.negation === true;
+  return (_event, person) => (person !== undefined && members.has(person.id)) !== negate;
+}
+
+/** Members of a cohort as a Set of person ids (breakdowns reuse it). */
+export function cohortMembers(cohorts: readonly CohortRecord[], id: number): Set<number> | undefined {
+  const cohort = cohorts.find((c) => c.id === id);
+  return cohort ? new Set(cohort.person_ids) : undefined;
+}

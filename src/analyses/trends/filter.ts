@@ -1,0 +1,91 @@
+import { fail } from "../../http/errors.ts";
+import { readBreakdown, type BreakdownDef } from "../shared/breakdown.ts";
+import type { AnalysisContext, Interval } from "../shared/context.ts";
+import { INTERVALS } from "../shared/context.ts";
+import { compileFormula, type Formula } from "../shared/formula.ts";
+import { isObject, readBool, readList, readNumber, readString, type Loose } from "../shared/filter-read.ts";
+import { mergeSeries, type SeriesEntity } from "../shared/series.ts";
+import { MATHS } from "./maths.ts";
+
+/** The legacy trend filter JSON (reference: analytics §2.1); loose, read through TrendSpec. */
+export type TrendFilter = Record<string, unknown>;
+
+export const TOTAL_VALUE_DISPLAYS = ["BoldNumber", "ActionsPie", "ActionsTable", "ActionsBarValue", "WorldMap"] as const;
+
+export interface FormulaSpec {
+  text: string;
+  customName: string | null;
+  evaluate: Formula;
+}
+
+export interface TrendSpec {
+  raw: Loose;
+  series: SeriesEntity[];
+  interval: Interval;
+  display: string;
+  totalValue: boolean;
+  cumulative: boolean;
+  smoothing: number;
+  formulas: FormulaSpec[];
+  compare: boolean;
+  compareTo: string | undefined;
+  breakdown: BreakdownDef | undefined;
+  breakdownLimit: number;
+  hideOther: boolean;
+  /** aggregation_group_type_index: actors are `$group_N` values instead of persons (§1.1). */
+  groupIndex: number | undefined;
+}
+
+/** Reads and checks a trend filter; semantic errors are 400s with the field path as attr. */
+export function readTrendFilter(filter: TrendFilter, ctx: AnalysisContext): TrendSpec {
+  const series = mergeSeries(filter);
+  series.forEach(checkMath);
+  const display = readString(filter, "display") || "ActionsLineGraph";
+  const totalValue = (TOTAL_VALUE_DISPLAYS as readonly string[]).includes(display);
+  const limit = readNumber(filter, "breakdown_limit");
+  return {
+    raw: filter,
+    series,
+    interval: readInterval(filter),
+    display,
+    totalValue,
+    cumulative: display === "ActionsLineGraphCumulative",
+    smoothing: Math.max(1, Math.floor(readNumber(filter, "smoothing_intervals") ?? 1)),
+    formulas: readFormulas(filter, series.length),
+    compare: readBool(filter, "compare"),
+    compareTo: readString(filter, "compare_to") || undefined,
+    breakdown: readBreakdown(filter, ctx),
+    breakdownLimit: limit !== undefined && limit > 0 ? Math.floor(limit) : 25,
+    hideOther: readBool(filter, "breakdown_hide_other_aggregation"),
+    groupIndex: readNumber(filter, "aggregation_group_type_index"),
+  };
+}
+
+/** Legacy filters map `minute` to `hour` (reference §1.2, §10). */
+function readInterval(filter: Loose): Interval {
+  const value = readString(filter, "interval") || "day";
+  if (!(INTERVALS as readonly string[]).includes(value)) throw fail.invalid("interval", `"${value}" is not a valid interval.`);
+  return value === "minute" ? "hour" : (value as Interval);
+}
+
+function checkMath(entity: SeriesEntity): void {
+  const attr = `${entity.type}__${entity.position}`;
+  const math = entity.math ?? "total";
+  const spec = MATHS[math];
+  if (!spec) throw fail.invalid(`${attr}__math`, `"${math}" is not a supported math.`);
+  if (spec.needsProperty && !entity.math_property) throw fail.invalid(`${attr}__math_property`, `Math "${math}" needs a math_property.`);
+  if (math === "unique_group" && entity.math_group_type_index === undefined) {
+    throw fail.invalid(`${attr}__math_group_type_index`, `Math "unique_group" needs a math_group_type_index.`);
+  }
+}
+
+/** `formula`, or the newer `formulas` / `formulaNodes` lists (reference §2.1). */
+function readFormulas(filter: Loose, seriesCount: number): FormulaSpec[] {
+  const nodes = readList(filter, "formulaNodes").filter(isObject);
+  const texts: { text: string; customName: string | null; attr: string }[] = nodes.length
+    ? nodes.map((n, i) => ({ text: String(n.formula ?? ""), customName: readString(n, "custom_name") ?? null, attr: `formulaNodes__${i}__formula` }))
+    : readList(filter, "formulas").map((f, i) => ({ text: String(f), customName: null, attr: `formulas__${i}` }));
+  const single = readString(filter, "formula");
+  if (texts.length === 0 && single && single.trim() !== "") texts.push({ text: single, customName: null, attr: "formula" });
+  return texts.map(({ text, customName, attr }) => ({ text, customName, evaluate: compileFormula(text, seriesCount, attr) }));
+}

@@ -1,0 +1,185 @@
+import type { EventRecord } from "../../store/schema.ts";
+import { upperBound, type Buckets } from "../shared/buckets.ts";
+import { plus, startOf } from "../shared/local-time.ts";
+import { AGGREGATES } from "../shared/math.ts";
+import { numericForm } from "../shared/property-operators.ts";
+
+/**
+ * Per-series maths (reference: analytics §2.3): accumulators that take matching events in timestamp order
+ * and give one value per bucket. Unique counts use the sorted order: an actor's windows only move
+ * forward, so remembering the last window counted per actor replaces a Set per bucket.
+ */
+export type ActorKey = number | string;
+
+export interface Accumulator {
+  add(event: EventRecord, key: ActorKey): void;
+  values(): number[];
+}
+
+type MathKind = "count" | "unique" | "weekly" | "monthly" | "session" | "property" | "perActor" | "firstTime" | "firstMatching";
+
+export const MATHS: Readonly<Record<string, { kind: MathKind; needsProperty?: true; aggregate?: string }>> = {
+  total: { kind: "count" },
+  dau: { kind: "unique" },
+  unique_group: { kind: "unique" },
+  weekly_active: { kind: "weekly" },
+  monthly_active: { kind: "monthly" },
+  unique_session: { kind: "session" },
+  first_time_for_user: { kind: "firstTime" },
+  first_matching_event_for_user: { kind: "firstMatching" },
+  ...Object.fromEntries(Object.keys(AGGREGATES).map((a) => [a, { kind: "property" as const, needsProperty: true as const, aggregate: a }])),
+  ...Object.fromEntries(
+    ["avg", "min", "max", "median", "p75", "p90", "p95", "p99"].map((a) => [`${a}_count_per_actor`, { kind: "perActor" as const, aggregate: a }]),
+  ),
+};
+
+export interface MathPlan {
+  /** Earliest instant whose events the math needs (look-back windows, first-ever occurrences). */
+  scanFrom: number;
+  /** first_time_for_user / first_matching_event_for_user pick one event per actor before accumulating. */
+  firstTime: "event" | "matching" | undefined;
+  create(): Accumulator;
+}
+
+export interface MathOptions {
+  math: string | undefined;
+  mathProperty: string | undefined;
+  cumulative: boolean;
+  totalValue: boolean;
+  timezone: string;
+}
+
+export function planMath(buckets: Buckets, o: MathOptions): MathPlan {
+  const spec = MATHS[o.math ?? "total"] ?? { kind: "count" as const };
+  const plan = (create: () => Accumulator, scanFrom = buckets.from): MathPlan => ({ scanFrom, firstTime: undefined, create });
+  switch (spec.kind) {
+    case "unique":
+      // Cumulative unique users count each actor once, in its first bucket (PostHog trends_query_builder).
+      return plan(o.cumulative ? () => firstSeen(buckets) : () => windowedUnique(ownWindows(buckets), keyOfActor));
+    case "session":
+      return plan(() => windowedUnique(ownWindows(buckets), sessionKey));
+    case "weekly":
+    case "monthly": {
+      const windows = activeWindows(buckets, spec.kind === "weekly" ? 7 : 30, spec.kind, o);
+      return plan(() => windowedUnique(windows, keyOfActor), windows.starts[0] ?? buckets.from);
+    }
+    case "property":
+      return plan(() => propertyValues(buckets, o.mathProperty ?? "", AGGREGATES[spec.aggregate!]!));
+    case "perActor":
+      return plan(() => perActor(buckets, AGGREGATES[spec.aggregate!]!));
+    case "firstTime":
+    case "firstMatching":
+      return { scanFrom: -Infinity, firstTime: spec.kind === "firstTime" ? "event" : "matching", create: () => counter(buckets) };
+    default:
+      return plan(() => counter(buckets));
+  }
+}
+
+function counter(buckets: Buckets): Accumulator {
+  const counts = new Array<number>(buckets.length).fill(0);
+  return {
+    add(event) {
+      const i = buckets.indexOf(event.timestamp);
+      if (i >= 0) counts[i]!++;
+    },
+    values: () => counts,
+  };
+}
+
+function firstSeen(buckets: Buckets): Accumulator {
+  const seen = new Set<ActorKey>();
+  const inner = counter(buckets);
+  return {
+    add(event, key) {
+      if (seen.has(key) || buckets.indexOf(event.timestamp) < 0) return;
+      seen.add(key);
+      inner.add(event, key);
+    },
+    values: inner.values,
+  };
+}
+
+interface Windows {
+  /** Window of bucket b is [starts[b], ends[b]); both arrays are non-decreasing. */
+  starts: number[];
+  ends: number[];
+}
+
+const keyOfActor = (_event: EventRecord, key: ActorKey): ActorKey => key;
+const sessionKey = (event: EventRecord): ActorKey => {
+  const id = event.properties.$session_id;
+  return id === undefined || id === null ? "" : String(id);
+};
+
+function ownWindows(buckets: Buckets): Windows {
+  const starts: number[] = [];
+  const ends: number[] = [];
+  for (let b = 0; b < buckets.length; b++) {
+    starts.push(Math.max(buckets.edges[b]!, buckets.from));
+    ends.push(Math.min(buckets.edges[b + 1]!, buckets.to + 1));
+  }
+  return { starts, ends };
+}
+
+/**
+ * weekly_active/monthly_active: actors active on the bucket's (last) day and the 6 (29) before — trailing
+ * windows, not calendar weeks (§11 item 7). With week/month intervals weekly_active is plain uniques, and
+ * monthly_active is with month intervals. A total value covers the whole range plus the look-back.
+ */
+function activeWindows(buckets: Buckets, days: number, kind: "weekly" | "monthly", o: MathOptions): Windows {
+  const plain = buckets.interval === "month" || (kind === "weekly" && buckets.interval === "week");
+  if (plain && !o.totalValue) return ownWindows(buckets);
+  const starts: number[] = [];
+  const ends: number[] = [];
+  for (let b = 0; b < buckets.length; b++) {
+    const firstDay = startOf(o.totalValue ? buckets.from : Math.min(buckets.edges[b + 1]! - 1, buckets.to), "day", o.timezone);
+    starts.push(plus(firstDay, -(days - 1), "day", o.timezone));
+    ends.push(o.totalValue ? buckets.to + 1 : Math.min(buckets.to + 1, plus(firstDay, 1, "day", o.timezone)));
+  }
+  return { starts, ends };
+}
+
+function windowedUnique(windows: Windows, keyOf: (event: EventRecord, key: ActorKey) => ActorKey): Accumulator {
+  const counts = new Array<number>(windows.starts.length).fill(0);
+  const lastCounted = new Map<ActorKey, number>();
+  return {
+    add(event, actorKey) {
+      const ts = event.timestamp;
+      const first = upperBound(windows.ends, ts);
+      const last = upperBound(windows.starts, ts) - 1;
+      if (first > last) return;
+      const key = keyOf(event, actorKey);
+      const previous = lastCounted.get(key) ?? -1;
+      for (let b = Math.max(first, previous + 1); b <= last; b++) counts[b]!++;
+      if (last > previous) lastCounted.set(key, last);
+    },
+    values: () => counts,
+  };
+}
+
+/** sum/avg/min/max/median/pNN of a numeric property; events lacking it are ignored, empty buckets are 0. */
+function propertyValues(buckets: Buckets, property: string, aggregate: (values: readonly number[]) => number): Accumulator {
+  const perBucket: number[][] = Array.from({ length: buckets.length }, () => []);
+  return {
+    add(event) {
+      const i = buckets.indexOf(event.timestamp);
+      const value = numericForm(event.properties[property]);
+      if (i >= 0 && !Number.isNaN(value)) perBucket[i]!.push(value);
+    },
+    values: () => perBucket.map((values) => aggregate(values)),
+  };
+}
+
+/** *_count_per_actor: events per actor within the bucket, aggregated over the actors. */
+function perActor(buckets: Buckets, aggregate: (values: readonly number[]) => number): Accumulator {
+  const perBucket: Map<ActorKey, number>[] = Array.from({ length: buckets.length }, () => new Map());
+  return {
+    add(event, key) {
+      const i = buckets.indexOf(event.timestamp);
+      if (i < 0) return;
+      const counts = perBucket[i]!;
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    },
+    values: () => perBucket.map((counts) => aggregate([...counts.values()])),
+  };
+}

@@ -1,0 +1,127 @@
+import type { EventRecord } from "../../store/schema.ts";
+import type { Actor, ActorOf } from "../shared/actors.ts";
+import { buildBuckets, singleBucket, type Buckets } from "../shared/buckets.ts";
+import type { AnalysisContext } from "../shared/context.ts";
+import type { QueryWindow } from "../shared/date-range.ts";
+import { compileEntityMatcher, matchesEvent, NEVER, type EventMatcher } from "../shared/entity-match.ts";
+import { ALWAYS, type RowPredicate } from "../shared/property-filter.ts";
+import { forEachMatch, indexRange } from "../shared/scan.ts";
+import type { SeriesEntity } from "../shared/series.ts";
+import { BREAKDOWN_OTHER, keyingFor, rankKeys, type BreakdownKey, type Keying } from "./breakdown-values.ts";
+import type { TrendSpec } from "./filter.ts";
+import { planMath, type Accumulator, type ActorKey, type MathPlan } from "./maths.ts";
+
+/** One series in one period: a row per breakdown value (a single row without breakdown). */
+export interface Row {
+  key: string;
+  breakdown?: { value: string | number | string[]; label: string };
+  data: number[];
+}
+
+export interface SeriesRun {
+  entity: SeriesEntity;
+  buckets: Buckets;
+  rows: Row[];
+}
+
+export interface RunShared {
+  events: readonly EventRecord[];
+  spec: TrendSpec;
+  ctx: AnalysisContext;
+  actorOf: ActorOf;
+  global: RowPredicate;
+}
+
+/** Computes one series over one window; undefined when the series' action does not exist (PostHog skips it). */
+export function runSeries(entity: SeriesEntity, window: QueryWindow, shared: RunShared): SeriesRun | undefined {
+  const { spec, ctx } = shared;
+  const buckets = spec.totalValue ? singleBucket(window) : buildBuckets(window, ctx.timezone, ctx.weekStartDay);
+  const matcher = compileEntityMatcher(entity, ctx, shared.global, `${entity.type}__${entity.position}`);
+  if (matcher === NEVER) return undefined;
+  const plan = planMath(buckets, { math: entity.math, mathProperty: entity.math_property, cumulative: spec.cumulative, totalValue: spec.totalValue, timezone: ctx.timezone });
+  const scan: Scan = { shared, entity, matcher, plan, buckets, actorKey: actorKeyOf(entity, spec) };
+  if (!spec.breakdown) return { entity, buckets, rows: [{ key: "", data: accumulate(scan).get("")?.values() ?? zeros(buckets) }] };
+  const keying = keyingFor(spec.breakdown, { events: shared.events, range: buckets, matcher, actorOf: shared.actorOf });
+  return { entity, buckets, rows: breakdownRows(scan, keying) };
+}
+
+interface Scan {
+  shared: RunShared;
+  entity: SeriesEntity;
+  matcher: EventMatcher;
+  plan: MathPlan;
+  buckets: Buckets;
+  actorKey: (event: EventRecord, actor: Actor) => ActorKey | undefined;
+}
+
+const zeros = (buckets: Buckets): number[] => new Array<number>(buckets.length).fill(0);
+const total = (data: number[]): number => data.reduce((a, b) => a + b, 0);
+
+function breakdownRows(scan: Scan, keying: Keying): Row[] {
+  const { spec } = scan.shared;
+  let accumulators = accumulate(scan, keying);
+  const totals = new Map([...accumulators].map(([key, acc]) => [key, total(acc.values())]));
+  const { keep, other } = rankKeys(totals, keying, spec.breakdownLimit);
+  if (other) {
+    const kept = new Set(keep);
+    accumulators = accumulate(scan, keying, (key) => (kept.has(key) ? key : BREAKDOWN_OTHER));
+  }
+  const rows: Row[] = keep.map((key) => ({ key, breakdown: keying.present(key), data: accumulators.get(key)!.values() }));
+  const otherAcc = accumulators.get(BREAKDOWN_OTHER);
+  if (other && otherAcc && !spec.hideOther) rows.push({ key: BREAKDOWN_OTHER, breakdown: { value: BREAKDOWN_OTHER, label: BREAKDOWN_OTHER }, data: otherAcc.values() });
+  return rows;
+}
+
+/** Actors are persons, or `$group_N` values with unique_group / aggregation_group_type_index (§1.1). */
+function actorKeyOf(entity: SeriesEntity, spec: TrendSpec): (event: EventRecord, actor: Actor) => ActorKey | undefined {
+  const group = entity.math === "unique_group" ? entity.math_group_type_index : spec.groupIndex;
+  if (group === undefined) return (_event, actor) => actor.id;
+  const property = `$group_${group}`;
+  return (event) => {
+    const value = event.properties[property];
+    return value === undefined || value === null || value === "" ? undefined : String(value);
+  };
+}
+
+function accumulate(scan: Scan, keying?: Keying, mapKey: (key: string) => string = (k) => k): Map<string, Accumulator> {
+  const accumulators = new Map<string, Accumulator>();
+  const add = (key: string, event: EventRecord, actorKey: ActorKey) => {
+    let acc = accumulators.get(key);
+    if (!acc) accumulators.set(key, (acc = scan.plan.create()));
+    acc.add(event, actorKey);
+  };
+  const visit = (event: EventRecord, actor: Actor) => {
+    const actorKey = scan.actorKey(event, actor);
+    if (actorKey === undefined) return;
+    const key: BreakdownKey = keying ? keying.keyOf(event, actor) : "";
+    if (key === null) return;
+    if (typeof key === "string") add(mapKey(key), event, actorKey);
+    else for (const k of key) add(mapKey(k), event, actorKey);
+  };
+  if (scan.plan.firstTime) firstTimeScan(scan, visit);
+  else forEachMatch(scan.shared.events, { from: scan.plan.scanFrom, to: scan.buckets.to }, scan.matcher, scan.shared.actorOf, visit);
+  return accumulators;
+}
+
+/**
+ * first_time_for_user: the actor's first-ever event of this event/action, counted only if it also passes
+ * the filters; first_matching_event_for_user: the first event passing everything. Either way only when
+ * it falls inside the range (reference §2.3).
+ */
+function firstTimeScan(scan: Scan, visit: (event: EventRecord, actor: Actor) => void): void {
+  const { shared, entity, matcher, buckets } = scan;
+  const base = scan.plan.firstTime === "event" ? compileEntityMatcher({ ...entity, properties: undefined }, shared.ctx, ALWAYS, "events") : matcher;
+  const seen = new Set<ActorKey>();
+  const [, end] = indexRange(shared.events, -Infinity, buckets.to);
+  for (let i = 0; i < end; i++) {
+    const event = shared.events[i]!;
+    if (base.names !== null && !base.names.has(event.event)) continue;
+    const actor = shared.actorOf(event.distinct_id);
+    if (!base.rest(event, actor.person)) continue;
+    const key = scan.actorKey(event, actor);
+    if (key === undefined || seen.has(key)) continue;
+    seen.add(key);
+    if (event.timestamp < buckets.from || (base !== matcher && !matchesEvent(matcher, event, actor.person))) continue;
+    visit(event, actor);
+  }
+}

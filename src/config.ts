@@ -1,0 +1,106 @@
+import { parseArgs } from "node:util";
+import path from "node:path";
+
+/** Everything the server can be told at start, validated once. */
+export interface Config {
+  port: number;
+  host: string;
+  /** Main store file; null with --in-memory. */
+  dataFile: string | null;
+  /** A fixture document to start from instead of the generated dataset. */
+  fixturesFile: string | null;
+  /** Frozen clock (epoch ms); null = wall clock (or the fixture's `now`). */
+  now: number | null;
+  seed: number;
+  persons: number | null;
+  events: number | null;
+  /** Maximum JSON body size, in bytes. */
+  bodyLimit: number;
+  logLevel: "silent" | "info" | "debug";
+}
+
+export const DEFAULTS = {
+  port: 8000,
+  host: "127.0.0.1",
+  data: "./data/db.json",
+  seed: 42,
+  bodyLimit: 1_048_576,
+} as const;
+
+export const USAGE = `analytics-mock: a contract-first mock-and-reference server for a product analytics API
+
+Usage: npm start -- [options]
+
+  --port P          port to listen on (default ${DEFAULTS.port}; 0 picks a free one)
+  --host H          interface to bind (default ${DEFAULTS.host})
+  --data PATH       main store file (default ${DEFAULTS.data}); persons, events and activity live in
+                    sibling files PATH minus .json plus .persons.json, .events.ndjson, .activity.ndjson
+  --in-memory       keep the state in memory only; write nothing
+  --fixtures FILE   start from this fixture document (format: fixtures/fixtures.schema.json)
+                    instead of the generated dataset; it replaces the stored state at each start
+  --now ISO         freeze the clock at this instant (default: the fixture's "now", else the wall clock)
+  --seed N          seed of the generated dataset (default ${DEFAULTS.seed})
+  --persons N       persons in the generated dataset (default 500)
+  --events N        events in the generated dataset (default 50000)
+  --body-limit N    maximum request body in bytes (default ${DEFAULTS.bodyLimit})
+  --log-level L     silent | info | debug (default info)
+  --help            print this help
+`;
+
+export class ConfigError extends Error {}
+
+function integer(name: string, value: string | undefined, min: number): number | null {
+  if (value === undefined) return null;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) throw new ConfigError(`--${name} must be an integer ≥ ${min}, got "${value}"`);
+  return n;
+}
+
+function instant(value: string | undefined): number | null {
+  if (value === undefined) return null;
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms)) throw new ConfigError(`--now must be an ISO 8601 date-time, got "${value}"`);
+  return ms;
+}
+
+/** Parses argv (without node and script); throws ConfigError with a readable message. Returns null for --help. */
+export function parseConfig(argv: string[], cwd = process.cwd()): Config | null {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      port: { type: "string" },
+      host: { type: "string" },
+      data: { type: "string" },
+      "in-memory": { type: "boolean" },
+      fixtures: { type: "string" },
+      now: { type: "string" },
+      seed: { type: "string" },
+      persons: { type: "string" },
+      events: { type: "string" },
+      "body-limit": { type: "string" },
+      "log-level": { type: "string" },
+      help: { type: "boolean" },
+    },
+  });
+  if (values.help) return null;
+  const logLevel = values["log-level"] ?? "info";
+  if (logLevel !== "silent" && logLevel !== "info" && logLevel !== "debug") {
+    throw new ConfigError(`--log-level must be silent, info or debug, got "${logLevel}"`);
+  }
+  if (values["in-memory"] && values.data) throw new ConfigError("--data and --in-memory exclude each other");
+  const port = integer("port", values.port, 0) ?? DEFAULTS.port;
+  if (port > 65535) throw new ConfigError(`--port must be ≤ 65535, got ${port}`);
+  return {
+    port,
+    host: values.host ?? DEFAULTS.host,
+    dataFile: values["in-memory"] ? null : path.resolve(cwd, values.data ?? DEFAULTS.data),
+    fixturesFile: values.fixtures ? path.resolve(cwd, values.fixtures) : null,
+    now: instant(values.now),
+    seed: integer("seed", values.seed, 0) ?? DEFAULTS.seed,
+    persons: integer("persons", values.persons, 1),
+    events: integer("events", values.events, 0),
+    bodyLimit: integer("body-limit", values["body-limit"], 1024) ?? DEFAULTS.bodyLimit,
+    logLevel,
+  };
+}

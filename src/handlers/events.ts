@@ -1,0 +1,139 @@
+import { parseRelativeOrAbsoluteDate } from "../analyses/shared/date-range.ts";
+import { fail } from "../http/errors.ts";
+import { propertiesParam } from "../http/property-filters.ts";
+import { parseParam } from "../http/query-json.ts";
+import { reply, type Handler, type HandlerArgs } from "../http/types.ts";
+import { isPersonId } from "../store/persons-repo.ts";
+import type { EventRecord } from "../store/schema.ts";
+import { toEventJson } from "./event-json.ts";
+
+type Q = Record<string, unknown>;
+/** Events more than 5 s in the future stay hidden unless the client sets `before` (reference §5.1). */
+const FUTURE_GRACE_MS = 5_000;
+const VALUES_WINDOW_DAYS = 7;
+const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
+const RELATIVE = /^-?\d+[hdwmqyMs]$/;
+
+const queryOf = (args: HandlerArgs) => args.c.request.query as Q;
+const dashed = (id: string) => id.toLowerCase().replace(/^(.{8})-?(.{4})-?(.{4})-?(.{4})-?(.{12})$/, "$1-$2-$3-$4-$5");
+
+/** `after`/`before`: ISO 8601 or relative (`-7d`, `2h`, `1w`: now minus that); anything else is a 400 naming it. */
+function instantParam(args: HandlerArgs, name: "after" | "before"): number | null {
+  const raw = queryOf(args)[name];
+  if (raw === undefined) return null;
+  const value = String(raw);
+  if (RELATIVE.test(value)) return parseRelativeOrAbsoluteDate(value.startsWith("-") ? value : `-${value}`, args.deps.clock.now(), args.project.timezone, "start");
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms)) throw fail.invalid(name, `${name} must be an ISO 8601 date-time or a relative date such as -7d or 2h.`);
+  return /[zZ]|[+-]\d\d:?\d\d$/.test(value) || !value.includes("T") ? ms : Date.parse(`${value}Z`);
+}
+
+/** HogQL `select`/`where` are not evaluated by this mock: refused rather than silently ignored. */
+function refuseHogql(q: Q) {
+  for (const name of ["select", "where"] as const) {
+    if (q[name] === undefined) continue;
+    const value = parseParam(name, String(q[name]));
+    if (!Array.isArray(value)) throw fail.invalid(name, `${name} must be a JSON array of HogQL expressions.`);
+    throw fail.invalid(name, `${name} (HogQL expressions) is not supported by this mock server; filter with event, distinct_id, person_id, properties, after and before.`, "unsupported");
+  }
+}
+
+function eventPredicate(args: HandlerArgs): (e: EventRecord) => boolean {
+  const q = queryOf(args);
+  const { store, clock, schemas } = args.deps;
+  const index = store.analysisData.index(args.project.id);
+  const after = instantParam(args, "after");
+  const before = instantParam(args, "before");
+  const ceiling = before ?? clock.now() + FUTURE_GRACE_MS + 1;
+  let ids: Set<string> | null = null;
+  if (q.person_id !== undefined) {
+    const personId = String(q.person_id);
+    if (!isPersonId(personId)) throw fail.invalid("person_id", "person_id must be an integer id or a uuid.");
+    ids = new Set(store.persons.find(args.project.id, personId)?.distinct_ids ?? []);
+  }
+  const ctx = { cohorts: store.analysisData.cohorts(args.project.id), now: clock.now(), timezone: args.project.timezone };
+  const matchesProperties = propertiesParam(q.properties, schemas, ctx);
+  return (e) =>
+    e.timestamp < ceiling &&
+    (after === null || e.timestamp > after) &&
+    (q.event === undefined || e.event === q.event) &&
+    (q.distinct_id === undefined || e.distinct_id === String(q.distinct_id)) &&
+    (ids === null || ids.has(e.distinct_id)) &&
+    (matchesProperties === null || matchesProperties({ event: e, person: index.personsByDistinctId.get(e.distinct_id) }));
+}
+
+function ascendingOrder(q: Q): boolean {
+  if (q.orderBy === undefined) return false;
+  const order = parseParam("orderBy", String(q.orderBy));
+  if (!Array.isArray(order) || order.length !== 1 || (order[0] !== "timestamp" && order[0] !== "-timestamp")) {
+    throw fail.invalid("orderBy", 'orderBy must be ["-timestamp"] or ["timestamp"].');
+  }
+  return order[0] === "timestamp";
+}
+
+/**
+ * `next` continues after the last returned event: `before` (or `after` when ascending) set 1 ms past its
+ * timestamp and `offset` skipping the events at that timestamp already returned, so that events sharing the
+ * boundary timestamp are neither skipped nor repeated (the real service skips them).
+ */
+function nextLink(url: URL, matches: readonly EventRecord[], lastIndex: number, ascending: boolean): string {
+  const last = matches[lastIndex]!;
+  let first = lastIndex;
+  while (first > 0 && matches[first - 1]!.timestamp === last.timestamp) first--;
+  const u = new URL(url);
+  u.searchParams.set(ascending ? "after" : "before", new Date(last.timestamp + (ascending ? -1 : 1)).toISOString());
+  u.searchParams.set("offset", String(lastIndex - first + 1));
+  return u.toString();
+}
+
+export const eventHandlers = {
+  events_list: (args) => {
+    const q = queryOf(args);
+    refuseHogql(q);
+    const ascending = ascendingOrder(q);
+    const limit = Number(q.limit ?? 100);
+    const offset = Number(q.offset ?? 0);
+    const all = args.deps.store.events.of(args.project.id);
+    const matches = all.filter(eventPredicate(args));
+    if (!ascending) matches.reverse();
+    const page = matches.slice(offset, offset + limit);
+    const index = args.deps.store.analysisData.index(args.project.id);
+    return reply(200, {
+      count: matches.length,
+      next: offset + limit < matches.length ? nextLink(args.url, matches, offset + page.length - 1, ascending) : null,
+      previous: null,
+      results: page.map((e) => toEventJson(e, index.personsByDistinctId.get(e.distinct_id))),
+    });
+  },
+
+  events_retrieve: (args) => {
+    const id = String((args.c.request.params as Q).id);
+    if (!UUID.test(id)) throw fail.invalid("id", "Invalid UUID");
+    const event = args.deps.store.events.get(args.project.id, dashed(id));
+    if (!event) throw fail.notFound(`No events exist for event UUID ${id}`);
+    const person = args.deps.store.analysisData.index(args.project.id).personsByDistinctId.get(event.distinct_id);
+    return reply(200, toEventJson(event, person));
+  },
+
+  /** Distinct values of a property over the last 7 days, most frequent first; arrays flattened, scalars as strings. */
+  events_values_retrieve: (args) => {
+    const q = queryOf(args);
+    const key = String(q.key);
+    const names = q.event_name === undefined ? null : new Set([q.event_name].flat().map(String));
+    const term = typeof q.value === "string" ? q.value.toLowerCase() : null;
+    const now = args.deps.clock.now();
+    const since = parseRelativeOrAbsoluteDate(`-${VALUES_WINDOW_DAYS}dStart`, now, args.project.timezone, "start");
+    const counts = new Map<string, number>();
+    for (const e of args.deps.store.events.of(args.project.id)) {
+      if (e.timestamp < since || e.timestamp > now || (names && !names.has(e.event))) continue;
+      const raw = key === "event" || key === "distinct_id" ? e[key] : e.properties[key];
+      for (const value of [raw].flat()) {
+        if (value === undefined || value === null) continue;
+        const name = typeof value === "object" ? JSON.stringify(value) : String(value);
+        if (term === null || name.toLowerCase().includes(term)) counts.set(name, (counts.get(name) ?? 0) + 1);
+      }
+    }
+    const top = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, Number(q.limit ?? 10));
+    return reply(200, top.map(([name, count]) => ({ name, count })));
+  },
+} satisfies Record<string, Handler>;

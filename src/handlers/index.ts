@@ -1,0 +1,15 @@
+import type { HandlerMap } from "../http/api.ts";
+import { insightAnalysisHandlers } from "./insight-analyses.ts";
+import { insightHandlers } from "./insights.ts";
+import { projectHandlers } from "./projects.ts";
+import { personHandlers } from "./persons.ts";
+import { eventHandlers } from "./events.ts";
+
+/** operationId → handler. An operation missing here answers 501 until its issue lands. */
+export const handlers: HandlerMap = {
+  ...projectHandlers,
+  ...insightHandlers,
+  ...insightAnalysisHandlers,
+  ...personHandlers,
+  ...eventHandlers,
+};

@@ -1,0 +1,78 @@
+import type { AnalysisService } from "../services/analysis-service.ts";
+import { minimumRefreshInterval } from "../services/analysis-service.ts";
+import type { DashboardTileRecord, InsightRecord, ProjectRecord } from "../store/schema.ts";
+import type { Store } from "../store/store.ts";
+import { toUserJson } from "./user-json.ts";
+
+export interface InsightView {
+  refresh?: boolean;
+  /** false: serve the cached result only (lists and create do not compute). */
+  compute?: boolean;
+  /** The tile when loaded with from_dashboard: its dashboard's filters apply and its color/layouts are added. */
+  tile?: DashboardTileRecord;
+}
+
+/** Restriction and privilege levels: 21 = everyone in the project can edit (reference: analytics §9.1). */
+const EVERYONE_CAN_EDIT = 21;
+
+/** The Insight representation, with its result computed (or served from cache) from filters or query. */
+export function toInsightJson(insight: InsightRecord, project: ProjectRecord, deps: { store: Store; analyses: AnalysisService }, view: InsightView = {}) {
+  const { store, analyses } = deps;
+  const dashboard = view.tile ? store.dashboards.get(project.id, view.tile.dashboard_id) : undefined;
+  const pkg = analyses.forInsight(project, insight, { refresh: view.refresh ?? false, overrides: dashboard?.filters, compute: view.compute });
+  const tiles = store.dashboards.tilesOf(insight.id);
+  return {
+    id: insight.id,
+    short_id: insight.short_id,
+    name: insight.name,
+    derived_name: insight.derived_name,
+    filters: insight.filters,
+    query: insight.query,
+    order: insight.order,
+    deleted: insight.deleted,
+    dashboards: tiles.filter((t) => !t.deleted).map((t) => t.dashboard_id),
+    dashboard_tiles: tiles.map((t) => ({ id: t.id, dashboard_id: t.dashboard_id, deleted: t.deleted })),
+    last_refresh: pkg.last_refresh,
+    next_allowed_client_refresh: pkg.last_refresh
+      ? new Date(Date.parse(pkg.last_refresh) + minimumRefreshInterval(pkg.filter)).toISOString()
+      : null,
+    result: pkg.result,
+    created_at: insight.created_at,
+    created_by: toUserJson(store.users.get(insight.created_by)),
+    description: insight.description,
+    updated_at: insight.updated_at,
+    tags: insight.tags,
+    favorited: insight.favorited,
+    saved: insight.saved,
+    last_modified_at: insight.last_modified_at,
+    last_modified_by: toUserJson(store.users.get(insight.last_modified_by)),
+    is_sample: insight.is_sample,
+    effective_restriction_level: EVERYONE_CAN_EDIT,
+    effective_privilege_level: 37,
+    timezone: project.timezone,
+    is_cached: pkg.is_cached,
+    ...(view.tile ? { color: view.tile.color, layouts: view.tile.layouts } : {}),
+  };
+}
+
+/** The light serializer of my_last_viewed (reference: analytics §9.1). */
+export function toInsightBasicJson(insight: InsightRecord, store: Store) {
+  return {
+    id: insight.id,
+    short_id: insight.short_id,
+    name: insight.name,
+    derived_name: insight.derived_name,
+    filters: insight.filters,
+    query: insight.query,
+    dashboards: store.insights.dashboardIdsOf(insight.id),
+    description: insight.description,
+    last_refresh: null,
+    saved: insight.saved,
+    tags: insight.tags,
+    updated_at: insight.updated_at,
+    created_by: toUserJson(store.users.get(insight.created_by)),
+    created_at: insight.created_at,
+    last_modified_at: insight.last_modified_at,
+    favorited: insight.favorited,
+  };
+}

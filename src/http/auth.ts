@@ -1,0 +1,25 @@
+import type { Context } from "openapi-backend";
+import type { Store } from "../store/store.ts";
+import { fail } from "./errors.ts";
+import type { Caller } from "./types.ts";
+
+const BEARER = /^Bearer +(\S+)\s*$/i;
+
+/**
+ * The PersonalAPIKey security handler: 401 without a key or with an unknown one; then the project of the
+ * path: 404 when it does not exist, 403 when the key's user is not a member (reference §6.2). Throwing makes
+ * openapi-backend treat the request as unauthorized; `unauthorizedHandler` answers the thrown error.
+ */
+export function authenticate(c: Context, header: string | undefined, store: Store): Caller {
+  if (!header) throw fail.notAuthenticated();
+  const key = BEARER.exec(header)?.[1];
+  if (!key) throw fail.notAuthenticated();
+  const user = store.users.byKey(key);
+  if (!user) throw fail.badKey();
+  const projectParam = (c.request.params as Record<string, string | undefined>).project_id;
+  if (projectParam === undefined) return { user, project: null };
+  const project = projectParam === "@current" ? store.projects.forUser(user.id)[0] : store.projects.get(projectParam);
+  if (!project) throw fail.notFound(`Project ${projectParam} not found.`);
+  if (project.members !== null && !project.members.includes(user.id)) throw fail.forbidden();
+  return { user, project };
+}

@@ -1,0 +1,61 @@
+import type { ErrorObject } from "ajv";
+
+/** The one error body of the API, as the real service writes it (reference: ingestion-persons-events §6.3). */
+export interface ErrorBody {
+  type: "validation_error" | "authentication_error" | "invalid_request" | "throttled_error" | "server_error";
+  code: string;
+  detail: string;
+  attr: string | null;
+}
+
+/** Thrown anywhere below a handler; the error middleware writes it as it is. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: ErrorBody,
+  ) {
+    super(body.detail);
+  }
+}
+
+const error = (status: number, type: ErrorBody["type"], code: string, detail: string, attr: string | null = null) =>
+  new ApiError(status, { type, code, detail, attr });
+
+/** The catalogue: every error the server answers is built here. */
+export const fail = {
+  invalid: (attr: string | null, detail: string, code = "invalid_input") => error(400, "validation_error", code, detail, attr),
+  required: (attr: string) => error(400, "validation_error", "required", "This field is required.", attr),
+  parse: (detail: string) => error(400, "invalid_request", "parse_error", `JSON parse error - ${detail}`),
+  notAuthenticated: () =>
+    error(401, "authentication_error", "not_authenticated", "Authentication credentials were not provided."),
+  badKey: () =>
+    error(401, "authentication_error", "authentication_failed", "Personal API key found in request Authorization header is invalid."),
+  forbidden: (detail = "You don't have access to the project.") => error(403, "authentication_error", "permission_denied", detail),
+  notFound: (detail = "Not found.") => error(404, "invalid_request", "not_found", detail),
+  methodNotAllowed: (method: string) => error(405, "invalid_request", "method_not_allowed", `Method "${method}" not allowed.`),
+  tooLarge: (limit: string) => error(413, "invalid_request", "payload_too_large", `Request body exceeds the limit of ${limit}.`),
+  unsupportedMediaType: (type: string) =>
+    error(415, "invalid_request", "unsupported_media_type", `Unsupported media type "${type}" in request.`),
+  notImplemented: (what: string) => error(501, "server_error", "not_implemented", `${what} is not implemented yet.`),
+  internal: () => error(500, "server_error", "error", "A server error occurred."),
+};
+
+const SEGMENT_ROOTS = new Set(["query", "path", "requestBody", "headers", "body"]);
+
+/** Turns one Ajv error into the API error: `attr` is the field path joined with `__`, without the query/path/body root. */
+export function fromAjvError(err: ErrorObject, root?: string): ApiError {
+  const segments = err.instancePath
+    .split("/")
+    .slice(1)
+    .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+  if (segments.length && SEGMENT_ROOTS.has(segments[0]!)) segments.shift();
+  const params = err.params as Record<string, unknown>;
+  const leaf = params.missingProperty ?? params.additionalProperty;
+  if (typeof leaf === "string") segments.push(leaf);
+  const prefix = root ? [root] : [];
+  const attr = [...prefix, ...segments].join("__") || null;
+  if (err.keyword === "required") return fail.required(attr ?? "body");
+  if (err.keyword === "additionalProperties") return fail.invalid(attr, `Unknown field "${String(leaf)}".`);
+  const allowed = err.keyword === "enum" ? `: ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}` : "";
+  return fail.invalid(attr, `${attr ?? "value"} ${err.message ?? "is invalid"}${allowed}.`);
+}

@@ -1,0 +1,72 @@
+import { ConfigError, parseConfig, USAGE } from "./config.ts";
+import { createLogger } from "./logger.ts";
+import { StoreFileError } from "./store/ndjson-file.ts";
+import { FixtureError } from "./store/load-fixtures.ts";
+import { startServer } from "./server.ts";
+import { maskKey } from "./util/ids.ts";
+
+async function main(): Promise<number> {
+  let config;
+  try {
+    config = parseConfig(process.argv.slice(2));
+  } catch (e) {
+    process.stderr.write(`${(e as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (!config) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const logger = createLogger(config.logLevel);
+  let started;
+  try {
+    started = await startServer(config, logger);
+  } catch (e) {
+    if (e instanceof FixtureError) {
+      process.stderr.write(`fixtures ${config.fixturesFile}: ${e.message}\n`);
+      return 1;
+    }
+    if (e instanceof StoreFileError || e instanceof ConfigError) {
+      process.stderr.write(`${e.message}\n(the file was left as it is; move it away or pass --data elsewhere)\n`);
+      return 1;
+    }
+    throw e;
+  }
+  const user = started.store.users.get(1) ?? started.store.snapshot().meta.users[0];
+  const key = user?.personal_api_keys[0];
+  const project = user ? started.store.projects.forUser(user.id)[0] : undefined;
+  // The generated dataset's key is a documented demo key; keys from a fixture file are shown masked.
+  const shownKey = key ? (started.source === "fixtures-file" ? `${maskKey(key)} (from ${config.fixturesFile})` : key) : "(no user)";
+  logger.info(
+    [
+      `analytics-mock listening on ${started.url}`,
+      `  data:    ${config.dataFile ?? "in memory"} (${started.source})`,
+      `  clock:   ${started.clock.isFrozen() ? `frozen at ${new Date(started.clock.now()).toISOString()}` : "wall clock"}`,
+      `  API key: ${shownKey}`,
+      `  try:     curl -H "Authorization: Bearer ${started.source === "fixtures-file" ? "<key>" : key}" ${started.url}/api/projects/${project ? `${project.id}/insights/` : ""}`,
+    ].join("\n"),
+  );
+  const shutdown = (signal: string) => {
+    logger.info(`${signal}: finishing in-flight requests and flushing the store`);
+    started.close().then(
+      () => process.exit(0),
+      (e) => {
+        logger.error("shutdown", e);
+        process.exit(1);
+      },
+    );
+  };
+  process.once("SIGTERM", () => shutdown("SIGTERM"));
+  process.once("SIGINT", () => shutdown("SIGINT"));
+  return -1;
+}
+
+main().then(
+  (code) => {
+    if (code >= 0) process.exit(code);
+  },
+  (e) => {
+    process.stderr.write(`fatal: ${(e as Error).stack ?? String(e)}\n`);
+    process.exit(1);
+  },
+);

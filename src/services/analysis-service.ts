@@ -1,0 +1,126 @@
+import { LRUCache } from "lru-cache";
+import stringify from "safe-stable-stringify";
+import type { Clock } from "../clock.ts";
+import type { AnalysisContext } from "../analyses/shared/context.ts";
+import { computeFunnel } from "../analyses/funnels/index.ts";
+import { computeTrends } from "../analyses/trends/index.ts";
+import { queryNodeToFilter } from "../analyses/query-node.ts";
+import { ApiError, fail } from "../http/errors.ts";
+import type { InsightRecord, ProjectRecord } from "../store/schema.ts";
+import type { Store } from "../store/store.ts";
+
+export type AnalysisKind = "TRENDS" | "FUNNELS";
+type Filter = Record<string, unknown>;
+
+export interface AnalysisPackage {
+  result: unknown;
+  last_refresh: string;
+  is_cached: boolean;
+  timezone: string;
+}
+
+export interface InsightPackage {
+  result: unknown;
+  last_refresh: string | null;
+  is_cached: boolean;
+  filter: Filter;
+}
+
+interface CacheEntry {
+  result: unknown;
+  computedAt: number;
+}
+
+/** Bound on cached results: enough for every insight of a large fixture, small enough to never grow without limit. */
+const CACHE_ENTRIES = 1_000;
+const MINUTE = 60_000;
+
+/** Minimum time between client refreshes of an insight (reference: analytics §9.1, next_allowed_client_refresh). */
+export function minimumRefreshInterval(filter: Filter): number {
+  if (filter.interval === "minute") return MINUTE;
+  const dateFrom = typeof filter.date_from === "string" ? filter.date_from : "-7d";
+  const shortRange = /^-?([1-7])d$|^-?\d+h$|^dStart$/.test(dateFrom);
+  return filter.interval === "hour" || shortRange ? 3 * MINUTE : 15 * MINUTE;
+}
+
+/** The insight's analysis kind and legacy filter: `query` wins over `filters` (reference: analytics §9.1, §10). */
+export function definitionOf(insight: Pick<InsightRecord, "filters" | "query">): { kind: string; filter: Filter } {
+  if (insight.query && Object.keys(insight.query).length) return queryNodeToFilter(insight.query);
+  const filter = insight.filters ?? {};
+  const declared = typeof filter.insight === "string" ? filter.insight.toUpperCase() : "TRENDS";
+  return { kind: declared, filter };
+}
+
+/** Runs analyses over the store's data and caches results by project, data version and normalised filter. */
+export function createAnalysisService(store: Store, clock: Clock) {
+  const cache = new LRUCache<string, CacheEntry>({ max: CACHE_ENTRIES });
+
+  function contextOf(project: ProjectRecord): AnalysisContext {
+    const index = store.analysisData.index(project.id);
+    return {
+      projectId: project.id,
+      now: clock.now(),
+      timezone: project.timezone,
+      weekStartDay: project.week_start_day,
+      personOf: (distinctId) => index.personsByDistinctId.get(distinctId),
+      cohorts: store.analysisData.cohorts(project.id),
+      actions: store.analysisData.actions(project.id),
+      testAccountFilters: project.test_account_filters,
+    };
+  }
+
+  function compute(project: ProjectRecord, kind: string, filter: Filter): unknown {
+    const events = store.analysisData.events(project.id);
+    if (kind === "TRENDS" || kind === "STICKINESS" || kind === "LIFECYCLE") return computeTrends(events, filter, contextOf(project));
+    if (kind === "FUNNELS") return computeFunnel(events, filter, contextOf(project));
+    throw fail.invalid("insight", `Analyses of kind ${kind} are not supported yet.`);
+  }
+
+  /**
+   * The cached package for (project, kind, filter), recomputed when absent, when the data changed, or when
+   * `refresh` asks and the cached one is older than `maxAge` (0 = always recompute on refresh).
+   */
+  const keyOf = (project: ProjectRecord, kind: string, filter: Filter) =>
+    stringify([project.id, store.analysisData.version(project.id), kind, filter]) ?? "";
+
+  function run(project: ProjectRecord, kind: string, filter: Filter, opts: { refresh: boolean; maxAge?: number }): AnalysisPackage {
+    const key = keyOf(project, kind, filter);
+    const now = clock.now();
+    const cached = cache.get(key);
+    const fresh = cached && !(opts.refresh && now - cached.computedAt >= (opts.maxAge ?? 0));
+    const entry = fresh ? cached : { result: compute(project, kind, filter), computedAt: now };
+    if (!fresh) cache.set(key, entry);
+    return { result: entry.result, last_refresh: new Date(entry.computedAt).toISOString(), is_cached: Boolean(fresh), timezone: project.timezone };
+  }
+
+  return {
+    run,
+    /** An insight's result; `overrides` are the dashboard's filters when loaded with from_dashboard. */
+    /** `compute: false` (lists, create) serves only what is cached, as the real service's list does. */
+    forInsight(project: ProjectRecord, insight: InsightRecord, opts: { refresh: boolean; overrides?: Filter; compute?: boolean }): InsightPackage {
+      let definition: { kind: string; filter: Filter };
+      try {
+        definition = definitionOf(insight);
+      } catch (e) {
+        if (e instanceof ApiError) return { result: null, last_refresh: null, is_cached: false, filter: {} };
+        throw e;
+      }
+      const filter = { ...definition.filter, ...opts.overrides };
+      if (opts.compute === false) {
+        const cached = cache.get(keyOf(project, definition.kind, filter));
+        const lastRefresh = cached ? new Date(cached.computedAt).toISOString() : null;
+        return { result: cached?.result ?? null, last_refresh: lastRefresh, is_cached: Boolean(cached), filter };
+      }
+      try {
+        return { ...run(project, definition.kind, filter, { refresh: opts.refresh, maxAge: minimumRefreshInterval(filter) }), filter };
+      } catch (e) {
+        // A saved insight whose definition cannot be computed (a draft without series, say) has no result yet.
+        if (e instanceof ApiError) return { result: null, last_refresh: null, is_cached: false, filter };
+        throw e;
+      }
+    },
+    clear: () => cache.clear(),
+  };
+}
+
+export type AnalysisService = ReturnType<typeof createAnalysisService>;

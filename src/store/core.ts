@@ -1,0 +1,31 @@
+import type { Clock } from "../clock.ts";
+import { buildIndexes, emptyIndex, type ProjectIndex } from "./indexes.ts";
+import type { Databases } from "./persistence.ts";
+import type { ActivityRecord, MetaData } from "./schema.ts";
+
+/** What every repository shares: the databases, the clock, the indexes and the data versions. */
+export function createCore(dbs: Databases, clock: Clock) {
+  let indexes = buildIndexes(dbs.persons.data.persons, dbs.events.data);
+  const versions = new Map<string, number>();
+  return {
+    dbs,
+    clock,
+    meta: (): MetaData => dbs.meta.data,
+    nowIso: () => new Date(clock.now()).toISOString(),
+    indexOf: (projectId: string): ProjectIndex => indexes.get(projectId) ?? emptyIndex(),
+    reindex: () => {
+      indexes = buildIndexes(dbs.persons.data.persons, dbs.events.data);
+    },
+    /** Marks a project's analysed data (persons, events) as changed: cached analyses of it become stale. */
+    bump: (projectId: string) => versions.set(projectId, (versions.get(projectId) ?? 0) + 1),
+    version: (projectId: string) => versions.get(projectId) ?? 0,
+    versionedProjects: () => [...versions.keys()],
+    async logActivity(entries: readonly ActivityRecord[]) {
+      if (!entries.length) return;
+      dbs.activity.data.push(...entries);
+      await dbs.appendActivity(entries);
+    },
+  };
+}
+
+export type StoreCore = ReturnType<typeof createCore>;

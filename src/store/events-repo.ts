@@ -1,0 +1,33 @@
+import type { StoreCore } from "./core.ts";
+import type { EventRecord } from "./schema.ts";
+
+/** Events are read-only through the API; the only write is the scheduled deletion of deleted persons' events. */
+export function createEventsRepo(core: StoreCore) {
+  const { dbs, meta } = core;
+  return {
+    /** The project's events, timestamp ascending. */
+    of: (projectId: string): readonly EventRecord[] => core.indexOf(projectId).events,
+    get: (projectId: string, uuid: string) => core.indexOf(projectId).eventsByUuid.get(uuid),
+
+    /** Runs the queued deletions whose time has come (by the store's clock); true when any ran. */
+    async runDueDeletions(): Promise<boolean> {
+      const queue = meta().pending_deletions;
+      if (queue.length === 0) return false;
+      const now = core.clock.now();
+      const due = queue.filter((d) => Date.parse(d.run_at) <= now);
+      if (due.length === 0) return false;
+      const doomed = new Set(due.flatMap((d) => d.distinct_ids.map((id) => `${d.project_id}\u0000${id}`)));
+      dbs.events.data = dbs.events.data.filter((e) => !doomed.has(`${e.project_id}\u0000${e.distinct_id}`));
+      meta().pending_deletions = queue.filter((d) => !due.includes(d));
+      core.reindex();
+      for (const projectId of new Set(due.map((d) => d.project_id))) core.bump(projectId);
+      await Promise.all([dbs.events.write(), dbs.meta.write()]);
+      return true;
+    },
+    /** The earliest pending run, for callers that want to know whether a check is worth it. */
+    nextDeletionAt: (): number | null => {
+      const times = meta().pending_deletions.map((d) => Date.parse(d.run_at));
+      return times.length ? Math.min(...times) : null;
+    },
+  };
+}

@@ -1,0 +1,51 @@
+import type { EventRecord, PersonRecord } from "./schema.ts";
+
+/** Lookups rebuilt from the stored arrays; never persisted. */
+export interface ProjectIndex {
+  /** The project's events, timestamp ascending (analyses binary-search it). */
+  events: EventRecord[];
+  eventsByUuid: Map<string, EventRecord>;
+  personsByDistinctId: Map<string, PersonRecord>;
+  personsById: Map<number, PersonRecord>;
+  personsByUuid: Map<string, PersonRecord>;
+}
+
+const emptyIndex = (): ProjectIndex => ({
+  events: [],
+  eventsByUuid: new Map(),
+  personsByDistinctId: new Map(),
+  personsById: new Map(),
+  personsByUuid: new Map(),
+});
+
+export function buildIndexes(persons: readonly PersonRecord[], events: readonly EventRecord[]): Map<string, ProjectIndex> {
+  const byProject = new Map<string, ProjectIndex>();
+  const of = (projectId: string) => {
+    let index = byProject.get(projectId);
+    if (!index) byProject.set(projectId, (index = emptyIndex()));
+    return index;
+  };
+  for (const person of persons) indexPerson(of(person.project_id), person);
+  for (const event of events) {
+    const index = of(event.project_id);
+    index.events.push(event);
+    index.eventsByUuid.set(event.uuid, event);
+  }
+  return byProject;
+}
+
+export function indexPerson(index: ProjectIndex, person: PersonRecord): void {
+  index.personsById.set(person.id, person);
+  index.personsByUuid.set(person.uuid, person);
+  for (const id of person.distinct_ids) index.personsByDistinctId.set(id, person);
+}
+
+export function unindexPerson(index: ProjectIndex, person: PersonRecord): void {
+  index.personsById.delete(person.id);
+  index.personsByUuid.delete(person.uuid);
+  for (const id of person.distinct_ids) {
+    if (index.personsByDistinctId.get(id) === person) index.personsByDistinctId.delete(id);
+  }
+}
+
+export { emptyIndex };

@@ -1,0 +1,283 @@
+import { readFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { createRequire } from "node:module";
+import Ajv2020 from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import type { FixtureDocument } from "../fixtures/fixture-document.ts";
+import { looksAnonymous, personUuid, stableShortId, stableUuid } from "../util/ids.ts";
+import type {
+  DashboardRecord,
+  DashboardTileRecord,
+  EventRecord,
+  InsightRecord,
+  PersonRecord,
+  ProjectRecord,
+  State,
+  UserRecord,
+} from "./schema.ts";
+
+const require = createRequire(import.meta.url);
+const SCHEMA_PATH = fileURLToPath(new URL("../../fixtures/fixtures.schema.json", import.meta.url));
+
+/** A fixture document that cannot be loaded: names the JSON pointer of the bad value and the reason. */
+export class FixtureError extends Error {
+  constructor(
+    readonly pointer: string,
+    readonly reason: string,
+  ) {
+    super(`${pointer || "/"}: ${reason}`);
+  }
+}
+
+let validateDocument: ((doc: unknown) => boolean) & { errors?: { instancePath: string; message?: string; params: object }[] | null };
+
+function validator() {
+  if (!validateDocument) {
+    const ajv = new Ajv2020.default({ allErrors: false, strict: false });
+    addFormats.default(ajv);
+    validateDocument = ajv.compile(require(SCHEMA_PATH) as object) as typeof validateDocument;
+  }
+  return validateDocument;
+}
+
+/** Checks a parsed document against fixtures.schema.json; throws FixtureError naming the first bad path. */
+export function assertFixtureDocument(doc: unknown): asserts doc is FixtureDocument {
+  const validate = validator();
+  if (validate(doc)) return;
+  const err = validate.errors![0]!;
+  const params = err.params as Record<string, unknown>;
+  const extra = params.additionalProperty ? ` ("${String(params.additionalProperty)}")` : "";
+  throw new FixtureError(err.instancePath, `${err.message ?? "is invalid"}${extra}`);
+}
+
+/** Reads, parses and validates a fixture file. */
+export async function readFixtureFile(file: string): Promise<FixtureDocument> {
+  const text = await readFile(file, "utf8");
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (e) {
+    throw new FixtureError("", `not valid JSON (${(e as Error).message})`);
+  }
+  assertFixtureDocument(doc);
+  return doc;
+}
+
+const toMs = (iso: string) => Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(iso) ? iso : `${iso}Z`);
+const isoOf = (iso: string) => new Date(toMs(iso)).toISOString();
+
+/** Builds the whole state from a validated fixture document; `now` fills creation times the document leaves out. */
+export function stateFromFixtures(doc: FixtureDocument, now: number): State {
+  const users = (doc.users ?? []).map(toUser);
+  const projects = (doc.projects ?? []).map(toProject);
+  const projectIds = new Set(projects.map((p) => p.id));
+  const requireProject = (pointer: string, id: string) => {
+    if (!projectIds.has(id)) throw new FixtureError(`${pointer}/project_id`, `unknown project "${id}"`);
+  };
+  const userIds = new Set(users.map((u) => u.id));
+  projects.forEach((p, i) =>
+    p.members?.forEach((m, j) => {
+      if (!userIds.has(m)) throw new FixtureError(`/projects/${i}/members/${j}`, `unknown user ${m}`);
+    }),
+  );
+  const events = toEvents(doc, requireProject);
+  const persons = toPersons(doc, events, now, requireProject);
+  const insights = toInsights(doc, now, requireProject, userIds);
+  const { dashboards, tiles } = dashboardsOf(doc, insights);
+  (doc.actions ?? []).forEach((a, i) => requireProject(`/actions/${i}`, a.project_id));
+  (doc.cohorts ?? []).forEach((c, i) => requireProject(`/cohorts/${i}`, c.project_id));
+  uniqueIds(doc.actions ?? [], "/actions");
+  uniqueIds(doc.cohorts ?? [], "/cohorts");
+  return {
+    meta: {
+      schema_version: 1,
+      counters: {
+        insight: Math.max(0, ...insights.map((i) => i.id)),
+        person: Math.max(0, ...persons.map((p) => p.id)),
+        dashboard: Math.max(0, ...dashboards.map((d) => d.id)),
+        dashboard_tile: tiles.length,
+      },
+      users,
+      projects,
+      actions: (doc.actions ?? []).map((a) => ({ ...a, steps: a.steps.map((s) => ({ ...s })) })),
+      cohorts: (doc.cohorts ?? []).map((c) => ({ ...c, person_ids: [...c.person_ids] })),
+      dashboards,
+      dashboard_tiles: tiles,
+      insights,
+      insight_views: [],
+      pending_deletions: [],
+    },
+    persons,
+    events,
+    activity: [],
+  };
+}
+
+function uniqueIds(items: { id: number }[], pointer: string) {
+  const seen = new Set<number>();
+  items.forEach((item, i) => {
+    if (seen.has(item.id)) throw new FixtureError(`${pointer}/${i}/id`, `duplicate id ${item.id}`);
+    seen.add(item.id);
+  });
+}
+
+function toUser(u: NonNullable<FixtureDocument["users"]>[number]): UserRecord {
+  return {
+    id: u.id,
+    uuid: u.uuid ?? stableUuid(`user:${u.id}`),
+    distinct_id: u.distinct_id ?? stableUuid(`user-distinct-id:${u.id}`),
+    first_name: u.first_name ?? u.email.split("@")[0]!,
+    email: u.email,
+    is_email_verified: u.is_email_verified ?? false,
+    personal_api_keys: [...u.personal_api_keys],
+  };
+}
+
+function toProject(p: NonNullable<FixtureDocument["projects"]>[number]): ProjectRecord {
+  return {
+    id: p.id,
+    name: p.name,
+    timezone: p.timezone ?? "UTC",
+    members: p.members ? [...p.members] : null,
+    test_account_filters: (p.test_account_filters ?? []) as ProjectRecord["test_account_filters"],
+    week_start_day: 0,
+  };
+}
+
+function toEvents(doc: FixtureDocument, requireProject: (pointer: string, id: string) => void): EventRecord[] {
+  const seen = new Set<string>();
+  const events = (doc.events ?? []).map((e, i): EventRecord => {
+    requireProject(`/events/${i}`, e.project_id);
+    const uuid = e.uuid ?? stableUuid(`event:${e.project_id}:${i}:${e.distinct_id}:${e.timestamp}`);
+    const key = `${e.project_id}:${uuid}`;
+    if (seen.has(key)) throw new FixtureError(`/events/${i}/uuid`, `duplicate event uuid ${uuid}`);
+    seen.add(key);
+    return {
+      uuid,
+      project_id: e.project_id,
+      event: e.event,
+      distinct_id: e.distinct_id,
+      timestamp: toMs(e.timestamp),
+      properties: (e.properties ?? {}) as EventRecord["properties"],
+      elements_chain: e.elements_chain ?? "",
+    };
+  });
+  return events.sort((a, b) => a.timestamp - b.timestamp || (a.uuid < b.uuid ? -1 : a.uuid > b.uuid ? 1 : 0));
+}
+
+function toPersons(
+  doc: FixtureDocument,
+  events: EventRecord[],
+  now: number,
+  requireProject: (pointer: string, id: string) => void,
+): PersonRecord[] {
+  const firstSeen = new Map<string, number>();
+  for (const e of events) {
+    const key = `${e.project_id}:${e.distinct_id}`;
+    if (!firstSeen.has(key)) firstSeen.set(key, e.timestamp);
+  }
+  const owner = new Map<string, number>();
+  const given = doc.persons ?? [];
+  let nextId = Math.max(0, ...given.map((p) => p.id ?? 0));
+  const usedIds = new Set<number>();
+  const persons = given.map((p, i): PersonRecord => {
+    requireProject(`/persons/${i}`, p.project_id);
+    p.distinct_ids.forEach((d, j) => {
+      const key = `${p.project_id}:${d}`;
+      if (owner.has(key)) throw new FixtureError(`/persons/${i}/distinct_ids/${j}`, `distinct id "${d}" belongs to another person`);
+      owner.set(key, i);
+    });
+    const id = p.id ?? ++nextId;
+    if (usedIds.has(id)) throw new FixtureError(`/persons/${i}/id`, `duplicate person id ${id}`);
+    usedIds.add(id);
+    const seen = p.distinct_ids.map((d) => firstSeen.get(`${p.project_id}:${d}`)).filter((t): t is number => t !== undefined);
+    return {
+      id,
+      project_id: p.project_id,
+      uuid: p.uuid ?? personUuid(p.project_id, p.distinct_ids[0]!),
+      distinct_ids: [...p.distinct_ids],
+      properties: (p.properties ?? {}) as PersonRecord["properties"],
+      created_at: p.created_at ? isoOf(p.created_at) : new Date(seen.length ? Math.min(...seen) : now).toISOString(),
+      is_identified: p.distinct_ids.some((d) => !looksAnonymous(d)),
+    };
+  });
+  // An event whose distinct id belongs to no person gets a person of its own (fixtures.schema.json, events).
+  for (const e of events) {
+    const key = `${e.project_id}:${e.distinct_id}`;
+    if (owner.has(key)) continue;
+    owner.set(key, persons.length);
+    persons.push({
+      id: ++nextId,
+      project_id: e.project_id,
+      uuid: personUuid(e.project_id, e.distinct_id),
+      distinct_ids: [e.distinct_id],
+      properties: {},
+      created_at: new Date(e.timestamp).toISOString(),
+      is_identified: false,
+    });
+  }
+  return persons;
+}
+
+function toInsights(
+  doc: FixtureDocument,
+  now: number,
+  requireProject: (pointer: string, id: string) => void,
+  userIds: Set<number>,
+): InsightRecord[] {
+  const given = doc.insights ?? [];
+  let nextId = Math.max(0, ...given.map((i) => i.id ?? 0));
+  const used = new Set<number>();
+  return given.map((ins, i): InsightRecord => {
+    requireProject(`/insights/${i}`, ins.project_id);
+    if (ins.created_by !== undefined && !userIds.has(ins.created_by)) {
+      throw new FixtureError(`/insights/${i}/created_by`, `unknown user ${ins.created_by}`);
+    }
+    const id = ins.id ?? ++nextId;
+    if (used.has(id)) throw new FixtureError(`/insights/${i}/id`, `duplicate insight id ${id}`);
+    used.add(id);
+    const created = ins.created_at ? isoOf(ins.created_at) : new Date(now).toISOString();
+    return {
+      id,
+      project_id: ins.project_id,
+      short_id: ins.short_id ?? stableShortId(`insight:${ins.project_id}:${id}`),
+      name: ins.name ?? null,
+      derived_name: ins.derived_name ?? null,
+      description: ins.description ?? "",
+      filters: (ins.filters ?? {}) as InsightRecord["filters"],
+      query: (ins.query ?? null) as InsightRecord["query"],
+      order: ins.order ?? null,
+      deleted: ins.deleted ?? false,
+      tags: [...(ins.tags ?? [])],
+      favorited: ins.favorited ?? false,
+      saved: ins.saved ?? false,
+      is_sample: false,
+      created_by: ins.created_by ?? null,
+      created_at: created,
+      updated_at: created,
+      last_modified_at: created,
+      last_modified_by: ins.created_by ?? null,
+    };
+  });
+}
+
+/** Dashboards exist in fixtures only through insights' `dashboards` ids; each id becomes a dashboard of that project. */
+function dashboardsOf(doc: FixtureDocument, insights: InsightRecord[]) {
+  const dashboards = new Map<number, DashboardRecord>();
+  const tiles: DashboardTileRecord[] = [];
+  (doc.insights ?? []).forEach((ins, i) => {
+    const insight = insights[i]!;
+    (ins.dashboards ?? []).forEach((dashboardId, j) => {
+      const existing = dashboards.get(dashboardId);
+      if (existing && existing.project_id !== insight.project_id) {
+        throw new FixtureError(`/insights/${i}/dashboards/${j}`, `dashboard ${dashboardId} belongs to project ${existing.project_id}`);
+      }
+      if (!existing) {
+        dashboards.set(dashboardId, { id: dashboardId, project_id: insight.project_id, name: `Dashboard ${dashboardId}`, filters: {}, deleted: false });
+      }
+      if (tiles.some((t) => t.dashboard_id === dashboardId && t.insight_id === insight.id)) return;
+      tiles.push({ id: tiles.length + 1, dashboard_id: dashboardId, insight_id: insight.id, deleted: insight.deleted, removed: false, color: null, layouts: {} });
+    });
+  });
+  return { dashboards: [...dashboards.values()], tiles };
+}

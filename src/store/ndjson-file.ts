@@ -1,0 +1,96 @@
+import { createReadStream } from "node:fs";
+import { appendFile, mkdir, open, rename } from "node:fs/promises";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import type { Adapter } from "lowdb";
+
+/** Names the file and the line of a store file that cannot be read, so start-up can refuse it clearly. */
+export class StoreFileError extends Error {
+  constructor(
+    readonly file: string,
+    reason: string,
+  ) {
+    super(`store file ${file} is unreadable: ${reason}`);
+  }
+}
+
+/**
+ * A lowdb adapter for large record lists: one JSON record per line.
+ * Reading and writing stream line by line (a 1M-event list never becomes one string), a write goes to a
+ * temporary file renamed over the old one (a crash never leaves a half-written file), and `append` adds
+ * records without rewriting the rest. All operations on one file run in order.
+ */
+export class NdjsonFile<T> implements Adapter<T[]> {
+  readonly #file: string;
+  readonly #temp: string;
+  #queue: Promise<unknown> = Promise.resolve();
+
+  constructor(file: string) {
+    this.#file = file;
+    this.#temp = path.join(path.dirname(file), `.${path.basename(file)}.tmp`);
+  }
+
+  read(): Promise<T[] | null> {
+    return this.#serial(() => this.#read());
+  }
+
+  write(records: T[]): Promise<void> {
+    return this.#serial(() => this.#write(records));
+  }
+
+  append(records: readonly T[]): Promise<void> {
+    if (records.length === 0) return Promise.resolve();
+    return this.#serial(async () => {
+      await mkdir(path.dirname(this.#file), { recursive: true });
+      await appendFile(this.#file, records.map((r) => JSON.stringify(r) + "\n").join(""));
+    });
+  }
+
+  #serial<R>(task: () => Promise<R>): Promise<R> {
+    const run = this.#queue.then(task, task);
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+
+  async #read(): Promise<T[] | null> {
+    const records: T[] = [];
+    const stream = createReadStream(this.#file, { encoding: "utf8" });
+    const lines = createInterface({ input: stream, crlfDelay: Infinity });
+    let lineNo = 0;
+    try {
+      for await (const line of lines) {
+        lineNo++;
+        if (line === "") continue;
+        try {
+          records.push(JSON.parse(line) as T);
+        } catch (e) {
+          throw new StoreFileError(this.#file, `line ${lineNo} is not valid JSON (${(e as Error).message})`);
+        }
+      }
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === "ENOENT") return null;
+      throw e;
+    }
+    return records;
+  }
+
+  async #write(records: readonly T[]): Promise<void> {
+    await mkdir(path.dirname(this.#file), { recursive: true });
+    const handle = await open(this.#temp, "w");
+    try {
+      const chunk: string[] = [];
+      for (const record of records) {
+        chunk.push(JSON.stringify(record));
+        if (chunk.length === 10_000) {
+          await handle.write(chunk.join("\n") + "\n");
+          chunk.length = 0;
+        }
+      }
+      if (chunk.length) await handle.write(chunk.join("\n") + "\n");
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(this.#temp, this.#file);
+  }
+}

@@ -1,0 +1,188 @@
+/**
+ * The stored state: record shapes and the persisted database layout.
+ * These are internal shapes; the wire shapes come from the OpenAPI document (src/generated/openapi.ts).
+ */
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type Properties = Record<string, unknown>;
+
+export interface UserRecord {
+  id: number;
+  uuid: string;
+  distinct_id: string;
+  first_name: string;
+  email: string;
+  is_email_verified: boolean;
+  personal_api_keys: string[];
+}
+
+export interface ProjectRecord {
+  id: string;
+  name: string;
+  /** IANA zone; analyses bucket in it. */
+  timezone: string;
+  /** User ids allowed in this project; null means every user. */
+  members: number[] | null;
+  /** Property filters (reference: analytics §1.4) added when a request sets filter_test_accounts. */
+  test_account_filters: Properties[];
+  /** 0 = Sunday (default), 1 = Monday. */
+  week_start_day: 0 | 1;
+}
+
+export interface PersonRecord {
+  id: number;
+  project_id: string;
+  uuid: string;
+  distinct_ids: string[];
+  properties: Properties;
+  /** ISO 8601 UTC. */
+  created_at: string;
+  is_identified: boolean;
+}
+
+export interface EventRecord {
+  uuid: string;
+  project_id: string;
+  event: string;
+  distinct_id: string;
+  /** Epoch milliseconds (UTC instant). */
+  timestamp: number;
+  properties: Properties;
+  elements_chain: string;
+}
+
+export interface ActionStep {
+  event?: string | null;
+  properties?: Properties[];
+  url?: string;
+  url_matching?: "contains" | "exact" | "regex";
+}
+
+export interface ActionRecord {
+  project_id: string;
+  id: number;
+  name: string;
+  steps: ActionStep[];
+}
+
+export interface CohortRecord {
+  project_id: string;
+  id: number;
+  name: string;
+  person_ids: number[];
+}
+
+export interface DashboardRecord {
+  id: number;
+  project_id: string;
+  name: string;
+  /** Overrides applied to insights loaded for this dashboard (from_dashboard). */
+  filters: Properties;
+  deleted: boolean;
+}
+
+export interface DashboardTileRecord {
+  id: number;
+  dashboard_id: number;
+  insight_id: number;
+  /** Deleted as the API shows it: the insight is soft-deleted, or the tile was removed. */
+  deleted: boolean;
+  /** Removed from its dashboard by a write of `dashboards` (survives the insight's delete and restore). */
+  removed: boolean;
+  color: string | null;
+  layouts: Properties;
+}
+
+export interface InsightRecord {
+  id: number;
+  project_id: string;
+  short_id: string;
+  name: string | null;
+  derived_name: string | null;
+  description: string;
+  filters: Properties;
+  query: Properties | null;
+  order: number | null;
+  deleted: boolean;
+  tags: string[];
+  favorited: boolean;
+  saved: boolean;
+  is_sample: boolean;
+  created_by: number | null;
+  created_at: string;
+  updated_at: string;
+  last_modified_at: string;
+  last_modified_by: number | null;
+}
+
+export interface InsightViewRecord {
+  project_id: string;
+  user_id: number;
+  insight_id: number;
+  viewed_at: string;
+}
+
+export interface ActivityChange {
+  type: string;
+  action: string;
+  field?: string | null;
+  before?: unknown;
+  after?: unknown;
+}
+
+export interface ActivityRecord {
+  id: string;
+  project_id: string;
+  scope: "Insight" | "Person";
+  item_id: string;
+  activity: string;
+  user_id: number | null;
+  detail: {
+    name: string | null;
+    short_id: string | null;
+    changes: ActivityChange[] | null;
+    trigger: null;
+    type: null;
+  };
+  created_at: string;
+}
+
+export interface PendingDeletionRecord {
+  project_id: string;
+  person_uuid: string;
+  distinct_ids: string[];
+  requested_at: string;
+  /** When the batch runs (ISO, UTC): the next scheduled slot after the request. */
+  run_at: string;
+}
+
+export interface Counters {
+  insight: number;
+  person: number;
+  dashboard: number;
+  dashboard_tile: number;
+}
+
+/** The main store file: the small records that change often. */
+export interface MetaData {
+  schema_version: 1;
+  counters: Counters;
+  users: UserRecord[];
+  projects: ProjectRecord[];
+  actions: ActionRecord[];
+  cohorts: CohortRecord[];
+  dashboards: DashboardRecord[];
+  dashboard_tiles: DashboardTileRecord[];
+  insights: InsightRecord[];
+  insight_views: InsightViewRecord[];
+  pending_deletions: PendingDeletionRecord[];
+}
+
+/** The whole state, as loaded from files or built from a fixture document. */
+export interface State {
+  meta: MetaData;
+  persons: PersonRecord[];
+  /** Sorted by timestamp ascending. */
+  events: EventRecord[];
+  activity: ActivityRecord[];
+}

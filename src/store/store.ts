@@ -1,0 +1,72 @@
+import type { Clock } from "../clock.ts";
+import { createCore } from "./core.ts";
+import { DEFAULT_DELETION_SCHEDULE, type DeletionSchedule } from "./deletion-schedule.ts";
+import { createEventsRepo } from "./events-repo.ts";
+import { createInsightsRepo } from "./insights-repo.ts";
+import { openDatabases, writeAll, type Databases, type StoreFiles } from "./persistence.ts";
+import { createPersonsRepo } from "./persons-repo.ts";
+import type { ActivityRecord, ProjectRecord, State, UserRecord } from "./schema.ts";
+
+export { INSIGHT_WRITABLE, type InsightInput } from "./insights-repo.ts";
+
+export interface StoreOptions {
+  /** Write the whole state to the files at once (a state that did not come from them). */
+  persist: boolean;
+  deletionSchedule?: DeletionSchedule;
+}
+
+/** Opens the store over a state: files when given, memory otherwise. The only owner of lowdb. */
+export async function createStore(state: State, clock: Clock, files: StoreFiles | null, opts: StoreOptions) {
+  const store = createStoreOver(openDatabases(files, state), clock, opts.deletionSchedule ?? DEFAULT_DELETION_SCHEDULE);
+  if (opts.persist) await store.flushAll();
+  return store;
+}
+
+function createStoreOver(dbs: Databases, clock: Clock, schedule: DeletionSchedule) {
+  const core = createCore(dbs, clock);
+  const { meta } = core;
+  const { insights, dashboards } = createInsightsRepo(core);
+  const events = createEventsRepo(core);
+  return {
+    users: {
+      get: (id: number | null): UserRecord | undefined => (id === null ? undefined : meta().users.find((u) => u.id === id)),
+      byKey: (key: string): UserRecord | undefined => meta().users.find((u) => u.personal_api_keys.includes(key)),
+      all: (): readonly UserRecord[] => meta().users,
+    },
+    projects: {
+      get: (id: string): ProjectRecord | undefined => meta().projects.find((p) => p.id === id),
+      forUser: (userId: number): ProjectRecord[] => meta().projects.filter((p) => p.members === null || p.members.includes(userId)),
+    },
+    dashboards,
+    insights,
+    persons: createPersonsRepo(core, schedule),
+    events,
+    activity: {
+      /** Entries of a scope, newest first; one item's entries when `itemId` is given. */
+      list: (projectId: string, scope: ActivityRecord["scope"], itemId?: string): ActivityRecord[] =>
+        dbs.activity.data.filter((a) => a.project_id === projectId && a.scope === scope && (itemId === undefined || a.item_id === itemId)).reverse(),
+    },
+    /** What analyses read, and the version that changes whenever it does (part of every analysis cache key). */
+    analysisData: {
+      events: events.of,
+      index: core.indexOf,
+      actions: (projectId: string) => meta().actions.filter((a) => a.project_id === projectId),
+      cohorts: (projectId: string) => meta().cohorts.filter((c) => c.project_id === projectId),
+      version: core.version,
+    },
+    /** Replaces the whole state (fixture reload, reset) and writes it. */
+    async replace(state: State): Promise<void> {
+      dbs.meta.data = state.meta;
+      dbs.persons.data = { persons: state.persons };
+      dbs.events.data = state.events;
+      dbs.activity.data = state.activity;
+      core.reindex();
+      for (const p of new Set([...core.versionedProjects(), ...state.meta.projects.map((p) => p.id)])) core.bump(p);
+      await writeAll(dbs);
+    },
+    snapshot: (): State => ({ meta: dbs.meta.data, persons: dbs.persons.data.persons, events: dbs.events.data, activity: dbs.activity.data }),
+    flushAll: () => writeAll(dbs),
+  };
+}
+
+export type Store = ReturnType<typeof createStoreOver>;

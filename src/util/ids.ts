@@ -1,0 +1,30 @@
+import { randomBytes } from "node:crypto";
+import { v5 as uuidv5 } from "uuid";
+
+/** Namespace of the real service's deterministic person uuids (reference: ingestion-persons-events §3.1). */
+const PERSON_NAMESPACE = "932979b4-65c3-4424-8467-0b66ec27bc22";
+
+/** The person uuid the real service derives from the distinct id that created the person. */
+export const personUuid = (projectId: string, distinctId: string): string => uuidv5(`${projectId}:${distinctId}`, PERSON_NAMESPACE);
+
+/** A stable uuid for records that arrive without one (fixture events, users). */
+export const stableUuid = (name: string): string => uuidv5(name, PERSON_NAMESPACE);
+
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+/** 8 random alphanumerics, as the real service's insight short ids. */
+export function randomShortId(): string {
+  return Array.from(randomBytes(8), (b) => BASE62[b % 62]).join("");
+}
+
+/** A short id derived from a seed string, for fixture insights that come without one. */
+export function stableShortId(seed: string): string {
+  const hex = stableUuid(seed).replace(/-/g, "");
+  return Array.from({ length: 8 }, (_, i) => BASE62[parseInt(hex.slice(i * 2, i * 2 + 2), 16) % 62]).join("");
+}
+
+/** `phx_…abcd`: how a key may appear in logs and messages. */
+export const maskKey = (key: string): string => `${key.slice(0, 4)}…${key.slice(-4)}`;
+
+/** Lowercase UUIDs and old posthog-js ids look anonymous (reference: ingestion-persons-events §4.3). */
+export const looksAnonymous = (distinctId: string): boolean => /^([a-z0-9]+-){4}[a-z0-9]+$/.test(distinctId);

@@ -1,0 +1,220 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { OTHER_KEY, scenario, startTestServer, type TestServer } from "../support/server.ts";
+
+let s: TestServer;
+beforeEach(async () => {
+  s = await startTestServer(scenario("basic"));
+});
+afterEach(() => s.close());
+
+const P = "/api/projects/1";
+
+describe("insights list", () => {
+  it("lists the project's non-deleted insights ordered by `order`, with count and no links on one page", async () => {
+    const res = await s.get(`${P}/insights/`);
+    expect(res.status).toBe(200);
+    expect(res.body.count).toBe(2);
+    expect(res.body.results.map((i: { id: number }) => i.id)).toEqual([2, 1]);
+    expect(res.body.next).toBeNull();
+    expect(res.body.previous).toBeNull();
+  });
+
+  it("pages with absolute next/previous links that keep the other parameters", async () => {
+    const first = await s.get(`${P}/insights/?limit=1&saved=true`);
+    expect(first.body.count).toBe(1);
+    const page1 = await s.get(`${P}/insights/?limit=1`);
+    expect(page1.body.results).toHaveLength(1);
+    const next = new URL(page1.body.next);
+    expect(next.origin).toBe(s.base);
+    expect(next.searchParams.get("limit")).toBe("1");
+    expect(next.searchParams.get("offset")).toBe("1");
+    const page2 = await s.get(next.pathname + next.search);
+    expect(page2.body.results[0].id).toBe(1);
+    expect(page2.body.next).toBeNull();
+    expect(new URL(page2.body.previous).searchParams.get("offset")).toBe("0");
+  });
+
+  it("filters by short_id and created_by", async () => {
+    expect((await s.get(`${P}/insights/?short_id=Fnnl0002`)).body.results.map((i: any) => i.name)).toEqual(["Signup funnel"]);
+    expect((await s.get(`${P}/insights/?created_by=2`)).body.count).toBe(0);
+    expect((await s.get(`${P}/insights/?created_by=1`)).body.count).toBe(2);
+  });
+
+  it("renders csv with a header row when format=csv", async () => {
+    const res = await s.get(`${P}/insights/?format=csv`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/csv/);
+    const [header, ...rows] = res.text.trim().split("\r\n");
+    expect(header!.split(",")).toContain("short_id");
+    expect(rows).toHaveLength(2);
+  });
+
+  it("answers 400 naming a bad query parameter, and for an undeclared one", async () => {
+    const bad = await s.get(`${P}/insights/?limit=abc`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.attr).toBe("limit");
+    const unknown = await s.get(`${P}/insights/?colour=red`);
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.attr).toBe("colour");
+  });
+});
+
+describe("insight lifecycle", () => {
+  it("creates with defaults, is listed and retrievable", async () => {
+    const created = await s.post(`${P}/insights/`, { name: "Signups", filters: { events: [{ id: "signup" }] }, tags: ["growth"] });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ name: "Signups", tags: ["growth"], deleted: false, saved: false, favorited: false, description: "", query: null, dashboards: [] });
+    expect(created.body.short_id).toMatch(/^[A-Za-z0-9]{8}$/);
+    expect(created.body.created_by.id).toBe(1);
+    expect(created.body.created_at).toBe("2024-03-05T12:00:00.000Z");
+    const id = created.body.id;
+    expect(id).toBe(5);
+    expect((await s.get(`${P}/insights/${id}/`)).body.name).toBe("Signups");
+    expect((await s.get(`${P}/insights/`)).body.results.map((i: any) => i.id)).toContain(id);
+  });
+
+  it("ignores read-only fields in a body", async () => {
+    const res = await s.patch(`${P}/insights/1/`, { name: "Renamed", id: 99, short_id: "XXXXXXXX", created_by: 2 });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: 1, short_id: "PgVw0001", name: "Renamed" });
+    expect(res.body.created_by.id).toBe(1);
+  });
+
+  it("soft-deletes with PATCH deleted=true, then 404 everywhere; restores with deleted=false", async () => {
+    const del = await s.patch(`${P}/insights/1/`, { deleted: true });
+    expect(del.status).toBe(200);
+    expect(del.body.deleted).toBe(true);
+    expect(del.body.dashboard_tiles.every((t: any) => t.deleted)).toBe(true);
+    expect((await s.get(`${P}/insights/1/`)).status).toBe(404);
+    expect((await s.get(`${P}/insights/`)).body.results.map((i: any) => i.id)).toEqual([2]);
+    expect((await s.patch(`${P}/insights/1/`, { name: "x" })).status).toBe(404);
+    const restored = await s.patch(`${P}/insights/1/`, { deleted: false });
+    expect(restored.status).toBe(200);
+    expect((await s.get(`${P}/insights/1/`)).status).toBe(200);
+  });
+
+  it("refuses DELETE with a bodiless 405", async () => {
+    const res = await s.del(`${P}/insights/1/`);
+    expect(res.status).toBe(405);
+    expect(res.text).toBe("");
+    expect((await s.get(`${P}/insights/1/`)).status).toBe(200);
+  });
+
+  it("keeps dashboards and dashboard_tiles consistent", async () => {
+    const res = await s.patch(`${P}/insights/2/`, { dashboards: [1] });
+    expect(res.body.dashboards).toEqual([1]);
+    expect(res.body.dashboard_tiles).toEqual([{ id: expect.any(Number), dashboard_id: 1, deleted: false }]);
+    const off = await s.patch(`${P}/insights/2/`, { dashboards: [] });
+    expect(off.body.dashboards).toEqual([]);
+    expect(off.body.dashboard_tiles.map((t: any) => t.deleted)).toEqual([true]);
+    const unknown = await s.patch(`${P}/insights/2/`, { dashboards: [2] });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.attr).toBe("dashboards__0");
+  });
+
+  it("validates writable fields and names the bad one", async () => {
+    const res = await s.post(`${P}/insights/`, { name: 5 });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ type: "validation_error", attr: "name" });
+    const order = await s.patch(`${P}/insights/1/`, { order: 2 ** 31 });
+    expect(order.status).toBe(400);
+    expect(order.body.attr).toBe("order");
+  });
+
+  it("answers 404 for an unknown id and 400 for a malformed one", async () => {
+    expect((await s.get(`${P}/insights/999/`)).status).toBe(404);
+    const bad = await s.get(`${P}/insights/abc/`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.attr).toBe("id");
+  });
+});
+
+describe("views, activity, cancel", () => {
+  it("my_last_viewed returns the caller's last 5 views, most recent first", async () => {
+    for (const id of [1, 2, 1]) expect((await s.post(`${P}/insights/${id}/viewed/`)).status).toBe(200);
+    for (let i = 0; i < 4; i++) await s.post(`${P}/insights/`, { name: `n${i}` });
+    const res = await s.get(`${P}/insights/my_last_viewed/`);
+    expect(res.status).toBe(200);
+    // created insights count as viewed by their creator (reference: analytics §9.1)
+    expect(res.body.map((i: any) => i.name)).toEqual(["n3", "n2", "n1", "n0", "Pageviews"]);
+  });
+
+  it("records created/updated/deleted activity with before and after", async () => {
+    await s.patch(`${P}/insights/2/`, { name: "Funnel v2" });
+    await s.patch(`${P}/insights/2/`, { deleted: true });
+    await s.patch(`${P}/insights/2/`, { deleted: false });
+    const res = await s.get(`${P}/insights/2/activity/`);
+    expect(res.status).toBe(200);
+    expect(res.body.total_count).toBe(3);
+    expect(res.body.results.map((a: any) => a.activity)).toEqual(["restored", "deleted", "updated"]);
+    expect(res.body.results[2].detail.changes).toEqual([{ type: "Insight", action: "changed", field: "name", before: "Signup funnel", after: "Funnel v2" }]);
+    expect(res.body.results[2].user).toEqual({ first_name: "Ada", email: "ada@example.com" });
+    const all = await s.get(`${P}/insights/activity/?limit=2`);
+    expect(all.body.results).toHaveLength(2);
+    expect(new URL(all.body.next).searchParams.get("page")).toBe("2");
+  });
+
+  it("cancel acknowledges a client query id and requires one", async () => {
+    const ok = await s.post(`${P}/insights/cancel/`, { client_query_id: "q-1" });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toEqual({ success: true, client_query_id: "q-1" });
+    const missing = await s.post(`${P}/insights/cancel/`, {});
+    expect(missing.status).toBe(400);
+    expect(missing.body.attr).toBe("client_query_id");
+  });
+});
+
+describe("auth and isolation", () => {
+  it("401 without a key and with an unknown key, never echoing it", async () => {
+    const none = await s.get(`${P}/insights/`, { key: null });
+    expect(none.status).toBe(401);
+    expect(none.body.code).toBe("not_authenticated");
+    const bad = await s.get(`${P}/insights/`, { key: "phx_this_key_does_not_exist" });
+    expect(bad.status).toBe(401);
+    expect(bad.text).not.toContain("phx_this_key_does_not_exist");
+  });
+
+  it("403 for a project the user is not a member of, 404 for an unknown project", async () => {
+    expect((await s.get(`/api/projects/3/insights/`)).status).toBe(403);
+    expect((await s.get(`/api/projects/999/insights/`)).status).toBe(404);
+  });
+
+  it("never shows another project's insight", async () => {
+    expect((await s.get(`${P}/insights/4/`)).status).toBe(404);
+    expect((await s.get(`/api/projects/2/insights/4/`, { key: OTHER_KEY })).status).toBe(200);
+    expect((await s.get(`/api/projects/2/insights/`, { key: OTHER_KEY })).body.count).toBe(1);
+  });
+
+  it("lists the caller's projects", async () => {
+    const res = await s.get(`/api/projects/`);
+    expect(res.body.results.map((p: any) => p.id)).toEqual(["1", "2"]);
+    expect(res.body.results[1]).toMatchObject({ name: "Mobile", timezone: "Asia/Tokyo" });
+  });
+});
+
+describe("routing", () => {
+  it("answers with and without the trailing slash", async () => {
+    expect((await s.get(`${P}/insights`)).status).toBe(200);
+    expect((await s.get(`${P}/insights/1`)).status).toBe(200);
+  });
+
+  it("404 for an unknown path and 405 for a method the path lacks, with the Error body", async () => {
+    const unknown = await s.get(`${P}/nothing-here/`);
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.code).toBe("not_found");
+    const put = await s.request("PUT", `${P}/insights/1/`, { body: {} });
+    expect(put.status).toBe(405);
+    expect(put.body.code).toBe("method_not_allowed");
+  });
+
+  it("400 for malformed JSON, 415 for a non-JSON body, 413 over the size limit; nothing written", async () => {
+    const malformed = await s.request("POST", `${P}/insights/`, { raw: "{not json", headers: { "content-type": "application/json" } });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.code).toBe("parse_error");
+    const text = await s.request("POST", `${P}/insights/`, { raw: "name=x", headers: { "content-type": "text/plain" } });
+    expect(text.status).toBe(415);
+    const huge = await s.post(`${P}/insights/`, { name: "x", description: "y".repeat(2_000_000) });
+    expect(huge.status).toBe(413);
+    expect((await s.get(`${P}/insights/`)).body.count).toBe(2);
+  });
+});
