@@ -1,5 +1,4 @@
 import type { AnalysisService } from "../services/analysis-service.ts";
-import { minimumRefreshInterval } from "../services/analysis-service.ts";
 import type { DashboardTileRecord, InsightRecord, ProjectRecord } from "../store/schema.ts";
 import type { Store } from "../store/store.ts";
 import { toUserJson } from "./user-json.ts";
@@ -33,9 +32,7 @@ export function toInsightJson(insight: InsightRecord, project: ProjectRecord, de
     dashboards: tiles.filter((t) => !t.deleted).map((t) => t.dashboard_id),
     dashboard_tiles: tiles.map((t) => ({ id: t.id, dashboard_id: t.dashboard_id, deleted: t.deleted })),
     last_refresh: pkg.last_refresh,
-    next_allowed_client_refresh: pkg.last_refresh
-      ? new Date(Date.parse(pkg.last_refresh) + minimumRefreshInterval(pkg.filter)).toISOString()
-      : null,
+    next_allowed_client_refresh: pkg.next_allowed_client_refresh,
     result: pkg.result,
     created_at: insight.created_at,
     created_by: toUserJson(store.users.get(insight.created_by)),

@@ -5,6 +5,8 @@ import type { AnalysisContext } from "../analyses/shared/context.ts";
 import { computeFunnel } from "../analyses/funnels/index.ts";
 import { computeTrends } from "../analyses/trends/index.ts";
 import { queryNodeToFilter } from "../analyses/query-node.ts";
+import { INTERVALS } from "../analyses/shared/context.ts";
+import { resolveDateRange, type TimeContext } from "../analyses/shared/date-range.ts";
 import { ApiError, fail } from "../http/errors.ts";
 import type { InsightRecord, ProjectRecord } from "../store/schema.ts";
 import type { Store } from "../store/store.ts";
@@ -22,8 +24,8 @@ export interface AnalysisPackage {
 export interface InsightPackage {
   result: unknown;
   last_refresh: string | null;
+  next_allowed_client_refresh: string | null;
   is_cached: boolean;
-  filter: Filter;
 }
 
 interface CacheEntry {
@@ -34,13 +36,17 @@ interface CacheEntry {
 /** Bound on cached results: enough for every insight of a large fixture, small enough to never grow without limit. */
 const CACHE_ENTRIES = 1_000;
 const MINUTE = 60_000;
+const DAY = 86_400_000;
 
-/** Minimum time between client refreshes of an insight (reference: analytics §9.1, next_allowed_client_refresh). */
-export function minimumRefreshInterval(filter: Filter): number {
-  if (filter.interval === "minute") return MINUTE;
-  const dateFrom = typeof filter.date_from === "string" ? filter.date_from : "-7d";
-  const shortRange = /^-?([1-7])d$|^-?\d+h$|^dStart$/.test(dateFrom);
-  return filter.interval === "hour" || shortRange ? 3 * MINUTE : 15 * MINUTE;
+/**
+ * Minimum time between client refreshes of an insight (reference: analytics §9.1, next_allowed_client_refresh):
+ * 1 min for minute intervals, 3 min for hourly ones or ranges of at most 7 days, 15 min otherwise.
+ */
+export function minimumRefreshInterval(filter: Filter, ctx: TimeContext): number {
+  const interval = INTERVALS.find((i) => i === filter.interval) ?? "day";
+  if (interval === "minute") return MINUTE;
+  const window = resolveDateRange(filter, interval, ctx, undefined);
+  return interval === "hour" || window.to - window.from <= 7 * DAY ? 3 * MINUTE : 15 * MINUTE;
 }
 
 /** The insight's analysis kind and legacy filter: `query` wins over `filters` (reference: analytics §9.1, §10). */
@@ -93,29 +99,39 @@ export function createAnalysisService(store: Store, clock: Clock) {
     return { result: entry.result, last_refresh: new Date(entry.computedAt).toISOString(), is_cached: Boolean(fresh), timezone: project.timezone };
   }
 
+  /** The cached package without computing, or undefined. */
+  function cached(project: ProjectRecord, kind: string, filter: Filter): AnalysisPackage | undefined {
+    const entry = cache.get(keyOf(project, kind, filter));
+    if (!entry) return undefined;
+    return { result: entry.result, last_refresh: new Date(entry.computedAt).toISOString(), is_cached: true, timezone: project.timezone };
+  }
+
   return {
     run,
     /** An insight's result; `overrides` are the dashboard's filters when loaded with from_dashboard. */
     /** `compute: false` (lists, create) serves only what is cached, as the real service's list does. */
     forInsight(project: ProjectRecord, insight: InsightRecord, opts: { refresh: boolean; overrides?: Filter; compute?: boolean }): InsightPackage {
+      const none = { result: null, last_refresh: null, next_allowed_client_refresh: null, is_cached: false };
       let definition: { kind: string; filter: Filter };
       try {
         definition = definitionOf(insight);
       } catch (e) {
-        if (e instanceof ApiError) return { result: null, last_refresh: null, is_cached: false, filter: {} };
+        if (e instanceof ApiError) return none;
         throw e;
       }
       const filter = { ...definition.filter, ...opts.overrides };
-      if (opts.compute === false) {
-        const cached = cache.get(keyOf(project, definition.kind, filter));
-        const lastRefresh = cached ? new Date(cached.computedAt).toISOString() : null;
-        return { result: cached?.result ?? null, last_refresh: lastRefresh, is_cached: Boolean(cached), filter };
-      }
       try {
-        return { ...run(project, definition.kind, filter, { refresh: opts.refresh, maxAge: minimumRefreshInterval(filter) }), filter };
+        const maxAge = minimumRefreshInterval(filter, contextOf(project));
+        const pkg =
+          opts.compute === false
+            ? cached(project, definition.kind, filter)
+            : run(project, definition.kind, filter, { refresh: opts.refresh, maxAge });
+        if (!pkg) return none;
+        const nextRefresh = new Date(Date.parse(pkg.last_refresh) + maxAge).toISOString();
+        return { result: pkg.result, last_refresh: pkg.last_refresh, next_allowed_client_refresh: nextRefresh, is_cached: pkg.is_cached };
       } catch (e) {
         // A saved insight whose definition cannot be computed (a draft without series, say) has no result yet.
-        if (e instanceof ApiError) return { result: null, last_refresh: null, is_cached: false, filter };
+        if (e instanceof ApiError) return none;
         throw e;
       }
     },

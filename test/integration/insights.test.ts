@@ -218,3 +218,60 @@ describe("routing", () => {
     expect((await s.get(`${P}/insights/`)).body.count).toBe(2);
   });
 });
+
+describe("insight results", () => {
+  it("computes the result from filters on retrieve and serves it from cache afterwards", async () => {
+    const first = await s.get(`${P}/insights/1/`);
+    // reference analytics §2.8: $pageview per day over 2024-03-01..03
+    expect(first.body.result[0].data).toEqual([3, 1, 1]);
+    expect(first.body.result[0].days).toEqual(["2024-03-01", "2024-03-02", "2024-03-03"]);
+    expect(first.body.is_cached).toBe(false);
+    expect(first.body.last_refresh).toBe("2024-03-05T12:00:00.000Z");
+    // a range of at most 7 days may be refreshed every 3 minutes
+    expect(first.body.next_allowed_client_refresh).toBe("2024-03-05T12:03:00.000Z");
+    expect((await s.get(`${P}/insights/1/`)).body.is_cached).toBe(true);
+    const list = await s.get(`${P}/insights/`);
+    const byId = Object.fromEntries(list.body.results.map((i: any) => [i.id, i]));
+    expect(byId[1].result[0].data).toEqual([3, 1, 1]);
+    expect(byId[2].result).toBeNull();
+  });
+
+  it("refresh=true recomputes only once the minimum refresh interval has passed", async () => {
+    await s.get(`${P}/insights/1/`);
+    expect((await s.get(`${P}/insights/1/?refresh=true`)).body.is_cached).toBe(true);
+    s.clock.advance(4 * 60_000);
+    const refreshed = await s.get(`${P}/insights/1/?refresh=true`);
+    expect(refreshed.body.is_cached).toBe(false);
+    expect(refreshed.body.last_refresh).toBe("2024-03-05T12:04:00.000Z");
+  });
+
+  it("recomputes when the data it reads changes (a person split)", async () => {
+    const created = await s.post(`${P}/insights/`, {
+      name: "DAU",
+      filters: { events: [{ id: "$pageview", math: "dau" }], date_from: "2024-03-01", date_to: "2024-03-03" },
+    });
+    const id = created.body.id;
+    // day 1: a-anon and a are one person (A) plus C; day 2: B; day 3: A
+    expect((await s.get(`${P}/insights/${id}/`)).body.result[0].data).toEqual([2, 1, 1]);
+    await s.post(`${P}/persons/1/split/`, { main_distinct_id: "a" });
+    const after = await s.get(`${P}/insights/${id}/`);
+    expect(after.body.is_cached).toBe(false);
+    expect(after.body.result[0].data).toEqual([3, 1, 1]);
+  });
+
+  it("from_dashboard adds the tile's color and layouts", async () => {
+    const onDashboard = await s.get(`${P}/insights/1/?from_dashboard=1`);
+    expect(onDashboard.body).toMatchObject({ color: null, layouts: {} });
+    expect("color" in (await s.get(`${P}/insights/1/`)).body).toBe(false);
+  });
+
+  it("a draft without series has an empty result; a definition that cannot be computed has none", async () => {
+    const draft = await s.post(`${P}/insights/`, { name: "Draft", filters: { insight: "TRENDS" } });
+    expect((await s.get(`${P}/insights/${draft.body.id}/`)).body.result).toEqual([]);
+    const created = await s.post(`${P}/insights/`, { name: "Odd", query: { kind: "NotAnInsightQuery" } });
+    const res = await s.get(`${P}/insights/${created.body.id}/`);
+    expect(res.status).toBe(200);
+    expect(res.body.result).toBeNull();
+    expect(res.body.last_refresh).toBeNull();
+  });
+});

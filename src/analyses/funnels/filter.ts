@@ -4,7 +4,7 @@ import type { AnalysisContext, Interval } from "../shared/context.ts";
 import { INTERVALS } from "../shared/context.ts";
 import { readNumber, readObjects, readString, type Loose } from "../shared/filter-read.ts";
 import { entityFrom, mergeSeries, type SeriesEntity } from "../shared/series.ts";
-import { checkExclusions, rejectGroupAggregation, rejectUnknownStepRange, requireTwoSteps } from "./validation.ts";
+import { checkExclusions, rejectGroupAggregation, rejectUnknownAttributionStep, rejectUnknownStepRange, requireTwoSteps } from "./validation.ts";
 
 /** The legacy funnel filter JSON (reference: analytics §5.1); loose, read through FunnelSpec. */
 export type FunnelFilter = Record<string, unknown>;
@@ -48,6 +48,9 @@ export function readFunnelFilter(filter: FunnelFilter, ctx: AnalysisContext): Fu
   const exclusions = readExclusions(filter, steps.length);
   checkExclusions(exclusions, steps);
   const limit = readNumber(filter, "breakdown_limit");
+  const attribution = oneOf(filter, "breakdown_attribution_type", ATTRIBUTIONS, "first_touch");
+  const attributionStep = readNumber(filter, "breakdown_attribution_value") ?? 0;
+  rejectUnknownAttributionStep(attribution, attributionStep, steps.length);
   return {
     raw: filter,
     steps,
@@ -60,8 +63,8 @@ export function readFunnelFilter(filter: FunnelFilter, ctx: AnalysisContext): Fu
     interval: readInterval(filter),
     breakdown: readBreakdown(filter, ctx),
     breakdownLimit: limit !== undefined && limit > 0 ? Math.floor(limit) : 10,
-    attribution: oneOf(filter, "breakdown_attribution_type", ATTRIBUTIONS, "first_touch"),
-    attributionStep: readNumber(filter, "breakdown_attribution_value") ?? 0,
+    attribution,
+    attributionStep,
     binCount: readNumber(filter, "bin_count"),
   };
 }

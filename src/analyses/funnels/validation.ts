@@ -52,3 +52,10 @@ const normalizedProps = (props: unknown): string => JSON.stringify(props ?? []) 
 function sameEntity(a: SeriesEntity, b: SeriesEntity): boolean {
   return a.type === b.type && String(a.id) === String(b.id) && normalizedProps(a.properties) === normalizedProps(b.properties);
 }
+
+/** Step attribution names a step of the funnel. */
+export function rejectUnknownAttributionStep(attribution: string, step: number, stepCount: number): void {
+  if (attribution === "step" && (!Number.isInteger(step) || step < 0 || step >= stepCount)) {
+    throw fail.invalid("breakdown_attribution_value", `breakdown_attribution_value must be a step between 0 and ${stepCount - 1}.`);
+  }
+}

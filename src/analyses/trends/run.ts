@@ -63,7 +63,8 @@ function breakdownRows(scan: Scan, keying: Keying): Row[] {
   const totals = new Map([...accumulators].map(([key, acc]) => [key, total(acc.values())]));
   const { keep, other } = rankKeys(totals, keying, spec.breakdownLimit);
   if (other) {
-    const kept = new Set(keep);
+    // Values with a zero total (look-back events only) are not shown, and must not leak into "other".
+    const kept = new Set([...keep, ...[...totals].filter(([, t]) => t === 0).map(([key]) => key)]);
     accumulators = accumulate(scan, keying, (key) => (kept.has(key) ? key : BREAKDOWN_OTHER));
   }
   const rows: Row[] = keep.map((key) => ({ key, breakdown: keying.present(key), data: accumulators.get(key)!.values() }));
