@@ -1,12 +1,21 @@
+import { watch } from "node:fs";
+import path from "node:path";
+import cors from "cors";
 import express, { type NextFunction, type Request, type Response } from "express";
 import type { Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
+import { controlRouter } from "./control/router.ts";
+import { createControl } from "./control/service.ts";
+import { snapshotOf } from "./control/snapshot.ts";
 import { handlers } from "./handlers/index.ts";
-import { createApi } from "./http/api.ts";
+import { createApi, OPENAPI_PATH, rebuildApi } from "./http/api.ts";
 import { ApiError, fail } from "./http/errors.ts";
+import { RequestLog, validationOutcome } from "./http/request-log.ts";
 import { respond, respondError } from "./http/respond.ts";
+import { parsePrefer, type Steering } from "./http/steering.ts";
 import type { Logger } from "./logger.ts";
 import { createAnalysisService } from "./services/analysis-service.ts";
+import type { State } from "./store/schema.ts";
 import type { Store } from "./store/store.ts";
 
 export interface AppOptions {
@@ -14,6 +23,8 @@ export interface AppOptions {
   clock: Clock;
   config: Config;
   logger: Logger;
+  /** The state to reset to; by default a snapshot of the store as the app is created. */
+  startup?: State;
 }
 
 const BODY_METHODS = new Set(["POST", "PATCH", "PUT"]);
@@ -39,19 +50,62 @@ function requireJsonBody(req: Request, _res: Response, next: NextFunction) {
   next();
 }
 
+function corsMiddleware(origins: string[]) {
+  return cors({ origin: origins.includes("*") ? true : origins, credentials: true, exposedHeaders: ["Preference-Applied"], maxAge: 600 });
+}
+
+/** `Prefer` steering and `--latency`: parsed first, the delay waited before the request is handled. */
+function steeringAndLatency(latency: Config["latency"]) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    let steering: Steering;
+    try {
+      steering = parsePrefer(req.get("prefer"));
+    } catch (e) {
+      return next(e);
+    }
+    res.locals.steering = steering;
+    const base = latency ? latency.min + Math.random() * (latency.max - latency.min) : 0;
+    const delay = base + (steering.delay ?? 0);
+    if (delay <= 0) return next();
+    const timer = setTimeout(next, delay);
+    req.once("close", () => clearTimeout(timer));
+  };
+}
+
 /** Builds the express app over a store and a clock; no globals, so tests start as many as they like. */
-export async function createApp({ store, clock, config, logger }: AppOptions) {
-  const deps = { store, clock, config, analyses: createAnalysisService(store, clock) };
-  const router = await createApi(handlers, deps);
+export async function createApp({ store, clock, config, logger, startup }: AppOptions) {
+  const analyses = createAnalysisService(store, clock);
+  const baseDeps = { store, clock, config, analyses };
+  let router = await createApi(handlers, baseDeps);
+  const requestLog = new RequestLog(config.requestLogSize);
+  const control = createControl({
+    store,
+    clock,
+    analyses,
+    requestLog,
+    startup: startup ?? snapshotOf(store.snapshot()),
+    startupClock: clock.isFrozen() ? clock.now() : null,
+  });
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
   app.use((req, res, next) => {
     const started = performance.now();
-    res.on("finish", () => logger.request(req.method, req.path, res.statusCode, performance.now() - started));
+    res.on("finish", () => {
+      const ms = performance.now() - started;
+      const path = req.originalUrl.split("?")[0]!;
+      logger.request(req.method, path, res.statusCode, ms);
+      if (!path.startsWith("/_mock")) {
+        requestLog.push({ at: new Date().toISOString(), method: req.method, path, status: res.statusCode, validation: validationOutcome(res.statusCode), duration_ms: Math.round(ms * 100) / 100 });
+      }
+    });
     next();
   });
+  if (config.corsOrigins.length) app.use(corsMiddleware(config.corsOrigins));
   app.use(requireJsonBody);
+  app.use(express.json({ limit: config.bodyLimit, type: ["application/json", "+json"], strict: false }));
+  app.use("/_mock", await controlRouter(control, config.adminToken));
+  app.use(steeringAndLatency(config.latency));
   // Queued person-event deletions run once the (possibly frozen) clock passes their slot, before any read.
   app.use(async (_req, _res, next) => {
     const due = store.events.nextDeletionAt();
@@ -63,19 +117,12 @@ export async function createApp({ store, clock, config, logger }: AppOptions) {
       next(err);
     }
   });
-  app.use(express.json({ limit: config.bodyLimit, type: ["application/json", "+json"], strict: false }));
   app.use(async (req, res, next) => {
     try {
-      const path = req.path.endsWith("/") ? req.path : `${req.path}/`;
+      const routedPath = req.path.endsWith("/") ? req.path : `${req.path}/`;
       const url = new URL(req.originalUrl, `${req.protocol}://${req.get("host") ?? "localhost"}`);
-      const result = await router.handle({
-        method: req.method,
-        path,
-        query: req.query as Record<string, string | string[]>,
-        headers: req.headers,
-        body: req.body,
-        url,
-      });
+      const request = { method: req.method, path: routedPath, query: req.query as Record<string, string | string[]>, headers: req.headers, body: req.body, url };
+      const result = await router.handle(request, res.locals.steering as Steering);
       respond(res, result, typeof req.query.format === "string" ? req.query.format : undefined);
     } catch (err) {
       next(err);
@@ -88,5 +135,26 @@ export async function createApp({ store, clock, config, logger }: AppOptions) {
     const internal = fail.internal();
     respondError(res, internal.status, internal.body);
   });
-  return { app, api: router.api };
+
+  /** --watch: a changed contract is loaded into a new router; the state is untouched. A broken one is reported and ignored. */
+  const watcher = config.watch
+    ? watch(path.dirname(OPENAPI_PATH), { recursive: true }, debounce(async () => {
+        try {
+          router = await rebuildApi(handlers, baseDeps);
+          logger.info("openapi/ changed: contract reloaded (state kept)");
+        } catch (e) {
+          logger.error("openapi/ changed but does not load; keeping the previous contract", e);
+        }
+      }, 200))
+    : null;
+
+  return { app, api: router.api, control, close: () => watcher?.close() };
+}
+
+function debounce(fn: () => void, ms: number) {
+  let timer: NodeJS.Timeout | undefined;
+  return () => {
+    clearTimeout(timer);
+    timer = setTimeout(fn, ms);
+  };
 }

@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import path from "node:path";
+import { DEFAULT_DELETION_SCHEDULE, parseDeletionSchedule, type DeletionSchedule } from "./store/deletion-schedule.ts";
 
 /** Everything the server can be told at start, validated once. */
 export interface Config {
@@ -17,6 +18,17 @@ export interface Config {
   /** Maximum JSON body size, in bytes. */
   bodyLimit: number;
   logLevel: "silent" | "info" | "debug";
+  /** Allowed CORS origins: ["*"] mirrors any origin; [] turns CORS off. */
+  corsOrigins: string[];
+  /** Delay added to every answer, uniformly in [min, max] ms. */
+  latency: { min: number; max: number } | null;
+  /** Token that opens the control API (/_mock/) to non-loopback clients. */
+  adminToken: string | null;
+  /** Reload the contract when openapi/ changes, keeping the state. */
+  watch: boolean;
+  /** Entries kept by the request log of the control API. */
+  requestLogSize: number;
+  deletionSchedule: DeletionSchedule;
 }
 
 export const DEFAULTS = {
@@ -25,6 +37,7 @@ export const DEFAULTS = {
   data: "./data/db.json",
   seed: 42,
   bodyLimit: 1_048_576,
+  requestLogSize: 1000,
 } as const;
 
 export const USAGE = `analytics-mock: a contract-first mock-and-reference server for a product analytics API
@@ -44,6 +57,14 @@ Usage: npm start -- [options]
   --events N        events in the generated dataset (default 50000)
   --body-limit N    maximum request body in bytes (default ${DEFAULTS.bodyLimit})
   --log-level L     silent | info | debug (default info)
+  --cors-origins L  comma-separated allowed origins, "*" for any, "none" to turn CORS off (default *)
+  --latency MS[-MS] delay every answer by MS, or uniformly between the two (default none)
+  --admin-token T   let non-loopback clients use the control API (/_mock/) with "X-Admin-Token: T"
+                    (default: the control API answers loopback clients only)
+  --watch           reload the contract when openapi/ changes, keeping the state
+  --request-log N   entries kept by the control API's request log (default ${DEFAULTS.requestLogSize})
+  --deletion-schedule "DAY HH:00"
+                    when queued person-event deletions run, UTC (default "SUN 05:00")
   --help            print this help
 `;
 
@@ -80,6 +101,12 @@ export function parseConfig(argv: string[], cwd = process.cwd()): Config | null 
       events: { type: "string" },
       "body-limit": { type: "string" },
       "log-level": { type: "string" },
+      "cors-origins": { type: "string" },
+      latency: { type: "string" },
+      "admin-token": { type: "string" },
+      watch: { type: "boolean" },
+      "request-log": { type: "string" },
+      "deletion-schedule": { type: "string" },
       help: { type: "boolean" },
     },
   });
@@ -102,5 +129,36 @@ export function parseConfig(argv: string[], cwd = process.cwd()): Config | null 
     events: integer("events", values.events, 0),
     bodyLimit: integer("body-limit", values["body-limit"], 1024) ?? DEFAULTS.bodyLimit,
     logLevel,
+    corsOrigins: corsOrigins(values["cors-origins"]),
+    latency: latency(values.latency),
+    adminToken: values["admin-token"] ?? null,
+    watch: values.watch ?? false,
+    requestLogSize: integer("request-log", values["request-log"], 0) ?? DEFAULTS.requestLogSize,
+    deletionSchedule: schedule(values["deletion-schedule"]),
   };
+}
+
+function corsOrigins(value: string | undefined): string[] {
+  if (value === undefined) return ["*"];
+  if (value.trim() === "none") return [];
+  return value.split(",").map((o) => o.trim()).filter(Boolean);
+}
+
+function latency(value: string | undefined): Config["latency"] {
+  if (value === undefined) return null;
+  const m = /^(\d+)(?:-(\d+))?$/.exec(value.trim());
+  if (!m) throw new ConfigError(`--latency must be MS or MS-MS, got "${value}"`);
+  const min = Number(m[1]);
+  const max = m[2] === undefined ? min : Number(m[2]);
+  if (max < min) throw new ConfigError(`--latency range must be ascending, got "${value}"`);
+  return { min, max };
+}
+
+function schedule(value: string | undefined): DeletionSchedule {
+  if (value === undefined) return DEFAULT_DELETION_SCHEDULE;
+  try {
+    return parseDeletionSchedule(value);
+  } catch (e) {
+    throw new ConfigError(`--deletion-schedule: ${(e as Error).message}`);
+  }
 }

@@ -9,6 +9,9 @@ import { readFixtureFile, stateFromFixtures } from "./store/load-fixtures.ts";
 import { readState, storeFiles } from "./store/persistence.ts";
 import type { State } from "./store/schema.ts";
 import { createStore, type Store } from "./store/store.ts";
+import type { Control } from "./control/service.ts";
+import type { FixtureDocument } from "./fixtures/fixture-document.ts";
+import { assertFixtureDocument } from "./store/load-fixtures.ts";
 
 export interface StartedServer {
   url: string;
@@ -16,13 +19,20 @@ export interface StartedServer {
   store: Store;
   clock: Clock;
   /** Where the start-up state came from. */
-  source: "data-file" | "fixtures-file" | "generated";
+  source: "data-file" | "fixtures-file" | "generated" | "fixtures-document";
+  /** Reset, fixture loading, clock and request log: the control API as functions. */
+  control: Control;
   close(): Promise<void>;
 }
 
 /** The start-up state and clock: a fixture file if named, else the data file if it exists, else the generated dataset. */
-async function initialState(config: Config): Promise<{ state: State; clock: Clock; source: StartedServer["source"] }> {
+async function initialState(config: Config, document?: FixtureDocument): Promise<{ state: State; clock: Clock; source: StartedServer["source"] }> {
   const files = config.dataFile ? storeFiles(config.dataFile) : null;
+  if (document) {
+    assertFixtureDocument(document);
+    const clock = createClock(config.now ?? (document.now ? Date.parse(document.now) : null));
+    return { state: stateFromFixtures(document, clock.now()), clock, source: "fixtures-document" };
+  }
   if (config.fixturesFile) {
     const doc = await readFixtureFile(config.fixturesFile);
     const clock = createClock(config.now ?? (doc.now ? Date.parse(doc.now) : null));
@@ -37,11 +47,11 @@ async function initialState(config: Config): Promise<{ state: State; clock: Cloc
 }
 
 /** Loads the state, opens the store and listens. Errors (bad fixture file, unreadable store) reject before listening. */
-export async function startServer(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<StartedServer> {
-  const { state, clock, source } = await initialState(config);
+export async function startServer(config: Config, logger: Logger = createLogger(config.logLevel), document?: FixtureDocument): Promise<StartedServer> {
+  const { state, clock, source } = await initialState(config, document);
   const files = config.dataFile ? storeFiles(config.dataFile) : null;
-  const store = await createStore(state, clock, files, { persist: source !== "data-file" && files !== null });
-  const { app } = await createApp({ store, clock, config, logger });
+  const store = await createStore(state, clock, files, { persist: source !== "data-file" && files !== null, deletionSchedule: config.deletionSchedule });
+  const { app, control, close: closeApp } = await createApp({ store, clock, config, logger });
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(config.port, config.host, (err?: Error) => (err ? reject(err) : resolve(s)));
   });
@@ -53,7 +63,10 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     store,
     clock,
     source,
+    control,
+    /** Stops accepting connections, lets in-flight requests finish, then flushes the store. */
     close: async () => {
+      closeApp();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await store.flushAll();
     },

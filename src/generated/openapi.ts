@@ -1221,7 +1221,7 @@ export interface components {
              * @default events
              * @enum {string}
              */
-            funnel_correlation_type: "events" | "properties" | "event_with_properties";
+            funnel_correlation_type?: "events" | "properties" | "event_with_properties";
             /** @description Person properties to correlate (`properties` type); `["$all"]` for all. */
             funnel_correlation_names?: string[];
             /** @description Person properties to leave out. */
@@ -1303,60 +1303,60 @@ export interface components {
              * @default FUNNELS
              * @enum {string}
              */
-            insight: "FUNNELS";
+            insight?: "FUNNELS";
             /** @description Event steps; step properties apply to the step. */
             events?: components["schemas"]["SeriesEntity"][];
             /** @description Action steps. */
             actions?: components["schemas"]["SeriesEntity"][];
             properties?: components["schemas"]["PropertyFilters"];
             /** @default false */
-            filter_test_accounts: boolean;
+            filter_test_accounts?: boolean;
             /**
              * @description Start of the range (grammar of `TrendRequest.date_from`).
              * @default -7d
              */
-            date_from: string | null;
+            date_from?: string | null;
             /** @description End of the range. Choice: absent or null means now (the spec says -7d). */
             date_to?: string | null;
             /** @default false */
-            explicit_date: boolean;
+            explicit_date?: boolean;
             /**
              * @description Bucket size of the `trends` visualisation.
              * @default day
              * @enum {string}
              */
-            interval: "minute" | "hour" | "day" | "week" | "month";
+            interval?: "minute" | "hour" | "day" | "week" | "month";
             /** @description Property (or cohort ids) to break down by; the result becomes one funnel per value. */
             breakdown?: string | number | (string | number)[] | null;
             /**
              * @default event
              * @enum {string|null}
              */
-            breakdown_type: "event" | "events" | "person" | "cohort" | "group" | "session" | "hogql" | null;
+            breakdown_type?: "event" | "events" | "person" | "cohort" | "group" | "session" | "hogql" | null;
             /**
              * @description Number of top breakdown values kept (by actors entering step 1); the rest are merged into the value `Other`.
              * @default 10
              */
-            breakdown_limit: number;
+            breakdown_limit?: number;
             breakdown_group_type_index?: number | null;
             /**
              * @description Which event's value is an actor's breakdown value; `step` uses step `breakdown_attribution_value`.
              * @default first_touch
              * @enum {string|null}
              */
-            breakdown_attribution_type: "first_touch" | "last_touch" | "all_events" | "step" | null;
+            breakdown_attribution_type?: "first_touch" | "last_touch" | "all_events" | "step" | null;
             breakdown_attribution_value?: number | null;
             /**
              * @description Conversion window size, in `funnel_window_interval_unit` units.
              * @default 14
              */
-            funnel_window_interval: number;
+            funnel_window_interval?: number;
             /**
              * @description Unit of the conversion window. Choice: this name (the real service's) and the spec's `funnel_window_interval_type` are both accepted, case-insensitively; when both are sent `funnel_window_interval_unit` wins.
              * @default day
              * @enum {string|null}
              */
-            funnel_window_interval_unit: "second" | "minute" | "hour" | "day" | "week" | "month" | "SECOND" | "MINUTE" | "HOUR" | "DAY" | "WEEK" | "MONTH" | null;
+            funnel_window_interval_unit?: "second" | "minute" | "hour" | "day" | "week" | "month" | "SECOND" | "MINUTE" | "HOUR" | "DAY" | "WEEK" | "MONTH" | null;
             /**
              * @description The spec's name for `funnel_window_interval_unit` (default `DAY`).
              * @enum {string|null}
@@ -1372,19 +1372,19 @@ export interface components {
              * @default steps
              * @enum {string|null}
              */
-            funnel_viz_type: "steps" | "trends" | "time_to_convert" | null;
+            funnel_viz_type?: "steps" | "trends" | "time_to_convert" | null;
             /**
              * @description `ordered` any events between steps; `strict` each step must be the actor's very next event; `unordered` steps in any order.
              * @default ordered
              * @enum {string|null}
              */
-            funnel_order_type: "ordered" | "strict" | "unordered" | null;
+            funnel_order_type?: "ordered" | "strict" | "unordered" | null;
             exclusions?: components["schemas"]["FunnelExclusion"][];
             /**
              * @description Spec: 0 aggregates by users, greater than 0 by a group type. Choice: absent, null and 0 count persons; N from 1 to 4 counts values of the event property `$group_N`.
              * @default 0
              */
-            aggregation_group_type_index: number | null;
+            aggregation_group_type_index?: number | null;
             /** @description First step (0-based) of the `trends` and `time_to_convert` visualisations; default the first step. */
             funnel_from_step?: number | null;
             /** @description Last step (0-based) of those visualisations; default the last step. Must be above `funnel_from_step` and inside the steps (400 otherwise). */
@@ -1396,7 +1396,7 @@ export interface components {
              * @default total
              * @enum {string|null}
              */
-            funnel_step_reference: "total" | "previous" | null;
+            funnel_step_reference?: "total" | "previous" | null;
             /** @description Display type as sent by the UI (for example `FunnelViz`, `ActionsLineGraph`); accepted and ignored, except that `ActionsLineGraph` without `funnel_viz_type` means `trends` (legacy). */
             display?: string | null;
         } & {
@@ -2014,7 +2014,7 @@ export interface components {
              * @default PATHS
              * @enum {string}
              */
-            insight: "PATHS";
+            insight?: "PATHS";
             /** @description Event kinds that form path items; default all (`custom_event` = events whose name does not start with `$`). */
             include_event_types?: ("$pageview" | "$screen" | "custom_event" | "hogql")[];
             /**
@@ -2032,12 +2032,12 @@ export interface components {
              * @description Maximum path length.
              * @default 5
              */
-            step_limit: number;
+            step_limit?: number;
             /**
              * @description Maximum number of edges returned.
              * @default 50
              */
-            edge_limit: number;
+            edge_limit?: number;
             min_edge_weight?: number | null;
             max_edge_weight?: number | null;
             /** @description Path items to drop. */
@@ -2061,12 +2061,12 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             /** @default -7d */
-            date_from: string | null;
+            date_from?: string | null;
             /** @description Default now. */
             date_to?: string | null;
             properties?: components["schemas"]["PropertyFilters"];
             /** @default false */
-            filter_test_accounts: boolean;
+            filter_test_accounts?: boolean;
         } & {
             [key: string]: unknown;
         };
@@ -2271,7 +2271,7 @@ export interface components {
              * @default 0
              * @enum {integer}
              */
-            week_start_day: 0 | 1;
+            week_start_day?: 0 | 1;
         };
         /**
          * @description How a person's properties changed over the range, as carried on its events: one point per change of the crucial keys (the person properties used by the analysis filters).
@@ -2342,13 +2342,13 @@ export interface components {
              * @default exact
              * @enum {string}
              */
-            operator: "exact" | "is_not" | "icontains" | "not_icontains" | "regex" | "not_regex" | "gt" | "gte" | "lt" | "lte" | "is_set" | "is_not_set" | "is_date_exact" | "is_date_before" | "is_date_after" | "between" | "not_between" | "min" | "max" | "in" | "not_in";
+            operator?: "exact" | "is_not" | "icontains" | "not_icontains" | "regex" | "not_regex" | "gt" | "gte" | "lt" | "lte" | "is_set" | "is_not_set" | "is_date_exact" | "is_date_before" | "is_date_after" | "between" | "not_between" | "min" | "max" | "in" | "not_in";
             /**
              * @description What the key refers to; `person` filters use the current properties of the event's person.
              * @default event
              * @enum {string}
              */
-            type: "event" | "person" | "cohort" | "element" | "group" | "session" | "hogql";
+            type?: "event" | "person" | "cohort" | "element" | "group" | "session" | "hogql";
             /** @description Group type of a `group` filter. */
             group_type_index?: number | null;
             /** @description Negates a cohort filter (same as `operator` `not_in`). */
@@ -2525,7 +2525,7 @@ export interface components {
              * @default RETENTION
              * @enum {string}
              */
-            insight: "RETENTION";
+            insight?: "RETENTION";
             /** @description The event or action that puts an actor into a cohort; default `{"id": "$pageview", "type": "events"}`. */
             target_entity?: components["schemas"]["SeriesEntity"];
             /** @description The event or action that counts as coming back; default `$pageview`. */
@@ -2535,30 +2535,30 @@ export interface components {
              * @default retention_recurring
              * @enum {string}
              */
-            retention_type: "retention_recurring" | "retention_first_time" | "retention_first_ever_occurrence";
+            retention_type?: "retention_recurring" | "retention_first_time" | "retention_first_ever_occurrence";
             /**
              * @default Day
              * @enum {string}
              */
-            period: "Hour" | "Day" | "Week" | "Month";
+            period?: "Hour" | "Day" | "Week" | "Month";
             /**
              * @description Number of cohorts and of columns.
              * @default 11
              */
-            total_intervals: number;
+            total_intervals?: number;
             /** @description The last cohort is the period containing this date; default now. */
             date_to?: string | null;
             /** @description Accepted and ignored (the window follows from `date_to` and `total_intervals`). */
             date_from?: string | null;
             properties?: components["schemas"]["PropertyFilters"];
             /** @default false */
-            filter_test_accounts: boolean;
+            filter_test_accounts?: boolean;
             breakdown?: string | number | (string | number)[] | null;
             /**
              * @default event
              * @enum {string|null}
              */
-            breakdown_type: "event" | "events" | "person" | "cohort" | "group" | "session" | "hogql" | null;
+            breakdown_type?: "event" | "events" | "person" | "cohort" | "group" | "session" | "hogql" | null;
             aggregation_group_type_index?: number | null;
         } & {
             [key: string]: unknown;
@@ -2613,7 +2613,7 @@ export interface components {
              * @default events
              * @enum {string}
              */
-            type: "events" | "actions";
+            type?: "events" | "actions";
             /** @description Position in the merged series list. */
             order?: number;
             /** @description Event or action name (for labels). */
@@ -2625,7 +2625,7 @@ export interface components {
              * @default total
              * @enum {string|null}
              */
-            math: "total" | "dau" | "weekly_active" | "monthly_active" | "unique_session" | "unique_group" | "sum" | "avg" | "min" | "max" | "median" | "p75" | "p90" | "p95" | "p99" | "avg_count_per_actor" | "min_count_per_actor" | "max_count_per_actor" | "median_count_per_actor" | "p75_count_per_actor" | "p90_count_per_actor" | "p95_count_per_actor" | "p99_count_per_actor" | "first_time_for_user" | "first_matching_event_for_user" | "hogql" | null;
+            math?: "total" | "dau" | "weekly_active" | "monthly_active" | "unique_session" | "unique_group" | "sum" | "avg" | "min" | "max" | "median" | "p75" | "p90" | "p95" | "p99" | "avg_count_per_actor" | "min_count_per_actor" | "max_count_per_actor" | "median_count_per_actor" | "p75_count_per_actor" | "p90_count_per_actor" | "p95_count_per_actor" | "p99_count_per_actor" | "first_time_for_user" | "first_matching_event_for_user" | "hogql" | null;
             /** @description Numeric property aggregated by the property maths (`sum`, `avg`, `min`, `max`, `median`, `p75`…`p99`). */
             math_property?: string | null;
             /** @description Aggregate expression for `math` `hogql`, for example `sum(properties.amount)`. */
@@ -2679,7 +2679,7 @@ export interface components {
              * @default TRENDS
              * @enum {string}
              */
-            insight: "TRENDS" | "STICKINESS" | "LIFECYCLE";
+            insight?: "TRENDS" | "STICKINESS" | "LIFECYCLE";
             /**
              * @description Legacy alternative to `insight`; `Stickiness` and `Lifecycle` switch the analysis.
              * @enum {string|null}
@@ -2694,30 +2694,30 @@ export interface components {
              * @description Apply the project's test-account filters.
              * @default false
              */
-            filter_test_accounts: boolean;
+            filter_test_accounts?: boolean;
             /**
              * @description Start of the range: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date (`-7d`, `-2w`, `-1m`, `-1y`, `-24h`), `dStart`, `mStart`, `yStart`, or `all` (earliest event). Null means the default.
              * @default -7d
              */
-            date_from: string | null;
+            date_from?: string | null;
             /** @description End of the range, same grammar (except `all`); a date covers its whole day unless `explicit_date` is true. Choice: absent or null means now, as the real service does (the spec says the default is -7d). */
             date_to?: string | null;
             /**
              * @description Keep the exact `date_from`/`date_to` instants instead of widening them to whole buckets.
              * @default false
              */
-            explicit_date: boolean;
+            explicit_date?: boolean;
             /**
              * @default day
              * @enum {string}
              */
-            interval: "minute" | "hour" | "day" | "week" | "month";
+            interval?: "minute" | "hour" | "day" | "week" | "month";
             /**
              * @description Time-series displays return one value per bucket; `ActionsLineGraphCumulative` a running total; `ActionsTable`, `ActionsPie`, `ActionsBarValue`, `WorldMap` and `BoldNumber` one `aggregated_value` for the whole range.
              * @default ActionsLineGraph
              * @enum {string}
              */
-            display: "ActionsLineGraph" | "ActionsLineGraphCumulative" | "ActionsTable" | "ActionsPie" | "ActionsBar" | "ActionsBarValue" | "ActionsAreaGraph" | "ActionsStackedBar" | "ActionsUnstackedBar" | "WorldMap" | "BoldNumber";
+            display?: "ActionsLineGraph" | "ActionsLineGraphCumulative" | "ActionsTable" | "ActionsPie" | "ActionsBar" | "ActionsBarValue" | "ActionsAreaGraph" | "ActionsStackedBar" | "ActionsUnstackedBar" | "WorldMap" | "BoldNumber";
             /**
              * @description Combines the series bucket by bucket, for example `A+B` or `(A-B)/B`; letters follow the merged order of `events` and `actions`. Division by zero gives 0. Only the formula result is returned.
              * @example (A-B)/B
@@ -2727,7 +2727,7 @@ export interface components {
              * @description Also return the previous period; every item then carries `compare` and `compare_label`.
              * @default false
              */
-            compare: boolean;
+            compare?: boolean;
             /** @description Relative date (for example `-1w`) by which to shift the current range for the comparison instead of the previous period. */
             compare_to?: string | null;
             /** @description Property to break down by (a key, or a HogQL expression with `breakdown_type` `hogql`); for `breakdown_type` `cohort` a list of cohort ids and/or `all`. */
@@ -2737,12 +2737,12 @@ export interface components {
              * @default event
              * @enum {string|null}
              */
-            breakdown_type: "event" | "events" | "person" | "cohort" | "group" | "session" | "hogql" | null;
+            breakdown_type?: "event" | "events" | "person" | "cohort" | "group" | "session" | "hogql" | null;
             /**
              * @description Number of top breakdown values kept; the rest are summed into one `$$_posthog_breakdown_other_$$` item.
              * @default 25
              */
-            breakdown_limit: number;
+            breakdown_limit?: number;
             /** @description Drop the "other" item. */
             breakdown_hide_other_aggregation?: boolean | null;
             /** @description Break a numeric property into this many equal-width bins. */
@@ -2755,7 +2755,7 @@ export interface components {
              * @description Moving average over this many buckets (rounded down).
              * @default 1
              */
-            smoothing_intervals: number;
+            smoothing_intervals?: number;
             /** @description Count groups of this type instead of persons; null counts persons. */
             aggregation_group_type_index?: number | null;
             /** @description Accepted and ignored (the mock never samples). */

@@ -5,6 +5,7 @@ import type { Ajv } from "ajv";
 import { authenticate } from "./auth.ts";
 import { ApiError, fail, fromAjvError } from "./errors.ts";
 import { createSchemaValidator, type SchemaValidator } from "./schemas.ts";
+import { SteeredResponse, steeredResponse, type Steering } from "./steering.ts";
 import type { Caller, Deps, Handler, HandlerResult, OperationId, ProjectlessHandler } from "./types.ts";
 
 export const OPENAPI_PATH = fileURLToPath(new URL("../../openapi/openapi.yaml", import.meta.url));
@@ -38,10 +39,11 @@ export interface RoutedRequest {
   url: URL;
 }
 
-/** What every routed request carries to its handler: the request and the app's dependencies. */
+/** What every routed request carries to its handler: the request, the app's dependencies, the steering asked. */
 interface RequestContext {
   req: RoutedRequest;
   deps: Deps;
+  steering: Steering;
 }
 
 function operationHandler(handler: Handler | ProjectlessHandler) {
@@ -77,6 +79,11 @@ async function buildBackend(handlers: HandlerMap) {
       notImplemented: (c: Context) => {
         throw fail.notImplemented(c.operation.operationId ?? "This operation");
       },
+      // After security and validation: a valid request that asks `Prefer: code=N` gets the documented response.
+      preOperationHandler: (c: Context, { steering }: RequestContext) => {
+        if (steering.code === undefined) return;
+        throw steeredResponse(c.operation, steering, (id, opts) => api.mockResponseForOperation(id, { code: opts.code, example: opts.example }));
+      },
     },
     securityHandlers: {
       PersonalAPIKey: (c: Context, { req, deps }: RequestContext) => {
@@ -99,15 +106,31 @@ const built = new WeakMap<HandlerMap, Promise<{ api: Backend; schemas: SchemaVal
 export async function createApi(handlers: HandlerMap, baseDeps: Omit<Deps, "schemas">) {
   let pending = built.get(handlers);
   if (!pending) built.set(handlers, (pending = buildBackend(handlers)));
-  const { api, schemas } = await pending;
+  return routerOver(await pending, baseDeps);
+}
+
+/** Loads the document again (--watch); the new router replaces the shared one only once it loaded. */
+export async function rebuildApi(handlers: HandlerMap, baseDeps: Omit<Deps, "schemas">) {
+  const fresh = await buildBackend(handlers);
+  built.set(handlers, Promise.resolve(fresh));
+  return routerOver(fresh, baseDeps);
+}
+
+function routerOver({ api, schemas }: { api: Backend; schemas: SchemaValidator }, baseDeps: Omit<Deps, "schemas">) {
   const deps: Deps = { ...baseDeps, schemas };
   return {
     api,
-    /** Routes one request; resolves to what the handler returned, or throws an ApiError. */
-    handle: (req: RoutedRequest) =>
-      api.handleRequest(
-        { method: req.method, path: req.path, query: req.query, headers: req.headers as ApiRequest["headers"], body: req.body },
-        { req, deps } satisfies RequestContext,
-      ) as Promise<HandlerResult>,
+    /** Routes one request; resolves to what the handler (or the steering) answered, or throws an ApiError. */
+    handle: async (req: RoutedRequest, steering: Steering = {}): Promise<HandlerResult> => {
+      try {
+        return (await api.handleRequest(
+          { method: req.method, path: req.path, query: req.query, headers: req.headers as ApiRequest["headers"], body: req.body },
+          { req, deps, steering } satisfies RequestContext,
+        )) as HandlerResult;
+      } catch (e) {
+        if (e instanceof SteeredResponse) return e.result;
+        throw e;
+      }
+    },
   };
 }

@@ -141,3 +141,23 @@ describe("the store on disk", () => {
 function readdir(dir: string): string[] {
   return readdirSync(dir);
 }
+
+describe("frontend options", () => {
+  it("--latency delays every answer", async () => {
+    running = await start(["--in-memory", "--fixtures", basic, "--latency", "120-130"]);
+    const started = Date.now();
+    await call(running.url, "GET", "/api/projects/");
+    expect(Date.now() - started).toBeGreaterThanOrEqual(120);
+  });
+
+  it("--watch reloads the contract when openapi/ changes and keeps the state", async () => {
+    const lines: string[] = [];
+    running = await start(["--in-memory", "--fixtures", basic, "--watch"], lines);
+    const created = await call(running.url, "POST", "/api/projects/1/insights/", { name: "survives reload" });
+    const file = path.join(root, "openapi/redocly.yaml");
+    writeFileSync(file, readFileSync(file, "utf8"));
+    for (let i = 0; i < 100 && !lines.some((l) => l.includes("contract reloaded")); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(lines.some((l) => l.includes("contract reloaded"))).toBe(true);
+    expect((await call(running.url, "GET", `/api/projects/1/insights/${created.body.id}/`)).body.name).toBe("survives reload");
+  });
+});

@@ -30,6 +30,12 @@ export const testConfig = (over: Partial<Config> = {}): Config => ({
   events: null,
   bodyLimit: 1_048_576,
   logLevel: "silent",
+  corsOrigins: ["*"],
+  latency: null,
+  adminToken: null,
+  watch: false,
+  requestLogSize: 1000,
+  deletionSchedule: { weekday: 0, hour: 5 },
   ...over,
 });
 

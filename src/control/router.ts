@@ -1,0 +1,111 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { timingSafeEqual } from "node:crypto";
+import express, { type NextFunction, type Request, type Response } from "express";
+import type { Context } from "openapi-backend";
+import { addApiFormats, Backend } from "../http/api.ts";
+import { fail, fromAjvError } from "../http/errors.ts";
+import { FixtureError } from "../store/load-fixtures.ts";
+import type { Control } from "./service.ts";
+
+export const CONTROL_OPENAPI_PATH = fileURLToPath(new URL("../../openapi/control.yaml", import.meta.url));
+
+const LOOPBACK = new Set(["127.0.0.1", "::1", "::ffff:127.0.0.1"]);
+
+const sameToken = (given: string, expected: string) => {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+};
+
+/** Loopback clients, or anyone with the admin token the server was started with. */
+export function guard(adminToken: string | null) {
+  return (req: Request, _res: Response, next: NextFunction) => {
+    const token = req.get("x-admin-token");
+    if (adminToken !== null && token !== undefined && sameToken(token, adminToken)) return next();
+    if (LOOPBACK.has(req.socket.remoteAddress ?? "")) return next();
+    next(
+      fail.forbidden("The control API answers loopback clients, or clients sending the X-Admin-Token the server was started with."),
+    );
+  };
+}
+
+/** A fixture error names its JSON pointer; as an `attr`, `/` becomes `__` like every other field path. */
+const fixtureError = (e: FixtureError) => fail.invalid(e.pointer.split("/").slice(1).join("__") || null, e.message);
+
+type ControlHandler = (c: Context, control: Control) => unknown;
+
+const handlers: Record<string, ControlHandler> = {
+  control_reset: (_c, control) => control.reset(),
+  control_state_replace: async (c, control) => {
+    try {
+      return await control.loadFixtures(c.request.requestBody);
+    } catch (e) {
+      throw e instanceof FixtureError ? fixtureError(e) : e;
+    }
+  },
+  control_clock_retrieve: (_c, control) => control.clock.get(),
+  control_clock_update: (c, control) => {
+    const body = c.request.requestBody as { now?: string; frozen?: false };
+    if (body.now !== undefined) return control.clock.set(Date.parse(body.now));
+    if (body.frozen === false) return control.clock.unfreeze();
+    throw fail.required("now");
+  },
+  control_clock_advance: (c, control) => control.clock.advance((c.request.requestBody as { seconds: number }).seconds * 1000),
+  control_requests_list: (c, control) => control.requests((c.request.query as { limit?: number }).limit ?? 100),
+  control_requests_clear: (_c, control) => {
+    control.clearRequests();
+    return undefined;
+  },
+};
+
+let backend: Promise<Backend> | undefined;
+
+function controlBackend(): Promise<Backend> {
+  backend ??= (async () => {
+    const api = new Backend({
+      definition: CONTROL_OPENAPI_PATH,
+      strict: true,
+      coerceTypes: true,
+      ignoreTrailingSlashes: false,
+      customizeAjv: addApiFormats,
+      handlers: {
+        ...Object.fromEntries(Object.entries(handlers).map(([id, h]) => [id, (c: Context, control: Control) => h(c, control)])),
+        notFound: () => {
+          throw fail.notFound();
+        },
+        methodNotAllowed: (c: Context) => {
+          throw fail.methodNotAllowed(c.request.method.toUpperCase());
+        },
+        validationFail: (c: Context) => {
+          throw fromAjvError(c.validation.errors![0]!);
+        },
+      },
+    });
+    await api.init();
+    return api;
+  })();
+  return backend;
+}
+
+/** `/_mock/…`: the control API, validated against openapi/control.yaml, which it also serves. */
+export async function controlRouter(control: Control, adminToken: string | null) {
+  const api = await controlBackend();
+  const yaml = readFileSync(CONTROL_OPENAPI_PATH, "utf8");
+  const router = express.Router();
+  router.use(guard(adminToken));
+  router.get("/openapi.yaml", (_req, res) => {
+    res.type("application/yaml").send(yaml);
+  });
+  router.use(async (req, res, next) => {
+    try {
+      const path = `/_mock${req.path.endsWith("/") ? req.path : `${req.path}/`}`;
+      const body = await api.handleRequest({ method: req.method, path, query: req.query as Record<string, string>, headers: req.headers as Record<string, string>, body: req.body }, control);
+      if (body === undefined) res.status(204).end();
+      else res.status(200).json(body);
+    } catch (e) {
+      next(e);
+    }
+  });
+  return router;
+}

@@ -1,0 +1,72 @@
+import type { Clock } from "../clock.ts";
+import type { RequestLog } from "../http/request-log.ts";
+import type { AnalysisService } from "../services/analysis-service.ts";
+import { assertFixtureDocument, stateFromFixtures } from "../store/load-fixtures.ts";
+import type { State } from "../store/schema.ts";
+import type { Store } from "../store/store.ts";
+import { snapshotOf } from "./snapshot.ts";
+
+export interface ControlDeps {
+  store: Store;
+  clock: Clock;
+  analyses: AnalysisService;
+  requestLog: RequestLog;
+  /** The state the server started with (reset restores it). */
+  startup: State;
+  startupClock: number | null;
+}
+
+const summary = (store: Store) => {
+  const s = store.snapshot();
+  return { projects: s.meta.projects.length, persons: s.persons.length, events: s.events.length, insights: s.meta.insights.length };
+};
+
+/** What tests may do to a running server: the same functions behind /_mock/ and the embedding API. */
+export function createControl(deps: ControlDeps) {
+  const { store, clock, analyses } = deps;
+  const clockState = () => ({ now: new Date(clock.now()).toISOString(), frozen: clock.isFrozen() });
+  /** Relative dates read the clock: cached analyses of another "now" must not be served. */
+  const clockMoved = async () => {
+    analyses.clear();
+    await store.events.runDueDeletions();
+    return clockState();
+  };
+  return {
+    async reset() {
+      await store.replace(snapshotOf(deps.startup));
+      if (deps.startupClock === null) clock.unfreeze();
+      else clock.set(deps.startupClock);
+      analyses.clear();
+      return summary(store);
+    },
+    /** Replaces the whole state with a fixture document; throws FixtureError (nothing changed) when it is invalid. */
+    async loadFixtures(doc: unknown) {
+      assertFixtureDocument(doc);
+      const now = doc.now ? Date.parse(doc.now) : null;
+      const state = stateFromFixtures(doc, now ?? clock.now());
+      await store.replace(state);
+      if (now !== null) clock.set(now);
+      analyses.clear();
+      return summary(store);
+    },
+    clock: {
+      get: clockState,
+      set: (ms: number) => {
+        clock.set(ms);
+        return clockMoved();
+      },
+      advance: (ms: number) => {
+        clock.advance(ms);
+        return clockMoved();
+      },
+      unfreeze: () => {
+        clock.unfreeze();
+        return clockMoved();
+      },
+    },
+    requests: (limit?: number) => ({ total: deps.requestLog.total, results: deps.requestLog.list(limit) }),
+    clearRequests: () => deps.requestLog.clear(),
+  };
+}
+
+export type Control = ReturnType<typeof createControl>;

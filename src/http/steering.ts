@@ -1,0 +1,53 @@
+import type { Operation } from "openapi-backend";
+import { fail } from "./errors.ts";
+import type { HandlerResult } from "./types.ts";
+
+/** `Prefer: code=404, example=name, delay=250` (Prism's header, plus a delay), parsed. */
+export interface Steering {
+  code?: number;
+  example?: string;
+  delay?: number;
+}
+
+/** Longest delay a client may ask for: enough to show spinners, short of tying up the server. */
+export const MAX_DELAY_MS = 30_000;
+
+export function parsePrefer(header: string | undefined): Steering {
+  const steering: Steering = {};
+  if (!header) return steering;
+  for (const part of header.split(/[,;]/)) {
+    const [rawKey, rawValue = ""] = part.split("=", 2).map((s) => s.trim());
+    const value = rawValue.replace(/^"|"$/g, "");
+    if (rawKey === "code") {
+      if (!/^[1-5]\d\d$/.test(value)) throw fail.invalid("Prefer", `Prefer code must be an HTTP status, got "${value}".`);
+      steering.code = Number(value);
+    } else if (rawKey === "delay") {
+      if (!/^\d+$/.test(value) || Number(value) > MAX_DELAY_MS) throw fail.invalid("Prefer", `Prefer delay must be 0–${MAX_DELAY_MS} ms, got "${value}".`);
+      steering.delay = Number(value);
+    } else if (rawKey === "example") {
+      steering.example = value;
+    }
+  }
+  return steering;
+}
+
+/** Thrown past the handler to answer a steered request with the document's own response. */
+export class SteeredResponse {
+  constructor(readonly result: HandlerResult) {}
+}
+
+type Mocker = (operationId: string, opts: { code?: number; example?: string }) => { status: number; mock: unknown };
+
+/** The documented response of `operation` for the asked status (its named example, else its first, else one built from the schema). */
+export function steeredResponse(operation: Operation, steering: Steering, mock: Mocker): SteeredResponse {
+  const code = steering.code!;
+  const responses = operation.responses ?? {};
+  if (!(String(code) in responses)) {
+    const documented = Object.keys(responses).join(", ");
+    throw fail.invalid("Prefer", `Status ${code} is not documented for ${operation.operationId}; documented: ${documented}.`);
+  }
+  const response = responses[String(code)] as { content?: Record<string, unknown> };
+  if (!response.content || !response.content["application/json"]) return new SteeredResponse({ status: code });
+  const { mock: body } = mock(operation.operationId!, { code, example: steering.example });
+  return new SteeredResponse({ status: code, body, headers: { "preference-applied": `code=${code}` } });
+}

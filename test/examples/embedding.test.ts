@@ -1,0 +1,63 @@
+import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { analyticsClient, dashboardRoundTrip } from "../../examples/typed-client.ts";
+import { startServer, type EmbeddedServer } from "../../src/index.ts";
+import { assertConforms } from "../support/contract.ts";
+import { OWNER_KEY, scenario } from "../support/server.ts";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+let server: EmbeddedServer;
+
+beforeAll(async () => {
+  server = await startServer({ fixtures: scenario("basic") });
+});
+afterAll(() => server.close());
+
+/** Every response the typed client receives is checked against the document too. */
+const checked: typeof fetch = async (input, init) => {
+  const req = new Request(input, init);
+  const res = await fetch(req);
+  const text = await res.clone().text();
+  const url = new URL(req.url);
+  await assertConforms({ method: req.method, path: url.pathname, status: res.status, contentType: res.headers.get("content-type"), body: text ? JSON.parse(text) : undefined });
+  return res;
+};
+
+describe("embedding", () => {
+  it("starts in-process on a free port, frozen at the fixture's now, with the control functions", async () => {
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(server.clock.get()).toEqual({ now: "2024-03-05T12:00:00.000Z", frozen: true });
+    await server.clock.advance(60_000);
+    expect(server.clock.get().now).toBe("2024-03-05T12:01:00.000Z");
+    await server.reset();
+    expect(server.clock.get().now).toBe("2024-03-05T12:00:00.000Z");
+  });
+
+  it("drives the API through the openapi-fetch example client", async () => {
+    const typed = analyticsClient(server.url, OWNER_KEY, checked);
+    const { insight, trend } = await dashboardRoundTrip(typed, "1");
+    expect(insight?.name).toBe("Daily pageviews");
+    // reference analytics §2.8
+    expect(trend?.result).toMatchObject([{ data: [3, 1, 1], count: 5 }]);
+    const listed = await typed.GET("/api/projects/{project_id}/insights/", { params: { path: { project_id: "1" }, query: { search: "daily" } } });
+    const page = listed.data;
+    if (!page || typeof page === "string") throw new Error("expected the JSON page");
+    expect(page.results.map((i) => i.name)).toEqual(["Daily pageviews"]);
+    expect(server.requests().results[0]).toMatchObject({ method: "GET", path: "/api/projects/1/insights/", status: 200, validation: "passed" });
+  });
+
+  it("the package's bin prints every flag with its default", () => {
+    const out = execFileSync(process.execPath, ["bin/analytics-mock.mjs", "--help"], { cwd: root, encoding: "utf8" });
+    for (const flag of ["--port", "--data", "--in-memory", "--fixtures", "--now", "--seed", "--latency", "--cors-origins", "--admin-token", "--watch"]) {
+      expect(out).toContain(flag);
+    }
+    expect(out).toContain("default 8000");
+  });
+
+  it("the package entry starts the server for JavaScript callers", () => {
+    const script = `import("analytics-mock").then(async ({ startServer }) => { const s = await startServer({ fixtures: "fixtures/scenarios/basic.json" }); const r = await fetch(s.url + "/api/projects/", { headers: { authorization: "Bearer ${OWNER_KEY}" } }); console.log(r.status); await s.close(); })`;
+    const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd: root, encoding: "utf8" });
+    expect(out.trim()).toBe("200");
+  });
+});

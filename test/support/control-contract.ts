@@ -1,0 +1,20 @@
+import { addApiFormats, Backend } from "../../src/http/api.ts";
+import { CONTROL_OPENAPI_PATH } from "../../src/control/router.ts";
+
+let loaded: Promise<InstanceType<typeof Backend>> | undefined;
+
+/** Validates an answer of the control API against openapi/control.yaml. */
+export async function assertControlConforms(method: string, path: string, status: number, body: unknown): Promise<void> {
+  loaded ??= (async () => {
+    const api = new Backend({ definition: CONTROL_OPENAPI_PATH, strict: false, ignoreTrailingSlashes: false, customizeAjv: addApiFormats });
+    await api.init();
+    return api;
+  })();
+  const api = await loaded;
+  const operation = api.router.matchOperation({ method: method.toLowerCase(), path: path.endsWith("/") ? path : `${path}/`, headers: {} });
+  if (!operation) throw new Error(`${method} ${path}: not in control.yaml`);
+  if (!(String(status) in (operation.responses ?? {}))) throw new Error(`${operation.operationId}: status ${status} undocumented`);
+  if (body === undefined) return;
+  const result = api.validateResponse(body, operation, status);
+  if (result.errors?.length) throw new Error(`${operation.operationId} ${status}: ${JSON.stringify(result.errors)}`);
+}
