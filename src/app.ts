@@ -8,7 +8,9 @@ import { controlRouter } from "./control/router.ts";
 import { createControl } from "./control/service.ts";
 import { snapshotOf } from "./control/snapshot.ts";
 import { handlers } from "./handlers/index.ts";
+import { hogqlReady } from "./hogql/parse.ts";
 import { createApi, OPENAPI_PATH, rebuildApi } from "./http/api.ts";
+import { docsRouter } from "./http/docs.ts";
 import { ApiError, fail } from "./http/errors.ts";
 import { RequestLog, validationOutcome } from "./http/request-log.ts";
 import { respond, respondError } from "./http/respond.ts";
@@ -74,6 +76,7 @@ function steeringAndLatency(latency: Config["latency"]) {
 
 /** Builds the express app over a store and a clock; no globals, so tests start as many as they like. */
 export async function createApp({ store, clock, config, logger, startup }: AppOptions) {
+  await hogqlReady();
   const analyses = createAnalysisService(store, clock);
   const baseDeps = { store, clock, config, analyses };
   let router = await createApi(handlers, baseDeps);
@@ -89,6 +92,7 @@ export async function createApp({ store, clock, config, logger, startup }: AppOp
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
+  app.use(docsRouter());
   app.use((req, res, next) => {
     const started = performance.now();
     res.on("finish", () => {

@@ -796,7 +796,7 @@ export interface paths {
         };
         /**
          * List events
-         * @description Lists the project's events matching all given filters, newest first (`orderBy` `["-timestamp"]`, the default) or oldest first (`["timestamp"]`), ties broken by `id` in the same direction. `count` is the number of matches (spec envelope; the real service omits it). Pagination: `next` is the request URL (all other query parameters kept) with `before` (newest first) or `after` (oldest first) set just past the last returned event's timestamp — that timestamp plus (or minus) one millisecond, since bounds are exclusive and timestamps have millisecond precision — and `offset` counting the returned events that share that timestamp, so no event is skipped or repeated; null when nothing follows. `previous` is always null. Choices: `distinct_id` is a string (the spec says integer; the real service and we use a string); `limit` is 1 to 1000, default 100; `person_id` takes an integer id or a uuid, and an unknown person gives an empty list (not 404); `select` and `where` must be JSON arrays of strings (400 otherwise) and are accepted and ignored, as in current versions of the real service.
+         * @description Lists the project's events matching all given filters, newest first (`orderBy` `["-timestamp"]`, the default) or oldest first (`["timestamp"]`), ties broken by `id` in the same direction. `count` is the number of matches (spec envelope; the real service omits it). Pagination: `next` is the request URL (all other query parameters kept) with `before` (newest first) or `after` (oldest first) set just past the last returned event's timestamp — that timestamp plus (or minus) one millisecond, since bounds are exclusive and timestamps have millisecond precision — and `offset` counting the returned events that share that timestamp, so no event is skipped or repeated; null when nothing follows. `previous` is always null. Choices: `distinct_id` is a string (the spec says integer; the real service and we use a string); `limit` is 1 to 1000, default 100; `person_id` takes an integer id or a uuid, and an unknown person gives an empty list (not 404); `select` and `where` are JSON arrays of HogQL expressions and are evaluated (current versions of the real service silently ignore them; we never do): `where` keeps the events for which every expression is true, `select` answers the chosen columns instead of events (EventsSelectResult). Supported HogQL: the fields `event`, `timestamp`, `distinct_id`, `uuid`, `elements_chain`, `person_id`, `properties.<key>`, `person.properties.<key>`, `person.created_at`; comparisons (`=`, `!=`, `<`, `<=`, `>`, `>=`, `like`, `ilike`, `not like`, `not ilike`, `in`, `not in`, `is null`, `is not null`), `and`, `or`, `not`, arithmetic (`+ - * / %`, date ± `interval N unit`), and the functions `now`, `today`, `toDateTime`, `toDate`, `toInt`, `toFloat`, `toString`, `lower`, `upper`, `length`, `concat`, `coalesce`, `ifNull`, `if`, `not`, `and`, `or`, `match` (RE2-style regex), `like`, `ilike`, `toInterval<Unit>`. Anything else (aggregates, other tables) is a 400 naming the parameter.
          */
         get: operations["events_list"];
         put?: never;
@@ -1898,6 +1898,40 @@ export interface components {
              */
             previous: string | null;
             results: components["schemas"]["Event"][];
+        };
+        /**
+         * @description The events list when `select` is given: one row per event with the selected columns, in the order of `select` (the shape the real service's 2023 versions answered with). Dates are ISO 8601 strings; `*` is the whole event as the list shows it.
+         * @example {
+         *       "columns": [
+         *         "event",
+         *         "upper(properties.$browser)"
+         *       ],
+         *       "types": [
+         *         "String",
+         *         "String"
+         *       ],
+         *       "results": [
+         *         [
+         *           "$pageview",
+         *           "CHROME"
+         *         ]
+         *       ],
+         *       "hasMore": false,
+         *       "next": null
+         *     }
+         */
+        EventsSelectResult: {
+            /** @description The selected expressions (or their aliases). */
+            columns: string[];
+            /** @description ClickHouse-style type names of the columns, read off the first non-null value. */
+            types: string[];
+            results: unknown[][];
+            hasMore: boolean;
+            /**
+             * Format: uri
+             * @description As for the events list.
+             */
+            next: string | null;
         };
         /**
          * @description A page of insights.
@@ -5799,11 +5833,11 @@ export interface operations {
                  */
                 properties?: string;
                 /**
-                 * @description Experimental; JSON-encoded array of HogQL expressions. Accepted and ignored.
+                 * @description JSON-encoded array of HogQL expressions to return as columns (see the operation's description); `*` is the whole event.
                  * @example ["event","timestamp"]
                  */
                 select?: string;
-                /** @description Experimental; JSON-encoded array of HogQL expressions. Accepted and ignored. */
+                /** @description JSON-encoded array of HogQL boolean expressions that must all be true, e.g. `["properties.amount > 40", "event ilike '%purchase%'"]`. */
                 where?: string;
                 /** @description JSON-encoded sort order, newest first (default) or oldest first. */
                 orderBy?: "[\"-timestamp\"]" | "[\"timestamp\"]";
@@ -5823,7 +5857,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PaginatedEventList"];
+                    "application/json": components["schemas"]["PaginatedEventList"] | components["schemas"]["EventsSelectResult"];
                     "text/csv": string;
                 };
             };

@@ -5,6 +5,8 @@ import { parseParam } from "../http/query-json.ts";
 import { reply, type Handler, type HandlerArgs } from "../http/types.ts";
 import { isPersonId } from "../store/persons-repo.ts";
 import type { EventRecord } from "../store/schema.ts";
+import { compileHogql, Interval, truthy, type EventRow, type Value } from "../hogql/evaluate.ts";
+import { parseHogqlExpr } from "../hogql/parse.ts";
 import { toEventJson } from "./event-json.ts";
 
 type Q = Record<string, unknown>;
@@ -28,15 +30,45 @@ function instantParam(args: HandlerArgs, name: "after" | "before"): number | nul
   return /[zZ]|[+-]\d\d:?\d\d$/.test(value) || !value.includes("T") ? ms : Date.parse(`${value}Z`);
 }
 
-/** HogQL `select`/`where` are not evaluated by this mock: refused rather than silently ignored. */
-function refuseHogql(q: Q) {
-  for (const name of ["select", "where"] as const) {
-    if (q[name] === undefined) continue;
-    const value = parseParam(name, String(q[name]));
-    if (!Array.isArray(value)) throw fail.invalid(name, `${name} must be a JSON array of HogQL expressions.`);
-    throw fail.invalid(name, `${name} (HogQL expressions) is not supported by this mock server; filter with event, distinct_id, person_id, properties, after and before.`, "unsupported");
+/** A `select`/`where` parameter: a JSON array of HogQL expression strings. */
+function hogqlList(q: Q, name: "select" | "where"): string[] | null {
+  if (q[name] === undefined) return null;
+  const value = parseParam(name, String(q[name]));
+  if (!Array.isArray(value) || value.some((e) => typeof e !== "string") || value.length === 0) {
+    throw fail.invalid(name, `${name} must be a non-empty JSON array of HogQL expression strings.`);
   }
+  return value as string[];
 }
+
+/** `where`: every expression must be truthy for the event (evaluated, never ignored). */
+function whereClause(args: HandlerArgs): ((row: EventRow) => boolean) | null {
+  const exprs = hogqlList(queryOf(args), "where");
+  if (!exprs) return null;
+  const compiled = exprs.map((text) => compileHogql(parseHogqlExpr(text, "where"), "where", args.deps.clock.now()));
+  return (row) => compiled.every((c) => truthy(c(row) ?? null));
+}
+
+interface Column {
+  name: string;
+  value: (row: EventRow) => unknown;
+}
+
+/** `select`: the columns to return; `*` is the whole event as the list would show it. */
+function selectColumns(args: HandlerArgs): Column[] | null {
+  const exprs = hogqlList(queryOf(args), "select");
+  if (!exprs) return null;
+  return exprs.map((text) => {
+    if (text.trim() === "*") return { name: "*", value: ({ event, person }: EventRow) => toEventJson(event, person) };
+    const ast = parseHogqlExpr(text, "select");
+    const compiled = compileHogql(ast, "select", args.deps.clock.now());
+    return { name: ast.node === "Alias" ? String(ast.alias) : text.trim(), value: (row: EventRow) => jsonValue(compiled(row)) };
+  });
+}
+
+const jsonValue = (v: Value): unknown => (v instanceof Date ? v.toISOString() : v instanceof Interval ? v.ms / 1000 : Array.isArray(v) ? v.map(jsonValue) : (v ?? null));
+
+const typeOf = (v: unknown) =>
+  v === null ? "Nullable(Nothing)" : typeof v === "number" ? "Float64" : typeof v === "boolean" ? "Bool" : typeof v === "string" ? (/^\d{4}-\d\d-\d\dT/.test(v) ? "DateTime" : "String") : "JSON";
 
 function eventPredicate(args: HandlerArgs): (e: EventRecord) => boolean {
   const q = queryOf(args);
@@ -53,13 +85,15 @@ function eventPredicate(args: HandlerArgs): (e: EventRecord) => boolean {
   }
   const ctx = { cohorts: store.analysisData.cohorts(args.project.id), now: clock.now(), timezone: args.project.timezone };
   const matchesProperties = propertiesParam(q.properties, schemas, ctx);
+  const where = whereClause(args);
   return (e) =>
     e.timestamp < ceiling &&
     (after === null || e.timestamp > after) &&
     (q.event === undefined || e.event === q.event) &&
     (q.distinct_id === undefined || e.distinct_id === String(q.distinct_id)) &&
     (ids === null || ids.has(e.distinct_id)) &&
-    (matchesProperties === null || matchesProperties({ event: e, person: index.personsByDistinctId.get(e.distinct_id) }));
+    (matchesProperties === null || matchesProperties({ event: e, person: index.personsByDistinctId.get(e.distinct_id) })) &&
+    (where === null || where({ event: e, person: index.personsByDistinctId.get(e.distinct_id) }));
 }
 
 function ascendingOrder(q: Q): boolean {
@@ -87,23 +121,25 @@ function nextLink(url: URL, matches: readonly EventRecord[], lastIndex: number, 
 }
 
 export const eventHandlers = {
+  /** Newest first; `where` filters, `select` switches the rows to the chosen columns (reference §5.1). */
   events_list: (args) => {
     const q = queryOf(args);
-    refuseHogql(q);
     const ascending = ascendingOrder(q);
+    const columns = selectColumns(args);
     const limit = Number(q.limit ?? 100);
     const offset = Number(q.offset ?? 0);
-    const all = args.deps.store.events.of(args.project.id);
-    const matches = all.filter(eventPredicate(args));
+    const matches = args.deps.store.events.of(args.project.id).filter(eventPredicate(args));
     if (!ascending) matches.reverse();
     const page = matches.slice(offset, offset + limit);
     const index = args.deps.store.analysisData.index(args.project.id);
-    return reply(200, {
-      count: matches.length,
-      next: offset + limit < matches.length ? nextLink(args.url, matches, offset + page.length - 1, ascending) : null,
-      previous: null,
-      results: page.map((e) => toEventJson(e, index.personsByDistinctId.get(e.distinct_id))),
-    });
+    const rows = page.map((event) => ({ event, person: index.personsByDistinctId.get(event.distinct_id) }));
+    const next = offset + limit < matches.length ? nextLink(args.url, matches, offset + page.length - 1, ascending) : null;
+    if (columns) {
+      const results = rows.map((row) => columns.map((c) => c.value(row)));
+      const types = columns.map((_, i) => typeOf(results.find((r) => r[i] !== null)?.[i] ?? null));
+      return reply(200, { columns: columns.map((c) => c.name), types, results, hasMore: next !== null, next });
+    }
+    return reply(200, { count: matches.length, next, previous: null, results: rows.map((r) => toEventJson(r.event, r.person)) });
   },
 
   events_retrieve: (args) => {

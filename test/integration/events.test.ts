@@ -64,11 +64,35 @@ describe("events list over the worked example", () => {
     expect(bad.body).toMatchObject({ attr: "properties", detail: "Properties are unparsable!" });
   });
 
-  it("refuses HogQL select/where instead of ignoring them; limit is at most 1000", async () => {
+  it("evaluates HogQL where expressions (all must hold)", async () => {
     s = await startTestServer(scenario("basic"));
-    const res = await s.get(`${P}/events/?select=${q(["event"])}`);
-    expect(res.status).toBe(400);
-    expect(res.body.attr).toBe("select");
+    expect(ids(await s.get(`${P}/events/?where=${q(["properties.amount > 40"])}`))).toEqual([3]);
+    expect(ids(await s.get(`${P}/events/?where=${q(["event ilike '%PAGE%'", "person.properties.plan = 'pro'"])}`))).toEqual([10, 5, 1]);
+    // now = 2024-03-05T12:00Z, so after 2024-03-02T12:00Z
+    expect(ids(await s.get(`${P}/events/?where=${q(["timestamp > now() - interval 3 day"])}`))).toEqual([11, 10, 9]);
+    expect(ids(await s.get(`${P}/events/?where=${q(["properties.$browser is null", "distinct_id in ('b', 'c')"])}`))).toEqual([11, 9, 8, 7]);
+  });
+
+  it("answers the selected HogQL columns instead of events", async () => {
+    s = await startTestServer(scenario("basic"));
+    const res = await s.get(`${P}/events/?event=%24pageview&limit=2&select=${q(["event", "upper(properties.$browser) as browser", "toInt(properties.amount)"])}`);
+    expect(res.body).toMatchObject({
+      columns: ["event", "browser", "toInt(properties.amount)"],
+      types: ["String", "String", "Nullable(Nothing)"],
+      results: [["$pageview", "CHROME", null], ["$pageview", "FIREFOX", null]],
+      hasMore: true,
+    });
+    const star = await s.get(`${P}/events/?limit=1&select=${q(["*", "timestamp"])}`);
+    expect(star.body.results[0]).toEqual([expect.objectContaining({ id: uuid(11), event: "signup" }), "2024-03-05T12:00:00.000Z"]);
+  });
+
+  it("refuses HogQL it cannot evaluate with a 400 naming the parameter; limit is at most 1000", async () => {
+    s = await startTestServer(scenario("basic"));
+    for (const [param, exprs] of [["where", ["count() > 1"]], ["where", ["event = "]], ["select", ["constructor()"]], ["select", "event"], ["where", ["groups.x = 1"]]] as const) {
+      const res = await s.get(`${P}/events/?${param}=${q(exprs)}`);
+      expect(res.status).toBe(400);
+      expect(res.body.attr).toBe(param);
+    }
     expect((await s.get(`${P}/events/?limit=1001`)).body.attr).toBe("limit");
   });
 
