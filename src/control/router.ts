@@ -3,8 +3,8 @@ import { fileURLToPath } from "node:url";
 import { timingSafeEqual } from "node:crypto";
 import express, { type NextFunction, type Request, type Response } from "express";
 import type { Context } from "openapi-backend";
-import { addApiFormats, Backend } from "../http/api.ts";
-import { fail, fromAjvError } from "../http/errors.ts";
+import { newBackend, routingErrorHandlers, type Backend } from "../http/api.ts";
+import { fail } from "../http/errors.ts";
 import { FixtureError } from "../store/load-fixtures.ts";
 import type { Control } from "./service.ts";
 
@@ -63,23 +63,10 @@ let backend: Promise<Backend> | undefined;
 
 function controlBackend(): Promise<Backend> {
   backend ??= (async () => {
-    const api = new Backend({
-      definition: CONTROL_OPENAPI_PATH,
-      strict: true,
-      coerceTypes: true,
-      ignoreTrailingSlashes: false,
-      customizeAjv: addApiFormats,
+    const api = newBackend(CONTROL_OPENAPI_PATH, {
       handlers: {
         ...Object.fromEntries(Object.entries(handlers).map(([id, h]) => [id, (c: Context, control: Control) => h(c, control)])),
-        notFound: () => {
-          throw fail.notFound();
-        },
-        methodNotAllowed: (c: Context) => {
-          throw fail.methodNotAllowed(c.request.method.toUpperCase());
-        },
-        validationFail: (c: Context) => {
-          throw fromAjvError(c.validation.errors![0]!);
-        },
+        ...routingErrorHandlers,
       },
     });
     await api.init();

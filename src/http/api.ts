@@ -27,6 +27,24 @@ export const addApiFormats = (ajv: Ajv) => {
   return ajv;
 };
 
+/** Routing and validation failures, answered with the one Error shape by every router we build. */
+export const routingErrorHandlers = {
+  notFound: () => {
+    throw fail.notFound();
+  },
+  methodNotAllowed: (c: Context) => {
+    throw fail.methodNotAllowed(c.request.method.toUpperCase());
+  },
+  validationFail: (c: Context) => {
+    throw fromAjvError(c.validation.errors![0]!);
+  },
+};
+
+/** A router over one of our documents: strict, query/path coercion, trailing slashes kept, our formats. */
+export function newBackend(definition: string, rest: Pick<ConstructorParameters<typeof Backend>[0], "handlers" | "securityHandlers"> & { strict?: boolean }) {
+  return new Backend({ definition, strict: true, coerceTypes: true, ignoreTrailingSlashes: false, customizeAjv: addApiFormats, ...rest });
+}
+
 export type HandlerMap = Partial<Record<OperationId, Handler>> & { projects_list?: ProjectlessHandler };
 
 export interface RoutedRequest {
@@ -55,23 +73,10 @@ function operationHandler(handler: Handler | ProjectlessHandler) {
 }
 
 async function buildBackend(handlers: HandlerMap) {
-  const api = new Backend({
-    definition: OPENAPI_PATH,
-    strict: true,
-    coerceTypes: true,
-    ignoreTrailingSlashes: false,
-    customizeAjv: addApiFormats,
+  const api = newBackend(OPENAPI_PATH, {
     handlers: {
       ...Object.fromEntries(Object.entries(handlers).map(([id, handler]) => [id, operationHandler(handler!)])),
-      notFound: () => {
-        throw fail.notFound();
-      },
-      methodNotAllowed: (c: Context) => {
-        throw fail.methodNotAllowed(c.request.method.toUpperCase());
-      },
-      validationFail: (c: Context) => {
-        throw fromAjvError(c.validation.errors![0]!);
-      },
+      ...routingErrorHandlers,
       unauthorizedHandler: (c: Context) => {
         const result = c.security?.PersonalAPIKey as { error?: unknown } | undefined;
         throw result?.error instanceof ApiError ? result.error : fail.notAuthenticated();

@@ -1,17 +1,11 @@
-import { addApiFormats, Backend, OPENAPI_PATH } from "../../src/http/api.ts";
+import { newBackend, OPENAPI_PATH, type Backend } from "../../src/http/api.ts";
 
 let loaded: Promise<InstanceType<typeof Backend>> | undefined;
 
 /** The OpenAPI document, loaded once per test file, independent of the server under test. */
 export function contract(): Promise<InstanceType<typeof Backend>> {
   loaded ??= (async () => {
-    const api = new Backend({
-      definition: OPENAPI_PATH,
-      strict: false,
-      quick: false,
-      ignoreTrailingSlashes: false,
-      customizeAjv: addApiFormats,
-    });
+    const api = newBackend(OPENAPI_PATH, { strict: false });
     await api.init();
     return api;
   })();

@@ -1,4 +1,4 @@
-import { addApiFormats, Backend } from "../../src/http/api.ts";
+import { newBackend, type Backend } from "../../src/http/api.ts";
 import { CONTROL_OPENAPI_PATH } from "../../src/control/router.ts";
 
 let loaded: Promise<InstanceType<typeof Backend>> | undefined;
@@ -6,7 +6,7 @@ let loaded: Promise<InstanceType<typeof Backend>> | undefined;
 /** Validates an answer of the control API against openapi/control.yaml. */
 export async function assertControlConforms(method: string, path: string, status: number, body: unknown): Promise<void> {
   loaded ??= (async () => {
-    const api = new Backend({ definition: CONTROL_OPENAPI_PATH, strict: false, ignoreTrailingSlashes: false, customizeAjv: addApiFormats });
+    const api = newBackend(CONTROL_OPENAPI_PATH, { strict: false });
     await api.init();
     return api;
   })();
