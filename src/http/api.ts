@@ -40,9 +40,13 @@ export const routingErrorHandlers = {
   },
 };
 
-/** A router over one of our documents: strict, query/path coercion, trailing slashes kept, our formats. */
+/**
+ * A router over one of our documents: strict, query/path coercion, trailing slashes kept, our formats.
+ * `quick` compiles each operation's validators on its first request instead of all of them (responses
+ * included, which the server never validates) at start-up.
+ */
 export function newBackend(definition: string, rest: Pick<ConstructorParameters<typeof Backend>[0], "handlers" | "securityHandlers"> & { strict?: boolean }) {
-  return new Backend({ definition, strict: true, coerceTypes: true, ignoreTrailingSlashes: false, customizeAjv: addApiFormats, ...rest });
+  return new Backend({ definition, strict: true, quick: true, coerceTypes: true, ignoreTrailingSlashes: false, customizeAjv: addApiFormats, ...rest });
 }
 
 export type HandlerMap = Partial<Record<OperationId, Handler>> & { projects_list?: ProjectlessHandler };
