@@ -136,13 +136,13 @@ export interface paths {
         };
         /**
          * Run a funnel correlation analysis (query form)
-         * @description Same analysis as `POST /insights/funnel/correlation/`, with the filter given as query parameters. Choice (the spec lists no parameters): every field of FunnelCorrelationRequest is a query parameter, lists and objects JSON-encoded; the server decodes them and validates the result against FunnelCorrelationRequest. The answer is the correlation envelope (the spec says "Insight representation").
+         * @description Same analysis as `POST /insights/funnel/correlation/`, with the filter given as query parameters. Choice (the spec lists no parameters): every field of FunnelCorrelationRequest is a query parameter, lists and objects JSON-encoded; the server decodes them and validates the result against FunnelCorrelationRequest. The answer is the correlation envelope (the spec says "Insight representation"). Choices as for the POST form.
          */
         get: operations["insights_funnel_correlation_retrieve"];
         put?: never;
         /**
          * Run a funnel correlation analysis
-         * @description Finds events (or person property values, or event property values) that go with converting or dropping off in the given funnel. Actors who entered the funnel are the population; success is reaching the last step. For `events`, an event counts for an actor when it happens strictly after the actor's first step and strictly before its last step (or before the window closes when it did not convert); funnel step events themselves are not correlated. Validation as for funnels. Choice: the spec says the body is writable insight fields and the answer an Insight representation; we take the real service's funnel filter plus correlation fields and answer its correlation envelope.
+         * @description Finds events (or person property values, or event property values) that go with converting or dropping off in the given funnel. Actors who entered the funnel are the population; success is reaching the last step. For `events`, an event counts for an actor when it happens strictly after the actor's first step and strictly before its last step (or before the window closes when it did not convert); funnel step events themselves are not correlated. Validation as for funnels. Choice: the spec says the body is writable insight fields and the answer an Insight representation; we take the real service's funnel filter plus correlation fields and answer its correlation envelope. Choices: a breakdown on the funnel is ignored; a person property the person lacks is not correlated (the real service counts it as an empty value); each row links its actors through `success_people_url` and `failure_people_url` (`/persons/funnel/correlation/`).
          */
         post: operations["insights_funnel_correlation_create"];
         delete?: never;
@@ -186,13 +186,13 @@ export interface paths {
         };
         /**
          * Run a paths analysis (query form)
-         * @description Same analysis as `POST /insights/path/`, with the filter given as query parameters. Choice (the spec lists no parameters): every field of PathRequest is a query parameter, lists and objects JSON-encoded; the server decodes them and validates the result against PathRequest. The answer is the paths envelope (the spec says "Insight representation").
+         * @description Same analysis as `POST /insights/path/`, with the filter given as query parameters. Choice (the spec lists no parameters): every field of PathRequest is a query parameter, lists and objects JSON-encoded; the server decodes them and validates the result against PathRequest. The answer is the paths envelope (the spec says "Insight representation"). Choices as for the POST form.
          */
         get: operations["insights_path_retrieve"];
         put?: never;
         /**
          * Run a paths analysis
-         * @description Computes the most common paths through pages, screens or events: per actor, events in the range ordered by time, split into sessions at gaps of 30 minutes or more, consecutive duplicates collapsed; the k-th item of a path is node `<k>_<item>`. Edges carry the number of paths using them and the mean time between the two events in milliseconds; only edges reachable from a `1_` node are kept. Choice: the spec says the body is writable insight fields and the answer an Insight representation; we take the real service's paths filter and answer its paths envelope.
+         * @description Computes the most common paths through pages, screens or events: per actor, events in the range ordered by time, split into sessions at gaps of 30 minutes or more, consecutive duplicates collapsed; the k-th item of a path is node `<k>_<item>`. Edges carry the number of paths using them and the mean time between the two events in milliseconds; only edges reachable from a `1_` node are kept. Choice: the spec says the body is writable insight fields and the answer an Insight representation; we take the real service's paths filter and answer its paths envelope. `value` counts paths (sessions), so an actor can count more than once. Choices: `funnel_paths` and the `hogql` item type are a 400 (not modelled); `exclude_events` applies whatever the event types (the real service applies it only with `include_event_types`); `path_replacements` does nothing (projects here have no path cleaning rules); `local_path_cleaning_filters` use JavaScript regular expressions; a pageview without `$current_url` is the empty item.
          */
         post: operations["insights_path_create"];
         delete?: never;
@@ -213,7 +213,7 @@ export interface paths {
         };
         /**
          * Run a retention analysis
-         * @description Computes a retention table: `total_intervals` cohorts of actors (by the period of their target event) and, for each, how many performed the returning event in each following period. The last cohort is the period containing `date_to` (default now); weeks start on the project's week start day. Choices (the spec lists no parameters and says "Insight representation"): the filter is given as query parameters, lists and objects JSON-encoded, decoded and validated by the server against RetentionRequest; the answer is the real service's retention envelope; every cohort has `total_intervals` values (periods after `date_to` count 0), as in the real service's current engine.
+         * @description Computes a retention table: `total_intervals` cohorts of actors (by the period of their target event) and, for each, how many performed the returning event in each following period. The last cohort is the period containing `date_to` (default now); weeks start on the project's week start day. Choices (the spec lists no parameters and says "Insight representation"): the filter is given as query parameters, lists and objects JSON-encoded, decoded and validated by the server against RetentionRequest; the answer is the real service's retention envelope; every cohort has `total_intervals` values (periods after `date_to` count 0), as in the real service's current engine. Value 0 of a cohort counts the cohort itself, value j those of its actors who performed the returning event j periods later, inside the window (current engine). Choices: a breakdown (event or person property, missing = ""; or cohorts) gives `total_intervals` rows per value, values ordered by their number of actors, then by value, without a limit; `aggregation_group_type_index` makes `$group_N` values the actors; `date_from` is ignored. Each row's `people_url` lists its cohort through `/persons/retention/`.
          */
         get: operations["insights_retention_retrieve"];
         put?: never;
@@ -265,7 +265,7 @@ export interface paths {
         put?: never;
         /**
          * Run a trend, stickiness or lifecycle analysis
-         * @description Computes a trend (`insight` TRENDS, default), stickiness (STICKINESS) or lifecycle (LIFECYCLE) over the project's events and answers the analysis envelope. Series are `events` and `actions` merged by `order`; every bucket of the range is present (0 when empty); persons, not distinct ids, are counted by the unique maths. Validation beyond the schema, 400 with `attr`: neither `events` nor `actions` given (`events`); a formula with unknown letters or functions (`formula`); lifecycle with other than exactly one series (`events`); an unknown action id (`actions__<i>__id`). Choice: the spec says the default of `date_to` is -7d; absent means now. Identical filters are answered from the cache (`is_cached` true, original `last_refresh`) until stale or `refresh=true`.
+         * @description Computes a trend (`insight` TRENDS, default), stickiness (STICKINESS) or lifecycle (LIFECYCLE) over the project's events and answers the analysis envelope. Series are `events` and `actions` merged by `order`; every bucket of the range is present (0 when empty); persons, not distinct ids, are counted by the unique maths. Validation beyond the schema, 400 with `attr`: neither `events` nor `actions` given (`events`); a formula with unknown letters or functions (`formula`); lifecycle with other than exactly one series (`events`); an unknown action id (`actions__<i>__id`). Choice: the spec says the default of `date_to` is -7d; absent means now. Identical filters are answered from the cache (`is_cached` true, original `last_refresh`) until stale or `refresh=true`. Stickiness (reference: analytics §3): N = buckets + 1 positions; actors are persons (or `$group_N` values with `unique_group` or `aggregation_group_type_index`) whatever the math; compare is supported, formulas and breakdowns are ignored. Lifecycle (§4): persons only, the bucket before `date_from` is looked at, `new` follows the person's `created_at`, dormant counts are negative; labels keep the legacy `1-Mar-2024` form for every interval.
          */
         post: operations["insights_trend_create"];
         delete?: never;
@@ -312,10 +312,7 @@ export interface paths {
             path: {
                 /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
                 project_id: components["parameters"]["project_id"];
-                /**
-                 * @description Insight id.
-                 * @example 42
-                 */
+                /** @description Insight id. */
                 id: components["parameters"]["insight_id"];
             };
             cookie?: never;
@@ -340,10 +337,7 @@ export interface paths {
             path: {
                 /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
                 project_id: components["parameters"]["project_id"];
-                /**
-                 * @description Insight id.
-                 * @example 42
-                 */
+                /** @description Insight id. */
                 id: components["parameters"]["insight_id"];
             };
             cookie?: never;
@@ -442,13 +436,13 @@ export interface paths {
         };
         /**
          * Persons behind a funnel step (query form)
-         * @description Lists the persons behind one step of a funnel: `funnel_step` k (1-based) lists those who reached step k, -k those who reached step k−1 but not k; with a breakdown `funnel_step_breakdown` names the value. Choice: the spec shows only `format` and a "Person representation"; we follow the real service's legacy actors endpoint: the insight's filter as query parameters (lists and objects JSON-encoded, decoded and validated like the analysis body), the data point, `limit` (default 100), `offset` and `search`. `next` is the request URL with `offset` advanced by `limit` when the page was full, otherwise null; `initial` is the first page's URL. Not implemented yet: the server answers 501 until a later issue fills it in.
+         * @description Lists the persons behind one step of a funnel: `funnel_step` k (1-based) lists those who reached step k, -k those who reached step k−1 but not k; with a breakdown `funnel_step_breakdown` names the value. Choice: the spec shows only `format` and a "Person representation"; we follow the real service's legacy actors endpoint: the insight's filter as query parameters (lists and objects JSON-encoded, decoded and validated like the analysis body), the data point, `limit` (default 100), `offset` and `search`. `next` is the request URL with `offset` advanced by `limit` when more actors follow, otherwise null; `initial` is the first page's URL. Choices: `funnel_step` defaults to 1; 0, −1 and steps beyond the funnel are a 400 on `funnel_step`. Without `funnel_step_breakdown` a breakdown funnel lists the actors of every value. The viz type is ignored (steps). The step objects' `converted_people_url` and `dropped_people_url` are URLs of this form.
          */
         get: operations["persons_funnel_retrieve"];
         put?: never;
         /**
          * Persons behind a funnel step
-         * @description Lists the persons behind one step of a funnel: `funnel_step` k (1-based) lists those who reached step k, -k those who reached step k−1 but not k; with a breakdown `funnel_step_breakdown` names the value. Same as the GET form with the filter in the body (the matching request schema); the data point, `limit`, `offset` and `search` are query parameters (a data point sent in the body is also accepted; the query string wins). Not implemented yet: the server answers 501 until a later issue fills it in.
+         * @description Lists the persons behind one step of a funnel: `funnel_step` k (1-based) lists those who reached step k, -k those who reached step k−1 but not k; with a breakdown `funnel_step_breakdown` names the value. Same as the GET form with the filter in the body (the matching request schema); the data point, `limit`, `offset` and `search` are query parameters (a data point sent in the body is also accepted; the query string wins). Choices as for the GET form.
          */
         post: operations["persons_funnel_create"];
         delete?: never;
@@ -469,13 +463,13 @@ export interface paths {
         };
         /**
          * Persons behind a funnel correlation row (query form)
-         * @description Lists the persons behind one correlation row: the converted (`funnel_correlation_person_converted` true) or dropped-off actors of the funnel who performed `funnel_correlation_person_entity` or have the property values of `funnel_correlation_property_values`. Choice: the spec shows only `format` and a "Person representation"; we follow the real service's legacy actors endpoint: the insight's filter as query parameters (lists and objects JSON-encoded, decoded and validated like the analysis body), the data point, `limit` (default 100), `offset` and `search`. `next` is the request URL with `offset` advanced by `limit` when the page was full, otherwise null; `initial` is the first page's URL. Not implemented yet: the server answers 501 until a later issue fills it in.
+         * @description Lists the persons behind one correlation row: the converted (`funnel_correlation_person_converted` true) or dropped-off actors of the funnel who performed `funnel_correlation_person_entity` or have the property values of `funnel_correlation_property_values`. Choice: the spec shows only `format` and a "Person representation"; we follow the real service's legacy actors endpoint: the insight's filter as query parameters (lists and objects JSON-encoded, decoded and validated like the analysis body), the data point, `limit` (default 100), `offset` and `search`. `next` is the request URL with `offset` advanced by `limit` when more actors follow, otherwise null; `initial` is the first page's URL. Choices: `funnel_correlation_person_converted` defaults to true. The entity (with `properties` for an event property value) must happen inside the actor's correlated span, as in the analysis; property values are matched against the person. The rows of `/insights/funnel/correlation/` link here in `success_people_url` and `failure_people_url`.
          */
         get: operations["persons_funnel_correlation_retrieve"];
         put?: never;
         /**
          * Persons behind a funnel correlation row
-         * @description Lists the persons behind one correlation row: the converted (`funnel_correlation_person_converted` true) or dropped-off actors of the funnel who performed `funnel_correlation_person_entity` or have the property values of `funnel_correlation_property_values`. Same as the GET form with the filter in the body (the matching request schema); the data point, `limit`, `offset` and `search` are query parameters (a data point sent in the body is also accepted; the query string wins). Not implemented yet: the server answers 501 until a later issue fills it in.
+         * @description Lists the persons behind one correlation row: the converted (`funnel_correlation_person_converted` true) or dropped-off actors of the funnel who performed `funnel_correlation_person_entity` or have the property values of `funnel_correlation_property_values`. Same as the GET form with the filter in the body (the matching request schema); the data point, `limit`, `offset` and `search` are query parameters (a data point sent in the body is also accepted; the query string wins). Choices as for the GET form.
          */
         post: operations["persons_funnel_correlation_create"];
         delete?: never;
@@ -496,7 +490,7 @@ export interface paths {
         };
         /**
          * Persons behind a lifecycle data point
-         * @description Lists the persons with lifecycle status `lifecycle_type` in the bucket starting at `target_date` (both required: a missing one is 400 with attr `target_date` or `lifecycle_type`). Choice: the spec shows only `format` and a "Person representation"; we follow the real service's legacy actors endpoint: the insight's filter as query parameters (lists and objects JSON-encoded, decoded and validated like the analysis body), the data point, `limit` (default 100), `offset` and `search`. `next` is the request URL with `offset` advanced by `limit` when the page was full, otherwise null; `initial` is the first page's URL. Not implemented yet: the server answers 501 until a later issue fills it in.
+         * @description Lists the persons with lifecycle status `lifecycle_type` in the bucket starting at `target_date` (both required: a missing one is 400 with attr `target_date` or `lifecycle_type`). Choice: the spec shows only `format` and a "Person representation"; we follow the real service's legacy actors endpoint: the insight's filter as query parameters (lists and objects JSON-encoded, decoded and validated like the analysis body), the data point, `limit` (default 100), `offset` and `search`. `next` is the request URL with `offset` advanced by `limit` when more actors follow, otherwise null; `initial` is the first page's URL. Choices: `target_date` is a date or date-time naming any instant of the bucket; a date outside the range lists nobody, an unparsable one is a 400 on `target_date`. Persons only (no groups).
          */
         get: operations["persons_lifecycle_retrieve"];
         put?: never;
@@ -519,13 +513,13 @@ export interface paths {
         };
         /**
          * Persons behind a paths edge (query form)
-         * @description Lists the persons behind one part of a paths graph: paths through the edge starting at `path_start_key` and ending at `path_end_key`, or paths ending at `path_dropoff_key`. Choice: the spec shows only `format` and a "Person representation"; we follow the real service's legacy actors endpoint: the insight's filter as query parameters (lists and objects JSON-encoded, decoded and validated like the analysis body), the data point, `limit` (default 100), `offset` and `search`. `next` is the request URL with `offset` advanced by `limit` when the page was full, otherwise null; `initial` is the first page's URL. Not implemented yet: the server answers 501 until a later issue fills it in.
+         * @description Lists the persons behind one part of a paths graph: paths through the edge starting at `path_start_key` and ending at `path_end_key`, or paths ending at `path_dropoff_key`. Choice: the spec shows only `format` and a "Person representation"; we follow the real service's legacy actors endpoint: the insight's filter as query parameters (lists and objects JSON-encoded, decoded and validated like the analysis body), the data point, `limit` (default 100), `offset` and `search`. `next` is the request URL with `offset` advanced by `limit` when more actors follow, otherwise null; `initial` is the first page's URL. Choices: `value_at_data_point` is the person's number of paths through the data point: summed over the persons it is the edge's value (a person may take an edge in several sessions, as in the real service, so there may be fewer persons than the value). With only `path_start_key`, every edge leaving that node counts; with only `path_end_key`, every path reaching it.
          */
         get: operations["persons_path_retrieve"];
         put?: never;
         /**
          * Persons behind a paths edge
-         * @description Lists the persons behind one part of a paths graph: paths through the edge starting at `path_start_key` and ending at `path_end_key`, or paths ending at `path_dropoff_key`. Same as the GET form with the filter in the body (the matching request schema); the data point, `limit`, `offset` and `search` are query parameters (a data point sent in the body is also accepted; the query string wins). Not implemented yet: the server answers 501 until a later issue fills it in.
+         * @description Lists the persons behind one part of a paths graph: paths through the edge starting at `path_start_key` and ending at `path_end_key`, or paths ending at `path_dropoff_key`. Same as the GET form with the filter in the body (the matching request schema); the data point, `limit`, `offset` and `search` are query parameters (a data point sent in the body is also accepted; the query string wins). Choices as for the GET form.
          */
         post: operations["persons_path_create"];
         delete?: never;
@@ -546,7 +540,7 @@ export interface paths {
         };
         /**
          * Persons of a retention cohort
-         * @description Lists the persons of the retention cohort `selected_interval` (0-based row of the table, default 0). Choice: the spec shows only `format` and a "Person representation"; we follow the real service's legacy actors endpoint: the insight's filter as query parameters (lists and objects JSON-encoded, decoded and validated like the analysis body), the data point, `limit` (default 100), `offset` and `search`. `next` is the request URL with `offset` advanced by `limit` when the page was full, otherwise null; `initial` is the first page's URL. Not implemented yet: the server answers 501 until a later issue fills it in.
+         * @description Lists the persons of the retention cohort `selected_interval` (0-based row of the table, default 0). Choice: the spec shows only `format` and a "Person representation"; we follow the real service's legacy actors endpoint: the insight's filter as query parameters (lists and objects JSON-encoded, decoded and validated like the analysis body), the data point, `limit` (default 100), `offset` and `search`. `next` is the request URL with `offset` advanced by `limit` when more actors follow, otherwise null; `initial` is the first page's URL. Choices: the cohort itself is listed (value 0 of its row); with a breakdown, `breakdown_value` picks the value's rows (every value without it). The `people_url` of each row of `GET /insights/retention/` is a URL of this form.
          */
         get: operations["persons_retention_retrieve"];
         put?: never;
@@ -569,7 +563,7 @@ export interface paths {
         };
         /**
          * Persons behind a stickiness data point
-         * @description Lists the persons who performed the series on exactly `stickiness_days` intervals of the range. Choice: the spec shows only `format` and a "Person representation"; we follow the real service's legacy actors endpoint: the insight's filter as query parameters (lists and objects JSON-encoded, decoded and validated like the analysis body), the data point, `limit` (default 100), `offset` and `search`. `next` is the request URL with `offset` advanced by `limit` when the page was full, otherwise null; `initial` is the first page's URL. Not implemented yet: the server answers 501 until a later issue fills it in.
+         * @description Lists the persons who performed the series on exactly `stickiness_days` intervals of the range. Choice: the spec shows only `format` and a "Person representation"; we follow the real service's legacy actors endpoint: the insight's filter as query parameters (lists and objects JSON-encoded, decoded and validated like the analysis body), the data point, `limit` (default 100), `offset` and `search`. `next` is the request URL with `offset` advanced by `limit` when more actors follow, otherwise null; `initial` is the first page's URL. Choices: `stickiness_days` is required (400 naming it); the series is picked as for `/persons/trends/`; compare is ignored (the current period).
          */
         get: operations["persons_stickiness_retrieve"];
         put?: never;
@@ -592,7 +586,7 @@ export interface paths {
         };
         /**
          * Persons behind a trend data point
-         * @description Lists the persons counted in one bucket of one trend series: the series (`entity_id`, `entity_type`, `entity_math`, `entity_order`), the bucket (`date_from`/`date_to` of the bucket) and, with a breakdown, `breakdown_value`. Choice: the spec shows only `format` and a "Person representation"; we follow the real service's legacy actors endpoint: the insight's filter as query parameters (lists and objects JSON-encoded, decoded and validated like the analysis body), the data point, `limit` (default 100), `offset` and `search`. `next` is the request URL with `offset` advanced by `limit` when the page was full, otherwise null; `initial` is the first page's URL. Not implemented yet: the server answers 501 until a later issue fills it in.
+         * @description Lists the persons counted in one bucket of one trend series: the series (`entity_id`, `entity_type`, `entity_math`, `entity_order`), the bucket (`date_from`/`date_to` of the bucket) and, with a breakdown, `breakdown_value`. Choice: the spec shows only `format` and a "Person representation"; we follow the real service's legacy actors endpoint: the insight's filter as query parameters (lists and objects JSON-encoded, decoded and validated like the analysis body), the data point, `limit` (default 100), `offset` and `search`. `next` is the request URL with `offset` advanced by `limit` when more actors follow, otherwise null; `initial` is the first page's URL. Choices: the series is picked by `entity_order`, else by `entity_id` (with `entity_type` and `entity_math` when given), else it is the only one; a filter without series takes the entity as its series. The persons of every bucket of `date_from`…`date_to` are listed, so pass the bucket's own range; compare and formulas are ignored. For the `total` math `value_at_data_point` is the person's number of events (they add up to the number); for the unique maths it is null and the persons are as many as the number. Distinct ids without a person count in `missing_persons`.
          */
         get: operations["persons_trends_retrieve"];
         put?: never;
@@ -837,10 +831,7 @@ export interface paths {
             path: {
                 /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
                 project_id: components["parameters"]["project_id"];
-                /**
-                 * @description Event uuid (dashes optional). Validated by the server: a malformed uuid is 400 with attr `id`; an unknown event is 404.
-                 * @example 018e0b70-0a1b-7c2d-8e3f-405162738495
-                 */
+                /** @description Event uuid (dashes optional). Validated by the server: a malformed uuid is 400 with attr `id`; an unknown event is 404. */
                 id: components["parameters"]["event_id"];
             };
             cookie?: never;
@@ -989,7 +980,7 @@ export interface components {
             }[];
             /**
              * Format: uri
-             * @description The request URL with `offset` advanced by `limit` when the page was full; otherwise null.
+             * @description The request URL with `offset` advanced by `limit` when more actors follow; otherwise null.
              */
             next: string | null;
             /**
@@ -2204,7 +2195,7 @@ export interface components {
             is_identified: boolean;
             /** @description Always empty (no recordings in the mock). */
             matched_recordings: unknown[];
-            /** @description The actor's value at the data point when the math is a property aggregate; otherwise null. */
+            /** @description The actor's share of the number where the number counts more than actors (events of a `total` trend, paths through a paths edge): the shares add up to the number. Otherwise null. */
             value_at_data_point: unknown;
         };
         /**
@@ -2856,7 +2847,7 @@ export interface components {
             next?: string | null;
         };
         /**
-         * @description One item of a trend, stickiness or lifecycle result: one per series (× breakdown value × compare period; lifecycle: one per status). Stickiness items have integer `days` (1…N) and labels like `1 day`. Items of a total-value display have `aggregated_value`, `data: []`, `days: []`, `labels: []` and `count: 0`; a formula item on such a display has `data: null`.
+         * @description One item of a trend, stickiness or lifecycle result: one per series (× breakdown value × compare period; lifecycle: one per status). Stickiness items have integer `days` (1…N) and labels like `1 day`. Items of a total-value display have `aggregated_value`, `data: []`, `days: []`, `count: 0` and no `labels` (reference: analytics §2.4); a formula item on such a display has `data: null`.
          * @example {
          *       "action": {
          *         "id": "$pageview",
@@ -2897,7 +2888,7 @@ export interface components {
             /** @description One value per bucket, empty buckets included as 0. */
             data: number[] | null;
             /** @description Human-readable bucket labels (`1-Mar-2024`, `5–11 May`, `May 2024`, `2-Jan 16:00`). */
-            labels: string[];
+            labels?: string[];
             /** @description Bucket keys (`YYYY-MM-DD`, or `YYYY-MM-DD HH:MM:SS` for hour and minute); integers 1…N for stickiness. */
             days: (string | number)[];
             /** @description The normalised filter the item was computed from. */
@@ -3031,17 +3022,11 @@ export interface components {
     parameters: {
         /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
         project_id: string;
-        /**
-         * @description Insight id.
-         * @example 42
-         */
+        /** @description Insight id. */
         insight_id: number;
         /** @description Person: integer id or person uuid. Validated by the server: anything else is 400 with attr `id`; an unknown person is 404. */
         person_id: string;
-        /**
-         * @description Event uuid (dashes optional). Validated by the server: a malformed uuid is 400 with attr `id`; an unknown event is 404.
-         * @example 018e0b70-0a1b-7c2d-8e3f-405162738495
-         */
+        /** @description Event uuid (dashes optional). Validated by the server: a malformed uuid is 400 with attr `id`; an unknown event is 404. */
         event_id: string;
         /** @description Response format. `csv` answers `text/csv; charset=utf-8`: a header row of the (flattened, sorted) field names of `results`, then one row per item. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell; booleans are `true`/`false`. Cells starting with = + - @ tab or CR are prefixed with a single quote against formula injection. Choice: the rows are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. */
         format: "json" | "csv";
@@ -3737,7 +3722,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["ServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     insights_funnel_correlation_create: {
@@ -3777,7 +3761,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["ServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     insights_my_last_viewed_retrieve: {
@@ -3891,7 +3874,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["ServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     insights_path_create: {
@@ -3931,7 +3913,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["ServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     insights_retention_retrieve: {
@@ -4006,7 +3987,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["ServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     insights_timing_create: {
@@ -4195,10 +4175,7 @@ export interface operations {
             path: {
                 /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
                 project_id: components["parameters"]["project_id"];
-                /**
-                 * @description Insight id.
-                 * @example 42
-                 */
+                /** @description Insight id. */
                 id: components["parameters"]["insight_id"];
             };
             cookie?: never;
@@ -4260,10 +4237,7 @@ export interface operations {
             path: {
                 /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
                 project_id: components["parameters"]["project_id"];
-                /**
-                 * @description Insight id.
-                 * @example 42
-                 */
+                /** @description Insight id. */
                 id: components["parameters"]["insight_id"];
             };
             cookie?: never;
@@ -4306,10 +4280,7 @@ export interface operations {
             path: {
                 /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
                 project_id: components["parameters"]["project_id"];
-                /**
-                 * @description Insight id.
-                 * @example 42
-                 */
+                /** @description Insight id. */
                 id: components["parameters"]["insight_id"];
             };
             cookie?: never;
@@ -4342,10 +4313,7 @@ export interface operations {
             path: {
                 /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
                 project_id: components["parameters"]["project_id"];
-                /**
-                 * @description Insight id.
-                 * @example 42
-                 */
+                /** @description Insight id. */
                 id: components["parameters"]["insight_id"];
             };
             cookie?: never;
@@ -4610,7 +4578,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["ServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     persons_funnel_create: {
@@ -4658,7 +4625,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["ServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     persons_funnel_correlation_retrieve: {
@@ -4798,7 +4764,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["ServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     persons_funnel_correlation_create: {
@@ -4852,7 +4817,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["ServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     persons_lifecycle_retrieve: {
@@ -4973,7 +4937,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["ServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     persons_path_retrieve: {
@@ -5066,7 +5029,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["ServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     persons_path_create: {
@@ -5116,7 +5078,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["ServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     persons_retention_retrieve: {
@@ -5173,6 +5134,8 @@ export interface operations {
                 aggregation_group_type_index?: components["parameters"]["aggregation_group_type_index"];
                 /** @description Cohort (0-based row) of the retention data point; default 0. */
                 selected_interval?: components["parameters"]["selected_interval"];
+                /** @description Breakdown value of the data point (JSON-encoded when not a plain string). */
+                breakdown_value?: components["parameters"]["breakdown_value"];
             };
             header?: never;
             path: {
@@ -5197,7 +5160,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["ServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     persons_stickiness_retrieve: {
@@ -5313,7 +5275,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["ServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     persons_trends_retrieve: {
@@ -5427,7 +5388,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["ServerError"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     persons_values_retrieve: {
@@ -5925,10 +5885,7 @@ export interface operations {
             path: {
                 /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
                 project_id: components["parameters"]["project_id"];
-                /**
-                 * @description Event uuid (dashes optional). Validated by the server: a malformed uuid is 400 with attr `id`; an unknown event is 404.
-                 * @example 018e0b70-0a1b-7c2d-8e3f-405162738495
-                 */
+                /** @description Event uuid (dashes optional). Validated by the server: a malformed uuid is 400 with attr `id`; an unknown event is 404. */
                 id: components["parameters"]["event_id"];
             };
             cookie?: never;

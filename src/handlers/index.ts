@@ -1,4 +1,5 @@
 import type { HandlerMap } from "../http/api.ts";
+import { actorHandlers } from "./actors.ts";
 import { insightAnalysisHandlers } from "./insight-analyses.ts";
 import { insightHandlers } from "./insights.ts";
 import { projectHandlers } from "./projects.ts";
@@ -11,5 +12,6 @@ export const handlers: HandlerMap = {
   ...insightHandlers,
   ...insightAnalysisHandlers,
   ...personHandlers,
+  ...actorHandlers,
   ...eventHandlers,
 };

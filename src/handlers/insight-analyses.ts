@@ -1,39 +1,57 @@
+import { decodeJsonish } from "../analyses/shared/filter-read.ts";
 import { fail } from "../http/errors.ts";
 import { decodeJsonParams } from "../http/query-json.ts";
 import { reply, type Handler, type HandlerArgs } from "../http/types.ts";
+import type { AnalysisKind } from "../services/analysis-service.ts";
 
 /** Query parameters that steer the request, not the analysis. */
-const CONTROL_PARAMS = new Set(["refresh", "format"]);
+const CONTROL_PARAMS: ReadonlySet<string> = new Set(["refresh", "format"]);
 
-type Filter = Record<string, unknown>;
+export type Filter = Record<string, unknown>;
 
-/** The filter of a GET (decoded query) or a POST (body), checked against the body schema. */
-function filterOf(args: HandlerArgs, schema: string): Filter {
+/**
+ * The filter of a GET (decoded query, without `skip`) or a POST (body), checked against the body schema so a bad
+ * GET field gets the same 400 as a bad body field.
+ */
+export function filterOf(args: HandlerArgs, schema: string, skip: ReadonlySet<string> = CONTROL_PARAMS): Filter {
   const isGet = args.c.request.method.toLowerCase() === "get";
-  const query = args.c.request.query as Record<string, unknown>;
   if (!isGet) return (args.c.request.requestBody ?? {}) as Filter;
-  const filter = decodeJsonParams(query, CONTROL_PARAMS);
+  const filter = decodeJsonParams(args.c.request.query as Record<string, unknown>, skip);
   args.deps.schemas.assert(schema, filter);
   return filter;
 }
 
-function requireSeries(filter: Filter) {
-  const count = (k: string) => (Array.isArray(filter[k]) ? (filter[k] as unknown[]).length : 0);
+export function requireSeries(filter: Filter) {
+  const count = (k: string) => {
+    const list = decodeJsonish(filter[k]);
+    return Array.isArray(list) ? list.length : 0;
+  };
   if (count("events") + count("actions") === 0) throw fail.invalid("events", "One of events or actions is required.");
 }
 
-/** The caching envelope of the legacy analysis endpoints (reference: analytics §1.5). */
-function analysisReply(args: HandlerArgs, kind: string, filter: Filter) {
+/** `insight` wins; the legacy `shown_as` switches to stickiness or lifecycle; anything else is a trend (reference §2.1). */
+export function trendKind(filter: Filter): "TRENDS" | "STICKINESS" | "LIFECYCLE" {
+  const insight = typeof filter.insight === "string" ? filter.insight.toUpperCase() : undefined;
+  if (insight === "STICKINESS" || insight === "LIFECYCLE") return insight;
+  if (insight === undefined && (filter.shown_as === "Stickiness" || filter.shown_as === "Lifecycle")) return filter.shown_as.toUpperCase() as "STICKINESS" | "LIFECYCLE";
+  return "TRENDS";
+}
+
+/**
+ * The caching envelope of the legacy analysis endpoints (reference: analytics §1.5); `next` (breakdown paging)
+ * exists on trends only, and is always null here.
+ */
+function analysisReply(args: HandlerArgs, kind: AnalysisKind, filter: Filter) {
   const refresh = (args.c.request.query as Filter).refresh === true;
   const pkg = args.deps.analyses.run(args.project, kind, filter, { refresh });
-  return reply(200, { ...pkg, timings: [], next: null });
+  const isTrend = kind === "TRENDS" || kind === "STICKINESS" || kind === "LIFECYCLE";
+  return reply(200, { ...pkg, timings: [], ...(isTrend ? { next: null } : {}) });
 }
 
 function trends(args: HandlerArgs) {
   const filter = filterOf(args, "TrendRequest");
   requireSeries(filter);
-  const kind = String(filter.insight ?? filter.shown_as ?? "TRENDS").toUpperCase();
-  return analysisReply(args, kind, filter);
+  return analysisReply(args, trendKind(filter), filter);
 }
 
 function funnels(args: HandlerArgs) {
@@ -42,11 +60,26 @@ function funnels(args: HandlerArgs) {
   return analysisReply(args, "FUNNELS", filter);
 }
 
+function correlation(args: HandlerArgs) {
+  const filter = filterOf(args, "FunnelCorrelationRequest");
+  requireSeries(filter);
+  return analysisReply(args, "FUNNEL_CORRELATION", filter);
+}
+
+const retention = (args: HandlerArgs) => analysisReply(args, "RETENTION", filterOf(args, "RetentionRequest"));
+
+const paths = (args: HandlerArgs) => analysisReply(args, "PATHS", filterOf(args, "PathRequest"));
+
 export const insightAnalysisHandlers = {
   insights_trend_retrieve: trends,
   insights_trend_create: trends,
   insights_funnel_retrieve: funnels,
   insights_funnel_create: funnels,
+  insights_funnel_correlation_retrieve: correlation,
+  insights_funnel_correlation_create: correlation,
+  insights_retention_retrieve: retention,
+  insights_path_retrieve: paths,
+  insights_path_create: paths,
   /** A telemetry sink (reference: analytics §9.1): accepted and acknowledged, nothing stored. */
   insights_timing_create: () => reply(200, { success: true }),
 } satisfies Record<string, Handler>;

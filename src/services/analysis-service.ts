@@ -2,17 +2,44 @@ import { LRUCache } from "lru-cache";
 import stringify from "safe-stable-stringify";
 import type { Clock } from "../clock.ts";
 import type { AnalysisContext } from "../analyses/shared/context.ts";
+import { ACTORS_OF, type ActorRow, type ActorsKind, type DataPoint } from "../analyses/actors/index.ts";
+import { computeCorrelation } from "../analyses/correlation/index.ts";
 import { computeFunnel } from "../analyses/funnels/index.ts";
+import { computeLifecycle } from "../analyses/lifecycle/index.ts";
+import { computePaths } from "../analyses/paths/index.ts";
+import { computeRetention } from "../analyses/retention/index.ts";
+import { computeStickiness } from "../analyses/stickiness/index.ts";
 import { computeTrends } from "../analyses/trends/index.ts";
 import { queryNodeToFilter } from "../analyses/query-node.ts";
 import { INTERVALS } from "../analyses/shared/context.ts";
 import { resolveDateRange, type TimeContext } from "../analyses/shared/date-range.ts";
 import { ApiError, fail } from "../http/errors.ts";
-import type { InsightRecord, ProjectRecord } from "../store/schema.ts";
+import type { EventRecord, InsightRecord, ProjectRecord } from "../store/schema.ts";
 import type { Store } from "../store/store.ts";
 
-export type AnalysisKind = "TRENDS" | "FUNNELS";
 type Filter = Record<string, unknown>;
+
+/**
+ * Every analysis, by kind: the insight kinds of `filters.insight` (reference: analytics §9.1, §10) plus funnel
+ * correlation, which has an endpoint but no insight kind of its own.
+ */
+const COMPUTE = {
+  TRENDS: computeTrends,
+  STICKINESS: computeStickiness,
+  LIFECYCLE: computeLifecycle,
+  FUNNELS: computeFunnel,
+  RETENTION: computeRetention,
+  PATHS: computePaths,
+  FUNNEL_CORRELATION: computeCorrelation,
+} as const satisfies Record<string, (events: readonly EventRecord[], filter: Filter, ctx: AnalysisContext) => unknown>;
+
+export type AnalysisKind = keyof typeof COMPUTE;
+
+export interface ActorsPackage {
+  actors: ActorRow[];
+  last_refresh: string;
+  is_cached: boolean;
+}
 
 export interface AnalysisPackage {
   result: unknown;
@@ -76,10 +103,9 @@ export function createAnalysisService(store: Store, clock: Clock) {
   }
 
   function compute(project: ProjectRecord, kind: string, filter: Filter): unknown {
-    const events = store.analysisData.events(project.id);
-    if (kind === "TRENDS" || kind === "STICKINESS" || kind === "LIFECYCLE") return computeTrends(events, filter, contextOf(project));
-    if (kind === "FUNNELS") return computeFunnel(events, filter, contextOf(project));
-    throw fail.invalid("insight", `Analyses of kind ${kind} are not supported yet.`);
+    const analysis = Object.hasOwn(COMPUTE, kind) ? COMPUTE[kind as AnalysisKind] : undefined;
+    if (!analysis) throw fail.invalid("insight", `Insights of kind ${kind} cannot be computed here.`);
+    return analysis(store.analysisData.events(project.id), filter, contextOf(project));
   }
 
   /**
@@ -106,8 +132,18 @@ export function createAnalysisService(store: Store, clock: Clock) {
     return { result: entry.result, last_refresh: new Date(entry.computedAt).toISOString(), is_cached: true, timezone: project.timezone };
   }
 
+  /** The actors behind one data point, cached like the analyses (same data version, same filter and point). */
+  function actors(project: ProjectRecord, kind: ActorsKind, filter: Filter, point: DataPoint): ActorsPackage {
+    const key = keyOf(project, `ACTORS:${kind}`, { filter, point });
+    const cachedEntry = cache.get(key);
+    const entry = cachedEntry ?? { result: ACTORS_OF[kind](store.analysisData.events(project.id), filter, contextOf(project), point), computedAt: clock.now() };
+    if (!cachedEntry) cache.set(key, entry);
+    return { actors: entry.result as ActorRow[], last_refresh: new Date(entry.computedAt).toISOString(), is_cached: Boolean(cachedEntry) };
+  }
+
   return {
     run,
+    actors,
     /** An insight's result; `overrides` are the dashboard's filters when loaded with from_dashboard. */
     /** `compute: false` (lists, create) serves only what is cached, as the real service's list does. */
     forInsight(project: ProjectRecord, insight: InsightRecord, opts: { refresh: boolean; overrides?: Filter; compute?: boolean }): InsightPackage {

@@ -1,17 +1,18 @@
 import type { EventRecord } from "../../store/schema.ts";
-import { actorResolver } from "../shared/actors.ts";
+import { actorResolver, type Actor, type ActorOf } from "../shared/actors.ts";
 import type { AnalysisContext } from "../shared/context.ts";
 import { resolveDateRange, type QueryWindow } from "../shared/date-range.ts";
 import { compileEntityMatcher, compileGlobalFilter } from "../shared/entity-match.ts";
 import { ALWAYS } from "../shared/property-filter.ts";
 import { attemptsOf, bestAttempt, bestAttemptOf, type Attempt, type AttemptRules } from "./attempts.ts";
-import { FUNNEL_OTHER, funnelKeying, limitValues, type Assignment } from "./attribution.ts";
+import { FUNNEL_OTHER, funnelKeying, limitValues, type Assignment, type Presented } from "./attribution.ts";
 import { readFunnelFilter, type FunnelFilter, type FunnelSpec } from "./filter.ts";
 import { collectJourneys, type Journey } from "./journeys.ts";
 import { stepObjects, type FunnelStep } from "./steps.ts";
 import { funnelTrend, timeToConvert, type FunnelTrendItem, type TimeToConvert } from "./viz.ts";
 
-export type { FunnelFilter } from "./filter.ts";
+export type { FunnelFilter, FunnelSpec } from "./filter.ts";
+export type { Attempt } from "./attempts.ts";
 export type { FunnelStep } from "./steps.ts";
 export type { FunnelTrendItem, TimeToConvert } from "./viz.ts";
 
@@ -37,7 +38,7 @@ export function computeFunnel(events: readonly EventRecord[], filter: FunnelFilt
   return stepsResult(journeys, assign, rules, spec, ctx);
 }
 
-function collect(events: readonly EventRecord[], spec: FunnelSpec, window: QueryWindow, ctx: AnalysisContext, stepCount: number): Journey[] {
+function collect(events: readonly EventRecord[], spec: FunnelSpec, window: QueryWindow, ctx: AnalysisContext, stepCount: number, actorOf = actorResolver(ctx)): Journey[] {
   const steps = spec.steps.slice(0, stepCount).map((entity) => compileEntityMatcher(entity, ctx, ALWAYS, `${entity.type}__${entity.position}`));
   const exclusions = spec.exclusions.map((x, i) => compileEntityMatcher(x.entity, ctx, ALWAYS, `exclusions__${i}`));
   return collectJourneys({
@@ -47,7 +48,7 @@ function collect(events: readonly EventRecord[], spec: FunnelSpec, window: Query
     exclusions,
     global: compileGlobalFilter(spec.raw, ctx),
     keepAll: spec.orderType === "strict",
-    actorOf: actorResolver(ctx),
+    actorOf,
   });
 }
 
@@ -73,15 +74,48 @@ function groupByKey<T>(journeys: Journey[], assign: (j: Journey) => Assignment[]
 }
 
 function stepsResult(journeys: Journey[], assign: (j: Journey) => Assignment[], rules: AttemptRules, spec: FunnelSpec, ctx: AnalysisContext): FunnelStep[] | FunnelStep[][] {
-  const better = (a: Attempt, b: Attempt) => bestAttempt([a, b], spec.orderType)!;
-  const byKey = groupByKey(journeys, assign, (j) => bestAttemptOf(j, rules), better);
+  const byKey = countedAttempts(journeys, assign, rules, spec);
   if (!spec.breakdown) {
     const steps = stepObjects(byKey.get("")?.values() ?? [], spec, ctx);
     return steps[0]!.count === 0 ? [] : steps;
   }
   const keying = funnelKeying(spec.breakdown, spec);
-  const limited = limitValues(byKey, spec.breakdownLimit, better);
-  return orderedKeys(limited).map((key) => stepObjects(limited.get(key)!.values(), spec, ctx, keying.present(key)));
+  return orderedKeys(byKey).map((key) => stepObjects(byKey.get(key)!.values(), spec, ctx, keying.present(key)));
+}
+
+/** Per breakdown key ("" without one), each actor's counted attempt; with a breakdown, the top values and "Other". */
+function countedAttempts(journeys: Journey[], assign: (j: Journey) => Assignment[], rules: AttemptRules, spec: FunnelSpec): Map<string, Map<number, Attempt>> {
+  const better = (a: Attempt, b: Attempt) => bestAttempt([a, b], spec.orderType)!;
+  const byKey = groupByKey(journeys, assign, (j) => bestAttemptOf(j, rules), better);
+  return spec.breakdown ? limitValues(byKey, spec.breakdownLimit, better) : byKey;
+}
+
+export interface FunnelPopulation {
+  spec: FunnelSpec;
+  window: QueryWindow;
+  /** Breakdown key → actor id → the attempt the steps funnel counts for that actor. */
+  byKey: Map<string, Map<number, Attempt>>;
+  /** The breakdown_value a key is shown as (undefined without a breakdown). */
+  present(key: string): Presented | undefined;
+  /** The resolver the funnel used (one actor id per person or unknown distinct id), and its actors. */
+  actorOf: ActorOf;
+  actors: Map<number, Actor>;
+}
+
+/**
+ * The actors behind a steps funnel, through the same code as computeFunnel's steps: step k counts the actors
+ * whose attempt reached k. The persons endpoint and funnel correlation list and split them.
+ */
+export function funnelPopulation(events: readonly EventRecord[], filter: FunnelFilter, ctx: AnalysisContext): FunnelPopulation {
+  const spec = readFunnelFilter(filter, ctx);
+  const window = resolveDateRange(filter, spec.interval, ctx, events[0]?.timestamp);
+  const rules: AttemptRules = { stepCount: spec.steps.length, windowMs: spec.windowMs, orderType: spec.orderType, exclusions: spec.exclusions };
+  const actorOf = actorResolver(ctx);
+  const journeys = collect(events, spec, window, ctx, spec.steps.length, actorOf);
+  const byKey = countedAttempts(journeys, assigner(spec), rules, spec);
+  const keying = spec.breakdown ? funnelKeying(spec.breakdown, spec) : undefined;
+  const actors = new Map(journeys.map((j) => [j.actor.id, j.actor]));
+  return { spec, window, byKey, present: (key) => keying?.present(key), actorOf, actors };
 }
 
 /** Breakdown funnels by actors entering, descending, ties by value; "Other" last. */

@@ -33,8 +33,8 @@ export function computeTrends(events: readonly EventRecord[], filter: TrendFilte
   return spec.formulas.flatMap((formula) => perPeriod.flatMap((perSeries) => formulaItems(formula, perSeries, spec)));
 }
 
-/** compare: the current period, then the previous one (or the compare_to shift) (reference §2.7). */
-function comparePeriods(window: QueryWindow, spec: TrendSpec, ctx: AnalysisContext): Period[] {
+/** compare: the current period, then the previous one (or the compare_to shift) (reference §2.7). Stickiness too. */
+export function comparePeriods(window: QueryWindow, spec: Pick<TrendSpec, "compare" | "compareTo">, ctx: AnalysisContext): Period[] {
   if (!spec.compare) return [{ window, compareLabel: undefined }];
   const previous = spec.compareTo ? shiftedPeriod(window, spec.compareTo, ctx) : previousPeriod(window, ctx.timezone);
   return [

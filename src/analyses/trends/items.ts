@@ -1,8 +1,8 @@
-import { bucketKeys, bucketLabels } from "../shared/buckets.ts";
+import { bucketKeys, bucketLabels, type Buckets } from "../shared/buckets.ts";
 import type { AnalysisContext } from "../shared/context.ts";
 import { isoInZone, type QueryWindow } from "../shared/date-range.ts";
 import { readBool, type Loose } from "../shared/filter-read.ts";
-import { seriesLabel } from "../shared/series.ts";
+import { seriesLabel, type SeriesEntity } from "../shared/series.ts";
 import type { TrendSpec } from "./filter.ts";
 import type { Row, SeriesRun } from "./run.ts";
 
@@ -43,7 +43,7 @@ export function cumulate(data: readonly number[]): number[] {
 /** The items of one series in one period: one per row (breakdown value). */
 export function seriesItems(run: SeriesRun, spec: TrendSpec, ctx: AnalysisContext, period: Period, echo: Record<string, unknown>): TrendResultItem[] {
   const base = seriesLabel(run.entity, ctx);
-  const action = actionOf(run, base, ctx);
+  const action = seriesAction(run.entity, run.buckets, base, ctx);
   const days = spec.totalValue ? [] : bucketKeys(run.buckets, ctx.timezone);
   const labels = spec.totalValue ? undefined : bucketLabels(run.buckets, ctx.timezone);
   return run.rows.map((row) => {
@@ -65,10 +65,10 @@ function rowLabel(row: Row, base: string, seriesCount: number): string {
   return seriesCount > 1 ? `${base} - ${row.breakdown.label}` : row.breakdown.label;
 }
 
-function actionOf(run: SeriesRun, label: string, ctx: AnalysisContext): Record<string, unknown> {
-  const { entity } = run;
+/** The `action` of a result item: the series entity as sent, defaults filled (stickiness and lifecycle too). */
+export function seriesAction(entity: SeriesEntity, buckets: Buckets, label: string, ctx: AnalysisContext): Record<string, unknown> {
   return {
-    days: run.buckets.edges.slice(0, run.buckets.length).map((ms) => isoInZone(ms, ctx.timezone)),
+    days: buckets.edges.slice(0, buckets.length).map((ms) => isoInZone(ms, ctx.timezone)),
     id: entity.id,
     type: entity.type,
     order: entity.index,

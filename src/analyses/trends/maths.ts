@@ -14,7 +14,11 @@ export type ActorKey = number | string;
 export interface Accumulator {
   add(event: EventRecord, key: ActorKey): void;
   values(): number[];
+  /** Per bucket, the actors behind the value and how many of their events count there (actors endpoints). */
+  actors?(): BucketActors;
 }
+
+export type BucketActors = Map<ActorKey, number>[];
 
 type MathKind = "count" | "unique" | "weekly" | "monthly" | "session" | "property" | "perActor" | "firstTime" | "firstMatching";
 
@@ -39,6 +43,8 @@ export interface MathPlan {
   /** first_time_for_user / first_matching_event_for_user pick one event per actor before accumulating. */
   firstTime: "event" | "matching" | undefined;
   create(): Accumulator;
+  /** The buckets [first, last] an event at `ts` counts in (empty when first > last): who is behind a value. */
+  reach(ts: number): [number, number];
 }
 
 export interface MathOptions {
@@ -51,7 +57,11 @@ export interface MathOptions {
 
 export function planMath(buckets: Buckets, o: MathOptions): MathPlan {
   const spec = MATHS[o.math ?? "total"] ?? { kind: "count" as const };
-  const plan = (create: () => Accumulator, scanFrom = buckets.from): MathPlan => ({ scanFrom, firstTime: undefined, create });
+  const own = (ts: number): [number, number] => {
+    const i = buckets.indexOf(ts);
+    return [i, i];
+  };
+  const plan = (create: () => Accumulator, scanFrom = buckets.from, reach = own): MathPlan => ({ scanFrom, firstTime: undefined, create, reach });
   switch (spec.kind) {
     case "unique":
       // Cumulative unique users count each actor once, in its first bucket (PostHog trends_query_builder).
@@ -61,7 +71,7 @@ export function planMath(buckets: Buckets, o: MathOptions): MathPlan {
     case "weekly":
     case "monthly": {
       const windows = activeWindows(buckets, spec.kind === "weekly" ? 7 : 30, spec.kind, o);
-      return plan(() => windowedUnique(windows, keyOfActor), windows.starts[0] ?? buckets.from);
+      return plan(() => windowedUnique(windows, keyOfActor), windows.starts[0] ?? buckets.from, (ts) => [upperBound(windows.ends, ts), upperBound(windows.starts, ts) - 1]);
     }
     case "property":
       return plan(() => propertyValues(buckets, o.mathProperty ?? "", AGGREGATES[spec.aggregate!]!));
@@ -69,7 +79,7 @@ export function planMath(buckets: Buckets, o: MathOptions): MathPlan {
       return plan(() => perActor(buckets, AGGREGATES[spec.aggregate!]!));
     case "firstTime":
     case "firstMatching":
-      return { scanFrom: -Infinity, firstTime: spec.kind === "firstTime" ? "event" : "matching", create: () => counter(buckets) };
+      return { scanFrom: -Infinity, firstTime: spec.kind === "firstTime" ? "event" : "matching", create: () => counter(buckets), reach: own };
     default:
       return plan(() => counter(buckets));
   }

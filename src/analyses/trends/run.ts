@@ -9,13 +9,15 @@ import { forEachMatch, indexRange } from "../shared/scan.ts";
 import type { SeriesEntity } from "../shared/series.ts";
 import { BREAKDOWN_OTHER, keyingFor, rankKeys, type BreakdownKey, type Keying } from "./breakdown-values.ts";
 import type { TrendSpec } from "./filter.ts";
-import { planMath, type Accumulator, type ActorKey, type MathPlan } from "./maths.ts";
+import { planMath, type Accumulator, type ActorKey, type BucketActors, type MathPlan } from "./maths.ts";
 
 /** One series in one period: a row per breakdown value (a single row without breakdown). */
 export interface Row {
   key: string;
   breakdown?: { value: string | number | string[]; label: string };
   data: number[];
+  /** With `collectActors`: per bucket, the actors behind `data` and their event counts. */
+  actors?: BucketActors;
 }
 
 export interface SeriesRun {
@@ -30,6 +32,8 @@ export interface RunShared {
   ctx: AnalysisContext;
   actorOf: ActorOf;
   global: RowPredicate;
+  /** Keep, per bucket, who was counted (the actors endpoints list them; the numbers stay the same). */
+  collectActors?: boolean;
 }
 
 /** Computes one series over one window; undefined when the series' action does not exist (PostHog skips it). */
@@ -38,9 +42,13 @@ export function runSeries(entity: SeriesEntity, window: QueryWindow, shared: Run
   const buckets = spec.totalValue ? singleBucket(window) : buildBuckets(window, ctx.timezone, ctx.weekStartDay);
   const matcher = compileEntityMatcher(entity, ctx, shared.global, `${entity.type}__${entity.position}`);
   if (matcher === NEVER) return undefined;
-  const plan = planMath(buckets, { math: entity.math, mathProperty: entity.math_property, cumulative: spec.cumulative, totalValue: spec.totalValue, timezone: ctx.timezone });
+  const planned = planMath(buckets, { math: entity.math, mathProperty: entity.math_property, cumulative: spec.cumulative, totalValue: spec.totalValue, timezone: ctx.timezone });
+  const plan = shared.collectActors ? collecting(planned, buckets.length) : planned;
   const scan: Scan = { shared, entity, matcher, plan, buckets, actorKey: actorKeyOf(entity, spec) };
-  if (!spec.breakdown) return { entity, buckets, rows: [{ key: "", data: accumulate(scan).get("")?.values() ?? zeros(buckets) }] };
+  if (!spec.breakdown) {
+    const acc = accumulate(scan).get("");
+    return { entity, buckets, rows: [{ key: "", data: acc?.values() ?? zeros(buckets), actors: acc?.actors?.() }] };
+  }
   const keying = keyingFor(spec.breakdown, { events: shared.events, range: buckets, matcher, actorOf: shared.actorOf });
   return { entity, buckets, rows: breakdownRows(scan, keying) };
 }
@@ -67,14 +75,36 @@ function breakdownRows(scan: Scan, keying: Keying): Row[] {
     const kept = new Set([...keep, ...[...totals].filter(([, t]) => t === 0).map(([key]) => key)]);
     accumulators = accumulate(scan, keying, (key) => (kept.has(key) ? key : BREAKDOWN_OTHER));
   }
-  const rows: Row[] = keep.map((key) => ({ key, breakdown: keying.present(key), data: accumulators.get(key)!.values() }));
+  const rows: Row[] = keep.map((key) => ({ key, breakdown: keying.present(key), data: accumulators.get(key)!.values(), actors: accumulators.get(key)!.actors?.() }));
   const otherAcc = accumulators.get(BREAKDOWN_OTHER);
-  if (other && otherAcc && !spec.hideOther) rows.push({ key: BREAKDOWN_OTHER, breakdown: { value: BREAKDOWN_OTHER, label: BREAKDOWN_OTHER }, data: otherAcc.values() });
+  if (other && otherAcc && !spec.hideOther) {
+    rows.push({ key: BREAKDOWN_OTHER, breakdown: { value: BREAKDOWN_OTHER, label: BREAKDOWN_OTHER }, data: otherAcc.values(), actors: otherAcc.actors?.() });
+  }
   return rows;
 }
 
+/** The same plan whose accumulators also remember, per bucket, each actor they counted and its events there. */
+function collecting(plan: MathPlan, length: number): MathPlan {
+  return {
+    ...plan,
+    create() {
+      const inner = plan.create();
+      const actors: BucketActors = Array.from({ length }, () => new Map());
+      return {
+        add(event, key) {
+          inner.add(event, key);
+          const [first, last] = plan.reach(event.timestamp);
+          for (let b = Math.max(0, first); b <= last; b++) actors[b]!.set(key, (actors[b]!.get(key) ?? 0) + 1);
+        },
+        values: () => inner.values(),
+        actors: () => actors,
+      };
+    },
+  };
+}
+
 /** Actors are persons, or `$group_N` values with unique_group / aggregation_group_type_index (§1.1). */
-function actorKeyOf(entity: SeriesEntity, spec: TrendSpec): (event: EventRecord, actor: Actor) => ActorKey | undefined {
+export function actorKeyOf(entity: SeriesEntity, spec: Pick<TrendSpec, "groupIndex">): (event: EventRecord, actor: Actor) => ActorKey | undefined {
   const group = entity.math === "unique_group" ? entity.math_group_type_index : spec.groupIndex;
   if (group === undefined) return (_event, actor) => actor.id;
   const property = `$group_${group}`;

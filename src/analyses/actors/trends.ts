@@ -1,0 +1,68 @@
+import { fail } from "../../http/errors.ts";
+import type { EventRecord } from "../../store/schema.ts";
+import { lifecycleStatuses, LIFECYCLE_STATUSES, type LifecycleStatus } from "../lifecycle/index.ts";
+import { actorResolver } from "../shared/actors.ts";
+import { upperBound } from "../shared/buckets.ts";
+import type { AnalysisContext } from "../shared/context.ts";
+import { parseAbsolute } from "../shared/date-parse.ts";
+import { resolveDateRange } from "../shared/date-range.ts";
+import { compileGlobalFilter } from "../shared/entity-match.ts";
+import { readString, type Loose } from "../shared/filter-read.ts";
+import { stickinessSeries } from "../stickiness/index.ts";
+import { readTrendFilter } from "../trends/filter.ts";
+import type { ActorKey } from "../trends/maths.ts";
+import { runSeries, type Row } from "../trends/run.ts";
+import { pickSeries, requiredNumber, sameValue, withPointSeries, type DataPoint } from "./point.ts";
+import { actorRows, onceEach, type ActorRow } from "./types.ts";
+
+/** Display-only trend fields the persons of one series' buckets do not depend on. */
+const NOT_FOR_ACTORS = { compare: false, compare_to: undefined, formula: undefined, formulas: undefined, formulaNodes: undefined, smoothing_intervals: undefined };
+
+/**
+ * The actors behind a trend data point (`/persons/trends/`): the series' run over the given range with actor
+ * collection on, the row of `breakdown_value` (every row without one), every bucket of the range. `value` is the
+ * actor's number of events for `total` counts (their sum is the number), null for the unique maths.
+ */
+export function trendActors(events: readonly EventRecord[], filter: Loose, ctx: AnalysisContext, point: DataPoint): ActorRow[] {
+  const trendFilter = { ...withPointSeries(filter, point), ...NOT_FOR_ACTORS };
+  const spec = readTrendFilter(trendFilter, ctx);
+  const entity = pickSeries(spec.series, point);
+  const window = resolveDateRange(trendFilter, spec.totalValue ? "day" : spec.interval, ctx, events[0]?.timestamp);
+  const run = runSeries(entity, window, { events, spec, ctx, actorOf: actorResolver(ctx), global: compileGlobalFilter(trendFilter, ctx), collectActors: true });
+  const asked = readString(point, "breakdown_value");
+  const rows = (run?.rows ?? []).filter((row) => asked === undefined || (row.breakdown !== undefined && sameValue(row.breakdown.value, asked)));
+  const counts = (entity.math ?? "total") === "total";
+  return actorRows(union(rows, counts));
+}
+
+function union(rows: readonly Row[], counts: boolean): Map<ActorKey, number | null> {
+  const shares = new Map<ActorKey, number | null>();
+  for (const row of rows) {
+    for (const bucket of row.actors ?? []) for (const [key, n] of bucket) shares.set(key, counts ? (shares.get(key) ?? 0) + n : null);
+  }
+  return shares;
+}
+
+/** The actors of a stickiness position (`/persons/stickiness/`): active on exactly stickiness_days buckets. */
+export function stickinessActors(events: readonly EventRecord[], filter: Loose, ctx: AnalysisContext, point: DataPoint): ActorRow[] {
+  const days = requiredNumber(point, "stickiness_days");
+  const series = stickinessSeries(events, { ...withPointSeries(filter, point), compare: false }, ctx);
+  const entity = pickSeries(series.map((s) => s.entity), point);
+  const counts = series.find((s) => s.entity === entity)!.activeBuckets;
+  return onceEach([...counts].filter(([, k]) => k === days).map(([key]) => key));
+}
+
+/** The persons of a lifecycle status in the bucket holding target_date (`/persons/lifecycle/`). */
+export function lifecycleActors(events: readonly EventRecord[], filter: Loose, ctx: AnalysisContext, point: DataPoint): ActorRow[] {
+  const status = readString(point, "lifecycle_type");
+  if (!status) throw fail.required("lifecycle_type");
+  if (!(LIFECYCLE_STATUSES as readonly string[]).includes(status)) throw fail.invalid("lifecycle_type", `"${status}" is not a lifecycle status.`);
+  const rawDate = readString(point, "target_date");
+  if (!rawDate) throw fail.required("target_date");
+  const target = parseAbsolute(rawDate, ctx.timezone);
+  if (!target) throw fail.invalid("target_date", `"${rawDate}" is not a date.`);
+  const { buckets, persons } = lifecycleStatuses(events, withPointSeries(filter, point), ctx);
+  const bucket = upperBound(buckets.edges, target.ms) - 1;
+  if (bucket < 0 || bucket >= buckets.length) return [];
+  return onceEach(persons[status as LifecycleStatus][bucket]!);
+}

@@ -1,0 +1,134 @@
+import type { EventRecord, PersonRecord } from "../../store/schema.ts";
+import type { Actor } from "../shared/actors.ts";
+import type { AnalysisContext } from "../shared/context.ts";
+import { findAction } from "../shared/series.ts";
+import { indexRange } from "../shared/scan.ts";
+import { peopleUrl } from "../shared/people-url.ts";
+import { stringForm } from "../shared/property-operators.ts";
+import { funnelPopulation, type FunnelFilter, type FunnelSpec } from "../funnels/index.ts";
+import { readCorrelationSpec, type CorrelationSpec } from "./filter.ts";
+import { oddsRows, type CorrelationRow } from "./odds.ts";
+
+export type { CorrelationRow } from "./odds.ts";
+
+export interface CorrelationResult {
+  events: CorrelationRow[];
+  skewed: boolean;
+}
+
+/** An actor who entered the funnel, and the span of its attempt whose other events are correlated. */
+export interface FunnelEntrant {
+  actor: Actor;
+  converted: boolean;
+  /** Exclusive bounds: after the first step; before the last step, else the window's close (reference §6). */
+  from: number;
+  to: number;
+}
+
+export interface CorrelationPopulation {
+  spec: CorrelationSpec;
+  entrants: Map<number, FunnelEntrant>;
+  /** Names of the funnel's step events: never correlated. */
+  stepNames: ReadonlySet<string>;
+  visitSpans(visit: (event: EventRecord, entrant: FunnelEntrant) => void): void;
+}
+
+/**
+ * Funnel correlation (reference: analytics §6): among the actors who entered the funnel, success = reached the
+ * last step. Per event name (or person property value, or event property value) the successful and failed actors
+ * having it, an odds ratio with a prior of 1, insignificant values dropped; top 10 success then top 10 failure.
+ * A breakdown on the funnel is ignored.
+ */
+export function computeCorrelation(events: readonly EventRecord[], filter: FunnelFilter, ctx: AnalysisContext): CorrelationResult {
+  const population = correlationPopulation(events, filter, ctx);
+  let successes = 0;
+  for (const e of population.entrants.values()) if (e.converted) successes++;
+  const failures = population.entrants.size - successes;
+  if (successes === 0 || failures === 0) return { events: [], skewed: true };
+  const table = contingency(population);
+  const urlOf = (name: string, converted: boolean) => peopleUrl(ctx.projectId, "funnel/correlation", filter, personPoint(population.spec, name, converted));
+  return { events: oddsRows(table, successes, failures, population.spec.type, urlOf), skewed: successes / failures > 10 || failures / successes > 10 };
+}
+
+/** The funnel's entrants and their spans: the table counts them, the actors endpoint lists them. */
+export function correlationPopulation(events: readonly EventRecord[], filter: FunnelFilter, ctx: AnalysisContext): CorrelationPopulation {
+  const spec = readCorrelationSpec(filter);
+  const funnel = funnelPopulation(events, { ...filter, breakdown: undefined, breakdowns: undefined }, ctx);
+  const last = funnel.spec.steps.length;
+  const entrants = new Map<number, FunnelEntrant>();
+  for (const [id, attempt] of funnel.byKey.get("") ?? []) {
+    const converted = attempt.level === last;
+    const from = attempt.times[0]!;
+    entrants.set(id, { actor: funnel.actors.get(id)!, converted, from, to: converted ? attempt.times[last - 1]! : from + funnel.spec.windowMs });
+  }
+  const stepNames = stepEventNames(funnel.spec, ctx);
+  const visitSpans = (visit: (event: EventRecord, entrant: FunnelEntrant) => void) => {
+    const [start, end] = indexRange(events, funnel.window.from, funnel.window.to);
+    for (let i = start; i < end; i++) {
+      const event = events[i]!;
+      if (stepNames.has(event.event) || spec.excludeEventNames.has(event.event)) continue;
+      const entrant = entrants.get(funnel.actorOf(event.distinct_id).id);
+      if (entrant && event.timestamp > entrant.from && event.timestamp < entrant.to) visit(event, entrant);
+    }
+  };
+  return { spec, entrants, stepNames, visitSpans };
+}
+
+function stepEventNames(spec: FunnelSpec, ctx: AnalysisContext): Set<string> {
+  const names = new Set<string>();
+  for (const step of spec.steps) {
+    if (step.type === "events" && step.id !== null) names.add(String(step.id));
+    if (step.type === "actions") for (const s of findAction(ctx, step.id)?.steps ?? []) if (s.event) names.add(s.event);
+  }
+  return names;
+}
+
+export interface Tally {
+  success: Set<number>;
+  failure: Set<number>;
+}
+
+/** Name → the successful and failed actors having it. */
+export function contingency(population: CorrelationPopulation): Map<string, Tally> {
+  const table = new Map<string, Tally>();
+  const add = (name: string, entrant: FunnelEntrant) => {
+    let tally = table.get(name);
+    if (!tally) table.set(name, (tally = { success: new Set(), failure: new Set() }));
+    (entrant.converted ? tally.success : tally.failure).add(entrant.actor.id);
+  };
+  const { spec } = population;
+  if (spec.type === "properties") {
+    for (const entrant of population.entrants.values()) for (const name of personValues(spec, entrant.actor.person)) add(name, entrant);
+  } else if (spec.type === "events") {
+    population.visitSpans((event, entrant) => add(event.event, entrant));
+  } else {
+    population.visitSpans((event, entrant) => {
+      if (!spec.eventNames.has(event.event)) return;
+      for (const [key, value] of Object.entries(event.properties)) {
+        if (value !== null && value !== undefined && !spec.excludePropertyNames.has(key)) add(`${event.event}::${key}::${stringForm(value)}`, entrant);
+      }
+    });
+  }
+  return table;
+}
+
+/** `<prop>::<value>` for the asked person properties the person has (a missing value is not correlated). */
+function personValues(spec: CorrelationSpec, person: PersonRecord | undefined): string[] {
+  const properties = person?.properties ?? {};
+  const keys = spec.names.includes("$all") ? Object.keys(properties) : spec.names;
+  return keys
+    .filter((key) => !spec.excludeNames.has(key) && properties[key] !== undefined && properties[key] !== null)
+    .map((key) => `${key}::${stringForm(properties[key])}`);
+}
+
+/** The data point of a row for the actors endpoint: the event (with its property) or the person property value. */
+function personPoint(spec: CorrelationSpec, name: string, converted: boolean): Record<string, unknown> {
+  const flag = { funnel_correlation_person_converted: converted ? "true" : "false" };
+  if (spec.type === "properties") {
+    const [key, ...rest] = name.split("::");
+    return { funnel_correlation_property_values: [{ key, value: rest.join("::"), operator: "exact", type: "person" }], ...flag };
+  }
+  if (spec.type === "events") return { funnel_correlation_person_entity: { id: name, type: "events" }, ...flag };
+  const [event, key, ...rest] = name.split("::");
+  return { funnel_correlation_person_entity: { id: event, type: "events", properties: [{ key, value: rest.join("::"), operator: "exact", type: "event" }] }, ...flag };
+}

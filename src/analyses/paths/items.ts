@@ -1,0 +1,58 @@
+import type { EventRecord } from "../../store/schema.ts";
+import { stringForm } from "../shared/property-operators.ts";
+import { trimSlash, type PathsSpec } from "./filter.ts";
+
+/**
+ * Path items and path cutting (reference: analytics §8.1–8.2; PostHog paths_query_runner): what an event stands
+ * for, and how one session becomes the path whose edges are counted.
+ */
+
+/** The event's path item, or undefined when its type is not included or the item is excluded. */
+export function itemOf(event: EventRecord, spec: PathsSpec): string | undefined {
+  const types = spec.eventTypes;
+  const wants = (type: string) => types.length === 0 || types.includes(type);
+  const isPageview = event.event === "$pageview";
+  const isScreen = event.event === "$screen";
+  if (types.length > 0 && !(isPageview && wants("$pageview")) && !(isScreen && wants("$screen")) && !(wants("custom_event") && !event.event.startsWith("$"))) {
+    return undefined;
+  }
+  let item = event.event;
+  if (isPageview && wants("$pageview")) item = trimSlash(text(event.properties.$current_url));
+  else if (isScreen && wants("$screen")) item = text(event.properties.$screen_name);
+  for (const { re, alias } of spec.cleaning) item = item.replace(re, alias);
+  const grouping = spec.groupings.find((g) => g.re.test(item));
+  if (grouping) item = grouping.pattern;
+  return spec.excluded.has(item) ? undefined : item;
+}
+
+const text = (value: unknown): string => (value === undefined || value === null ? "" : stringForm(value));
+
+/**
+ * One session → its path: consecutive repeats collapse to their last event; start_point keeps the path from the
+ * point's first occurrence, end_point up to it (the path must contain them); step_limit keeps the first items,
+ * the last ones with an end point, or, with both points, the first and last halves around a "..." item.
+ */
+export function cutPath(items: readonly string[], times: readonly number[], spec: PathsSpec): { items: string[]; times: number[] } | undefined {
+  let path = items.flatMap((item, i) => (items[i + 1] === item ? [] : [i]));
+  const at = (k: number[]) => ({ items: k.map((i) => items[i]!), times: k.map((i) => times[i]!) });
+  const find = (list: number[], point: string) => list.findIndex((i) => items[i] === point);
+  const limit = spec.stepLimit;
+  if (spec.startPoint !== undefined) {
+    const s = find(path, spec.startPoint);
+    if (s < 0) return undefined;
+    path = path.slice(s);
+  }
+  if (spec.endPoint !== undefined) {
+    const e = find(path, spec.endPoint);
+    if (e < 0) return undefined;
+    path = path.slice(0, e + 1);
+  }
+  if (spec.startPoint !== undefined && spec.endPoint !== undefined) {
+    if (path.length <= limit) return at(path);
+    const half = Math.floor(limit / 2);
+    const head = at(path.slice(0, half));
+    const tail = at(path.slice(path.length - half));
+    return { items: [...head.items, "...", ...tail.items], times: [...head.times, times[path[half]!]!, ...tail.times] };
+  }
+  return at(spec.endPoint !== undefined ? path.slice(-limit) : path.slice(0, limit));
+}

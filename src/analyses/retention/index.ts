@@ -1,0 +1,160 @@
+import type { EventRecord } from "../../store/schema.ts";
+import type { Actor } from "../shared/actors.ts";
+import { actorResolver } from "../shared/actors.ts";
+import { cohortHas, partValue, type BreakdownDef } from "../shared/breakdown.ts";
+import { buildBuckets } from "../shared/buckets.ts";
+import type { AnalysisContext } from "../shared/context.ts";
+import { isoInZone } from "../shared/date-parse.ts";
+import { compileEntityMatcher, compileGlobalFilter, matchesEvent } from "../shared/entity-match.ts";
+import { peopleUrl } from "../shared/people-url.ts";
+import { ALWAYS } from "../shared/property-filter.ts";
+import { indexRange } from "../shared/scan.ts";
+import type { ActorKey } from "../trends/maths.ts";
+import { readRetentionFilter, type RetentionFilter, type RetentionSpec } from "./filter.ts";
+
+export type { RetentionFilter } from "./filter.ts";
+
+/** One row of a retention `result` (reference: analytics §7.3, current engine: every row has total_intervals values). */
+export interface RetentionCohort {
+  values: { count: number; people: never[]; label: string }[];
+  label: string;
+  date: string;
+  people_url: string;
+  breakdown_value?: string | number;
+}
+
+/** One actor (under one breakdown value): the cohorts it belongs to and the periods it returned in. */
+export interface RetentionActivity {
+  key: ActorKey;
+  cohorts: Uint8Array;
+  returns: Uint8Array;
+  /** First-time retention: the actor's first target event (all time) has been seen. */
+  firstTargetSeen?: boolean;
+}
+
+export interface RetentionGroup {
+  /** Breakdown key ("" without a breakdown). */
+  key: string;
+  breakdownValue: string | number | undefined;
+  activities: RetentionActivity[];
+}
+
+/**
+ * Cell (cohort i, period i + j): the cohort's actors for j = 0, those of them who did the returning event in period
+ * i + j otherwise; periods after the window count nobody. The table counts the cell, the actors endpoint lists it.
+ */
+export const inCell = (a: RetentionActivity, i: number, j: number): boolean =>
+  a.cohorts[i] === 1 && (j === 0 || (i + j < a.returns.length && a.returns[i + j] === 1));
+
+/**
+ * Retention (reference: analytics §7): total_intervals cohorts ending with the period of date_to. Recurring: an
+ * actor is in the cohort of every period with a target event (§11 item 15); first time: only in the cohort of its
+ * first-ever target event, if inside the window. Value j counts the cohort (j = 0), then its actors that did the
+ * returning event j periods later, inside the window.
+ */
+export function computeRetention(events: readonly EventRecord[], filter: RetentionFilter, ctx: AnalysisContext): RetentionCohort[] {
+  const { spec, groups } = retentionActivity(events, filter, ctx);
+  const n = spec.totalIntervals;
+  return groups.flatMap((group) =>
+    Array.from({ length: n }, (_, i) => {
+      const values = Array.from({ length: n }, (_, j) => ({ count: countCell(group.activities, i, j), people: [] as never[], label: `${spec.period} ${j}` }));
+      const point = { selected_interval: i, ...(group.breakdownValue === undefined ? {} : { breakdown_value: group.breakdownValue }) };
+      const row: RetentionCohort = { values, label: `${spec.period} ${i}`, date: isoInZone(spec.edges[i]!, ctx.timezone), people_url: peopleUrl(ctx.projectId, "retention", spec.raw, point) };
+      if (group.breakdownValue !== undefined) row.breakdown_value = group.breakdownValue;
+      return row;
+    }),
+  );
+}
+
+const countCell = (activities: readonly RetentionActivity[], i: number, j: number): number => {
+  let count = 0;
+  for (const a of activities) if (inCell(a, i, j)) count++;
+  return count;
+};
+
+/** Every actor's cohorts and returns, per breakdown value: the table counts them, the actors endpoint lists them. */
+export function retentionActivity(events: readonly EventRecord[], filter: RetentionFilter, ctx: AnalysisContext): { spec: RetentionSpec; groups: RetentionGroup[] } {
+  const spec = readRetentionFilter(filter, ctx);
+  const n = spec.totalIntervals;
+  const buckets = buildBuckets({ from: spec.edges[0]!, to: spec.edges[n]! - 1, interval: spec.interval }, ctx.timezone, ctx.weekStartDay);
+  const matchers = matchersOf(spec, filter, ctx);
+  const activities = new Map<string, GroupedActivity>();
+  const actorOf = actorResolver(ctx);
+  // First-time retention needs every earlier target event; returns and recurring cohorts only the window's.
+  const [start, end] = indexRange(events, spec.type === "retention_recurring" ? buckets.from : -Infinity, buckets.to);
+  for (let e = start; e < end; e++) {
+    const event = events[e]!;
+    const actor = actorOf(event.distinct_id);
+    const seen = { cohorting: matchesEvent(matchers.cohorting, event, actor.person), returned: matchesEvent(matchers.returning, event, actor.person) };
+    if ((!seen.cohorting && !seen.returned) || !matchers.global(event, actor.person)) continue;
+    const key = actorKeyOf(event, actor, spec);
+    if (key === undefined) continue;
+    const period = buckets.indexOf(event.timestamp);
+    for (const group of breakdownKeys(spec.breakdown, event, actor)) {
+      const id = `${String(key)}\u0001${group}`;
+      let a = activities.get(id);
+      if (!a) activities.set(id, (a = { key, group, cohorts: new Uint8Array(n), returns: new Uint8Array(n) }));
+      record(a, period, seen, () => matchesEvent(matchers.target, event, actor.person), spec);
+    }
+  }
+  return { spec, groups: groupsOf([...activities.values()], spec.breakdown) };
+}
+
+type GroupedActivity = RetentionActivity & { group: string };
+
+/** first_ever cohorts on the first target event whatever its properties, which must then match (PostHog). */
+function matchersOf(spec: RetentionSpec, filter: RetentionFilter, ctx: AnalysisContext) {
+  const target = compileEntityMatcher(spec.target, ctx, ALWAYS, "target_entity");
+  const firstEver = compileEntityMatcher({ ...spec.target, properties: undefined }, ctx, ALWAYS, "target_entity");
+  return {
+    global: compileGlobalFilter(filter, ctx),
+    target,
+    cohorting: spec.type === "retention_first_ever_occurrence" ? firstEver : target,
+    returning: compileEntityMatcher(spec.returning, ctx, ALWAYS, "returning_entity"),
+  };
+}
+
+/** Recurring: every target period is a cohort; first time: only the first target event's, if it is in the window. */
+function record(a: RetentionActivity, period: number, seen: { cohorting: boolean; returned: boolean }, matchesTarget: () => boolean, spec: RetentionSpec): void {
+  if (seen.returned && period >= 0) a.returns[period] = 1;
+  if (!seen.cohorting) return;
+  if (spec.type === "retention_recurring") {
+    if (period >= 0) a.cohorts[period] = 1;
+    return;
+  }
+  if (a.firstTargetSeen) return;
+  a.firstTargetSeen = true;
+  const counts = spec.type === "retention_first_time" || matchesTarget();
+  if (counts && period >= 0) a.cohorts[period] = 1;
+}
+
+function actorKeyOf(event: EventRecord, actor: Actor, spec: RetentionSpec): ActorKey | undefined {
+  if (spec.groupIndex === undefined) return actor.id;
+  const value = event.properties[`$group_${spec.groupIndex}`];
+  return value === undefined || value === null || value === "" ? undefined : String(value);
+}
+
+/** The breakdown values an event counts under: a property's string form ("" when missing), or the person's cohorts. */
+function breakdownKeys(def: BreakdownDef | undefined, event: EventRecord, actor: Actor): string[] {
+  if (!def) return [""];
+  if (def.kind === "cohort") return def.cohorts.filter((c) => cohortHas(c, actor.person)).map((c) => String(c.value));
+  return [partValue(def.parts[0]!, event, actor.person) ?? ""];
+}
+
+/** Breakdown values by the number of actors in any cohort, descending, then by value; cohorts in the order asked. */
+function groupsOf(activities: GroupedActivity[], def: BreakdownDef | undefined): RetentionGroup[] {
+  const byGroup = new Map<string, RetentionActivity[]>();
+  for (const a of activities) {
+    if (!a.cohorts.includes(1)) continue;
+    const list = byGroup.get(a.group) ?? [];
+    if (list.length === 0) byGroup.set(a.group, list);
+    list.push(a);
+  }
+  if (!def) return [{ key: "", breakdownValue: undefined, activities: byGroup.get("") ?? [] }];
+  if (def.kind === "cohort") {
+    return def.cohorts.filter((c) => byGroup.has(String(c.value))).map((c) => ({ key: String(c.value), breakdownValue: c.value, activities: byGroup.get(String(c.value))! }));
+  }
+  return [...byGroup]
+    .sort(([a, la], [b, lb]) => lb.length - la.length || (a < b ? -1 : a > b ? 1 : 0))
+    .map(([key, list]) => ({ key, breakdownValue: key, activities: list }));
+}
