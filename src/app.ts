@@ -39,6 +39,8 @@ function toApiError(err: unknown): ApiError | null {
   if (type === "entity.too.large") return fail.tooLarge(`${(err as { limit?: number }).limit ?? "?"} bytes`);
   if (type === "encoding.unsupported" || type === "charset.unsupported") return fail.unsupportedMediaType(String((err as { charset?: string }).charset ?? "encoding"));
   if (type === "request.aborted") return fail.invalid(null, "The request was aborted.", "request_aborted");
+  // openapi-backend decodes path parameters with decodeURIComponent: a malformed escape is the client's error.
+  if (err instanceof URIError) return fail.invalid(null, "The path is not valid percent-encoding.");
   return null;
 }
 
@@ -74,6 +76,17 @@ function steeringAndLatency(latency: Config["latency"]) {
   };
 }
 
+/**
+ * Bodies are read only for operations that declare one: an unknown path still answers 404/405 whatever its
+ * body, and a body sent with a GET or DELETE is ignored rather than judged.
+ */
+function readDeclaredBody(jsonParser: express.RequestHandler, takesBody: (req: Request) => boolean) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (!takesBody(req)) return next();
+    requireJsonBody(req, res, (err?: unknown) => (err ? next(err) : jsonParser(req, res, next)));
+  };
+}
+
 /** Builds the express app over a store and a clock; no globals, so tests start as many as they like. */
 export async function createApp({ store, clock, config, logger, startup }: AppOptions) {
   await hogqlReady();
@@ -106,8 +119,11 @@ export async function createApp({ store, clock, config, logger, startup }: AppOp
     next();
   });
   if (config.corsOrigins.length) app.use(corsMiddleware(config.corsOrigins));
-  app.use(requireJsonBody);
-  app.use(express.json({ limit: config.bodyLimit, type: ["application/json", "+json"], strict: false }));
+  app.use(readDeclaredBody(express.json({ limit: config.bodyLimit, type: ["application/json", "+json"], strict: false }), (req) => {
+    if (req.path.startsWith("/_mock")) return BODY_METHODS.has(req.method);
+    const path = req.path.endsWith("/") ? req.path : `${req.path}/`;
+    return Boolean(router.api.matchOperation({ method: req.method.toLowerCase(), path, headers: {} })?.requestBody);
+  }));
   app.use("/_mock", await controlRouter(control, config.adminToken));
   app.use(steeringAndLatency(config.latency));
   // Queued person-event deletions run once the (possibly frozen) clock passes their slot, before any read.

@@ -3238,14 +3238,11 @@ export interface components {
         funnel_correlation_person_offset: number;
         /** @description JSON-encoded array of property filters describing the correlated property value. */
         funnel_correlation_property_values: string;
-        /**
-         * @description Bucket of the lifecycle data point (date or date-time); missing is 400 with attr `target_date`.
-         * @example 2024-03-02
-         */
+        /** @description Bucket of the lifecycle data point: a date or date-time (`YYYY-MM-DD…`) naming any instant of the bucket; missing is 400 with attr `target_date`. */
         target_date: string;
         /** @description Status of the lifecycle data point; missing is 400 with attr `lifecycle_type`. */
         lifecycle_type: "new" | "returning" | "resurrecting" | "dormant";
-        /** @description Data point of a stickiness series - actors active on exactly this many intervals. */
+        /** @description Data point of a stickiness series - actors active on exactly this many intervals; missing is 400 with attr `stickiness_days`. */
         stickiness_days: number;
         /** @description Cohort (0-based row) of the retention data point; default 0. */
         selected_interval: number;
@@ -3459,11 +3456,8 @@ export interface operations {
                 refresh?: components["parameters"]["refresh"];
                 /** @description Analysis kind. */
                 insight?: components["parameters"]["funnel_insight"];
-                /**
-                 * @description JSON-encoded array of SeriesEntity (event series or steps).
-                 * @example [{"id":"$pageview","type":"events","order":0}]
-                 */
-                events?: components["parameters"]["events"];
+                /** @description JSON-encoded array of SeriesEntity (event series or steps). */
+                events?: string;
                 /**
                  * @description JSON-encoded array of SeriesEntity (action series or steps).
                  * @example []
@@ -3608,11 +3602,8 @@ export interface operations {
                 refresh?: components["parameters"]["refresh"];
                 /** @description Analysis kind. */
                 insight?: components["parameters"]["funnel_insight"];
-                /**
-                 * @description JSON-encoded array of SeriesEntity (event series or steps).
-                 * @example [{"id":"$pageview","type":"events","order":0}]
-                 */
-                events?: components["parameters"]["events"];
+                /** @description JSON-encoded array of SeriesEntity (event series or steps). */
+                events?: string;
                 /**
                  * @description JSON-encoded array of SeriesEntity (action series or steps).
                  * @example []
@@ -4037,11 +4028,8 @@ export interface operations {
                 insight?: components["parameters"]["trend_insight"];
                 /** @description Legacy alternative to `insight`. */
                 shown_as?: components["parameters"]["shown_as"];
-                /**
-                 * @description JSON-encoded array of SeriesEntity (event series or steps).
-                 * @example [{"id":"$pageview","type":"events","order":0}]
-                 */
-                events?: components["parameters"]["events"];
+                /** @description JSON-encoded array of SeriesEntity (event series or steps). */
+                events?: string;
                 /**
                  * @description JSON-encoded array of SeriesEntity (action series or steps).
                  * @example []
@@ -4215,6 +4203,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -4429,10 +4418,7 @@ export interface operations {
     persons_cohorts_retrieve: {
         parameters: {
             query: {
-                /**
-                 * @description Integer id or uuid of the person.
-                 * @example 1043
-                 */
+                /** @description Integer id or uuid (dashes optional) of the person. */
                 person_id: string;
                 /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
                 format?: components["parameters"]["format_json"];
@@ -4475,11 +4461,8 @@ export interface operations {
                 search?: components["parameters"]["actors_search"];
                 /** @description Analysis kind. */
                 insight?: components["parameters"]["funnel_insight"];
-                /**
-                 * @description JSON-encoded array of SeriesEntity (event series or steps).
-                 * @example [{"id":"$pageview","type":"events","order":0}]
-                 */
-                events?: components["parameters"]["events"];
+                /** @description JSON-encoded array of SeriesEntity (event series or steps). */
+                events?: string;
                 /**
                  * @description JSON-encoded array of SeriesEntity (action series or steps).
                  * @example []
@@ -4640,11 +4623,8 @@ export interface operations {
                 search?: components["parameters"]["actors_search"];
                 /** @description Analysis kind. */
                 insight?: components["parameters"]["funnel_insight"];
-                /**
-                 * @description JSON-encoded array of SeriesEntity (event series or steps).
-                 * @example [{"id":"$pageview","type":"events","order":0}]
-                 */
-                events?: components["parameters"]["events"];
+                /** @description JSON-encoded array of SeriesEntity (event series or steps). */
+                events?: string;
                 /**
                  * @description JSON-encoded array of SeriesEntity (action series or steps).
                  * @example []
@@ -4834,11 +4814,8 @@ export interface operations {
                 insight?: components["parameters"]["trend_insight"];
                 /** @description Legacy alternative to `insight`. */
                 shown_as?: components["parameters"]["shown_as"];
-                /**
-                 * @description JSON-encoded array of SeriesEntity (event series or steps).
-                 * @example [{"id":"$pageview","type":"events","order":0}]
-                 */
-                events?: components["parameters"]["events"];
+                /** @description JSON-encoded array of SeriesEntity (event series or steps). */
+                events?: string;
                 /**
                  * @description JSON-encoded array of SeriesEntity (action series or steps).
                  * @example []
@@ -4906,10 +4883,7 @@ export interface operations {
                 entity_order?: components["parameters"]["entity_order"];
                 /** @description Breakdown value of the data point (JSON-encoded when not a plain string). */
                 breakdown_value?: components["parameters"]["breakdown_value"];
-                /**
-                 * @description Bucket of the lifecycle data point (date or date-time); missing is 400 with attr `target_date`.
-                 * @example 2024-03-02
-                 */
+                /** @description Bucket of the lifecycle data point: a date or date-time (`YYYY-MM-DD…`) naming any instant of the bucket; missing is 400 with attr `target_date`. */
                 target_date: components["parameters"]["target_date"];
                 /** @description Status of the lifecycle data point; missing is 400 with attr `lifecycle_type`. */
                 lifecycle_type: components["parameters"]["lifecycle_type"];
@@ -5164,7 +5138,7 @@ export interface operations {
     };
     persons_stickiness_retrieve: {
         parameters: {
-            query?: {
+            query: {
                 /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
                 format?: components["parameters"]["format_json"];
                 /** @description Page size. */
@@ -5177,11 +5151,8 @@ export interface operations {
                 insight?: components["parameters"]["trend_insight"];
                 /** @description Legacy alternative to `insight`. */
                 shown_as?: components["parameters"]["shown_as"];
-                /**
-                 * @description JSON-encoded array of SeriesEntity (event series or steps).
-                 * @example [{"id":"$pageview","type":"events","order":0}]
-                 */
-                events?: components["parameters"]["events"];
+                /** @description JSON-encoded array of SeriesEntity (event series or steps). */
+                events?: string;
                 /**
                  * @description JSON-encoded array of SeriesEntity (action series or steps).
                  * @example []
@@ -5249,8 +5220,8 @@ export interface operations {
                 entity_order?: components["parameters"]["entity_order"];
                 /** @description Breakdown value of the data point (JSON-encoded when not a plain string). */
                 breakdown_value?: components["parameters"]["breakdown_value"];
-                /** @description Data point of a stickiness series - actors active on exactly this many intervals. */
-                stickiness_days?: components["parameters"]["stickiness_days"];
+                /** @description Data point of a stickiness series - actors active on exactly this many intervals; missing is 400 with attr `stickiness_days`. */
+                stickiness_days: components["parameters"]["stickiness_days"];
             };
             header?: never;
             path: {
@@ -5292,11 +5263,8 @@ export interface operations {
                 insight?: components["parameters"]["trend_insight"];
                 /** @description Legacy alternative to `insight`. */
                 shown_as?: components["parameters"]["shown_as"];
-                /**
-                 * @description JSON-encoded array of SeriesEntity (event series or steps).
-                 * @example [{"id":"$pageview","type":"events","order":0}]
-                 */
-                events?: components["parameters"]["events"];
+                /** @description JSON-encoded array of SeriesEntity (event series or steps). */
+                events?: string;
                 /**
                  * @description JSON-encoded array of SeriesEntity (action series or steps).
                  * @example []

@@ -275,3 +275,17 @@ describe("insight results", () => {
     expect(res.body.last_refresh).toBeNull();
   });
 });
+
+describe("bodies and paths that cannot be read", () => {
+  it("judges a body only for operations that take one", async () => {
+    const unknown = await s.request("POST", `${P}/nowhere/`, { raw: "{not json", headers: { "content-type": "application/json" } });
+    expect(unknown.status).toBe(404);
+    const deleteWithBody = await s.request("DELETE", `${P}/insights/1/`, { raw: "plain text", headers: { "content-type": "text/plain" } });
+    expect(deleteWithBody.status).toBe(405);
+  });
+
+  it("answers 400, not 500, for a path that is not valid percent-encoding", async () => {
+    const res = await s.get(`${P}/persons/%E0%A4%A/`);
+    expect(res.status).toBe(400);
+  });
+});
