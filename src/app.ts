@@ -8,7 +8,6 @@ import { controlRouter } from "./control/router.ts";
 import { createControl } from "./control/service.ts";
 import { snapshotOf } from "./control/snapshot.ts";
 import { handlers } from "./handlers/index.ts";
-import { hogqlReady } from "./hogql/parse.ts";
 import { createApi, OPENAPI_PATH, rebuildApi } from "./http/api.ts";
 import { docsRouter } from "./http/docs.ts";
 import { ApiError, fail } from "./http/errors.ts";
@@ -89,7 +88,6 @@ function readDeclaredBody(jsonParser: express.RequestHandler, takesBody: (req: R
 
 /** Builds the express app over a store and a clock; no globals, so tests start as many as they like. */
 export async function createApp({ store, clock, config, logger, startup }: AppOptions) {
-  await hogqlReady();
   const analyses = createAnalysisService(store, clock);
   const baseDeps = { store, clock, config, analyses };
   let router = await createApi(handlers, baseDeps);

@@ -64,11 +64,13 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     clock,
     source,
     control,
-    /** Stops accepting connections, lets in-flight requests finish, then flushes the store. */
+    /**
+     * Stops accepting connections and lets in-flight requests finish. Every request is answered only after
+     * its write completed, so nothing is left to flush (rewriting a 1M-event file at each stop took seconds).
+     */
     close: async () => {
       closeApp();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await store.flushAll();
     },
   };
 }

@@ -6,7 +6,7 @@ import { reply, type Handler, type HandlerArgs } from "../http/types.ts";
 import { isPersonId } from "../store/persons-repo.ts";
 import type { EventRecord } from "../store/schema.ts";
 import { compileHogql, Interval, truthy, type EventRow, type Value } from "../hogql/evaluate.ts";
-import { parseHogqlExpr } from "../hogql/parse.ts";
+import { loadHogql, parseHogqlExpr } from "../hogql/parse.ts";
 import { toEventJson } from "./event-json.ts";
 
 type Q = Record<string, unknown>;
@@ -122,8 +122,9 @@ function nextLink(url: URL, matches: readonly EventRecord[], lastIndex: number, 
 
 export const eventHandlers = {
   /** Newest first; `where` filters, `select` switches the rows to the chosen columns (reference §5.1). */
-  events_list: (args) => {
+  events_list: async (args) => {
     const q = queryOf(args);
+    if (q.select !== undefined || q.where !== undefined) await loadHogql();
     const ascending = ascendingOrder(q);
     const columns = selectColumns(args);
     const limit = Number(q.limit ?? 100);

@@ -20,6 +20,17 @@ export class Backend extends OpenAPIBackend {
   override validateDefinition() {
     return this.document;
   }
+
+  /**
+   * openapi-backend's router rebuilds its flat operation list (twice) on every match; the document does not
+   * change after init, so the list is built once (profiled: two thirds of a GET's CPU went there).
+   */
+  override async init() {
+    await super.init();
+    const operations = this.router.getOperations();
+    this.router.getOperations = () => operations;
+    return this;
+  }
 }
 
 export const addApiFormats = (ajv: Ajv) => {

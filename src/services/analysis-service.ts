@@ -58,6 +58,8 @@ export interface InsightPackage {
 interface CacheEntry {
   result: unknown;
   computedAt: number;
+  /** The insight's minimum refresh interval, kept so that serving it again needs no date arithmetic. */
+  maxAge?: number;
 }
 
 /** Bound on cached results: enough for every insight of a large fixture, small enough to never grow without limit. */
@@ -120,16 +122,9 @@ export function createAnalysisService(store: Store, clock: Clock) {
     const now = clock.now();
     const cached = cache.get(key);
     const fresh = cached && !(opts.refresh && now - cached.computedAt >= (opts.maxAge ?? 0));
-    const entry = fresh ? cached : { result: compute(project, kind, filter), computedAt: now };
+    const entry = fresh ? cached : { result: compute(project, kind, filter), computedAt: now, maxAge: opts.maxAge };
     if (!fresh) cache.set(key, entry);
     return { result: entry.result, last_refresh: new Date(entry.computedAt).toISOString(), is_cached: Boolean(fresh), timezone: project.timezone };
-  }
-
-  /** The cached package without computing, or undefined. */
-  function cached(project: ProjectRecord, kind: string, filter: Filter): AnalysisPackage | undefined {
-    const entry = cache.get(keyOf(project, kind, filter));
-    if (!entry) return undefined;
-    return { result: entry.result, last_refresh: new Date(entry.computedAt).toISOString(), is_cached: true, timezone: project.timezone };
   }
 
   /** The actors behind one data point, cached like the analyses (same data version, same filter and point). */
@@ -156,13 +151,15 @@ export function createAnalysisService(store: Store, clock: Clock) {
         throw e;
       }
       const filter = { ...definition.filter, ...opts.overrides };
+      const key = keyOf(project, definition.kind, filter);
+      const entry = cache.get(key);
+      if (opts.compute === false && !entry) return none;
       try {
-        const maxAge = minimumRefreshInterval(filter, contextOf(project));
+        const maxAge = entry?.maxAge ?? minimumRefreshInterval(filter, contextOf(project));
         const pkg =
           opts.compute === false
-            ? cached(project, definition.kind, filter)
+            ? { result: entry!.result, last_refresh: new Date(entry!.computedAt).toISOString(), is_cached: true }
             : run(project, definition.kind, filter, { refresh: opts.refresh, maxAge });
-        if (!pkg) return none;
         const nextRefresh = new Date(Date.parse(pkg.last_refresh) + maxAge).toISOString();
         return { result: pkg.result, last_refresh: pkg.last_refresh, next_allowed_client_refresh: nextRefresh, is_cached: pkg.is_cached };
       } catch (e) {

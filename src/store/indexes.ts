@@ -4,19 +4,25 @@ import type { EventRecord, PersonRecord } from "./schema.ts";
 export interface ProjectIndex {
   /** The project's events, timestamp ascending (analyses binary-search it). */
   events: EventRecord[];
-  eventsByUuid: Map<string, EventRecord>;
+  /** Built on first use: a million-entry map is most of the start-up cost and only event retrieval needs it. */
+  readonly eventsByUuid: Map<string, EventRecord>;
   personsByDistinctId: Map<string, PersonRecord>;
   personsById: Map<number, PersonRecord>;
   personsByUuid: Map<string, PersonRecord>;
 }
 
-const emptyIndex = (): ProjectIndex => ({
-  events: [],
-  eventsByUuid: new Map(),
-  personsByDistinctId: new Map(),
-  personsById: new Map(),
-  personsByUuid: new Map(),
-});
+const emptyIndex = (): ProjectIndex => {
+  let byUuid: Map<string, EventRecord> | undefined;
+  return {
+    events: [],
+    get eventsByUuid() {
+      return (byUuid ??= new Map(this.events.map((e) => [e.uuid, e])));
+    },
+    personsByDistinctId: new Map(),
+    personsById: new Map(),
+    personsByUuid: new Map(),
+  };
+};
 
 export function buildIndexes(persons: readonly PersonRecord[], events: readonly EventRecord[]): Map<string, ProjectIndex> {
   const byProject = new Map<string, ProjectIndex>();
@@ -26,11 +32,7 @@ export function buildIndexes(persons: readonly PersonRecord[], events: readonly 
     return index;
   };
   for (const person of persons) indexPerson(of(person.project_id), person);
-  for (const event of events) {
-    const index = of(event.project_id);
-    index.events.push(event);
-    index.eventsByUuid.set(event.uuid, event);
-  }
+  for (const event of events) of(event.project_id).events.push(event);
   return byProject;
 }
 
