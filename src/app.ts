@@ -11,6 +11,7 @@ import { handlers } from "./handlers/index.ts";
 import { createApi, OPENAPI_PATH, rebuildApi } from "./http/api.ts";
 import { docsRouter } from "./http/docs.ts";
 import { ApiError, fail } from "./http/errors.ts";
+import { assertJsonDepth } from "./http/json-depth.ts";
 import { RequestLog, validationOutcome } from "./http/request-log.ts";
 import { respond, respondError } from "./http/respond.ts";
 import { parsePrefer, type Steering } from "./http/steering.ts";
@@ -82,7 +83,16 @@ function steeringAndLatency(latency: Config["latency"]) {
 function readDeclaredBody(jsonParser: express.RequestHandler, takesBody: (req: Request) => boolean) {
   return (req: Request, res: Response, next: NextFunction) => {
     if (!takesBody(req)) return next();
-    requireJsonBody(req, res, (err?: unknown) => (err ? next(err) : jsonParser(req, res, next)));
+    const checkDepth = (err?: unknown) => {
+      if (err) return next(err);
+      try {
+        assertJsonDepth(req.body, null);
+        next();
+      } catch (depthError) {
+        next(depthError);
+      }
+    };
+    requireJsonBody(req, res, (err?: unknown) => (err ? next(err) : jsonParser(req, res, checkDepth)));
   };
 }
 

@@ -4,6 +4,7 @@ import { createApp } from "./app.ts";
 import { createClock, type Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import { generateFixtures } from "./fixtures/generate.ts";
+import { answerClientErrors } from "./http/client-errors.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { readFixtureFile, stateFromFixtures } from "./store/load-fixtures.ts";
 import { readState, storeFiles } from "./store/persistence.ts";
@@ -55,6 +56,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(config.port, config.host, (err?: Error) => (err ? reject(err) : resolve(s)));
   });
+  answerClientErrors(server);
   const { port } = server.address() as AddressInfo;
   const host = config.host.includes(":") ? `[${config.host}]` : config.host;
   return {

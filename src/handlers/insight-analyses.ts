@@ -23,7 +23,7 @@ export function filterOf(args: HandlerArgs, schema: string, skip: ReadonlySet<st
 
 export function requireSeries(filter: Filter) {
   const count = (k: string) => {
-    const list = decodeJsonish(filter[k]);
+    const list = decodeJsonish(filter[k], k);
     return Array.isArray(list) ? list.length : 0;
   };
   if (count("events") + count("actions") === 0) throw fail.invalid("events", "One of events or actions is required.");

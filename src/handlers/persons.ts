@@ -1,4 +1,5 @@
 import { fail } from "../http/errors.ts";
+import { parseCallerJson } from "../http/json-depth.ts";
 import { paginate } from "../http/pagination.ts";
 import { propertiesParam } from "../http/property-filters.ts";
 import { reply, type Handler, type HandlerArgs } from "../http/types.ts";
@@ -58,9 +59,10 @@ function matchesSearch(p: PersonRecord, term: string): boolean {
 function typedValue(raw: unknown): unknown {
   if (typeof raw !== "string") return raw;
   try {
-    return JSON.parse(raw);
-  } catch {
-    return raw;
+    return parseCallerJson(raw, "value");
+  } catch (err) {
+    if (err instanceof SyntaxError) return raw;
+    throw err;
   }
 }
 

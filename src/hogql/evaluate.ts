@@ -1,4 +1,4 @@
-import { compileUserRegex } from "../analyses/shared/regex.ts";
+import { compileLikePattern, compileUserRegex } from "../analyses/shared/regex.ts";
 import { fail } from "../http/errors.ts";
 import type { EventRecord, PersonRecord } from "../store/schema.ts";
 import type { HogqlNode } from "./parse.ts";
@@ -100,7 +100,7 @@ function field(chain: string[], attr: string): Compiled {
 export const truthy = (v: Value) => v !== null && v !== undefined && v !== false && v !== 0 && v !== "";
 
 const likeToRegex = (pattern: string, flags: string) =>
-  new RegExp(`^${pattern.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/%/g, ".*").replace(/_/g, ".")}$`, `s${flags}`);
+  compileLikePattern(pattern, { anchored: true, caseInsensitive: flags.includes("i") });
 
 /** Comparable forms: dates as epoch ms (a string compared with a date is parsed), numbers as numbers. */
 function comparable(a: Value, b: Value): [unknown, unknown] {

@@ -36,6 +36,10 @@ export const fail = {
   tooLarge: (limit: string) => error(413, "invalid_request", "payload_too_large", `Request body exceeds the limit of ${limit}.`),
   unsupportedMediaType: (type: string) =>
     error(415, "invalid_request", "unsupported_media_type", `Unsupported media type "${type}" in request.`),
+  headersTooLarge: () =>
+    error(431, "invalid_request", "request_header_fields_too_large", "The request line and headers exceed 16 KiB."),
+  requestTimeout: () => error(408, "invalid_request", "request_timeout", "The request was not received in time."),
+  malformedRequest: () => error(400, "invalid_request", "malformed_request", "The request is not valid HTTP/1.1."),
   notImplemented: (what: string) => error(501, "server_error", "not_implemented", `${what} is not implemented yet.`),
   internal: () => error(500, "server_error", "error", "A server error occurred."),
 };

@@ -1,6 +1,7 @@
 import { compilePropertyFilters, type Subject } from "../analyses/shared/property-filter.ts";
 import type { FilterContext } from "../analyses/shared/context.ts";
 import { fail } from "./errors.ts";
+import { parseCallerJson } from "./json-depth.ts";
 import type { SchemaValidator } from "./schemas.ts";
 
 type Node = Record<string, unknown>;
@@ -27,9 +28,10 @@ export function propertiesParam(
   if (raw === undefined || raw === "") return null;
   let parsed: unknown;
   try {
-    parsed = typeof raw === "string" ? JSON.parse(raw) : raw;
-  } catch {
-    throw fail.invalid("properties", "Properties are unparsable!");
+    parsed = typeof raw === "string" ? parseCallerJson(raw, "properties") : raw;
+  } catch (err) {
+    if (err instanceof SyntaxError) throw fail.invalid("properties", "Properties are unparsable!");
+    throw err;
   }
   schemas.assert("PropertyFilters", parsed, "properties");
   return compilePropertyFilters(keepTypes ? pruneFilters(parsed, keepTypes) : parsed, ctx, "properties");

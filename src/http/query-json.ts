@@ -1,4 +1,5 @@
 import { fail } from "./errors.ts";
+import { parseCallerJson } from "./json-depth.ts";
 
 /**
  * GET forms of the analyses take the filter as query parameters with JSON-encoded lists and objects
@@ -16,8 +17,9 @@ export function decodeJsonParams(query: Record<string, unknown>, skip: ReadonlyS
 
 export function parseParam(name: string, value: string): unknown {
   try {
-    return JSON.parse(value);
-  } catch {
-    throw fail.invalid(name, `${name} is not valid JSON.`);
+    return parseCallerJson(value, name);
+  } catch (err) {
+    if (err instanceof SyntaxError) throw fail.invalid(name, `${name} is not valid JSON.`);
+    throw err;
   }
 }

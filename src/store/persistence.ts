@@ -1,4 +1,6 @@
 import { existsSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
 import { Low, Memory } from "lowdb";
 import { JSONFile } from "lowdb/node";
 import { NdjsonFile, StoreFileError } from "./ndjson-file.ts";
@@ -37,6 +39,8 @@ export interface Databases {
   activity: Low<ActivityRecord[]>;
   /** Appends to the activity log without rewriting it (memory: a no-op beyond the array). */
   appendActivity(records: readonly ActivityRecord[]): Promise<void>;
+  /** Where they are written; null in memory. */
+  files: StoreFiles | null;
 }
 
 export function openDatabases(files: StoreFiles | null, initial: State): Databases {
@@ -48,6 +52,7 @@ export function openDatabases(files: StoreFiles | null, initial: State): Databas
       events: new Low(new Memory<EventRecord[]>(), initial.events),
       activity,
       appendActivity: async () => undefined,
+      files: null,
     };
   }
   const activityFile = new NdjsonFile<ActivityRecord>(files.activity);
@@ -57,11 +62,18 @@ export function openDatabases(files: StoreFiles | null, initial: State): Databas
     events: new Low(new NdjsonFile<EventRecord>(files.events), initial.events),
     activity: new Low(activityFile, initial.activity),
     appendActivity: (records) => activityFile.append(records),
+    files,
   };
 }
 
+/**
+ * Writes every file of the store. The main file goes last: a first start killed half-way leaves no main
+ * file (so the next start builds the state again) rather than a main file whose siblings are missing.
+ */
 export async function writeAll(dbs: Databases): Promise<void> {
-  await Promise.all([dbs.meta.write(), dbs.persons.write(), dbs.events.write(), dbs.activity.write()]);
+  if (dbs.files) await mkdir(path.dirname(dbs.files.meta), { recursive: true });
+  await Promise.all([dbs.persons.write(), dbs.events.write(), dbs.activity.write()]);
+  await dbs.meta.write();
 }
 
 /** Reads a stored state; null when the main file does not exist. A corrupt file is refused, never replaced. */

@@ -1,6 +1,6 @@
 import { fail } from "../../http/errors.ts";
 import { isObject, readList, readNumber, readString, type Loose } from "../shared/filter-read.ts";
-import { compileUserRegex } from "../shared/regex.ts";
+import { compileLikePattern, compileUserRegex } from "../shared/regex.ts";
 
 /** The legacy paths filter JSON (reference: analytics §8.1); loose, read through PathsSpec. */
 export type PathsFilter = Record<string, unknown>;
@@ -69,12 +69,9 @@ function positive(filter: Loose, key: string, fallback: number): number {
 }
 
 /** A grouping pattern: the item is matched anywhere (multiMatchAnyIndex), `*` standing for any text. */
-function wildcard(pattern: string): RegExp {
-  return new RegExp(pattern.split("*").map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(".*"), "s");
-}
+const wildcard = (pattern: string): RegExp => compileLikePattern(pattern, { wildcard: "*", caseInsensitive: false });
 
 /** ClickHouse replaceRegexpAll: every match replaced; `\\1` in the alias is a capture group, `$` is literal. */
 function replacement(pattern: string, alias: string, attr: string): { re: RegExp; alias: string } {
-  const re = compileUserRegex(pattern, attr);
-  return { re: new RegExp(re.source, `${re.flags}g`), alias: alias.replace(/\$/g, "$$$$").replace(/\\(\d)/g, "$$$1") };
+  return { re: compileUserRegex(pattern, attr, "g"), alias: alias.replace(/\$/g, "$$$$").replace(/\\(\d)/g, "$$$1") };
 }

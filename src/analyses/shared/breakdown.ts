@@ -33,12 +33,12 @@ export type BreakdownDef =
 /** Reads breakdown/breakdowns/breakdown_type; undefined when there is no breakdown. */
 export function readBreakdown(filter: Loose, ctx: Pick<AnalysisContext, "cohorts">): BreakdownDef | undefined {
   const normalizeUrl = readBool(filter, "breakdown_normalize_url");
-  const multiple = decodeJsonish(filter.breakdowns);
+  const multiple = decodeJsonish(filter.breakdowns, "breakdowns");
   if (Array.isArray(multiple) && multiple.length > 0) {
     const parts = multiple.filter(isObject).map((b, i) => partOf(readString(b, "property") ?? "", typeOf(b.type, `breakdowns__${i}__type`), b.normalize_url === true || normalizeUrl));
     return { kind: "property", parts, multi: true, histogramBins: undefined };
   }
-  const raw = decodeJsonish(filter.breakdown);
+  const raw = decodeJsonish(filter.breakdown, "breakdown");
   if (raw === undefined || raw === null || raw === "" || (Array.isArray(raw) && raw.length === 0)) return undefined;
   const type = typeOf(filter.breakdown_type, "breakdown_type");
   if (type === "cohort") return { kind: "cohort", cohorts: cohortTargets(raw, ctx) };

@@ -1,4 +1,5 @@
-import type { Interval } from "./context.ts";
+import { fail } from "../../http/errors.ts";
+import { MS, type Interval } from "./context.ts";
 import type { QueryWindow } from "./date-range.ts";
 import { bucketKey, bucketLabel } from "./labels.ts";
 import { plus, startOf } from "./local-time.ts";
@@ -20,7 +21,25 @@ export interface Buckets {
   indexOf(ts: number): number;
 }
 
+/** Most buckets a time series may have (hourly: about 2.3 years): a wider range is refused before it is built. */
+export const MAX_BUCKETS = 20_000;
+
+/** The shortest an interval can be in any time zone (a day across a DST change is 23 hours). */
+const SHORTEST: Record<Interval, number> = {
+  minute: MS.minute,
+  hour: MS.hour,
+  day: MS.day - MS.hour,
+  week: MS.week - MS.hour,
+  month: 28 * MS.day - MS.hour,
+};
+
 export function buildBuckets(window: Pick<QueryWindow, "from" | "to" | "interval">, timezone: string, weekStartDay: 0 | 1): Buckets {
+  if ((window.to - window.from) / SHORTEST[window.interval] > MAX_BUCKETS) {
+    throw fail.invalid(
+      "date_from",
+      `From date_from to date_to there are more than ${MAX_BUCKETS} ${window.interval} intervals: narrow the range or choose a longer interval.`,
+    );
+  }
   const edges: number[] = [];
   let start = startOf(window.from, window.interval, timezone, weekStartDay);
   while (start <= window.to) {

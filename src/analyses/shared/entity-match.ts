@@ -3,7 +3,7 @@ import type { FilterContext, AnalysisContext } from "./context.ts";
 import { readBool, type Loose } from "./filter-read.ts";
 import { ALWAYS, all, compileRowPredicate, type RowPredicate } from "./property-filter.ts";
 import { stringForm } from "./property-operators.ts";
-import { compileUserRegex } from "./regex.ts";
+import { compileLikePattern, compileUserRegex } from "./regex.ts";
 import { findAction, type SeriesEntity } from "./series.ts";
 
 /**
@@ -67,6 +67,6 @@ function compileUrl(url: string, matching: string, attr: string): (value: string
     const re = compileUserRegex(url, attr);
     return (value) => re.test(value);
   }
-  const like = new RegExp(url.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/%/g, ".*").replace(/_/g, "."), "s");
+  const like = compileLikePattern(url, { caseInsensitive: false });
   return (value) => like.test(value);
 }

@@ -1,3 +1,5 @@
+import { parseCallerJson } from "../../http/json-depth.ts";
+
 /**
  * Typed reads over the loose filter JSON. The OpenAPI layer has checked the types already, but GET forms
  * may still carry JSON-encoded lists and "true"/"false" strings (reference: analytics §1.3).
@@ -8,14 +10,15 @@ export const isObject = (value: unknown): value is Loose =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** A JSON-encoded list or object given as a string is decoded; anything else is returned as is. */
-export function decodeJsonish(value: unknown): unknown {
+export function decodeJsonish(value: unknown, attr: string | null = null): unknown {
   if (typeof value !== "string") return value;
   const trimmed = value.trim();
   if (!trimmed.startsWith("[") && !trimmed.startsWith("{")) return value;
   try {
-    return JSON.parse(trimmed) as unknown;
-  } catch {
-    return value;
+    return parseCallerJson(trimmed, attr);
+  } catch (err) {
+    if (err instanceof SyntaxError) return value;
+    throw err;
   }
 }
 
@@ -39,7 +42,7 @@ export function readBool(obj: Loose, key: string): boolean {
 }
 
 export function readList(obj: Loose, key: string): unknown[] {
-  const value = decodeJsonish(obj[key]);
+  const value = decodeJsonish(obj[key], key);
   return Array.isArray(value) ? value : [];
 }
 

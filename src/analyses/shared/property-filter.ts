@@ -27,7 +27,7 @@ export function compilePropertyFilters(filters: unknown, ctx: FilterContext, att
 }
 
 export function compileRowPredicate(filters: unknown, ctx: FilterContext, attr = "properties"): RowPredicate {
-  const node = decodeJsonish(filters);
+  const node = decodeJsonish(filters, attr);
   if (Array.isArray(node)) return all(node.map((child) => compileRowPredicate(child, ctx, attr)));
   if (!isObject(node)) return ALWAYS;
   if (Array.isArray(node.values) && (node.type === "AND" || node.type === "OR")) return compileGroup(node, ctx, attr);

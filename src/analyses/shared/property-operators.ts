@@ -2,7 +2,7 @@ import { fail } from "../../http/errors.ts";
 import type { FilterContext } from "./context.ts";
 import { parseAbsolute, parseDateExpression } from "./date-parse.ts";
 import { startOf } from "./local-time.ts";
-import { compileUserRegex } from "./regex.ts";
+import { compileLikePattern, compileUserRegex } from "./regex.ts";
 
 /** Property operators of reference: analytics §1.4, one closed vocabulary. */
 export const PROPERTY_OPERATORS = [
@@ -64,10 +64,7 @@ function textIn(values: unknown[], negate: boolean): ValueTest {
 }
 
 /** SQL ILIKE '%v%': case-insensitive substring where % and _ in v are wildcards (§1.4). */
-function likePattern(value: unknown): RegExp {
-  const escaped = stringForm(value).replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/%/g, ".*").replace(/_/g, ".");
-  return new RegExp(escaped, "is");
-}
+const likePattern = (value: unknown): RegExp => compileLikePattern(stringForm(value));
 
 function anyPattern(patterns: RegExp[], negate: boolean): ValueTest {
   const any = (p: unknown): boolean => {

@@ -1,29 +1,55 @@
+import RE2 from "re2";
 import { fail } from "../../http/errors.ts";
 
+/** Compiled patterns kept; past this the cache starts over, so hostile callers cannot grow it. */
+const CACHE_LIMIT = 1_000;
 const cache = new Map<string, RegExp>();
 
 /**
- * The one place user regex patterns are compiled (a later issue swaps in a linear-time engine).
- * Patterns follow RE2 syntax as PostHog uses it; a leading `(?i)` / `(?s)` / `(?m)` flag group is turned into
- * JS flags. Invalid patterns are a 400 on `attr`.
+ * The one place user regex patterns are compiled. RE2 (a linear-time engine) runs them, as PostHog's
+ * ClickHouse does, so a catastrophic pattern such as `(a+)+$` cannot hang the server on a long value.
+ * Inline flag groups (`(?i)`, `(?s)`, `(?m)`) are RE2 syntax and work anywhere in the pattern. What RE2
+ * refuses (backreferences, lookaround, oversized programs) and invalid patterns are a 400 on `attr`.
+ * `g` is for replace-all callers; never rebuild a native RegExp from the result's `source` (that brings
+ * backtracking back, and RE2-only syntax such as `(?i)` throws there).
  */
-export function compileUserRegex(pattern: string, attr = "properties"): RegExp {
-  const cached = cache.get(pattern);
+export function compileUserRegex(pattern: string, attr = "properties", flags: "" | "g" = ""): RegExp {
+  const key = `${flags}/${pattern}`;
+  const cached = cache.get(key);
   if (cached) return cached;
-  let source = pattern;
-  let flags = "";
-  const inline = /^\(\?([ims]+)\)/.exec(source);
-  if (inline) {
-    flags = [...new Set(inline[1])].join("");
-    source = source.slice(inline[0].length);
-  }
   let compiled: RegExp;
   try {
-    compiled = new RegExp(source, flags);
+    compiled = new RE2(pattern, flags);
   } catch (err) {
     throw fail.invalid(attr, `Invalid regular expression "${pattern}": ${(err as Error).message}`);
   }
-  if (cache.size > 1000) cache.clear();
-  cache.set(pattern, compiled);
+  if (cache.size >= CACHE_LIMIT) cache.clear();
+  cache.set(key, compiled);
+  return compiled;
+}
+
+const likeCache = new Map<string, RegExp>();
+
+export interface LikeOptions {
+  /** Whole value (SQL LIKE) rather than anywhere in it (PostHog's icontains, `%v%`). */
+  anchored?: boolean;
+  caseInsensitive?: boolean;
+  /** The wildcard for "any run": `%` in SQL, `*` in path groupings (which have no one-character wildcard). */
+  wildcard?: "%" | "*";
+}
+
+/**
+ * A LIKE-style pattern as a linear-time matcher: `%` (or `*`) is any run, `_` any one character in SQL.
+ * The one place such patterns are compiled: a backtracking `RegExp` with one `.*` per `%` hangs on many of them.
+ */
+export function compileLikePattern(value: string, { anchored = false, caseInsensitive = true, wildcard = "%" }: LikeOptions = {}): RegExp {
+  const key = `${anchored ? "^" : ""}${caseInsensitive ? "i" : ""}${wildcard}/${value}`;
+  const cached = likeCache.get(key);
+  if (cached) return cached;
+  const escaped = value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const source = wildcard === "%" ? escaped.replace(/%+/g, ".*").replace(/_/g, ".") : escaped.replace(/(\\\*)+/g, ".*");
+  const compiled = new RE2(anchored ? `^(?:${source})$` : source, caseInsensitive ? "is" : "s");
+  if (likeCache.size >= CACHE_LIMIT) likeCache.clear();
+  likeCache.set(key, compiled);
   return compiled;
 }
