@@ -30,7 +30,7 @@ export interface paths {
             header?: never;
             path: {
                 /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
-                project_id: components["parameters"]["project_id"];
+                project_id: string;
             };
             cookie?: never;
         };
@@ -361,7 +361,7 @@ export interface paths {
             header?: never;
             path: {
                 /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
-                project_id: components["parameters"]["project_id"];
+                project_id: string;
             };
             cookie?: never;
         };
@@ -407,7 +407,7 @@ export interface paths {
             header?: never;
             path: {
                 /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
-                project_id: components["parameters"]["project_id"];
+                project_id: string;
             };
             cookie?: never;
         };
@@ -430,7 +430,7 @@ export interface paths {
             header?: never;
             path: {
                 /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
-                project_id: components["parameters"]["project_id"];
+                project_id: string;
             };
             cookie?: never;
         };
@@ -457,7 +457,7 @@ export interface paths {
             header?: never;
             path: {
                 /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
-                project_id: components["parameters"]["project_id"];
+                project_id: string;
             };
             cookie?: never;
         };
@@ -784,7 +784,7 @@ export interface paths {
             header?: never;
             path: {
                 /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
-                project_id: components["parameters"]["project_id"];
+                project_id: string;
             };
             cookie?: never;
         };
@@ -830,7 +830,7 @@ export interface paths {
             header?: never;
             path: {
                 /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
-                project_id: components["parameters"]["project_id"];
+                project_id: string;
                 /** @description Event uuid (dashes optional). Validated by the server: a malformed uuid is 400 with attr `id`; an unknown event is 404. */
                 id: components["parameters"]["event_id"];
             };
@@ -2721,7 +2721,7 @@ export interface components {
              */
             filter_test_accounts?: boolean;
             /**
-             * @description Start of the range: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date (`-7d`, `-2w`, `-1m`, `-1y`, `-24h`), `dStart`, `mStart`, `yStart`, or `all` (earliest event). Null means the default.
+             * @description Start of the range: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date (`-7d`, `-2w`, `-1m`, `-1y`, `-24h`), `dStart`, `mStart`, `yStart`, or `all` (earliest event). Null means the default. Choice: a range holding more than 20,000 intervals (hourly: about 2.3 years) is a 400 on `date_from`.
              * @default -7d
              */
             date_from?: string | null;
@@ -3060,7 +3060,7 @@ export interface components {
         /** @description Apply the project's test-account filters. */
         filter_test_accounts: boolean;
         /**
-         * @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`.
+         * @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`.
          * @example -7d
          */
         date_from: string;
@@ -3238,7 +3238,7 @@ export interface components {
         funnel_correlation_person_offset: number;
         /** @description JSON-encoded array of property filters describing the correlated property value. */
         funnel_correlation_property_values: string;
-        /** @description Bucket of the lifecycle data point: a date or date-time (`YYYY-MM-DD…`) naming any instant of the bucket; missing is 400 with attr `target_date`. */
+        /** @description Bucket of the lifecycle data point (date or date-time); missing is 400 with attr `target_date`. */
         target_date: string;
         /** @description Status of the lifecycle data point; missing is 400 with attr `lifecycle_type`. */
         lifecycle_type: "new" | "returning" | "resurrecting" | "dormant";
@@ -3315,7 +3315,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
-                project_id: components["parameters"]["project_id"];
+                project_id: string;
             };
             cookie?: never;
         };
@@ -3347,7 +3347,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
-                project_id: components["parameters"]["project_id"];
+                project_id: string;
             };
             cookie?: never;
         };
@@ -3456,8 +3456,11 @@ export interface operations {
                 refresh?: components["parameters"]["refresh"];
                 /** @description Analysis kind. */
                 insight?: components["parameters"]["funnel_insight"];
-                /** @description JSON-encoded array of SeriesEntity (event series or steps). */
-                events?: string;
+                /**
+                 * @description JSON-encoded array of SeriesEntity (event series or steps).
+                 * @example [{"id":"$pageview","type":"events","order":0}]
+                 */
+                events?: components["parameters"]["events"];
                 /**
                  * @description JSON-encoded array of SeriesEntity (action series or steps).
                  * @example []
@@ -3471,7 +3474,7 @@ export interface operations {
                 /** @description Apply the project's test-account filters. */
                 filter_test_accounts?: components["parameters"]["filter_test_accounts"];
                 /**
-                 * @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`.
+                 * @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`.
                  * @example -7d
                  */
                 date_from?: components["parameters"]["date_from"];
@@ -3602,8 +3605,11 @@ export interface operations {
                 refresh?: components["parameters"]["refresh"];
                 /** @description Analysis kind. */
                 insight?: components["parameters"]["funnel_insight"];
-                /** @description JSON-encoded array of SeriesEntity (event series or steps). */
-                events?: string;
+                /**
+                 * @description JSON-encoded array of SeriesEntity (event series or steps).
+                 * @example [{"id":"$pageview","type":"events","order":0}]
+                 */
+                events?: components["parameters"]["events"];
                 /**
                  * @description JSON-encoded array of SeriesEntity (action series or steps).
                  * @example []
@@ -3617,7 +3623,7 @@ export interface operations {
                 /** @description Apply the project's test-account filters. */
                 filter_test_accounts?: components["parameters"]["filter_test_accounts"];
                 /**
-                 * @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`.
+                 * @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`.
                  * @example -7d
                  */
                 date_from?: components["parameters"]["date_from"];
@@ -3828,7 +3834,7 @@ export interface operations {
                 /** @description JSON-encoded FunnelRequest plus `funnel_step`, used with `funnel_paths`. */
                 funnel_filter?: components["parameters"]["funnel_filter"];
                 /**
-                 * @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`.
+                 * @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`.
                  * @example -7d
                  */
                 date_from?: components["parameters"]["date_from"];
@@ -3934,7 +3940,7 @@ export interface operations {
                 /** @description End of the range, same grammar; default now. */
                 date_to?: components["parameters"]["date_to"];
                 /**
-                 * @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`.
+                 * @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`.
                  * @example -7d
                  */
                 date_from?: components["parameters"]["date_from"];
@@ -4028,8 +4034,11 @@ export interface operations {
                 insight?: components["parameters"]["trend_insight"];
                 /** @description Legacy alternative to `insight`. */
                 shown_as?: components["parameters"]["shown_as"];
-                /** @description JSON-encoded array of SeriesEntity (event series or steps). */
-                events?: string;
+                /**
+                 * @description JSON-encoded array of SeriesEntity (event series or steps).
+                 * @example [{"id":"$pageview","type":"events","order":0}]
+                 */
+                events?: components["parameters"]["events"];
                 /**
                  * @description JSON-encoded array of SeriesEntity (action series or steps).
                  * @example []
@@ -4043,7 +4052,7 @@ export interface operations {
                 /** @description Apply the project's test-account filters. */
                 filter_test_accounts?: components["parameters"]["filter_test_accounts"];
                 /**
-                 * @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`.
+                 * @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`.
                  * @example -7d
                  */
                 date_from?: components["parameters"]["date_from"];
@@ -4357,7 +4366,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
-                project_id: components["parameters"]["project_id"];
+                project_id: string;
             };
             cookie?: never;
         };
@@ -4426,7 +4435,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
-                project_id: components["parameters"]["project_id"];
+                project_id: string;
             };
             cookie?: never;
         };
@@ -4461,8 +4470,11 @@ export interface operations {
                 search?: components["parameters"]["actors_search"];
                 /** @description Analysis kind. */
                 insight?: components["parameters"]["funnel_insight"];
-                /** @description JSON-encoded array of SeriesEntity (event series or steps). */
-                events?: string;
+                /**
+                 * @description JSON-encoded array of SeriesEntity (event series or steps).
+                 * @example [{"id":"$pageview","type":"events","order":0}]
+                 */
+                events?: components["parameters"]["events"];
                 /**
                  * @description JSON-encoded array of SeriesEntity (action series or steps).
                  * @example []
@@ -4476,7 +4488,7 @@ export interface operations {
                 /** @description Apply the project's test-account filters. */
                 filter_test_accounts?: components["parameters"]["filter_test_accounts"];
                 /**
-                 * @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`.
+                 * @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`.
                  * @example -7d
                  */
                 date_from?: components["parameters"]["date_from"];
@@ -4541,7 +4553,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
-                project_id: components["parameters"]["project_id"];
+                project_id: string;
             };
             cookie?: never;
         };
@@ -4582,7 +4594,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
-                project_id: components["parameters"]["project_id"];
+                project_id: string;
             };
             cookie?: never;
         };
@@ -4623,8 +4635,11 @@ export interface operations {
                 search?: components["parameters"]["actors_search"];
                 /** @description Analysis kind. */
                 insight?: components["parameters"]["funnel_insight"];
-                /** @description JSON-encoded array of SeriesEntity (event series or steps). */
-                events?: string;
+                /**
+                 * @description JSON-encoded array of SeriesEntity (event series or steps).
+                 * @example [{"id":"$pageview","type":"events","order":0}]
+                 */
+                events?: components["parameters"]["events"];
                 /**
                  * @description JSON-encoded array of SeriesEntity (action series or steps).
                  * @example []
@@ -4638,7 +4653,7 @@ export interface operations {
                 /** @description Apply the project's test-account filters. */
                 filter_test_accounts?: components["parameters"]["filter_test_accounts"];
                 /**
-                 * @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`.
+                 * @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`.
                  * @example -7d
                  */
                 date_from?: components["parameters"]["date_from"];
@@ -4724,7 +4739,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
-                project_id: components["parameters"]["project_id"];
+                project_id: string;
             };
             cookie?: never;
         };
@@ -4771,7 +4786,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
-                project_id: components["parameters"]["project_id"];
+                project_id: string;
             };
             cookie?: never;
         };
@@ -4814,8 +4829,11 @@ export interface operations {
                 insight?: components["parameters"]["trend_insight"];
                 /** @description Legacy alternative to `insight`. */
                 shown_as?: components["parameters"]["shown_as"];
-                /** @description JSON-encoded array of SeriesEntity (event series or steps). */
-                events?: string;
+                /**
+                 * @description JSON-encoded array of SeriesEntity (event series or steps).
+                 * @example [{"id":"$pageview","type":"events","order":0}]
+                 */
+                events?: components["parameters"]["events"];
                 /**
                  * @description JSON-encoded array of SeriesEntity (action series or steps).
                  * @example []
@@ -4829,7 +4847,7 @@ export interface operations {
                 /** @description Apply the project's test-account filters. */
                 filter_test_accounts?: components["parameters"]["filter_test_accounts"];
                 /**
-                 * @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`.
+                 * @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`.
                  * @example -7d
                  */
                 date_from?: components["parameters"]["date_from"];
@@ -4883,7 +4901,7 @@ export interface operations {
                 entity_order?: components["parameters"]["entity_order"];
                 /** @description Breakdown value of the data point (JSON-encoded when not a plain string). */
                 breakdown_value?: components["parameters"]["breakdown_value"];
-                /** @description Bucket of the lifecycle data point: a date or date-time (`YYYY-MM-DD…`) naming any instant of the bucket; missing is 400 with attr `target_date`. */
+                /** @description Bucket of the lifecycle data point (date or date-time); missing is 400 with attr `target_date`. */
                 target_date: components["parameters"]["target_date"];
                 /** @description Status of the lifecycle data point; missing is 400 with attr `lifecycle_type`. */
                 lifecycle_type: components["parameters"]["lifecycle_type"];
@@ -4960,7 +4978,7 @@ export interface operations {
                 /** @description JSON-encoded FunnelRequest plus `funnel_step`, used with `funnel_paths`. */
                 funnel_filter?: components["parameters"]["funnel_filter"];
                 /**
-                 * @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`.
+                 * @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`.
                  * @example -7d
                  */
                 date_from?: components["parameters"]["date_from"];
@@ -5086,7 +5104,7 @@ export interface operations {
                 /** @description End of the range, same grammar; default now. */
                 date_to?: components["parameters"]["date_to"];
                 /**
-                 * @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`.
+                 * @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`.
                  * @example -7d
                  */
                 date_from?: components["parameters"]["date_from"];
@@ -5151,8 +5169,11 @@ export interface operations {
                 insight?: components["parameters"]["trend_insight"];
                 /** @description Legacy alternative to `insight`. */
                 shown_as?: components["parameters"]["shown_as"];
-                /** @description JSON-encoded array of SeriesEntity (event series or steps). */
-                events?: string;
+                /**
+                 * @description JSON-encoded array of SeriesEntity (event series or steps).
+                 * @example [{"id":"$pageview","type":"events","order":0}]
+                 */
+                events?: components["parameters"]["events"];
                 /**
                  * @description JSON-encoded array of SeriesEntity (action series or steps).
                  * @example []
@@ -5166,7 +5187,7 @@ export interface operations {
                 /** @description Apply the project's test-account filters. */
                 filter_test_accounts?: components["parameters"]["filter_test_accounts"];
                 /**
-                 * @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`.
+                 * @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`.
                  * @example -7d
                  */
                 date_from?: components["parameters"]["date_from"];
@@ -5263,8 +5284,11 @@ export interface operations {
                 insight?: components["parameters"]["trend_insight"];
                 /** @description Legacy alternative to `insight`. */
                 shown_as?: components["parameters"]["shown_as"];
-                /** @description JSON-encoded array of SeriesEntity (event series or steps). */
-                events?: string;
+                /**
+                 * @description JSON-encoded array of SeriesEntity (event series or steps).
+                 * @example [{"id":"$pageview","type":"events","order":0}]
+                 */
+                events?: components["parameters"]["events"];
                 /**
                  * @description JSON-encoded array of SeriesEntity (action series or steps).
                  * @example []
@@ -5278,7 +5302,7 @@ export interface operations {
                 /** @description Apply the project's test-account filters. */
                 filter_test_accounts?: components["parameters"]["filter_test_accounts"];
                 /**
-                 * @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`.
+                 * @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`.
                  * @example -7d
                  */
                 date_from?: components["parameters"]["date_from"];
@@ -5603,7 +5627,7 @@ export interface operations {
                  */
                 properties?: components["parameters"]["properties"];
                 /**
-                 * @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`.
+                 * @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`.
                  * @example -7d
                  */
                 date_from?: components["parameters"]["date_from"];
@@ -5773,7 +5797,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
-                project_id: components["parameters"]["project_id"];
+                project_id: string;
             };
             cookie?: never;
         };
@@ -5852,7 +5876,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
-                project_id: components["parameters"]["project_id"];
+                project_id: string;
                 /** @description Event uuid (dashes optional). Validated by the server: a malformed uuid is 400 with attr `id`; an unknown event is 404. */
                 id: components["parameters"]["event_id"];
             };

@@ -1,0 +1,90 @@
+import { existsSync, mkdirSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chromium, type Browser } from "playwright-core";
+import { OWNER_KEY, scenario, startTestServer, type TestServer } from "../support/server.ts";
+
+const CHROMIUM = "/usr/bin/chromium";
+const ARTIFACTS = "test-artifacts";
+/** Generous: a cold Chromium on a shared 2-vCPU machine. Playwright waits for conditions, never for time. */
+const UI_TIMEOUT = 60_000;
+
+let s: TestServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`${CHROMIUM} is missing: install it with "apt-get install -y --no-install-recommends chromium" (.ci/run does).`);
+  }
+  s = await startTestServer(scenario("basic"));
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await s?.close();
+});
+
+describe("bundled document", () => {
+  it("serves one self-contained file as JSON and YAML, without an API key", async () => {
+    const json = await fetch(`${s.base}/openapi.json`);
+    expect(json.status).toBe(200);
+    expect(json.headers.get("content-type")).toMatch(/^application\/json/);
+    const text = await json.text();
+    const doc = JSON.parse(text) as { openapi: string; paths: Record<string, unknown> };
+    expect(doc.openapi).toBe("3.1.0");
+    expect(Object.keys(doc.paths)).toContain("/api/projects/{project_id}/insights/trend/");
+    const refs = [...text.matchAll(/"\$ref": "([^"]*)"/g)].map((m) => m[1]!);
+    expect(refs.length).toBeGreaterThan(0);
+    expect(refs.filter((r) => !r.startsWith("#/"))).toEqual([]);
+
+    const yaml = await fetch(`${s.base}/openapi.yaml`);
+    expect(yaml.status).toBe(200);
+    expect(yaml.headers.get("content-type")).toMatch(/^application\/yaml/);
+    expect(await yaml.text()).toMatch(/^openapi: 3\.1\.0$/m);
+  });
+});
+
+describe("/docs in a browser", () => {
+  it("lists the operations, and Try it out calls this server with the key entered", { timeout: 180_000 }, async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    page.setDefaultTimeout(UI_TIMEOUT);
+    const foreign: string[] = [];
+    await page.route("**/*", (route) => {
+      const url = route.request().url();
+      if (url.startsWith(s.base) || url.startsWith("data:")) return route.continue();
+      foreign.push(url);
+      return route.abort();
+    });
+
+    await page.goto(`${s.base}/docs`);
+    const listInsights = page.getByText("List insights", { exact: true });
+    await listInsights.waitFor({ state: "visible" });
+    await listInsights.scrollIntoViewIfNeeded();
+    await expect(page.getByText("Run a trend, stickiness or lifecycle analysis", { exact: true }).count()).resolves.toBeGreaterThan(0);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: `${ARTIFACTS}/docs.png`, fullPage: false });
+
+    await page.locator("button.authorize").first().click();
+    const dialog = page.locator(".modal-ux");
+    await dialog.locator("input").first().fill(OWNER_KEY);
+    await dialog.getByRole("button", { name: "Apply credentials" }).click();
+    await dialog.getByRole("button", { name: "Remove authorization" }).waitFor({ state: "visible" });
+    await dialog.locator("button.btn-done").click();
+
+    const operation = page.locator("#operations-projects-projects_list");
+    await operation.locator(".opblock-summary").click();
+    await operation.getByRole("button", { name: "Try it out" }).click();
+    await operation.getByRole("button", { name: "Execute" }).click();
+    const live = operation.locator(".live-responses-table tr.response");
+    await live.waitFor({ state: "visible" });
+    expect((await live.locator(".response-col_status").innerText()).trim()).toBe("200");
+    expect(await live.locator(".response-col_description").innerText()).toContain('"name": "Web"');
+    expect(await operation.locator(".request-url").innerText()).toContain(`${s.base}/api/projects/`);
+
+    expect(foreign).toEqual([]);
+    await page.close();
+  });
+});

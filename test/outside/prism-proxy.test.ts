@@ -1,0 +1,181 @@
+import { createRequire } from "node:module";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { contract } from "../support/contract.ts";
+import { freePort, start, waitForOutput, type Spawned } from "../support/processes.ts";
+import { OWNER_KEY, scenario, startTestServer, type TestServer } from "../support/server.ts";
+
+/**
+ * Outside-in: Prism sits between a client and our server and checks both directions against the document.
+ * With `--errors` a request violation is answered 422 by Prism itself and a response violation 500, both as
+ * application/problem+json; without it they would only be listed in `sl-violations`. Every request here is
+ * valid, so any of these is a finding.
+ */
+const PRISM = createRequire(import.meta.url).resolve("@stoplight/prism-cli/dist/index.js");
+const P = "/api/projects/1";
+const q = (value: unknown) => encodeURIComponent(typeof value === "string" ? value : JSON.stringify(value));
+const query = (params: Record<string, unknown>) =>
+  "?" + Object.entries(params).map(([k, v]) => `${k}=${q(v)}`).join("&");
+
+const pageview = { id: "$pageview", type: "events", order: 0 };
+const signup = { id: "signup", type: "events", order: 1 };
+const purchase = { id: "purchase", type: "events", order: 2 };
+const range = { date_from: "2024-03-01", date_to: "2024-03-04" };
+const funnel = { insight: "FUNNELS", events: [pageview, signup, purchase], ...range };
+const trend = { events: [pageview], ...range, interval: "day" };
+const retention = {
+  insight: "RETENTION",
+  target_entity: { id: "signup", type: "events" },
+  returning_entity: { id: "$pageview", type: "events" },
+  period: "Day",
+  total_intervals: 4,
+  date_to: "2024-03-05",
+};
+const paths = { insight: "PATHS", include_event_types: ["$pageview"], ...range, step_limit: 5 };
+
+interface Call {
+  operationId: string;
+  method: string;
+  path: string | (() => string);
+  body?: unknown;
+  /** The status a correct server answers. */
+  status: number;
+}
+
+let createdInsight = 0;
+
+/** Valid traffic reaching every operation, in an order where the mutations come after the reads they would disturb. */
+const TRAFFIC: Call[] = [
+  { operationId: "projects_list", method: "GET", path: "/api/projects/", status: 200 },
+  { operationId: "projects_list", method: "GET", path: "/api/projects/?format=csv", status: 200 },
+  { operationId: "insights_list", method: "GET", path: `${P}/insights/?limit=1&saved=true`, status: 200 },
+  { operationId: "insights_list", method: "GET", path: `${P}/insights/?format=csv`, status: 200 },
+  { operationId: "insights_create", method: "POST", path: `${P}/insights/`, status: 201,
+    body: { name: "Daily pageviews", filters: { insight: "TRENDS", ...trend }, tags: ["web"], saved: true } },
+  { operationId: "insights_retrieve", method: "GET", path: `${P}/insights/1/`, status: 200 },
+  { operationId: "insights_retrieve", method: "GET", path: `${P}/insights/2/?refresh=true`, status: 200 },
+  { operationId: "insights_partial_update", method: "PATCH", path: () => `${P}/insights/${createdInsight}/`, status: 200,
+    body: { name: "Daily pageviews (all browsers)", favorited: true } },
+  { operationId: "insights_viewed_create", method: "POST", path: `${P}/insights/1/viewed/`, body: {}, status: 200 },
+  { operationId: "insights_activity_retrieve", method: "GET", path: () => `${P}/insights/${createdInsight}/activity/`, status: 200 },
+  { operationId: "insights_destroy", method: "DELETE", path: () => `${P}/insights/${createdInsight}/`, status: 405 },
+  { operationId: "insights_all_activity_retrieve", method: "GET", path: `${P}/insights/activity/?limit=2`, status: 200 },
+  { operationId: "insights_my_last_viewed_retrieve", method: "GET", path: `${P}/insights/my_last_viewed/`, status: 200 },
+  { operationId: "insights_cancel_create", method: "POST", path: `${P}/insights/cancel/`, body: { client_query_id: "q-1" }, status: 200 },
+  { operationId: "insights_timing_create", method: "POST", path: `${P}/insights/timing/`, status: 200,
+    body: { insight: "TRENDS", insight_id: 1, time_to_see_data_ms: 183, cached: false, status: "success" } },
+  { operationId: "insights_trend_retrieve", method: "GET", path: `${P}/insights/trend/${query(trend)}`, status: 200 },
+  { operationId: "insights_trend_create", method: "POST", path: `${P}/insights/trend/`, body: trend, status: 200 },
+  { operationId: "insights_trend_create", method: "POST", path: `${P}/insights/trend/`, status: 200,
+    body: { ...trend, breakdown: "$browser", breakdown_type: "event" } },
+  { operationId: "insights_trend_create", method: "POST", path: `${P}/insights/trend/`, status: 200,
+    body: { insight: "STICKINESS", events: [pageview], ...range } },
+  { operationId: "insights_trend_create", method: "POST", path: `${P}/insights/trend/`, status: 200,
+    body: { insight: "LIFECYCLE", events: [pageview], ...range } },
+  { operationId: "insights_funnel_retrieve", method: "GET", path: `${P}/insights/funnel/${query(funnel)}`, status: 200 },
+  { operationId: "insights_funnel_create", method: "POST", path: `${P}/insights/funnel/`, body: funnel, status: 200 },
+  { operationId: "insights_funnel_create", method: "POST", path: `${P}/insights/funnel/`, status: 200,
+    body: { ...funnel, funnel_viz_type: "time_to_convert" } },
+  { operationId: "insights_funnel_create", method: "POST", path: `${P}/insights/funnel/`, status: 200,
+    body: { ...funnel, funnel_viz_type: "trends" } },
+  { operationId: "insights_funnel_correlation_retrieve", method: "GET", status: 200,
+    path: `${P}/insights/funnel/correlation/${query({ ...funnel, funnel_correlation_type: "events" })}` },
+  { operationId: "insights_funnel_correlation_create", method: "POST", path: `${P}/insights/funnel/correlation/`, status: 200,
+    body: { ...funnel, funnel_correlation_type: "events" } },
+  { operationId: "insights_retention_retrieve", method: "GET", path: `${P}/insights/retention/${query(retention)}`, status: 200 },
+  { operationId: "insights_path_retrieve", method: "GET", path: `${P}/insights/path/${query(paths)}`, status: 200 },
+  { operationId: "insights_path_create", method: "POST", path: `${P}/insights/path/`, body: paths, status: 200 },
+  { operationId: "persons_list", method: "GET", path: `${P}/persons/?limit=2`, status: 200 },
+  { operationId: "persons_list", method: "GET", path: `${P}/persons/?format=csv`, status: 200 },
+  { operationId: "persons_retrieve", method: "GET", path: `${P}/persons/1/`, status: 200 },
+  { operationId: "persons_cohorts_retrieve", method: "GET", path: `${P}/persons/cohorts/?person_id=1`, status: 200 },
+  { operationId: "persons_values_retrieve", method: "GET", path: `${P}/persons/values/?key=plan`, status: 200 },
+  { operationId: "persons_properties_timeline_retrieve", method: "GET", status: 200,
+    path: `${P}/persons/1/properties_timeline/?date_from=2024-03-01&date_to=2024-03-05` },
+  { operationId: "persons_trends_retrieve", method: "GET", path: `${P}/persons/trends/${query({ events: [pageview], ...range, entity_id: "$pageview", entity_type: "events" })}`, status: 200 },
+  { operationId: "persons_stickiness_retrieve", method: "GET", status: 200,
+    path: `${P}/persons/stickiness/${query({ insight: "STICKINESS", events: [pageview], ...range, entity_id: "$pageview", entity_type: "events", stickiness_days: 1 })}` },
+  { operationId: "persons_lifecycle_retrieve", method: "GET", status: 200,
+    path: `${P}/persons/lifecycle/${query({ insight: "LIFECYCLE", events: [pageview], ...range, target_date: "2024-03-02", lifecycle_type: "new" })}` },
+  { operationId: "persons_funnel_retrieve", method: "GET", path: `${P}/persons/funnel/${query({ ...funnel, funnel_step: 2 })}`, status: 200 },
+  { operationId: "persons_funnel_create", method: "POST", path: `${P}/persons/funnel/`, body: { ...funnel, funnel_step: 2 }, status: 200 },
+  { operationId: "persons_funnel_correlation_retrieve", method: "GET", status: 200,
+    path: `${P}/persons/funnel/correlation/${query({ ...funnel, funnel_correlation_type: "events", funnel_correlation_person_entity: signup, funnel_correlation_person_converted: "true" })}` },
+  { operationId: "persons_funnel_correlation_create", method: "POST", status: 200,
+    path: `${P}/persons/funnel/correlation/${query({ funnel_correlation_person_entity: signup, funnel_correlation_person_converted: "false" })}`,
+    body: { ...funnel, funnel_correlation_type: "events" } },
+  { operationId: "persons_retention_retrieve", method: "GET", path: `${P}/persons/retention/${query({ ...retention, selected_interval: 0 })}`, status: 200 },
+  { operationId: "persons_path_retrieve", method: "GET", path: `${P}/persons/path/${query(paths)}`, status: 200 },
+  { operationId: "persons_path_create", method: "POST", path: `${P}/persons/path/`, body: paths, status: 200 },
+  { operationId: "persons_partial_update", method: "PATCH", path: `${P}/persons/2/`, body: { properties: { plan: "team" } }, status: 200 },
+  { operationId: "persons_update_property_create", method: "POST", path: `${P}/persons/2/update_property/`, body: { key: "seats", value: 5 }, status: 200 },
+  { operationId: "persons_delete_property_create", method: "POST", path: `${P}/persons/2/delete_property/`, body: { $unset: "plan" }, status: 200 },
+  { operationId: "persons_activity_retrieve", method: "GET", path: `${P}/persons/2/activity/`, status: 200 },
+  { operationId: "persons_all_activity_retrieve", method: "GET", path: `${P}/persons/activity/`, status: 200 },
+  { operationId: "persons_split_create", method: "POST", path: `${P}/persons/1/split/`, body: { main_distinct_id: "a" }, status: 200 },
+  { operationId: "persons_destroy", method: "DELETE", path: `${P}/persons/3/`, status: 204 },
+  { operationId: "events_list", method: "GET", path: `${P}/events/?event=%24pageview&limit=2`, status: 200 },
+  { operationId: "events_list", method: "GET", path: `${P}/events/?format=csv`, status: 200 },
+  { operationId: "events_values_retrieve", method: "GET", path: `${P}/events/values/?key=%24browser`, status: 200 },
+  { operationId: "events_retrieve", method: "GET", path: `${P}/events/01890000-0000-4000-8000-000000000001/`, status: 200 },
+];
+
+interface Outcome {
+  call: Call;
+  path: string;
+  status: number;
+  contentType: string;
+  violations: string | null;
+  text: string;
+}
+
+let server: TestServer;
+let prism: Spawned;
+let proxy: string;
+
+beforeAll(async () => {
+  server = await startTestServer(scenario("basic"));
+  const port = await freePort();
+  prism = start(process.execPath, [PRISM, "proxy", "openapi/openapi.yaml", server.base, "--errors", "--host", "127.0.0.1", "--port", String(port)]);
+  await waitForOutput(prism, /Prism is listening on/);
+  proxy = `http://127.0.0.1:${port}`;
+}, 180_000);
+
+afterAll(async () => {
+  await prism?.stop();
+  await server?.close();
+});
+
+async function send(base: string, call: Call): Promise<Outcome> {
+  const path = typeof call.path === "function" ? call.path() : call.path;
+  const headers: Record<string, string> = { authorization: `Bearer ${OWNER_KEY}` };
+  if (call.body !== undefined) headers["content-type"] = "application/json";
+  const res = await fetch(base + path, { method: call.method, headers, body: call.body === undefined ? undefined : JSON.stringify(call.body) });
+  const text = await res.text();
+  if (call.operationId === "insights_create" && res.status === 201) createdInsight = (JSON.parse(text) as { id: number }).id;
+  return { call, path, status: res.status, contentType: res.headers.get("content-type") ?? "", violations: res.headers.get("sl-violations"), text };
+}
+
+describe("Prism validation proxy over valid traffic", () => {
+  it("reaches every operation and finds no violation", { timeout: 300_000 }, async () => {
+    const api = await contract();
+    const documented = new Map(api.getOperations().map((op) => [op.operationId!, Object.keys(op.responses ?? {})]));
+    expect([...new Set(TRAFFIC.map((c) => c.operationId))].sort()).toEqual([...documented.keys()].sort());
+
+    const outcomes: Outcome[] = [];
+    for (const call of TRAFFIC) outcomes.push(await send(proxy, call));
+    await prism.stop();
+    // Prism answers an upstream 501 with a mock built from the document, which would hide it.
+    const mocked = prism.output().match(/Upstream call to \S+ has returned 501/g) ?? [];
+    if (process.env.PRISM_DEBUG) for (const o of outcomes) console.log(o.status, o.call.operationId, o.text.slice(0, 200));
+
+    const findings = [
+      ...outcomes
+        .filter((o) => o.status !== o.call.status || o.violations !== null || o.contentType.includes("problem+json"))
+        .map((o) => `${o.call.method} ${o.path} (${o.call.operationId}): want ${o.call.status}, got ${o.status}${o.violations ? ` sl-violations: ${o.violations}` : ""}\n  ${o.text.slice(0, 1500)}`),
+      ...mocked.map((line) => `Prism mocked an answer: ${line}`),
+    ];
+    const covered = new Set(outcomes.map((o) => o.call.operationId));
+    console.log(`Prism proxy: ${outcomes.length} requests through the proxy, ${covered.size}/${documented.size} operations checked`);
+    expect(findings, findings.join("\n")).toEqual([]);
+  });
+});
