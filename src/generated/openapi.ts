@@ -4233,10 +4233,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
-                project_id: components["parameters"]["project_id"];
+                /** @description Project id, as listed by `GET /api/projects/`; `@current` means the caller's first project. */
+                project_id: string;
                 /** @description Insight id. */
-                id: components["parameters"]["insight_id"];
+                id: number;
             };
             cookie?: never;
         };
@@ -5465,8 +5465,8 @@ export interface operations {
             path: {
                 /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
                 project_id: components["parameters"]["project_id"];
-                /** @description Person: integer id or person uuid. Validated by the server: anything else is 400 with attr `id`; an unknown person is 404. */
-                id: components["parameters"]["person_id"];
+                /** @description Person to delete - integer id or uuid. */
+                id: string;
             };
             cookie?: never;
         };
