@@ -1,4 +1,5 @@
 import type { Operation, OpenAPIRouter, Request as ApiRequest } from "openapi-backend";
+import { escapeRegExp } from "../analyses/shared/regex.ts";
 
 interface Template {
   pattern: RegExp;
@@ -7,7 +8,6 @@ interface Template {
   operations: Operation[];
 }
 
-const escapeRegExp = (literal: string) => literal.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /**
  * openapi-backend's `matchOperation` with its path patterns compiled once: the library builds a RegExp for

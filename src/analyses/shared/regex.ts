@@ -30,6 +30,9 @@ export function compileUserRegex(pattern: string, attr = "properties", flags: ""
 
 const likeCache = new Map<string, RegExp>();
 
+/** Escapes every regex metacharacter, so the text matches itself. */
+export const escapeRegExp = (literal: string): string => literal.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
 export interface LikeOptions {
   /** Whole value (SQL LIKE) rather than anywhere in it (PostHog's icontains, `%v%`). */
   anchored?: boolean;
@@ -46,7 +49,7 @@ export function compileLikePattern(value: string, { anchored = false, caseInsens
   const key = `${anchored ? "^" : ""}${caseInsensitive ? "i" : ""}${wildcard}/${value}`;
   const cached = likeCache.get(key);
   if (cached) return cached;
-  const escaped = value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const escaped = escapeRegExp(value);
   const source = wildcard === "%" ? escaped.replace(/%+/g, ".*").replace(/_/g, ".") : escaped.replace(/(\\\*)+/g, ".*");
   const compiled = new RE2(anchored ? `^(?:${source})$` : source, caseInsensitive ? "is" : "s");
   if (likeCache.size >= CACHE_LIMIT) likeCache.clear();
