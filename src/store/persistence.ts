@@ -4,6 +4,7 @@ import path from "node:path";
 import { Low, Memory } from "lowdb";
 import { JSONFile } from "lowdb/node";
 import { NdjsonFile, StoreFileError } from "./ndjson-file.ts";
+import { TurnCommittedJsonFile } from "./turn-committed-json-file.ts";
 import type { ActivityRecord, EventRecord, MetaData, PersonRecord, State } from "./schema.ts";
 
 /**
@@ -57,8 +58,8 @@ export function openDatabases(files: StoreFiles | null, initial: State): Databas
   }
   const activityFile = new NdjsonFile<ActivityRecord>(files.activity);
   return {
-    meta: new Low(new JSONFile<MetaData>(files.meta), initial.meta),
-    persons: new Low(new JSONFile<{ persons: PersonRecord[] }>(files.persons), { persons: initial.persons }),
+    meta: new Low(new TurnCommittedJsonFile<MetaData>(files.meta), initial.meta),
+    persons: new Low(new TurnCommittedJsonFile<{ persons: PersonRecord[] }>(files.persons), { persons: initial.persons }),
     events: new Low(new NdjsonFile<EventRecord>(files.events), initial.events),
     activity: new Low(activityFile, initial.activity),
     appendActivity: (records) => activityFile.append(records),

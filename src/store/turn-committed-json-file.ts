@@ -1,0 +1,45 @@
+import type { Adapter } from "lowdb";
+import { JSONFile, JSONFileSync } from "lowdb/node";
+
+/**
+ * A lowdb JSON file with group commit: every write asked for during one turn of the event loop is served
+ * by a single write at the end of the turn (lowdb's JSONFileSync: temporary file, then rename), and each
+ * caller is answered once it is done. For the small, often-written main file: through the thread pool a
+ * write costs four round trips and concurrent writers queue behind each other (7 ms p50 for ten writers);
+ * one synchronous write per turn costs a fraction of a millisecond, whatever the number of writers.
+ */
+export class TurnCommittedJsonFile<T> implements Adapter<T> {
+  readonly #reader: JSONFile<T>;
+  readonly #writer: JSONFileSync<T>;
+  #pending: { data: T; written: Promise<void> } | null = null;
+
+  constructor(file: string) {
+    this.#reader = new JSONFile<T>(file);
+    this.#writer = new JSONFileSync<T>(file);
+  }
+
+  read(): Promise<T | null> {
+    return this.#reader.read();
+  }
+
+  write(data: T): Promise<void> {
+    if (this.#pending) {
+      this.#pending.data = data;
+      return this.#pending.written;
+    }
+    const pending: { data: T; written: Promise<void> } = { data, written: Promise.resolve() };
+    pending.written = new Promise<void>((resolve, reject) =>
+      setImmediate(() => {
+        this.#pending = null;
+        try {
+          this.#writer.write(pending.data);
+          resolve();
+        } catch (e) {
+          reject(e);
+        }
+      }),
+    );
+    this.#pending = pending;
+    return pending.written;
+  }
+}
