@@ -3,6 +3,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    globalSetup: ["test/support/build-dist.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // A slow, shared CI machine: no timing assertions anywhere, generous timeouts.

@@ -13,7 +13,7 @@
  *        added to the report, e.g. which of several runs it is).
  */
 import autocannon from "autocannon";
-import { spawn, type ChildProcess } from "node:child_process";
+import { execSync, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { createServer } from "node:net";
@@ -63,7 +63,7 @@ interface Proc {
   child: ChildProcess;
   port: number;
   base: string;
-  /** The process that serves (for tsx: the node child the tsx wrapper spawns). */
+  /** The process that serves. */
   serverPid: number;
   startupMs: number;
   rssAfterStartMb: number;
@@ -108,13 +108,17 @@ function childrenOf(pid: number): number[] {
   }
 }
 
+function descendantsOf(pid: number): number[] {
+  return childrenOf(pid).flatMap((child) => [child, ...descendantsOf(child)]);
+}
+
 function rssMb(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
   return m ? Number(m[1]) / 1024 : NaN;
 }
 
 /** Spawns, then polls `readyPath` until it answers 200; the time from spawn to that 200 is the start-up. */
-async function startProc(label: string, argv: string[], readyPath: string, opts: { tsx?: boolean; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<Proc> {
+async function startProc(label: string, argv: string[], readyPath: string, opts: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<Proc> {
   const port = await freePort();
   const args = argv.map((a) => (a === "$PORT" ? String(port) : a));
   const started = performance.now();
@@ -142,14 +146,14 @@ async function startProc(label: string, argv: string[], readyPath: string, opts:
     await new Promise((r) => setTimeout(r, 10));
   }
   const startupMs = performance.now() - started;
-  const serverPid = opts.tsx ? (childrenOf(child.pid!)[0] ?? child.pid!) : child.pid!;
+  const serverPid = child.pid!;
   const proc: Proc = { label, child, port, base, serverPid, startupMs, rssAfterStartMb: rssMb(serverPid), stderr, exited };
   live.add(proc);
   log(`${label}: first 200 after ${startupMs.toFixed(0)} ms, RSS ${proc.rssAfterStartMb.toFixed(0)} MB (pid ${serverPid})`);
   return proc;
 }
 
-/** SIGTERM (tsx relays it to the server, which flushes its store), then SIGKILL after a grace period. Returns ms to exit. */
+/** SIGTERM (the server flushes its store), then SIGKILL after a grace period. Returns ms to exit. */
 async function stopProc(p: Proc, graceMs = 120_000): Promise<number> {
   const t = performance.now();
   const inner = p.serverPid !== p.child.pid ? p.serverPid : null;
@@ -171,18 +175,13 @@ async function stopProc(p: Proc, graceMs = 120_000): Promise<number> {
 }
 
 /**
- * Our server as users start it (`npm start`: the tsx CLI, which spawns the serving node process). With --profile it
- * runs as `node --cpu-prof --import tsx src/main.ts` instead (node refuses --cpu-prof in NODE_OPTIONS), one profile
- * directory per phase; start-up figures of such a run then lack the tsx wrapper's own start.
+ * Our server as `npm start` runs it once built: `node dist/main.mjs` (the bundle is built when the bench
+ * starts). With --profile it runs under `node --cpu-prof`, one profile directory per phase.
  */
-function ours(tag: string, extra: string[]): { argv: string[]; opts: { tsx: boolean } } {
-  const server = ["src/main.ts", "--port", "$PORT", "--log-level", "silent", "--now", NOW, ...extra];
-  if (PROFILE_DIR) return { argv: ["--cpu-prof", `--cpu-prof-dir=${path.join(PROFILE_DIR, tag)}`, "--import", "tsx", ...server], opts: { tsx: false } };
-  return { argv: ["node_modules/tsx/dist/cli.mjs", ...server], opts: { tsx: true } };
-}
+const OURS_COMMAND = ["--enable-source-maps", "dist/main.mjs", "--port", "$PORT", "--log-level", "silent", "--now", NOW];
 const startOurs = (label: string, tag: string, extra: string[]) => {
-  const { argv, opts } = ours(tag, extra);
-  return startProc(label, argv, "/api/projects/", opts);
+  const profile = PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${path.join(PROFILE_DIR, tag)}`] : [];
+  return startProc(label, [...profile, ...OURS_COMMAND, ...extra], "/api/projects/");
 };
 
 // ---------------------------------------------------------------------------------------------- load
@@ -380,6 +379,33 @@ async function phaseDefault() {
   }
   notes.push(`RSS of our server after the default-dataset load (incl. the insights created by POST): ${rssMb(p.serverPid).toFixed(0)} MiB.`);
   await stopProc(p);
+  await npmStartAsTyped();
+}
+
+/**
+ * `npm start` as a user types it, timed to the first 200: npm itself, the build (prestart), then the server on its
+ * default data file: generated and written on the first start, read back on the next.
+ */
+async function npmStartAsTyped() {
+  const npmCli = process.env.npm_execpath;
+  if (!npmCli) return void notes.push("`npm start` as typed: not measured (run the bench through `npm run bench`).");
+  const dir = mkdtempSync(path.join(os.tmpdir(), "bench-npm-start-"));
+  try {
+    for (const [what, note] of [
+      ["first start", "generates the default dataset, writes the data file"],
+      ["second start", "reads the data file of the first"],
+    ] as const) {
+      const argv = [npmCli, "start", "--silent", "--", "--port", "$PORT", "--log-level", "silent", "--now", NOW, "--data", path.join(dir, "db.json")];
+      const p = await startProc(`npm start (${what})`, argv, "/api/projects/");
+      // npm runs the script through a shell: the server is the deepest descendant; it gets the SIGTERM.
+      const server = descendantsOf(p.child.pid!).at(-1) ?? p.child.pid!;
+      startups.push({ what: `ours, default dataset, \`npm start\` as typed, ${what}`, ms: p.startupMs, rssMb: rssMb(server), note: `npm + build + server; ${note}` });
+      process.kill(server, "SIGTERM");
+      await stopProc(p);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 async function phaseBigInMemory() {
@@ -492,13 +518,12 @@ function report(): string {
   L("Generated by `npm run bench` (`bench/run.ts`); do not edit by hand. Each server is a child process; autocannon");
   L(`runs in the parent (keep-alive, pipelining 1). Per endpoint: ${WARMUP} s warm-up discarded, then ${ROUNDS} rounds of ${DURATION} s;`);
   L("req/s is the median round (min–max across rounds), p50/p99 over all rounds' responses (every status counted).");
-  L("Our server: `node node_modules/tsx/dist/cli.mjs src/main.ts --log-level silent --now " + NOW + "` plus the flags listed under the requests table;");
+  L("Our server: `node " + OURS_COMMAND.join(" ").replace("$PORT", "P") + "` (what `npm start` runs after its build) plus the flags listed under the requests table;");
   L("Prism: `prism mock -v silent openapi/openapi.yaml`; express: `bench/express-hello.mjs`. Other processes may share the");
   L("machine: compare figures of the same run only.");
   if (PROFILE_DIR) {
     L();
-    L("Profiled run (--profile): our server ran as `node --cpu-prof --import tsx src/main.ts`, without the tsx wrapper;");
-    L("its figures carry the profiler's overhead.");
+    L("Profiled run (--profile): our server ran under `node --cpu-prof`; its figures carry the profiler's overhead.");
   }
   if (flags.note) {
     L();
@@ -540,8 +565,7 @@ function report(): string {
   L("|---|--:|--:|---|");
   for (const s of startups) L(`| ${s.what} | ${fmt(s.ms)} | ${fmt(s.rssMb)} | ${s.note ?? ""} |`);
   L();
-  L("RSS: `VmRSS` of the serving process read right after its first 200 (for ours, the node process the tsx wrapper spawns;");
-  L("the wrapper adds ~50 MiB more).");
+  L("RSS: `VmRSS` of the serving process read right after its first 200.");
   L();
   L("## Analyses: growth with the number of events");
   L();
@@ -612,6 +636,7 @@ function report(): string {
 
 async function main() {
   if (PROFILE_DIR) mkdirSync(PROFILE_DIR, { recursive: true });
+  execSync("npm run build --silent", { cwd: ROOT, stdio: "inherit" });
   log(`rounds ${ROUNDS} × ${DURATION} s after a ${WARMUP} s warm-up; load average ${os.loadavg().map((l) => l.toFixed(2)).join(", ")}`);
   await phaseExpress();
   await phasePrism();

@@ -1,6 +1,3 @@
 #!/usr/bin/env node
-// The command behind `npx analytics-mock`: the TypeScript sources run through tsx, as `npm start` does.
-import { register } from "tsx/esm/api";
-
-register();
-await import("../src/main.ts");
+// The command behind `npx analytics-mock`: the prebuilt bundle (`npm run build`, run by `npm install`), as `npm start` runs it.
+await import("../dist/main.mjs");

@@ -1,5 +1,4 @@
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { timingSafeEqual } from "node:crypto";
 import express, { type NextFunction, type Request, type Response } from "express";
 import type { Context } from "openapi-backend";
@@ -7,8 +6,9 @@ import { newBackend, routingErrorHandlers, type Backend } from "../http/api.ts";
 import { fail } from "../http/errors.ts";
 import { FixtureError } from "../store/load-fixtures.ts";
 import type { Control } from "./service.ts";
+import { projectFile } from "../util/project-files.ts";
 
-export const CONTROL_OPENAPI_PATH = fileURLToPath(new URL("../../openapi/control.yaml", import.meta.url));
+export const CONTROL_OPENAPI_PATH = projectFile("openapi/control.yaml");
 
 const LOOPBACK = new Set(["127.0.0.1", "::1", "::ffff:127.0.0.1"]);
 

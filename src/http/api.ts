@@ -1,4 +1,3 @@
-import { fileURLToPath } from "node:url";
 import OpenAPIBackendModule, { type Context, type Request as ApiRequest } from "openapi-backend";
 import addFormats from "ajv-formats";
 import type { Ajv } from "ajv";
@@ -8,8 +7,9 @@ import { compileOperationMatcher } from "./operation-matcher.ts";
 import { createSchemaValidator, type SchemaValidator } from "./schemas.ts";
 import { SteeredResponse, steeredResponse, type Steering } from "./steering.ts";
 import type { Caller, Deps, Handler, HandlerResult, OperationId, ProjectlessHandler } from "./types.ts";
+import { projectFile } from "../util/project-files.ts";
 
-export const OPENAPI_PATH = fileURLToPath(new URL("../../openapi/openapi.yaml", import.meta.url));
+export const OPENAPI_PATH = projectFile("openapi/openapi.yaml");
 
 const OpenAPIBackend = OpenAPIBackendModule.default ?? OpenAPIBackendModule;
 

@@ -1,10 +1,10 @@
 import { readFile } from "node:fs/promises";
-import { fileURLToPath } from "node:url";
 import { createRequire } from "node:module";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import type { FixtureDocument } from "../fixtures/fixture-document.ts";
 import { looksAnonymous, personUuid, stableShortId, stableUuid } from "../util/ids.ts";
+import { projectFile } from "../util/project-files.ts";
 import type {
   DashboardRecord,
   DashboardTileRecord,
@@ -17,7 +17,7 @@ import type {
 } from "./schema.ts";
 
 const require = createRequire(import.meta.url);
-const SCHEMA_PATH = fileURLToPath(new URL("../../fixtures/fixtures.schema.json", import.meta.url));
+const SCHEMA_PATH = projectFile("fixtures/fixtures.schema.json");
 
 /** A fixture document that cannot be loaded: names the JSON pointer of the bad value and the reason. */
 export class FixtureError extends Error {

@@ -37,9 +37,9 @@ function start(argv: string[], lines: string[] = []) {
   return startServer(config, createLogger("info", (l) => lines.push(l)));
 }
 
-/** Runs the CLI as users do (`npm start -- …`) and resolves with its first output, or its exit. */
+/** Runs the CLI as users do (`npm start -- …` runs the bundle) and resolves with its first output, or its exit. */
 function runCli(args: string[]): Promise<{ code: number | null; out: string; kill: () => void }> {
-  const child = spawn(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), "src/main.ts", ...args], { cwd: root });
+  const child = spawn(process.execPath, ["--enable-source-maps", path.join(root, "dist/main.mjs"), ...args], { cwd: root });
   let out = "";
   return new Promise((resolve) => {
     const done = (code: number | null) => resolve({ code, out, kill: () => child.kill("SIGTERM") });

@@ -21,14 +21,16 @@ export interface ChildServer {
 }
 
 /**
- * Runs `src/main.ts` as a process of its own, as `npm start` does, and resolves once it listens (it must
- * log at `info`, the default: the "listening on" line is how the URL is learnt).
- * `node --import tsx` rather than tsx's CLI: the CLI runs the server in a grandchild, so a SIGKILL would
- * reach the wrapper and leave the server running, and /proc would show the wrapper's memory.
+ * Runs the server as a process of its own, as `npm start` does (`node dist/main.mjs`, built by the global
+ * set-up), and resolves once it listens (it must log at `info`, the default: the "listening on" line is how
+ * the URL is learnt).
  */
 export function startChild(args: string[], nodeArgs: string[] = []): Promise<ChildServer> {
   return launchChild(args, nodeArgs).ready;
 }
+
+/** What `npm start` runs, after its build. */
+const SERVER_COMMAND = ["--enable-source-maps", "dist/main.mjs"];
 
 /** Children still running; killed when the test process ends, whatever became of their test. */
 const running = new Set<ChildProcess>();
@@ -36,12 +38,12 @@ process.once("exit", () => {
   for (const child of running) child.kill("SIGKILL");
 });
 
-/** Longest wait for the "listening on" line (tsx compiles the sources first). */
+/** Longest wait for the "listening on" line. */
 const START_TIMEOUT_MS = 60_000;
 
 /** The process at once (to signal it while it starts) and the server once it listens. */
 export function launchChild(args: string[], nodeArgs: string[] = []): { child: ChildProcess; ready: Promise<ChildServer> } {
-  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "src/main.ts", "--port", "0", "--host", "127.0.0.1", ...args], {
+  const child = spawn(process.execPath, [...nodeArgs, ...SERVER_COMMAND, "--port", "0", "--host", "127.0.0.1", ...args], {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -87,9 +89,9 @@ export function launchChild(args: string[], nodeArgs: string[] = []): { child: C
   return { child, ready };
 }
 
-/** Runs `src/main.ts` to its end (for start-ups that must fail); resolves with its exit code and output. */
+/** Runs the server to its end (for start-ups that must fail); resolves with its exit code and output. */
 export function runToExit(args: string[]): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts", "--port", "0", "--host", "127.0.0.1", ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [...SERVER_COMMAND, "--port", "0", "--host", "127.0.0.1", ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   child.stdout.on("data", (d) => (out += d));
   child.stderr.on("data", (d) => (out += d));
