@@ -1372,7 +1372,7 @@ export interface components {
             funnel_order_type?: "ordered" | "strict" | "unordered" | null;
             exclusions?: components["schemas"]["FunnelExclusion"][];
             /**
-             * @description Spec: 0 aggregates by users, greater than 0 by a group type. Choice: absent, null and 0 count persons; N from 1 to 4 counts values of the event property `$group_N`.
+             * @description Spec: 0 aggregates by users, greater than 0 by a group type. Choice: groups are not modelled for funnels, so only absent, null and 0 (persons) are accepted; 1 to 4 are 400 with attr `aggregation_group_type_index`.
              * @default 0
              */
             aggregation_group_type_index?: number | null;
@@ -2076,11 +2076,8 @@ export interface components {
                 regex: string;
                 alias: string;
             }[];
-            /**
-             * @description Paths before, after or between steps of `funnel_filter`.
-             * @enum {string|null}
-             */
-            funnel_paths?: "funnel_path_before_step" | "funnel_path_after_step" | "funnel_path_between_steps" | null;
+            /** @description Spec: paths before, after or between steps of `funnel_filter` (`funnel_path_before_step`, `funnel_path_after_step`, `funnel_path_between_steps`). Choice: funnel paths are not modelled, so only null is accepted; any of those values is 400 with attr `funnel_paths`. */
+            funnel_paths?: null;
             /** @description A FunnelRequest plus `funnel_step`, used with `funnel_paths`. */
             funnel_filter?: {
                 [key: string]: unknown;
@@ -3087,7 +3084,7 @@ export interface components {
         breakdown_normalize_url: boolean;
         /** @description Group type of a `group` breakdown. */
         breakdown_group_type_index: number;
-        /** @description Count groups of this type instead of persons (funnels - 0 counts persons, see FunnelRequest). */
+        /** @description Count groups of this type instead of persons. Funnels: groups are not modelled, only 0 (persons) is accepted (see `FunnelRequest.aggregation_group_type_index`). */
         aggregation_group_type_index: number;
         /** @description Analysis kind; default `TRENDS`. */
         trend_insight: "TRENDS" | "STICKINESS" | "LIFECYCLE";
@@ -3205,7 +3202,7 @@ export interface components {
         path_replacements: boolean;
         /** @description JSON-encoded array of `{"regex", "alias"}` replacements. */
         local_path_cleaning_filters: string;
-        /** @description Paths before, after or between steps of `funnel_filter`. */
+        /** @description Paths before, after or between steps of `funnel_filter`. Choice: funnel paths are not modelled; any value is 400 with attr `funnel_paths` (see `PathRequest.funnel_paths`). */
         funnel_paths: "funnel_path_before_step" | "funnel_path_after_step" | "funnel_path_between_steps";
         /** @description JSON-encoded FunnelRequest plus `funnel_step`, used with `funnel_paths`. */
         funnel_filter: string;
@@ -3519,7 +3516,7 @@ export interface operations {
                  * @example [{"id":"$pageleave","type":"events","funnel_from_step":0,"funnel_to_step":1}]
                  */
                 exclusions?: components["parameters"]["exclusions"];
-                /** @description Count groups of this type instead of persons (funnels - 0 counts persons, see FunnelRequest). */
+                /** @description Count groups of this type instead of persons. Funnels: groups are not modelled, only 0 (persons) is accepted (see `FunnelRequest.aggregation_group_type_index`). */
                 aggregation_group_type_index?: components["parameters"]["aggregation_group_type_index"];
                 /** @description First step (0-based) of the trends and time-to-convert visualisations. */
                 funnel_from_step?: components["parameters"]["funnel_from_step"];
@@ -3668,7 +3665,7 @@ export interface operations {
                  * @example [{"id":"$pageleave","type":"events","funnel_from_step":0,"funnel_to_step":1}]
                  */
                 exclusions?: components["parameters"]["exclusions"];
-                /** @description Count groups of this type instead of persons (funnels - 0 counts persons, see FunnelRequest). */
+                /** @description Count groups of this type instead of persons. Funnels: groups are not modelled, only 0 (persons) is accepted (see `FunnelRequest.aggregation_group_type_index`). */
                 aggregation_group_type_index?: components["parameters"]["aggregation_group_type_index"];
                 /** @description First step (0-based) of the trends and time-to-convert visualisations. */
                 funnel_from_step?: components["parameters"]["funnel_from_step"];
@@ -3829,7 +3826,7 @@ export interface operations {
                 path_replacements?: components["parameters"]["path_replacements"];
                 /** @description JSON-encoded array of `{"regex", "alias"}` replacements. */
                 local_path_cleaning_filters?: components["parameters"]["local_path_cleaning_filters"];
-                /** @description Paths before, after or between steps of `funnel_filter`. */
+                /** @description Paths before, after or between steps of `funnel_filter`. Choice: funnel paths are not modelled; any value is 400 with attr `funnel_paths` (see `PathRequest.funnel_paths`). */
                 funnel_paths?: components["parameters"]["funnel_paths"];
                 /** @description JSON-encoded FunnelRequest plus `funnel_step`, used with `funnel_paths`. */
                 funnel_filter?: components["parameters"]["funnel_filter"];
@@ -3958,7 +3955,7 @@ export interface operations {
                 breakdown?: components["parameters"]["breakdown"];
                 /** @description Kind of breakdown; default `event`. */
                 breakdown_type?: components["parameters"]["breakdown_type"];
-                /** @description Count groups of this type instead of persons (funnels - 0 counts persons, see FunnelRequest). */
+                /** @description Count groups of this type instead of persons. Funnels: groups are not modelled, only 0 (persons) is accepted (see `FunnelRequest.aggregation_group_type_index`). */
                 aggregation_group_type_index?: components["parameters"]["aggregation_group_type_index"];
             };
             header?: never;
@@ -4089,7 +4086,7 @@ export interface operations {
                 breakdown_group_type_index?: components["parameters"]["breakdown_group_type_index"];
                 /** @description Moving average window in buckets; default 1. */
                 smoothing_intervals?: components["parameters"]["smoothing_intervals"];
-                /** @description Count groups of this type instead of persons (funnels - 0 counts persons, see FunnelRequest). */
+                /** @description Count groups of this type instead of persons. Funnels: groups are not modelled, only 0 (persons) is accepted (see `FunnelRequest.aggregation_group_type_index`). */
                 aggregation_group_type_index?: components["parameters"]["aggregation_group_type_index"];
                 /** @description Accepted and ignored. */
                 sampling_factor?: components["parameters"]["sampling_factor"];
@@ -4533,7 +4530,7 @@ export interface operations {
                  * @example [{"id":"$pageleave","type":"events","funnel_from_step":0,"funnel_to_step":1}]
                  */
                 exclusions?: components["parameters"]["exclusions"];
-                /** @description Count groups of this type instead of persons (funnels - 0 counts persons, see FunnelRequest). */
+                /** @description Count groups of this type instead of persons. Funnels: groups are not modelled, only 0 (persons) is accepted (see `FunnelRequest.aggregation_group_type_index`). */
                 aggregation_group_type_index?: components["parameters"]["aggregation_group_type_index"];
                 /** @description First step (0-based) of the trends and time-to-convert visualisations. */
                 funnel_from_step?: components["parameters"]["funnel_from_step"];
@@ -4698,7 +4695,7 @@ export interface operations {
                  * @example [{"id":"$pageleave","type":"events","funnel_from_step":0,"funnel_to_step":1}]
                  */
                 exclusions?: components["parameters"]["exclusions"];
-                /** @description Count groups of this type instead of persons (funnels - 0 counts persons, see FunnelRequest). */
+                /** @description Count groups of this type instead of persons. Funnels: groups are not modelled, only 0 (persons) is accepted (see `FunnelRequest.aggregation_group_type_index`). */
                 aggregation_group_type_index?: components["parameters"]["aggregation_group_type_index"];
                 /** @description First step (0-based) of the trends and time-to-convert visualisations. */
                 funnel_from_step?: components["parameters"]["funnel_from_step"];
@@ -4884,7 +4881,7 @@ export interface operations {
                 breakdown_group_type_index?: components["parameters"]["breakdown_group_type_index"];
                 /** @description Moving average window in buckets; default 1. */
                 smoothing_intervals?: components["parameters"]["smoothing_intervals"];
-                /** @description Count groups of this type instead of persons (funnels - 0 counts persons, see FunnelRequest). */
+                /** @description Count groups of this type instead of persons. Funnels: groups are not modelled, only 0 (persons) is accepted (see `FunnelRequest.aggregation_group_type_index`). */
                 aggregation_group_type_index?: components["parameters"]["aggregation_group_type_index"];
                 /** @description Accepted and ignored. */
                 sampling_factor?: components["parameters"]["sampling_factor"];
@@ -4973,7 +4970,7 @@ export interface operations {
                 path_replacements?: components["parameters"]["path_replacements"];
                 /** @description JSON-encoded array of `{"regex", "alias"}` replacements. */
                 local_path_cleaning_filters?: components["parameters"]["local_path_cleaning_filters"];
-                /** @description Paths before, after or between steps of `funnel_filter`. */
+                /** @description Paths before, after or between steps of `funnel_filter`. Choice: funnel paths are not modelled; any value is 400 with attr `funnel_paths` (see `PathRequest.funnel_paths`). */
                 funnel_paths?: components["parameters"]["funnel_paths"];
                 /** @description JSON-encoded FunnelRequest plus `funnel_step`, used with `funnel_paths`. */
                 funnel_filter?: components["parameters"]["funnel_filter"];
@@ -5122,7 +5119,7 @@ export interface operations {
                 breakdown?: components["parameters"]["breakdown"];
                 /** @description Kind of breakdown; default `event`. */
                 breakdown_type?: components["parameters"]["breakdown_type"];
-                /** @description Count groups of this type instead of persons (funnels - 0 counts persons, see FunnelRequest). */
+                /** @description Count groups of this type instead of persons. Funnels: groups are not modelled, only 0 (persons) is accepted (see `FunnelRequest.aggregation_group_type_index`). */
                 aggregation_group_type_index?: components["parameters"]["aggregation_group_type_index"];
                 /** @description Cohort (0-based row) of the retention data point; default 0. */
                 selected_interval?: components["parameters"]["selected_interval"];
@@ -5224,7 +5221,7 @@ export interface operations {
                 breakdown_group_type_index?: components["parameters"]["breakdown_group_type_index"];
                 /** @description Moving average window in buckets; default 1. */
                 smoothing_intervals?: components["parameters"]["smoothing_intervals"];
-                /** @description Count groups of this type instead of persons (funnels - 0 counts persons, see FunnelRequest). */
+                /** @description Count groups of this type instead of persons. Funnels: groups are not modelled, only 0 (persons) is accepted (see `FunnelRequest.aggregation_group_type_index`). */
                 aggregation_group_type_index?: components["parameters"]["aggregation_group_type_index"];
                 /** @description Accepted and ignored. */
                 sampling_factor?: components["parameters"]["sampling_factor"];
@@ -5339,7 +5336,7 @@ export interface operations {
                 breakdown_group_type_index?: components["parameters"]["breakdown_group_type_index"];
                 /** @description Moving average window in buckets; default 1. */
                 smoothing_intervals?: components["parameters"]["smoothing_intervals"];
-                /** @description Count groups of this type instead of persons (funnels - 0 counts persons, see FunnelRequest). */
+                /** @description Count groups of this type instead of persons. Funnels: groups are not modelled, only 0 (persons) is accepted (see `FunnelRequest.aggregation_group_type_index`). */
                 aggregation_group_type_index?: components["parameters"]["aggregation_group_type_index"];
                 /** @description Accepted and ignored. */
                 sampling_factor?: components["parameters"]["sampling_factor"];
