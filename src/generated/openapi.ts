@@ -1374,8 +1374,9 @@ export interface components {
             /**
              * @description Spec: 0 aggregates by users, greater than 0 by a group type. Choice: groups are not modelled for funnels, so only absent, null and 0 (persons) are accepted; 1 to 4 are 400 with attr `aggregation_group_type_index`.
              * @default 0
+             * @enum {integer|null}
              */
-            aggregation_group_type_index?: number | null;
+            aggregation_group_type_index?: 0 | null;
             /** @description First step (0-based) of the `trends` and `time_to_convert` visualisations; default the first step. */
             funnel_from_step?: number | null;
             /** @description Last step (0-based) of those visualisations; default the last step. Must be above `funnel_from_step` and inside the steps (400 otherwise). */

@@ -16,6 +16,15 @@ import { scenario, startTestServer, type TestServer } from "../support/server.ts
  */
 const JAR = path.join(path.dirname(createRequire(import.meta.url).resolve("specmatic/package.json")), "specmatic.jar");
 const CONFIG = "test/outside/specmatic.yaml";
+const GENERATIVE = "test/outside/specmatic-generative.yaml";
+/**
+ * Query parameters whose values are JSON documents. Specmatic 2.55 re-parses such a value (from an
+ * example or the dictionary) and sends an array as repeated parameters or its first item, an object
+ * pretty-printed, and otherwise generates plain strings that are not JSON; either way the server
+ * rightly answers 400. Generated tests that send one of them are left out (PARAMETERS.QUERY filter).
+ * `content: application/json` parameters would say it better, but Specmatic 2.55 rejects them (OAS0010).
+ */
+const JSON_QUERY = ["select", "where", "properties", "orderBy", "events", "funnel_correlation_person_entity", "funnel_correlation_property_values"];
 const QUERY_FORMS = [
   "insights/trend", "insights/funnel", "insights/funnel/correlation", "insights/retention", "insights/path",
   "persons/trends", "persons/stickiness", "persons/lifecycle", "persons/funnel", "persons/funnel/correlation",
@@ -36,9 +45,9 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function specmatic(filter: string): Promise<Summary> {
+async function specmatic(filter: string, config = CONFIG): Promise<Summary> {
   server = await startTestServer(scenario("basic"));
-  const run = start("java", ["-jar", JAR, "test", "--config", CONFIG, "--testBaseURL", server.base, "--filter", filter]);
+  const run = start("java", ["-jar", JAR, "test", "--config", config, "--testBaseURL", server.base, "--filter", filter]);
   await run.exited;
   const output = run.output();
   const totals = /Tests run: (\d+), Successes: (\d+), Failures: (\d+)/.exec(output);
@@ -63,5 +72,25 @@ describe("Specmatic contract tests from the document's examples", () => {
     console.info(`Specmatic (person delete): ${result.run} tests, ${result.successes} passed, ${result.failures} failed`);
     expect(result.failures, failuresOf(result.output)).toBe(0);
     expect(result.run).toBeGreaterThanOrEqual(1);
+  });
+});
+
+/**
+ * Generative tests (resiliencyTests: all): positive variants of every example must be answered as
+ * documented, negative ones 4xx. The GET query forms stay out: Specmatic 2.55 generates every subset
+ * of an operation's optional query parameters (2^16 to 2^52 requests there; maxTestRequestCombinations
+ * does not bound subsets), and their filters are JSON-encoded (see JSON_QUERY). Named test classes
+ * that are not findings are left out in specmatic-generative.yaml (filterNotName), each with its reason.
+ * Deleting a person is left to the example run: every generated variant deletes the same person 1, so
+ * all but the first meet a deleted person (404).
+ */
+describe("Specmatic generative contract tests", () => {
+  const notJsonQuery = `PARAMETERS.QUERY!='${JSON_QUERY.join(",")}'`;
+
+  it("pass for every operation but the query forms and deleting a person", { timeout: 600_000 }, async () => {
+    const result = await specmatic(`!(METHOD='GET' && PATH='${QUERY_FORMS.join(",")}') && !(METHOD='DELETE' && PATH='${PERSON}') && ${notJsonQuery}`, GENERATIVE);
+    console.info(`Specmatic generative: ${result.run} tests generated, ${result.successes} passed, ${result.failures} failed`);
+    expect(result.failures, failuresOf(result.output)).toBe(0);
+    expect(result.run).toBeGreaterThanOrEqual(1000);
   });
 });
