@@ -128,7 +128,8 @@ export async function createApp({ store, clock, config, logger, startup }: AppOp
   });
   if (config.corsOrigins.length) app.use(corsMiddleware(config.corsOrigins));
   app.use(readDeclaredBody(express.json({ limit: config.bodyLimit, type: ["application/json", "+json"], strict: false }), (req) => {
-    if (req.path.startsWith("/_mock")) return BODY_METHODS.has(req.method);
+    if (!BODY_METHODS.has(req.method)) return false;
+    if (req.path.startsWith("/_mock")) return true;
     const path = req.path.endsWith("/") ? req.path : `${req.path}/`;
     return Boolean(router.api.matchOperation({ method: req.method.toLowerCase(), path, headers: {} })?.requestBody);
   }));
@@ -148,8 +149,18 @@ export async function createApp({ store, clock, config, logger, startup }: AppOp
   app.use(async (req, res, next) => {
     try {
       const routedPath = req.path.endsWith("/") ? req.path : `${req.path}/`;
-      const url = new URL(req.originalUrl, `${req.protocol}://${req.get("host") ?? "localhost"}`);
-      const request = { method: req.method, path: routedPath, query: req.query as Record<string, string | string[]>, headers: req.headers, body: req.body, url };
+      let url: URL | undefined;
+      const request = {
+        method: req.method,
+        path: routedPath,
+        query: req.query as Record<string, string | string[]>,
+        headers: req.headers,
+        body: req.body,
+        // Parsed only by the operations that build links (pagination).
+        get url() {
+          return (url ??= new URL(req.originalUrl, `${req.protocol}://${req.get("host") ?? "localhost"}`));
+        },
+      };
       const result = await router.handle(request, res.locals.steering as Steering);
       respond(res, result, typeof req.query.format === "string" ? req.query.format : undefined);
     } catch (err) {

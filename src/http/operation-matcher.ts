@@ -1,4 +1,4 @@
-import type { Operation, OpenAPIRouter, Request as ApiRequest } from "openapi-backend";
+import type { Operation, OpenAPIRouter, ParsedRequest, Request as ApiRequest } from "openapi-backend";
 import { escapeRegExp } from "../analyses/shared/regex.ts";
 
 interface Template {
@@ -50,5 +50,35 @@ export function compileOperationMatcher(router: OpenAPIRouter, operations: Opera
     if (!pathMatched) return notFound();
     if (strict) throw Error("405-methodNotAllowed: this method is not registered for the route");
     return undefined;
+  };
+}
+
+/**
+ * openapi-backend's `parseRequest` with each operation's path-parameter pattern compiled once: the library
+ * compiles the template (bath) on every request. Everything else is the library's own parsing, asked
+ * without the operation; what it does with the operation beyond path parameters (JSON `content` and
+ * non-exploded query parameters) the document does not use, and this refuses to start if it ever does.
+ */
+export function compileRequestParser(router: OpenAPIRouter, operations: Operation[]) {
+  const unsupported = operations.flatMap((op) =>
+    (op.parameters ?? []).filter((p) => "in" in p && p.in === "query" && (p.content !== undefined || p.explode === false)).map((p) => `${op.operationId} ${"name" in p ? p.name : "?"}`),
+  );
+  if (unsupported.length) throw new Error(`compileRequestParser: query parameters with content or explode: false are not handled: ${unsupported.join(", ")}`);
+  const parsers = new Map<string, (path: string) => Record<string, string>>();
+  for (const { path } of operations) {
+    if (parsers.has(path)) continue;
+    const names = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+    const pattern = new RegExp(`^${path.split(/\{[^}]+\}/).map(escapeRegExp).join("([^/]*)")}$`);
+    parsers.set(path, (pathname) => {
+      const values = pattern.exec(pathname);
+      // Like the library: values percent-decoded (a malformed escape throws URIError, answered 400 upstream).
+      return values ? Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(values[i + 1]!)])) : {};
+    });
+  }
+  const parseWithoutOperation = router.parseRequest.bind(router);
+  return function parseRequest(req: ApiRequest, operation?: Operation): ParsedRequest {
+    const parsed = parseWithoutOperation(req);
+    if (!operation) return parsed;
+    return { ...parsed, params: parsers.get(operation.path)?.(router.normalizePath(parsed.path)) ?? {} };
   };
 }

@@ -114,11 +114,27 @@ export function createAnalysisService(store: Store, clock: Clock) {
    * The cached package for (project, kind, filter), recomputed when absent, when the data changed, or when
    * `refresh` asks and the cached one is older than `maxAge` (0 = always recompute on refresh).
    */
-  const keyOf = (project: ProjectRecord, kind: string, filter: Filter) =>
-    stringify([project.id, store.analysisData.version(project.id), kind, filter]) ?? "";
+  const filterKeyOf = (filter: unknown) => stringify(filter) ?? "";
+  const keyOf = (project: ProjectRecord, kind: string, filterKey: string) =>
+    `${JSON.stringify([project.id, store.analysisData.version(project.id), kind])}${filterKey}`;
 
-  function run(project: ProjectRecord, kind: string, filter: Filter, opts: { refresh: boolean; maxAge?: number }): AnalysisPackage {
-    const key = keyOf(project, kind, filter);
+  /**
+   * A saved insight's definition and filter key, kept while its filters, query and the dashboard overrides are
+   * the same objects (a PATCH replaces them): a GET of an insight then skips the stable stringify of its filter.
+   */
+  const definitions = new WeakMap<InsightRecord, { filters: unknown; query: unknown; overrides: Filter | undefined; kind: string; filter: Filter; filterKey: string }>();
+  function definitionWithKey(insight: InsightRecord, overrides: Filter | undefined) {
+    const known = definitions.get(insight);
+    if (known && known.filters === insight.filters && known.query === insight.query && known.overrides === overrides) return known;
+    const definition = definitionOf(insight);
+    const filter = { ...definition.filter, ...overrides };
+    const fresh = { filters: insight.filters, query: insight.query, overrides, kind: definition.kind, filter, filterKey: filterKeyOf(filter) };
+    definitions.set(insight, fresh);
+    return fresh;
+  }
+
+  function run(project: ProjectRecord, kind: string, filter: Filter, opts: { refresh: boolean; maxAge?: number }, filterKey = filterKeyOf(filter)): AnalysisPackage {
+    const key = keyOf(project, kind, filterKey);
     const now = clock.now();
     const cached = cache.get(key);
     const fresh = cached && !(opts.refresh && now - cached.computedAt >= (opts.maxAge ?? 0));
@@ -129,7 +145,7 @@ export function createAnalysisService(store: Store, clock: Clock) {
 
   /** The actors behind one data point, cached like the analyses (same data version, same filter and point). */
   function actors(project: ProjectRecord, kind: ActorsKind, filter: Filter, point: DataPoint): ActorsPackage {
-    const key = keyOf(project, `ACTORS:${kind}`, { filter, point });
+    const key = keyOf(project, `ACTORS:${kind}`, filterKeyOf({ filter, point }));
     const cachedEntry = cache.get(key);
     const entry = cachedEntry ?? { result: ACTORS_OF[kind](store.analysisData.events(project.id), filter, contextOf(project), point), computedAt: clock.now() };
     if (!cachedEntry) cache.set(key, entry);
@@ -143,15 +159,15 @@ export function createAnalysisService(store: Store, clock: Clock) {
     /** `compute: false` (lists, create) serves only what is cached, as the real service's list does. */
     forInsight(project: ProjectRecord, insight: InsightRecord, opts: { refresh: boolean; overrides?: Filter; compute?: boolean }): InsightPackage {
       const none = { result: null, last_refresh: null, next_allowed_client_refresh: null, is_cached: false };
-      let definition: { kind: string; filter: Filter };
+      let definition: ReturnType<typeof definitionWithKey>;
       try {
-        definition = definitionOf(insight);
+        definition = definitionWithKey(insight, opts.overrides);
       } catch (e) {
         if (e instanceof ApiError) return none;
         throw e;
       }
-      const filter = { ...definition.filter, ...opts.overrides };
-      const key = keyOf(project, definition.kind, filter);
+      const { filter, filterKey } = definition;
+      const key = keyOf(project, definition.kind, filterKey);
       const entry = cache.get(key);
       if (opts.compute === false && !entry) return none;
       try {
@@ -159,7 +175,7 @@ export function createAnalysisService(store: Store, clock: Clock) {
         const pkg =
           opts.compute === false
             ? { result: entry!.result, last_refresh: new Date(entry!.computedAt).toISOString(), is_cached: true }
-            : run(project, definition.kind, filter, { refresh: opts.refresh, maxAge });
+            : run(project, definition.kind, filter, { refresh: opts.refresh, maxAge }, filterKey);
         const nextRefresh = new Date(Date.parse(pkg.last_refresh) + maxAge).toISOString();
         return { result: pkg.result, last_refresh: pkg.last_refresh, next_allowed_client_refresh: nextRefresh, is_cached: pkg.is_cached };
       } catch (e) {
