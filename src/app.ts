@@ -14,6 +14,7 @@ import { ApiError, fail } from "./http/errors.ts";
 import { assertJsonDepth } from "./http/json-depth.ts";
 import { RequestLog, validationOutcome } from "./http/request-log.ts";
 import { respond, respondError } from "./http/respond.ts";
+import { createBodyCache } from "./http/serialized-body.ts";
 import { parsePrefer, type Steering } from "./http/steering.ts";
 import type { Logger } from "./logger.ts";
 import { createAnalysisService } from "./services/analysis-service.ts";
@@ -99,7 +100,7 @@ function readDeclaredBody(jsonParser: express.RequestHandler, takesBody: (req: R
 /** Builds the express app over a store and a clock; no globals, so tests start as many as they like. */
 export async function createApp({ store, clock, config, logger, startup }: AppOptions) {
   const analyses = createAnalysisService(store, clock);
-  const baseDeps = { store, clock, config, analyses };
+  const baseDeps = { store, clock, config, analyses, bodies: createBodyCache() };
   let router = await createApi(handlers, baseDeps);
   const requestLog = new RequestLog(config.requestLogSize);
   const control = createControl({

@@ -60,12 +60,18 @@ function byListOrder(a: InsightRecord, b: InsightRecord): number {
   return b.last_modified_at.localeCompare(a.last_modified_at) || b.id - a.id;
 }
 
+/** What a read of insights follows from: the state, the analysis cache (results shown) and the URL (links, filters). */
+const readKey = (args: HandlerArgs) => `${args.deps.store.revision()}:${args.deps.analyses.revision()}:${args.url.href}`;
+
 export const insightHandlers = {
   insights_list: (args) => {
     const q = queryOf(args);
-    const matches = args.deps.store.insights.list(args.project.id).filter((i) => matchesListFilters(i, q)).sort(byListOrder);
-    const page = paginate(matches, args.url, Number(q.limit ?? 100), Number(q.offset ?? 0));
-    return reply(200, { ...page, results: page.results.map((i) => toInsightJson(i, args.project, args.deps, { compute: false })) });
+    const build = () => {
+      const matches = args.deps.store.insights.list(args.project.id).filter((i) => matchesListFilters(i, q)).sort(byListOrder);
+      const page = paginate(matches, args.url, Number(q.limit ?? 100), Number(q.offset ?? 0));
+      return { ...page, results: page.results.map((i) => toInsightJson(i, args.project, args.deps, { compute: false })) };
+    };
+    return reply(200, q.format === "csv" ? build() : args.deps.bodies(readKey(args), build));
   },
 
   insights_create: async (args) => {
@@ -82,7 +88,9 @@ export const insightHandlers = {
       q.from_dashboard === undefined
         ? undefined
         : args.deps.store.dashboards.tilesOf(insight.id).find((t) => t.dashboard_id === q.from_dashboard && !t.deleted);
-    return reply(200, toInsightJson(insight, args.project, args.deps, { refresh: q.refresh === true, tile }));
+    const build = () => toInsightJson(insight, args.project, args.deps, { refresh: q.refresh === true, tile });
+    // refresh=true may recompute: never answered from a serialized body.
+    return reply(200, q.refresh === true ? build() : args.deps.bodies(readKey(args), build));
   },
 
   /** PATCH: writable fields only; `deleted: false` is the one request that reaches a soft-deleted insight (it restores it). */

@@ -1,6 +1,7 @@
 import type { Response } from "express";
 import { csvRows, toCsv } from "./csv.ts";
 import type { ErrorBody } from "./errors.ts";
+import { SerializedJson } from "./serialized-body.ts";
 import type { HandlerResult } from "./types.ts";
 
 /** The one writer of responses: JSON by default, CSV when the request asked `format=csv` of a 200. */
@@ -9,6 +10,10 @@ export function respond(res: Response, result: HandlerResult, format: string | u
   res.status(result.status);
   if (result.body === undefined) {
     res.end();
+    return;
+  }
+  if (result.body instanceof SerializedJson) {
+    res.type("application/json; charset=utf-8").send(result.body.bytes);
     return;
   }
   if (format === "csv" && result.status === 200) {

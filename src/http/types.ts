@@ -6,6 +6,7 @@ import type { Store } from "../store/store.ts";
 import type { ProjectRecord, UserRecord } from "../store/schema.ts";
 import type { AnalysisService } from "../services/analysis-service.ts";
 import type { SchemaValidator } from "./schemas.ts";
+import type { BodyCache } from "./serialized-body.ts";
 
 export type OperationId = keyof operations;
 export type Schema<Name extends keyof components["schemas"]> = components["schemas"][Name];
@@ -35,6 +36,8 @@ export interface Deps {
   analyses: AnalysisService;
   /** Validates decoded inputs against the document's component schemas. */
   schemas: SchemaValidator;
+  /** Serialized bodies of reads, reused while the state and the analysis cache are unchanged. */
+  bodies: BodyCache;
 }
 
 /** What a handler returns; `respond.ts` writes it. */

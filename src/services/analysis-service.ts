@@ -89,6 +89,11 @@ export function definitionOf(insight: Pick<InsightRecord, "filters" | "query">):
 /** Runs analyses over the store's data and caches results by project, data version and normalised filter. */
 export function createAnalysisService(store: Store, clock: Clock) {
   const cache = new LRUCache<string, CacheEntry>({ max: CACHE_ENTRIES });
+  let revision = 0;
+  const remember = (key: string, entry: CacheEntry) => {
+    cache.set(key, entry);
+    revision++;
+  };
 
   function contextOf(project: ProjectRecord): AnalysisContext {
     const index = store.analysisData.index(project.id);
@@ -139,7 +144,7 @@ export function createAnalysisService(store: Store, clock: Clock) {
     const cached = cache.get(key);
     const fresh = cached && !(opts.refresh && now - cached.computedAt >= (opts.maxAge ?? 0));
     const entry = fresh ? cached : { result: compute(project, kind, filter), computedAt: now, maxAge: opts.maxAge };
-    if (!fresh) cache.set(key, entry);
+    if (!fresh) remember(key, entry);
     return { result: entry.result, last_refresh: new Date(entry.computedAt).toISOString(), is_cached: Boolean(fresh), timezone: project.timezone };
   }
 
@@ -148,7 +153,7 @@ export function createAnalysisService(store: Store, clock: Clock) {
     const key = keyOf(project, `ACTORS:${kind}`, filterKeyOf({ filter, point }));
     const cachedEntry = cache.get(key);
     const entry = cachedEntry ?? { result: ACTORS_OF[kind](store.analysisData.events(project.id), filter, contextOf(project), point), computedAt: clock.now() };
-    if (!cachedEntry) cache.set(key, entry);
+    if (!cachedEntry) remember(key, entry);
     return { actors: entry.result as ActorRow[], last_refresh: new Date(entry.computedAt).toISOString(), is_cached: Boolean(cachedEntry) };
   }
 
@@ -184,7 +189,12 @@ export function createAnalysisService(store: Store, clock: Clock) {
         throw e;
       }
     },
-    clear: () => cache.clear(),
+    clear: () => {
+      cache.clear();
+      revision++;
+    },
+    /** Changes whenever a result is cached or the cache is cleared: bodies that show cached results are keyed by it. */
+    revision: () => revision,
   };
 }
 

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { Low, Memory } from "lowdb";
+import { Low, Memory, type Adapter } from "lowdb";
 import { JSONFile } from "lowdb/node";
 import { NdjsonFile, StoreFileError } from "./ndjson-file.ts";
 import { TurnCommittedJsonFile } from "./turn-committed-json-file.ts";
@@ -32,6 +32,25 @@ export function storeFiles(dataFile: string): StoreFiles {
   };
 }
 
+/**
+ * lowdb's Low, counting the writes of the state. Every change of the state is written, so what is derived
+ * from it (a serialized response body) is valid for as long as the count stays the same.
+ */
+class CountedLow<T> extends Low<T> {
+  constructor(
+    adapter: Adapter<T>,
+    data: T,
+    private readonly writes: { count: number },
+  ) {
+    super(adapter, data);
+  }
+
+  override write(): Promise<void> {
+    this.writes.count++;
+    return super.write();
+  }
+}
+
 /** The lowdb databases behind the store; Memory adapters when nothing is written to disk. */
 export interface Databases {
   meta: Low<MetaData>;
@@ -42,28 +61,37 @@ export interface Databases {
   appendActivity(records: readonly ActivityRecord[]): Promise<void>;
   /** Where they are written; null in memory. */
   files: StoreFiles | null;
+  /** How many writes of the state there have been: changes whenever the state does. */
+  revision(): number;
 }
 
 export function openDatabases(files: StoreFiles | null, initial: State): Databases {
+  const writes = { count: 0 };
+  const low = <T>(adapter: Adapter<T>, data: T) => new CountedLow(adapter, data, writes);
+  const revision = () => writes.count;
   if (!files) {
-    const activity = new Low(new Memory<ActivityRecord[]>(), initial.activity);
     return {
-      meta: new Low(new Memory<MetaData>(), initial.meta),
-      persons: new Low(new Memory<{ persons: PersonRecord[] }>(), { persons: initial.persons }),
-      events: new Low(new Memory<EventRecord[]>(), initial.events),
-      activity,
-      appendActivity: async () => undefined,
+      meta: low(new Memory<MetaData>(), initial.meta),
+      persons: low(new Memory<{ persons: PersonRecord[] }>(), { persons: initial.persons }),
+      events: low(new Memory<EventRecord[]>(), initial.events),
+      activity: low(new Memory<ActivityRecord[]>(), initial.activity),
+      appendActivity: async () => void writes.count++,
       files: null,
+      revision,
     };
   }
   const activityFile = new NdjsonFile<ActivityRecord>(files.activity);
   return {
-    meta: new Low(new TurnCommittedJsonFile<MetaData>(files.meta), initial.meta),
-    persons: new Low(new TurnCommittedJsonFile<{ persons: PersonRecord[] }>(files.persons), { persons: initial.persons }),
-    events: new Low(new NdjsonFile<EventRecord>(files.events), initial.events),
-    activity: new Low(activityFile, initial.activity),
-    appendActivity: (records) => activityFile.append(records),
+    meta: low(new TurnCommittedJsonFile<MetaData>(files.meta), initial.meta),
+    persons: low(new TurnCommittedJsonFile<{ persons: PersonRecord[] }>(files.persons), { persons: initial.persons }),
+    events: low(new NdjsonFile<EventRecord>(files.events), initial.events),
+    activity: low(activityFile, initial.activity),
+    appendActivity: (records) => {
+      writes.count++;
+      return activityFile.append(records);
+    },
     files,
+    revision,
   };
 }
 

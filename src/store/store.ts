@@ -64,6 +64,8 @@ function createStoreOver(dbs: Databases, clock: Clock, schedule: DeletionSchedul
       for (const p of new Set([...core.versionedProjects(), ...state.meta.projects.map((p) => p.id)])) core.bump(p);
       await writeAll(dbs);
     },
+    /** Changes whenever the state does (every change is written): what is derived from the state is keyed by it. */
+    revision: () => dbs.revision(),
     snapshot: (): State => ({ meta: dbs.meta.data, persons: dbs.persons.data.persons, events: dbs.events.data, activity: dbs.activity.data }),
     flushAll: () => writeAll(dbs),
   };

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { assertControlConforms } from "../support/control-contract.ts";
 import { OTHER_KEY, scenario, startTestServer, type TestServer } from "../support/server.ts";
 
 let s: TestServer;
@@ -287,5 +288,34 @@ describe("bodies and paths that cannot be read", () => {
   it("answers 400, not 500, for a path that is not valid percent-encoding", async () => {
     const res = await s.get(`${P}/persons/%E0%A4%A/`);
     expect(res.status).toBe(400);
+  });
+});
+
+describe("insight reads answered from serialized bodies", () => {
+  it("follow every change: writes at the same frozen instant, results computed meanwhile, a reset", async () => {
+    const names = async () => (await s.get(`${P}/insights/`)).body.results.map((i: { id: number; name: string }) => `${i.id}:${i.name}`);
+    const listed = async (id: number) => (await s.get(`${P}/insights/`)).body.results.find((i: { id: number }) => i.id === id);
+    expect(await names()).toEqual(["2:Signup funnel", "1:Pageviews"]);
+    expect(await names()).toEqual(["2:Signup funnel", "1:Pageviews"]);
+
+    await s.patch(`${P}/insights/1/`, { name: "A" });
+    expect(await names()).toEqual(["2:Signup funnel", "1:A"]);
+    await s.patch(`${P}/insights/1/`, { name: "B" });
+    expect(await names()).toEqual(["2:Signup funnel", "1:B"]);
+    expect((await s.get(`${P}/insights/1/`)).body.name).toBe("B");
+    await s.patch(`${P}/insights/1/`, { name: "C" });
+    expect((await s.get(`${P}/insights/1/`)).body.name).toBe("C");
+
+    // The list shows cached results only: none for insight 2 until a retrieve computes it.
+    expect((await listed(2)).result).toBeNull();
+    const computed = (await s.get(`${P}/insights/2/`)).body;
+    expect(computed.result).not.toBeNull();
+    expect((await listed(2)).result).toEqual(computed.result);
+
+    const reset = await fetch(`${s.base}/_mock/reset/`, { method: "POST" });
+    await assertControlConforms("POST", "/_mock/reset/", reset.status, await reset.json());
+    expect(reset.status).toBe(200);
+    expect(await names()).toEqual(["2:Signup funnel", "1:Pageviews"]);
+    expect((await listed(2)).result).toBeNull();
   });
 });
