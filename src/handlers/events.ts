@@ -129,7 +129,9 @@ export const eventHandlers = {
     const columns = selectColumns(args);
     const limit = Number(q.limit ?? 100);
     const offset = Number(q.offset ?? 0);
-    const matches = args.deps.store.events.of(args.project.id).filter(eventPredicate(args));
+    const { events } = args.deps.store;
+    const candidates = q.event === undefined ? events.of(args.project.id) : events.named(args.project.id, String(q.event));
+    const matches = candidates.filter(eventPredicate(args));
     if (!ascending) matches.reverse();
     const page = matches.slice(offset, offset + limit);
     const index = args.deps.store.analysisData.index(args.project.id);

@@ -7,6 +7,8 @@ export function createEventsRepo(core: StoreCore) {
   return {
     /** The project's events, timestamp ascending. */
     of: (projectId: string): readonly EventRecord[] => core.indexOf(projectId).events,
+    /** The project's events of one name, timestamp ascending. */
+    named: (projectId: string, name: string): readonly EventRecord[] => core.indexOf(projectId).eventsByName.get(name) ?? [],
     get: (projectId: string, uuid: string) => core.indexOf(projectId).eventsByUuid.get(uuid),
 
     /** Runs the queued deletions whose time has come (by the store's clock); true when any ran. */

@@ -6,6 +6,8 @@ export interface ProjectIndex {
   events: EventRecord[];
   /** Built on first use: a million-entry map is most of the start-up cost and only event retrieval needs it. */
   readonly eventsByUuid: Map<string, EventRecord>;
+  /** Built on first use: each event name's events, timestamp ascending (the events list filtered by name). */
+  readonly eventsByName: Map<string, EventRecord[]>;
   personsByDistinctId: Map<string, PersonRecord>;
   personsById: Map<number, PersonRecord>;
   personsByUuid: Map<string, PersonRecord>;
@@ -13,10 +15,21 @@ export interface ProjectIndex {
 
 const emptyIndex = (): ProjectIndex => {
   let byUuid: Map<string, EventRecord> | undefined;
+  let byName: Map<string, EventRecord[]> | undefined;
   return {
     events: [],
     get eventsByUuid() {
       return (byUuid ??= new Map(this.events.map((e) => [e.uuid, e])));
+    },
+    get eventsByName() {
+      if (byName) return byName;
+      byName = new Map();
+      for (const e of this.events) {
+        const list = byName.get(e.event);
+        if (list) list.push(e);
+        else byName.set(e.event, [e]);
+      }
+      return byName;
     },
     personsByDistinctId: new Map(),
     personsById: new Map(),
