@@ -56,7 +56,11 @@ export function keyingFor(def: BreakdownDef, source: ScanSource): Keying {
 
 const minimal = (n: number): string => String(Math.round(n * 100) / 100);
 
-/** Equal-width bins over [min, max] of the values in range; the last bin ends at max + 0.01 (§2.5). */
+/**
+ * Equal-width bins over [min, max] of the values in range; the last bin ends at max + 0.01 (§2.5).
+ * Labels are made for the bins that hold a value only: empty bins never appear, and the bin count
+ * is unbounded (a huge count must not allocate one label per bin).
+ */
 function histogramKeying(part: PropertyPart, binCount: number, source: ScanSource): Keying {
   let min = Infinity;
   let max = -Infinity;
@@ -65,18 +69,21 @@ function histogramKeying(part: PropertyPart, binCount: number, source: ScanSourc
     if (!Number.isNaN(n)) [min, max] = [Math.min(min, n), Math.max(max, n)];
   });
   const width = (max - min) / binCount;
-  const labels = Array.from({ length: binCount }, (_, i) => `[${minimal(min + i * width)},${minimal(i === binCount - 1 ? max + 0.01 : min + (i + 1) * width)}]`);
-  const lowerBound = new Map(labels.map((label, i) => [label, i]));
+  const lowerBin = new Map<string, number>();
+  const labelOf = (bin: number) => {
+    const label = `[${minimal(min + bin * width)},${minimal(bin === binCount - 1 ? max + 0.01 : min + (bin + 1) * width)}]`;
+    lowerBin.set(label, Math.min(bin, lowerBin.get(label) ?? Infinity));
+    return label;
+  };
   return {
     keyOf: (event, actor) => {
       const n = numericForm(partValue(part, event, actor.person));
       if (Number.isNaN(n)) return BREAKDOWN_NULL;
-      const bin = width > 0 ? Math.min(binCount - 1, Math.floor((n - min) / width)) : 0;
-      return labels[bin]!;
+      return labelOf(width > 0 ? Math.min(binCount - 1, Math.floor((n - min) / width)) : 0);
     },
     present: (key) => ({ value: key, label: key }),
     ordering: "fixed",
-    order: (a, b) => (lowerBound.get(a) ?? Infinity) - (lowerBound.get(b) ?? Infinity),
+    order: (a, b) => (lowerBin.get(a) ?? Infinity) - (lowerBin.get(b) ?? Infinity),
   };
 }
 

@@ -63,6 +63,10 @@ describe("breakdowns (reference §2.5)", () => {
     expect(values(trend(withValues([5, 8, 13]), { ...day, breakdown: "p", breakdown_histogram_bin_count: 2 }))).toEqual([["[5,9]", 2], ["[9,13.01]", 1]]);
   });
 
+  it("a huge bin count keeps only the bins that hold a value (no label per empty bin)", () => {
+    expect(values(trend(withValues([5, 8, 13]), { ...day, breakdown: "p", breakdown_histogram_bin_count: 2 ** 53 }))).toEqual([["[5,5]", 1], ["[8,8]", 1], ["[13,13.01]", 1]]);
+  });
+
   it("breakdown_normalize_url strips the trailing slash, query and hash", () => {
     const urls = ["https://x.com/a/", "https://x.com/a?x=1", "https://x.com/a#top", "https://x.com/"];
     expect(values(trend(withValues(urls), { ...day, breakdown: "p", breakdown_normalize_url: true }))).toEqual([["https://x.com/a", 3], ["https://x.com", 1]]);
