@@ -180,7 +180,7 @@ export interface paths {
             header?: never;
             path: {
                 /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
-                project_id: components["parameters"]["project_id"];
+                project_id: string;
             };
             cookie?: never;
         };
@@ -207,7 +207,7 @@ export interface paths {
             header?: never;
             path: {
                 /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
-                project_id: components["parameters"]["project_id"];
+                project_id: string;
             };
             cookie?: never;
         };
@@ -484,7 +484,7 @@ export interface paths {
             header?: never;
             path: {
                 /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
-                project_id: components["parameters"]["project_id"];
+                project_id: string;
             };
             cookie?: never;
         };
@@ -507,7 +507,7 @@ export interface paths {
             header?: never;
             path: {
                 /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
-                project_id: components["parameters"]["project_id"];
+                project_id: string;
             };
             cookie?: never;
         };
@@ -534,7 +534,7 @@ export interface paths {
             header?: never;
             path: {
                 /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
-                project_id: components["parameters"]["project_id"];
+                project_id: string;
             };
             cookie?: never;
         };
@@ -557,7 +557,7 @@ export interface paths {
             header?: never;
             path: {
                 /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
-                project_id: components["parameters"]["project_id"];
+                project_id: string;
             };
             cookie?: never;
         };
@@ -580,7 +580,7 @@ export interface paths {
             header?: never;
             path: {
                 /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
-                project_id: components["parameters"]["project_id"];
+                project_id: string;
             };
             cookie?: never;
         };
@@ -3057,10 +3057,7 @@ export interface components {
         properties: string;
         /** @description Apply the project's test-account filters. */
         filter_test_accounts: boolean;
-        /**
-         * @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`.
-         * @example -7d
-         */
+        /** @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
         date_from: string;
         /** @description End of the range, same grammar; default now. */
         date_to: string;
@@ -3156,15 +3153,9 @@ export interface components {
         funnel_correlation_event_exclude_property_names: string;
         /** @description Analysis kind. */
         retention_insight: "RETENTION";
-        /**
-         * @description JSON-encoded SeriesEntity that puts an actor into a cohort; default `{"id":"$pageview","type":"events"}`.
-         * @example {"id":"$pageview","type":"events"}
-         */
+        /** @description JSON-encoded SeriesEntity that puts an actor into a cohort; default `{"id":"$pageview","type":"events"}`. */
         target_entity: string;
-        /**
-         * @description JSON-encoded SeriesEntity that counts as returning; default `$pageview`.
-         * @example {"id":"$pageview","type":"events"}
-         */
+        /** @description JSON-encoded SeriesEntity that counts as returning; default `$pageview`. */
         returning_entity: string;
         /** @description Cohorting rule; default `retention_recurring`. */
         retention_type: "retention_recurring" | "retention_first_time" | "retention_first_ever_occurrence";
@@ -3209,10 +3200,7 @@ export interface components {
         funnel_filter: string;
         /** @description Keep actors whose email or name contains this text (case-insensitive) or with a distinct id containing it. */
         actors_search: string;
-        /**
-         * @description Id of the series of the data point (event name or action id).
-         * @example $pageview
-         */
+        /** @description Id of the series of the data point (event name or action id). */
         entity_id: string;
         /** @description Kind of the series of the data point. */
         entity_type: "events" | "actions";
@@ -3471,10 +3459,7 @@ export interface operations {
                 properties?: components["parameters"]["properties"];
                 /** @description Apply the project's test-account filters. */
                 filter_test_accounts?: components["parameters"]["filter_test_accounts"];
-                /**
-                 * @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`.
-                 * @example -7d
-                 */
+                /** @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
                 date_from?: components["parameters"]["date_from"];
                 /** @description End of the range, same grammar; default now. */
                 date_to?: components["parameters"]["date_to"];
@@ -3620,10 +3605,7 @@ export interface operations {
                 properties?: components["parameters"]["properties"];
                 /** @description Apply the project's test-account filters. */
                 filter_test_accounts?: components["parameters"]["filter_test_accounts"];
-                /**
-                 * @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`.
-                 * @example -7d
-                 */
+                /** @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
                 date_from?: components["parameters"]["date_from"];
                 /** @description End of the range, same grammar; default now. */
                 date_to?: components["parameters"]["date_to"];
@@ -3831,10 +3813,7 @@ export interface operations {
                 funnel_paths?: components["parameters"]["funnel_paths"];
                 /** @description JSON-encoded FunnelRequest plus `funnel_step`, used with `funnel_paths`. */
                 funnel_filter?: components["parameters"]["funnel_filter"];
-                /**
-                 * @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`.
-                 * @example -7d
-                 */
+                /** @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
                 date_from?: components["parameters"]["date_from"];
                 /** @description End of the range, same grammar; default now. */
                 date_to?: components["parameters"]["date_to"];
@@ -3849,7 +3828,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
-                project_id: components["parameters"]["project_id"];
+                project_id: string;
             };
             cookie?: never;
         };
@@ -3882,7 +3861,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
-                project_id: components["parameters"]["project_id"];
+                project_id: string;
             };
             cookie?: never;
         };
@@ -3919,15 +3898,9 @@ export interface operations {
                 refresh?: components["parameters"]["refresh"];
                 /** @description Analysis kind. */
                 insight?: components["parameters"]["retention_insight"];
-                /**
-                 * @description JSON-encoded SeriesEntity that puts an actor into a cohort; default `{"id":"$pageview","type":"events"}`.
-                 * @example {"id":"$pageview","type":"events"}
-                 */
+                /** @description JSON-encoded SeriesEntity that puts an actor into a cohort; default `{"id":"$pageview","type":"events"}`. */
                 target_entity?: components["parameters"]["target_entity"];
-                /**
-                 * @description JSON-encoded SeriesEntity that counts as returning; default `$pageview`.
-                 * @example {"id":"$pageview","type":"events"}
-                 */
+                /** @description JSON-encoded SeriesEntity that counts as returning; default `$pageview`. */
                 returning_entity?: components["parameters"]["returning_entity"];
                 /** @description Cohorting rule; default `retention_recurring`. */
                 retention_type?: components["parameters"]["retention_type"];
@@ -3937,10 +3910,7 @@ export interface operations {
                 total_intervals?: components["parameters"]["total_intervals"];
                 /** @description End of the range, same grammar; default now. */
                 date_to?: components["parameters"]["date_to"];
-                /**
-                 * @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`.
-                 * @example -7d
-                 */
+                /** @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
                 date_from?: components["parameters"]["date_from"];
                 /**
                  * @description JSON-encoded PropertyFilters (a list of filters or a property group).
@@ -3962,7 +3932,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
-                project_id: components["parameters"]["project_id"];
+                project_id: string;
             };
             cookie?: never;
         };
@@ -4049,10 +4019,7 @@ export interface operations {
                 properties?: components["parameters"]["properties"];
                 /** @description Apply the project's test-account filters. */
                 filter_test_accounts?: components["parameters"]["filter_test_accounts"];
-                /**
-                 * @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`.
-                 * @example -7d
-                 */
+                /** @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
                 date_from?: components["parameters"]["date_from"];
                 /** @description End of the range, same grammar; default now. */
                 date_to?: components["parameters"]["date_to"];
@@ -4485,10 +4452,7 @@ export interface operations {
                 properties?: components["parameters"]["properties"];
                 /** @description Apply the project's test-account filters. */
                 filter_test_accounts?: components["parameters"]["filter_test_accounts"];
-                /**
-                 * @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`.
-                 * @example -7d
-                 */
+                /** @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
                 date_from?: components["parameters"]["date_from"];
                 /** @description End of the range, same grammar; default now. */
                 date_to?: components["parameters"]["date_to"];
@@ -4650,10 +4614,7 @@ export interface operations {
                 properties?: components["parameters"]["properties"];
                 /** @description Apply the project's test-account filters. */
                 filter_test_accounts?: components["parameters"]["filter_test_accounts"];
-                /**
-                 * @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`.
-                 * @example -7d
-                 */
+                /** @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
                 date_from?: components["parameters"]["date_from"];
                 /** @description End of the range, same grammar; default now. */
                 date_to?: components["parameters"]["date_to"];
@@ -4844,10 +4805,7 @@ export interface operations {
                 properties?: components["parameters"]["properties"];
                 /** @description Apply the project's test-account filters. */
                 filter_test_accounts?: components["parameters"]["filter_test_accounts"];
-                /**
-                 * @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`.
-                 * @example -7d
-                 */
+                /** @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
                 date_from?: components["parameters"]["date_from"];
                 /** @description End of the range, same grammar; default now. */
                 date_to?: components["parameters"]["date_to"];
@@ -4886,10 +4844,7 @@ export interface operations {
                 aggregation_group_type_index?: components["parameters"]["aggregation_group_type_index"];
                 /** @description Accepted and ignored. */
                 sampling_factor?: components["parameters"]["sampling_factor"];
-                /**
-                 * @description Id of the series of the data point (event name or action id).
-                 * @example $pageview
-                 */
+                /** @description Id of the series of the data point (event name or action id). */
                 entity_id?: components["parameters"]["entity_id"];
                 /** @description Kind of the series of the data point. */
                 entity_type?: components["parameters"]["entity_type"];
@@ -4907,7 +4862,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
-                project_id: components["parameters"]["project_id"];
+                project_id: string;
             };
             cookie?: never;
         };
@@ -4975,10 +4930,7 @@ export interface operations {
                 funnel_paths?: components["parameters"]["funnel_paths"];
                 /** @description JSON-encoded FunnelRequest plus `funnel_step`, used with `funnel_paths`. */
                 funnel_filter?: components["parameters"]["funnel_filter"];
-                /**
-                 * @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`.
-                 * @example -7d
-                 */
+                /** @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
                 date_from?: components["parameters"]["date_from"];
                 /** @description End of the range, same grammar; default now. */
                 date_to?: components["parameters"]["date_to"];
@@ -4999,7 +4951,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
-                project_id: components["parameters"]["project_id"];
+                project_id: string;
             };
             cookie?: never;
         };
@@ -5042,7 +4994,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
-                project_id: components["parameters"]["project_id"];
+                project_id: string;
             };
             cookie?: never;
         };
@@ -5083,15 +5035,9 @@ export interface operations {
                 search?: components["parameters"]["actors_search"];
                 /** @description Analysis kind. */
                 insight?: components["parameters"]["retention_insight"];
-                /**
-                 * @description JSON-encoded SeriesEntity that puts an actor into a cohort; default `{"id":"$pageview","type":"events"}`.
-                 * @example {"id":"$pageview","type":"events"}
-                 */
+                /** @description JSON-encoded SeriesEntity that puts an actor into a cohort; default `{"id":"$pageview","type":"events"}`. */
                 target_entity?: components["parameters"]["target_entity"];
-                /**
-                 * @description JSON-encoded SeriesEntity that counts as returning; default `$pageview`.
-                 * @example {"id":"$pageview","type":"events"}
-                 */
+                /** @description JSON-encoded SeriesEntity that counts as returning; default `$pageview`. */
                 returning_entity?: components["parameters"]["returning_entity"];
                 /** @description Cohorting rule; default `retention_recurring`. */
                 retention_type?: components["parameters"]["retention_type"];
@@ -5101,10 +5047,7 @@ export interface operations {
                 total_intervals?: components["parameters"]["total_intervals"];
                 /** @description End of the range, same grammar; default now. */
                 date_to?: components["parameters"]["date_to"];
-                /**
-                 * @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`.
-                 * @example -7d
-                 */
+                /** @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
                 date_from?: components["parameters"]["date_from"];
                 /**
                  * @description JSON-encoded PropertyFilters (a list of filters or a property group).
@@ -5130,7 +5073,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
-                project_id: components["parameters"]["project_id"];
+                project_id: string;
             };
             cookie?: never;
         };
@@ -5184,10 +5127,7 @@ export interface operations {
                 properties?: components["parameters"]["properties"];
                 /** @description Apply the project's test-account filters. */
                 filter_test_accounts?: components["parameters"]["filter_test_accounts"];
-                /**
-                 * @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`.
-                 * @example -7d
-                 */
+                /** @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
                 date_from?: components["parameters"]["date_from"];
                 /** @description End of the range, same grammar; default now. */
                 date_to?: components["parameters"]["date_to"];
@@ -5226,10 +5166,7 @@ export interface operations {
                 aggregation_group_type_index?: components["parameters"]["aggregation_group_type_index"];
                 /** @description Accepted and ignored. */
                 sampling_factor?: components["parameters"]["sampling_factor"];
-                /**
-                 * @description Id of the series of the data point (event name or action id).
-                 * @example $pageview
-                 */
+                /** @description Id of the series of the data point (event name or action id). */
                 entity_id?: components["parameters"]["entity_id"];
                 /** @description Kind of the series of the data point. */
                 entity_type?: components["parameters"]["entity_type"];
@@ -5245,7 +5182,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
-                project_id: components["parameters"]["project_id"];
+                project_id: string;
             };
             cookie?: never;
         };
@@ -5299,10 +5236,7 @@ export interface operations {
                 properties?: components["parameters"]["properties"];
                 /** @description Apply the project's test-account filters. */
                 filter_test_accounts?: components["parameters"]["filter_test_accounts"];
-                /**
-                 * @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`.
-                 * @example -7d
-                 */
+                /** @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
                 date_from?: components["parameters"]["date_from"];
                 /** @description End of the range, same grammar; default now. */
                 date_to?: components["parameters"]["date_to"];
@@ -5341,10 +5275,7 @@ export interface operations {
                 aggregation_group_type_index?: components["parameters"]["aggregation_group_type_index"];
                 /** @description Accepted and ignored. */
                 sampling_factor?: components["parameters"]["sampling_factor"];
-                /**
-                 * @description Id of the series of the data point (event name or action id).
-                 * @example $pageview
-                 */
+                /** @description Id of the series of the data point (event name or action id). */
                 entity_id?: components["parameters"]["entity_id"];
                 /** @description Kind of the series of the data point. */
                 entity_type?: components["parameters"]["entity_type"];
@@ -5358,7 +5289,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
-                project_id: components["parameters"]["project_id"];
+                project_id: string;
             };
             cookie?: never;
         };
@@ -5624,10 +5555,7 @@ export interface operations {
                  * @example [{"key":"$browser","value":"Chrome","operator":"exact","type":"event"}]
                  */
                 properties?: components["parameters"]["properties"];
-                /**
-                 * @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`.
-                 * @example -7d
-                 */
+                /** @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
                 date_from?: components["parameters"]["date_from"];
                 /** @description End of the range, same grammar; default now. */
                 date_to?: components["parameters"]["date_to"];

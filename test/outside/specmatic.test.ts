@@ -8,9 +8,16 @@ import { scenario, startTestServer, type TestServer } from "../support/server.ts
  * Outside-in: Specmatic (its jar, from the `specmatic` npm package; Java 17) replays the document's named
  * examples against the server and checks each answer against the example's response and schema.
  *
- * Left to the Prism proxy test: the GET forms of the analyses and actors endpoints. Their filters are
- * JSON-encoded query values, and Specmatic 2.55 re-parses such a value and sends it as pretty-printed JSON
- * (an array becomes its first object), so the server rightly answers 400.
+ * The GET query forms take their filters as query values, lists and objects JSON-encoded. Specmatic 2.55
+ * re-parses a JSON value from an example and sends an object pretty-printed (still JSON: the server
+ * decodes it) but an array as its first item (or as repeated parameters), which the server rightly
+ * answers 400. So the query forms whose examples need no list run here (retention with its
+ * `target_entity`/`returning_entity` objects, paths of every event type, the trends, stickiness and
+ * lifecycle actors by `entity_id`/`entity_type`); ARRAY_FORMS, left to the Prism proxy test, cannot
+ * be asked without one (see there). It also re-parses other values: a path node `1_` is sent as `1`,
+ * so the paths actors example names the edge `2_$pageleave` → `3_signup`. Specmatic 2.55 checks the
+ * answer's status and schema, not its values; the response examples are still the server's real
+ * answers on basic.json (`initial` with the host of the other examples).
  * Deleting a person runs against its own fresh server: Specmatic orders scenarios as the document lists
  * them, and its example-less DELETE uses person 1, which later examples read.
  */
@@ -31,6 +38,15 @@ const QUERY_FORMS = [
   "insights/trend", "insights/funnel", "insights/funnel/correlation", "insights/retention", "insights/path",
   "persons/trends", "persons/stickiness", "persons/lifecycle", "persons/funnel", "persons/funnel/correlation",
   "persons/retention", "persons/path",
+].map((p) => `/api/projects/{project_id}/${p}/`);
+/**
+ * Query forms Specmatic cannot send: each needs a JSON-encoded list. Trends and funnels need their
+ * series or steps in `events` or `actions` (a list; a funnel at least two steps), and so do funnel
+ * correlation and the funnel actors. (The trends, stickiness and lifecycle actors take the series
+ * from `entity_id` instead.)
+ */
+const ARRAY_FORMS = [
+  "insights/trend", "insights/funnel", "insights/funnel/correlation", "persons/funnel", "persons/funnel/correlation",
 ].map((p) => `/api/projects/{project_id}/${p}/`);
 const PERSON = "/api/projects/{project_id}/persons/{id}/";
 
@@ -63,7 +79,7 @@ const failuresOf = (output: string) =>
 
 describe("Specmatic contract tests from the document's examples", () => {
   it("pass for every operation Specmatic can send, but deleting a person", { timeout: 600_000 }, async () => {
-    const result = await specmatic(`!(METHOD='GET' && PATH='${QUERY_FORMS.join(",")}') && !(METHOD='DELETE' && PATH='${PERSON}')`);
+    const result = await specmatic(`!(METHOD='GET' && PATH='${ARRAY_FORMS.join(",")}') && !(METHOD='DELETE' && PATH='${PERSON}')`);
     console.info(`Specmatic: ${result.run} tests, ${result.successes} passed, ${result.failures} failed`);
     expect(result.failures, failuresOf(result.output)).toBe(0);
     expect(result.run).toBeGreaterThanOrEqual(40);
