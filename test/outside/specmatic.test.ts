@@ -40,10 +40,12 @@ const QUERY_FORMS = [
   "persons/retention", "persons/path",
 ].map((p) => `/api/projects/{project_id}/${p}/`);
 /**
- * Query forms Specmatic cannot send: each needs a JSON-encoded list. Trends and funnels need their
- * series or steps in `events` or `actions` (a list; a funnel at least two steps), and so do funnel
- * correlation and the funnel actors. (The trends, stickiness and lifecycle actors take the series
- * from `entity_id` instead.)
+ * Query forms Specmatic cannot send: each needs a JSON-encoded list. Trends need their series in
+ * `events` or `actions` (a list), funnels, funnel correlation and the funnel actors at least two
+ * steps there (the funnel actors do not take `entity_id` as a step). The trends, stickiness and
+ * lifecycle actors take the series from `entity_id` instead. An example with a two-item list does
+ * not even load: Specmatic 2.55 splits it into two values and stops the whole suite (R1001
+ * "Multiple values [...] found. Expected a single value").
  */
 const ARRAY_FORMS = [
   "insights/trend", "insights/funnel", "insights/funnel/correlation", "persons/funnel", "persons/funnel/correlation",
