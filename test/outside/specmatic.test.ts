@@ -6,7 +6,7 @@ import { scenario, startTestServer, type TestServer } from "../support/server.ts
 
 /**
  * Outside-in: Specmatic (its jar, from the `specmatic` npm package; Java 17) replays the document's named
- * examples against the server and checks each answer against the example's response and schema.
+ * examples against the server and checks each answer's status and schema against the example's response.
  *
  * The GET query forms take their filters as query values, lists and objects JSON-encoded. Specmatic 2.55
  * re-parses a JSON value from an example and sends an object pretty-printed (still JSON: the server
