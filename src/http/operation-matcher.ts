@@ -1,13 +1,15 @@
 import type { Operation, OpenAPIRouter, ParsedRequest, Request as ApiRequest } from "openapi-backend";
 import { escapeRegExp } from "../analyses/shared/regex.ts";
 
+/** A path template as a RegExp: its literal parts escaped, each `{parameter}` as `segment`. */
+const templatePattern = (path: string, segment: string) => new RegExp(`^${path.split(/\{[^}]+\}/).map(escapeRegExp).join(segment)}$`);
+
 interface Template {
   pattern: RegExp;
   /** Length of the literal part: the most specific template wins, as openapi-backend orders them. */
   specificity: number;
   operations: Operation[];
 }
-
 
 /**
  * openapi-backend's `matchOperation` with its path patterns compiled once: the library builds a RegExp for
@@ -20,7 +22,7 @@ export function compileOperationMatcher(router: OpenAPIRouter, operations: Opera
   for (const op of operations) {
     exact.set(op.path, [...(exact.get(op.path) ?? []), op]);
     const template = byTemplate.get(op.path) ?? {
-      pattern: new RegExp(`^${op.path.split(/\{[^}]+\}/).map(escapeRegExp).join("[^/]+")}$`),
+      pattern: templatePattern(op.path, "[^/]+"),
       specificity: op.path.replace(/\{.*?\}/g, "").length,
       operations: [],
     };
@@ -68,7 +70,7 @@ export function compileRequestParser(router: OpenAPIRouter, operations: Operatio
   for (const { path } of operations) {
     if (parsers.has(path)) continue;
     const names = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
-    const pattern = new RegExp(`^${path.split(/\{[^}]+\}/).map(escapeRegExp).join("([^/]*)")}$`);
+    const pattern = templatePattern(path, "([^/]*)");
     parsers.set(path, (pathname) => {
       const values = pattern.exec(pathname);
       // Like the library: values percent-decoded (a malformed escape throws URIError, answered 400 upstream).

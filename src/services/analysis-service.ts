@@ -138,8 +138,7 @@ export function createAnalysisService(store: Store, clock: Clock) {
     return fresh;
   }
 
-  function run(project: ProjectRecord, kind: string, filter: Filter, opts: { refresh: boolean; maxAge?: number }, filterKey = filterKeyOf(filter)): AnalysisPackage {
-    const key = keyOf(project, kind, filterKey);
+  function run(project: ProjectRecord, kind: string, filter: Filter, opts: { refresh: boolean; maxAge?: number }, key = keyOf(project, kind, filterKeyOf(filter))): AnalysisPackage {
     const now = clock.now();
     const cached = cache.get(key);
     const fresh = cached && !(opts.refresh && now - cached.computedAt >= (opts.maxAge ?? 0));
@@ -180,7 +179,7 @@ export function createAnalysisService(store: Store, clock: Clock) {
         const pkg =
           opts.compute === false
             ? { result: entry!.result, last_refresh: new Date(entry!.computedAt).toISOString(), is_cached: true }
-            : run(project, definition.kind, filter, { refresh: opts.refresh, maxAge }, filterKey);
+            : run(project, definition.kind, filter, { refresh: opts.refresh, maxAge }, key);
         const nextRefresh = new Date(Date.parse(pkg.last_refresh) + maxAge).toISOString();
         return { result: pkg.result, last_refresh: pkg.last_refresh, next_allowed_client_refresh: nextRefresh, is_cached: pkg.is_cached };
       } catch (e) {
