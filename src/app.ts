@@ -10,7 +10,7 @@ import { snapshotOf } from "./control/snapshot.ts";
 import { handlers } from "./handlers/index.ts";
 import { createApi, OPENAPI_PATH, rebuildApi } from "./http/api.ts";
 import { docsRouter } from "./http/docs.ts";
-import { ApiError, fail } from "./http/errors.ts";
+import { asClientError, type ApiError, fail } from "./http/errors.ts";
 import { assertJsonDepth } from "./http/json-depth.ts";
 import { RequestLog, validationOutcome } from "./http/request-log.ts";
 import { respond, respondError } from "./http/respond.ts";
@@ -34,7 +34,8 @@ const BODY_METHODS = new Set(["POST", "PATCH", "PUT"]);
 
 /** Express-level failures (body parsing, size) mapped to the API's errors. */
 function toApiError(err: unknown): ApiError | null {
-  if (err instanceof ApiError) return err;
+  const known = asClientError(err);
+  if (known) return known;
   const type = (err as { type?: string }).type;
   if (type === "entity.parse.failed") return fail.parse((err as Error).message);
   if (type === "entity.too.large") return fail.tooLarge(`${(err as { limit?: number }).limit ?? "?"} bytes`);

@@ -1,4 +1,4 @@
-import { fail } from "../http/errors.ts";
+import { reject } from "./errors.ts";
 import { isObject, type Loose } from "./shared/filter-read.ts";
 
 /**
@@ -28,7 +28,7 @@ export function queryNodeToFilter(query: Record<string, unknown>): { kind: "TREN
   const source = query.kind === "InsightVizNode" ? query.source : query;
   if (!isObject(source) || typeof source.kind !== "string" || !INSIGHT_OF_KIND[source.kind]) {
     const kind = isObject(source) ? String(source.kind) : String(query.kind);
-    throw fail.invalid("query", `Query kind "${kind}" cannot be computed as an insight here.`);
+    throw reject.invalid("query", `Query kind "${kind}" cannot be computed as an insight here.`);
   }
   const kind = INSIGHT_OF_KIND[source.kind]!;
   return { kind, filter: { insight: kind, ...commonFields(source), ...seriesFields(source), ...subFilterFields(source) } };
@@ -63,7 +63,7 @@ function seriesFields(source: Loose): Loose {
   const actions: Loose[] = [];
   source.series.forEach((node: unknown, order) => {
     if (!isObject(node) || (node.kind !== "EventsNode" && node.kind !== "ActionsNode")) {
-      throw fail.invalid("query", `Series kind "${isObject(node) ? String(node.kind) : typeof node}" is not supported.`);
+      throw reject.invalid("query", `Series kind "${isObject(node) ? String(node.kind) : typeof node}" is not supported.`);
     }
     (node.kind === "EventsNode" ? events : actions).push(entityOf(node, order));
   });

@@ -1,4 +1,5 @@
 import type { ErrorObject } from "ajv";
+import { AnalysisInputError } from "../analyses/errors.ts";
 
 /** The one error body of the API, as the real service writes it (reference: ingestion-persons-events §6.3). */
 export interface ErrorBody {
@@ -62,4 +63,16 @@ export function fromAjvError(err: ErrorObject, root?: string): ApiError {
   if (err.keyword === "additionalProperties") return fail.invalid(attr, `Unknown field "${String(leaf)}".`);
   const allowed = err.keyword === "enum" ? `: ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}` : "";
   return fail.invalid(attr, `${attr ?? "value"} ${err.message ?? "is invalid"}${allowed}.`);
+}
+
+/** The edge between the analyses and the API: an analysis' rejected input is a 400 naming the field. */
+export function fromAnalysisError(err: AnalysisInputError): ApiError {
+  return err.code === "required" ? fail.required(err.attr ?? "body") : fail.invalid(err.attr, err.message);
+}
+
+/** Any error that already says what the client did wrong, as the API's error; null for everything else. */
+export function asClientError(err: unknown): ApiError | null {
+  if (err instanceof ApiError) return err;
+  if (err instanceof AnalysisInputError) return fromAnalysisError(err);
+  return null;
 }

@@ -13,7 +13,7 @@ import { computeTrends } from "../analyses/trends/index.ts";
 import { queryNodeToFilter } from "../analyses/query-node.ts";
 import { INTERVALS } from "../analyses/shared/context.ts";
 import { resolveDateRange, type TimeContext } from "../analyses/shared/date-range.ts";
-import { ApiError, fail } from "../http/errors.ts";
+import { asClientError, fail } from "../http/errors.ts";
 import type { EventRecord, InsightRecord, ProjectRecord } from "../store/schema.ts";
 import type { Store } from "../store/store.ts";
 
@@ -167,7 +167,7 @@ export function createAnalysisService(store: Store, clock: Clock) {
       try {
         definition = definitionWithKey(insight, opts.overrides);
       } catch (e) {
-        if (e instanceof ApiError) return none;
+        if (asClientError(e)) return none;
         throw e;
       }
       const { filter, filterKey } = definition;
@@ -184,7 +184,7 @@ export function createAnalysisService(store: Store, clock: Clock) {
         return { result: pkg.result, last_refresh: pkg.last_refresh, next_allowed_client_refresh: nextRefresh, is_cached: pkg.is_cached };
       } catch (e) {
         // A saved insight whose definition cannot be computed (a draft without series, say) has no result yet.
-        if (e instanceof ApiError) return none;
+        if (asClientError(e)) return none;
         throw e;
       }
     },

@@ -1,4 +1,4 @@
-import { fail } from "../../http/errors.ts";
+import { reject } from "../errors.ts";
 import type { EventRecord } from "../../store/schema.ts";
 import { correlationPopulation } from "../correlation/index.ts";
 import { funnelPopulation, type Attempt } from "../funnels/index.ts";
@@ -20,7 +20,7 @@ export function funnelActors(events: readonly EventRecord[], filter: Loose, ctx:
   const steps = population.spec.steps.length;
   const step = readNumber(point, "funnel_step") ?? 1;
   if (!Number.isInteger(step) || step === 0 || step === -1 || Math.abs(step) > steps) {
-    throw fail.invalid("funnel_step", `funnel_step must be 1 … ${steps}, or −2 … −${steps} for those who dropped off before that step.`);
+    throw reject.invalid("funnel_step", `funnel_step must be 1 … ${steps}, or −2 … −${steps} for those who dropped off before that step.`);
   }
   const asked = readString(point, "funnel_step_breakdown");
   const keep = (a: Attempt) => (step > 0 ? a.level >= step : a.level === -step - 1);
@@ -48,7 +48,7 @@ export function correlationActors(events: readonly EventRecord[], filter: Loose,
     return onceEach(actors);
   }
   const entity = entityFrom(decodeJsonish(point.funnel_correlation_person_entity));
-  if (!entity) throw fail.invalid("funnel_correlation_person_entity", "Name the correlated event (funnel_correlation_person_entity) or property values.");
+  if (!entity) throw reject.invalid("funnel_correlation_person_entity", "Name the correlated event (funnel_correlation_person_entity) or property values.");
   const matcher = compileEntityMatcher(entity, ctx, ALWAYS, "funnel_correlation_person_entity");
   population.visitSpans((event, entrant) => {
     if (entrant.converted === converted && matchesEvent(matcher, event, entrant.actor.person)) actors.add(entrant.actor.id);

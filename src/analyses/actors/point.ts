@@ -1,4 +1,4 @@
-import { fail } from "../../http/errors.ts";
+import { reject } from "../errors.ts";
 import { decodeJsonish, readNumber, readString, type Loose } from "../shared/filter-read.ts";
 import type { SeriesEntity } from "../shared/series.ts";
 
@@ -32,18 +32,18 @@ export function pickSeries(series: readonly SeriesEntity[], point: DataPoint): S
   const order = readNumber(point, "entity_order");
   if (order !== undefined) {
     const picked = series[order];
-    if (!picked) throw fail.invalid("entity_order", `The insight has no series at position ${order}.`);
+    if (!picked) throw reject.invalid("entity_order", `The insight has no series at position ${order}.`);
     return picked;
   }
   const id = readString(point, "entity_id");
   if (id === undefined) {
     if (series.length === 1) return series[0]!;
-    throw fail.invalid("entity_id", "Name the series of the data point (entity_id or entity_order).");
+    throw reject.invalid("entity_id", "Name the series of the data point (entity_id or entity_order).");
   }
   const type = readString(point, "entity_type");
   const math = readString(point, "entity_math");
   const picked = series.find((s) => String(s.id) === id && (type === undefined || s.type === type) && (math === undefined || (s.math ?? "total") === math));
-  if (!picked) throw fail.invalid("entity_id", `The insight has no series "${id}".`);
+  if (!picked) throw reject.invalid("entity_id", `The insight has no series "${id}".`);
   return picked;
 }
 
@@ -53,8 +53,8 @@ export const sameValue = (value: unknown, asked: string): boolean => (typeof val
 export function requiredNumber(point: DataPoint, key: string): number {
   const value = readNumber(point, key);
   if (value === undefined) {
-    if (point[key] === undefined || point[key] === "") throw fail.required(key);
-    throw fail.invalid(key, `${key} must be a number.`);
+    if (point[key] === undefined || point[key] === "") throw reject.required(key);
+    throw reject.invalid(key, `${key} must be a number.`);
   }
   return value;
 }

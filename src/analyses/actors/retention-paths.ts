@@ -1,4 +1,4 @@
-import { fail } from "../../http/errors.ts";
+import { reject } from "../errors.ts";
 import type { EventRecord } from "../../store/schema.ts";
 import { nodeOf, pathsOf, type Path } from "../paths/index.ts";
 import { inCell, retentionActivity } from "../retention/index.ts";
@@ -12,7 +12,7 @@ export function retentionActors(events: readonly EventRecord[], filter: Loose, c
   const { spec, groups } = retentionActivity(events, filter, ctx);
   const cohort = readNumber(point, "selected_interval") ?? 0;
   if (!Number.isInteger(cohort) || cohort < 0 || cohort >= spec.totalIntervals) {
-    throw fail.invalid("selected_interval", `selected_interval must be between 0 and ${spec.totalIntervals - 1}.`);
+    throw reject.invalid("selected_interval", `selected_interval must be between 0 and ${spec.totalIntervals - 1}.`);
   }
   const asked = readString(point, "breakdown_value");
   const keys = new Set(

@@ -1,4 +1,4 @@
-import { fail } from "../../http/errors.ts";
+import { reject } from "../errors.ts";
 import type { EventRecord } from "../../store/schema.ts";
 import { lifecycleStatuses, LIFECYCLE_STATUSES, type LifecycleStatus } from "../lifecycle/index.ts";
 import { actorResolver } from "../shared/actors.ts";
@@ -55,12 +55,12 @@ export function stickinessActors(events: readonly EventRecord[], filter: Loose, 
 /** The persons of a lifecycle status in the bucket holding target_date (`/persons/lifecycle/`). */
 export function lifecycleActors(events: readonly EventRecord[], filter: Loose, ctx: AnalysisContext, point: DataPoint): ActorRow[] {
   const status = readString(point, "lifecycle_type");
-  if (!status) throw fail.required("lifecycle_type");
-  if (!(LIFECYCLE_STATUSES as readonly string[]).includes(status)) throw fail.invalid("lifecycle_type", `"${status}" is not a lifecycle status.`);
+  if (!status) throw reject.required("lifecycle_type");
+  if (!(LIFECYCLE_STATUSES as readonly string[]).includes(status)) throw reject.invalid("lifecycle_type", `"${status}" is not a lifecycle status.`);
   const rawDate = readString(point, "target_date");
-  if (!rawDate) throw fail.required("target_date");
+  if (!rawDate) throw reject.required("target_date");
   const target = parseAbsolute(rawDate, ctx.timezone);
-  if (!target) throw fail.invalid("target_date", `"${rawDate}" is not a date.`);
+  if (!target) throw reject.invalid("target_date", `"${rawDate}" is not a date.`);
   const { buckets, persons } = lifecycleStatuses(events, withPointSeries(filter, point), ctx);
   const bucket = upperBound(buckets.edges, target.ms) - 1;
   if (bucket < 0 || bucket >= buckets.length) return [];

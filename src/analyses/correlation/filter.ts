@@ -1,4 +1,4 @@
-import { fail } from "../../http/errors.ts";
+import { reject } from "../errors.ts";
 import { readList, readString, type Loose } from "../shared/filter-read.ts";
 
 /** Funnel correlation fields on top of the funnel filter (reference: analytics §6). */
@@ -20,7 +20,7 @@ const strings = (filter: Loose, key: string): string[] => readList(filter, key).
 
 export function readCorrelationSpec(filter: Loose): CorrelationSpec {
   const value = readString(filter, "funnel_correlation_type") || "events";
-  if (!(CORRELATION_TYPES as readonly string[]).includes(value)) throw fail.invalid("funnel_correlation_type", `"${value}" is not a valid correlation type.`);
+  if (!(CORRELATION_TYPES as readonly string[]).includes(value)) throw reject.invalid("funnel_correlation_type", `"${value}" is not a valid correlation type.`);
   const spec: CorrelationSpec = {
     type: value as CorrelationType,
     names: strings(filter, "funnel_correlation_names"),
@@ -30,9 +30,9 @@ export function readCorrelationSpec(filter: Loose): CorrelationSpec {
     excludePropertyNames: new Set(strings(filter, "funnel_correlation_event_exclude_property_names")),
   };
   // PostHog: "Property Correlation expects at least one Property to run correlation on" (and likewise for events).
-  if (spec.type === "properties" && spec.names.length === 0) throw fail.invalid("funnel_correlation_names", "Property correlation needs at least one property name.");
+  if (spec.type === "properties" && spec.names.length === 0) throw reject.invalid("funnel_correlation_names", "Property correlation needs at least one property name.");
   if (spec.type === "event_with_properties" && spec.eventNames.size === 0) {
-    throw fail.invalid("funnel_correlation_event_names", "Event property correlation needs at least one event name.");
+    throw reject.invalid("funnel_correlation_event_names", "Event property correlation needs at least one event name.");
   }
   return spec;
 }

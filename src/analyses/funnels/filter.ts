@@ -1,10 +1,12 @@
-import { fail } from "../../http/errors.ts";
+import { reject } from "../errors.ts";
 import { readBreakdown, type BreakdownDef } from "../shared/breakdown.ts";
 import type { AnalysisContext, Interval } from "../shared/context.ts";
 import { INTERVALS } from "../shared/context.ts";
 import { readNumber, readObjects, readString, type Loose } from "../shared/filter-read.ts";
 import { entityFrom, mergeSeries, type SeriesEntity } from "../shared/series.ts";
-import { checkExclusions, rejectGroupAggregation, rejectUnknownAttributionStep, rejectUnknownStepRange, requireTwoSteps } from "./validation.ts";
+import { checkExclusions, rejectGroupAggregation, rejectUnknownAttributionStep, rejectUnknownStepRange, requireTwoSteps, type Exclusion } from "./validation.ts";
+
+export type { Exclusion };
 
 /** The legacy funnel filter JSON (reference: analytics §5.1); loose, read through FunnelSpec. */
 export type FunnelFilter = Record<string, unknown>;
@@ -12,12 +14,6 @@ export type FunnelFilter = Record<string, unknown>;
 export const ORDER_TYPES = ["ordered", "strict", "unordered"] as const;
 export const VIZ_TYPES = ["steps", "trends", "time_to_convert"] as const;
 export const ATTRIBUTIONS = ["first_touch", "last_touch", "all_events", "step"] as const;
-
-export interface Exclusion {
-  entity: SeriesEntity;
-  fromStep: number;
-  toStep: number;
-}
 
 export interface FunnelSpec {
   raw: Loose;
@@ -72,7 +68,7 @@ export function readFunnelFilter(filter: FunnelFilter, ctx: AnalysisContext): Fu
 function oneOf<T extends string>(filter: Loose, key: string, allowed: readonly T[], fallback: T): T {
   const value = readString(filter, key);
   if (value === undefined || value === "") return fallback;
-  if (!(allowed as readonly string[]).includes(value)) throw fail.invalid(key, `"${value}" is not a valid choice.`);
+  if (!(allowed as readonly string[]).includes(value)) throw reject.invalid(key, `"${value}" is not a valid choice.`);
   return value as T;
 }
 
@@ -84,7 +80,7 @@ function readViz(filter: Loose): FunnelSpec["viz"] {
 
 function readInterval(filter: Loose): Interval {
   const value = readString(filter, "interval") || "day";
-  if (!(INTERVALS as readonly string[]).includes(value)) throw fail.invalid("interval", `"${value}" is not a valid interval.`);
+  if (!(INTERVALS as readonly string[]).includes(value)) throw reject.invalid("interval", `"${value}" is not a valid interval.`);
   return value === "minute" ? "hour" : (value as Interval);
 }
 
@@ -100,7 +96,7 @@ function readWindowMs(filter: Loose): number {
   const unitKey = filter.funnel_window_interval_unit !== undefined ? "funnel_window_interval_unit" : "funnel_window_interval_type";
   const rawUnit = (readString(filter, unitKey) || "day").toLowerCase().replace(/s$/, "");
   const seconds = UNIT_SECONDS[rawUnit];
-  if (seconds === undefined) throw fail.invalid(unitKey, `"${readString(filter, unitKey)}" is not a valid window unit.`);
+  if (seconds === undefined) throw reject.invalid(unitKey, `"${readString(filter, unitKey)}" is not a valid window unit.`);
   if (interval !== undefined) return interval * seconds * 1000;
   const days = readNumber(filter, "funnel_window_days");
   return (days ?? 14) * 86_400_000;

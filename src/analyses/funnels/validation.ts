@@ -1,32 +1,38 @@
-import { fail } from "../../http/errors.ts";
+import { reject } from "../errors.ts";
 import type { Loose } from "../shared/filter-read.ts";
 import type { SeriesEntity } from "../shared/series.ts";
-import type { Exclusion } from "./filter.ts";
 
 /** Funnel rules the JSON Schema cannot express (reference: analytics §5.1; PostHog funnel_validation_rules.py). */
+
+/** An excluded event between two steps of the funnel (0-based step indexes). */
+export interface Exclusion {
+  entity: SeriesEntity;
+  fromStep: number;
+  toStep: number;
+}
 
 /** Steps are bits of an int32 mask. */
 const MAX_STEPS = 30;
 
 export function requireTwoSteps(steps: readonly SeriesEntity[]): void {
-  if (steps.length < 2) throw fail.invalid("events", "Funnels require at least two steps before calculating.");
-  if (steps.length > MAX_STEPS) throw fail.invalid("events", `Funnels support at most ${MAX_STEPS} steps.`);
+  if (steps.length < 2) throw reject.invalid("events", "Funnels require at least two steps before calculating.");
+  if (steps.length > MAX_STEPS) throw reject.invalid("events", `Funnels support at most ${MAX_STEPS} steps.`);
 }
 
 /** Groups are not modelled: only persons (index absent or 0, as the API doc describes it) are actors. */
 export function rejectGroupAggregation(filter: Loose): void {
   const index = filter.aggregation_group_type_index;
   if (typeof index === "number" && index > 0) {
-    throw fail.invalid("aggregation_group_type_index", "Aggregating funnels by groups is not supported by this server.");
+    throw reject.invalid("aggregation_group_type_index", "Aggregating funnels by groups is not supported by this server.");
   }
 }
 
 export function rejectUnknownStepRange(fromStep: number, toStep: number, stepCount: number): void {
   if (!Number.isInteger(fromStep) || fromStep < 0 || fromStep >= stepCount - 1) {
-    throw fail.invalid("funnel_from_step", `funnel_from_step must be between 0 and ${stepCount - 2}.`);
+    throw reject.invalid("funnel_from_step", `funnel_from_step must be between 0 and ${stepCount - 2}.`);
   }
   if (!Number.isInteger(toStep) || toStep <= fromStep || toStep >= stepCount) {
-    throw fail.invalid("funnel_to_step", `funnel_to_step must be after funnel_from_step and at most ${stepCount - 1}.`);
+    throw reject.invalid("funnel_to_step", `funnel_to_step must be after funnel_from_step and at most ${stepCount - 1}.`);
   }
 }
 
@@ -35,14 +41,14 @@ export function checkExclusions(exclusions: readonly Exclusion[], steps: readonl
   exclusions.forEach(({ entity, fromStep, toStep }, i) => {
     const attr = `exclusions__${i}`;
     if (!Number.isInteger(fromStep) || fromStep < 0 || fromStep > steps.length - 2) {
-      throw fail.invalid(`${attr}__funnel_from_step`, `Exclusion funnel_from_step must be between 0 and ${steps.length - 2}.`);
+      throw reject.invalid(`${attr}__funnel_from_step`, `Exclusion funnel_from_step must be between 0 and ${steps.length - 2}.`);
     }
     if (!Number.isInteger(toStep) || toStep <= fromStep) {
-      throw fail.invalid(`${attr}__funnel_to_step`, "Exclusion funnel_to_step must be after its funnel_from_step.");
+      throw reject.invalid(`${attr}__funnel_to_step`, "Exclusion funnel_to_step must be after its funnel_from_step.");
     }
-    if (toStep > steps.length - 1) throw fail.invalid(`${attr}__funnel_to_step`, `Exclusion funnel_to_step must be at most ${steps.length - 1}.`);
+    if (toStep > steps.length - 1) throw reject.invalid(`${attr}__funnel_to_step`, `Exclusion funnel_to_step must be at most ${steps.length - 1}.`);
     if (steps.slice(fromStep, toStep + 1).some((step) => sameEntity(step, entity))) {
-      throw fail.invalid(`${attr}__id`, "Exclusion steps cannot contain an event that's part of funnel, using the same filters.");
+      throw reject.invalid(`${attr}__id`, "Exclusion steps cannot contain an event that's part of funnel, using the same filters.");
     }
   });
 }
@@ -56,6 +62,6 @@ function sameEntity(a: SeriesEntity, b: SeriesEntity): boolean {
 /** Step attribution names a step of the funnel. */
 export function rejectUnknownAttributionStep(attribution: string, step: number, stepCount: number): void {
   if (attribution === "step" && (!Number.isInteger(step) || step < 0 || step >= stepCount)) {
-    throw fail.invalid("breakdown_attribution_value", `breakdown_attribution_value must be a step between 0 and ${stepCount - 1}.`);
+    throw reject.invalid("breakdown_attribution_value", `breakdown_attribution_value must be a step between 0 and ${stepCount - 1}.`);
   }
 }

@@ -1,4 +1,4 @@
-import { fail } from "../../http/errors.ts";
+import { reject } from "../errors.ts";
 import type { EventRecord, PersonRecord } from "../../store/schema.ts";
 import { actorResolver } from "../shared/actors.ts";
 import { bucketKeys, buildBuckets, type Buckets } from "../shared/buckets.ts";
@@ -55,7 +55,7 @@ export function computeLifecycle(events: readonly EventRecord[], filter: TrendFi
 /** The persons behind every lifecycle number: the items count them, the actors endpoint lists them. */
 export function lifecycleStatuses(events: readonly EventRecord[], filter: TrendFilter, ctx: AnalysisContext): LifecycleStatuses {
   const spec = readTrendFilter(filter, ctx);
-  if (spec.series.length !== 1) throw fail.invalid("events", "Lifecycle insights need exactly one series.");
+  if (spec.series.length !== 1) throw reject.invalid("events", "Lifecycle insights need exactly one series.");
   const entity = spec.series[0]!;
   const window = resolveDateRange(filter, spec.interval, ctx, events[0]?.timestamp);
   const buckets = buildBuckets(window, ctx.timezone, ctx.weekStartDay);

@@ -1,4 +1,4 @@
-import { fail } from "../../http/errors.ts";
+import { reject } from "../errors.ts";
 import { isObject, readList, readNumber, readString, type Loose } from "../shared/filter-read.ts";
 import { compileLikePattern, compileUserRegex } from "../shared/regex.ts";
 
@@ -27,8 +27,8 @@ export interface PathsSpec {
 /** Reads a paths filter; what this server does not model (HogQL items, funnel paths) is a 400 naming the field. */
 export function readPathsFilter(filter: PathsFilter): PathsSpec {
   const eventTypes = readEventTypes(filter);
-  if (eventTypes.includes("hogql")) throw fail.invalid("include_event_types", "HogQL path items are not supported by this server.");
-  if (readString(filter, "funnel_paths")) throw fail.invalid("funnel_paths", "Funnel paths are not supported by this server.");
+  if (eventTypes.includes("hogql")) throw reject.invalid("include_event_types", "HogQL path items are not supported by this server.");
+  if (readString(filter, "funnel_paths")) throw reject.invalid("funnel_paths", "Funnel paths are not supported by this server.");
   return {
     raw: filter,
     eventTypes,
@@ -51,7 +51,7 @@ function readEventTypes(filter: Loose): string[] {
   const legacy = readString(filter, "path_type");
   const all = types.length === 0 && legacy ? [legacy] : types;
   const unknown = all.find((t) => !(PATH_EVENT_TYPES as readonly string[]).includes(t));
-  if (unknown !== undefined) throw fail.invalid("include_event_types", `"${unknown}" is not a path event type.`);
+  if (unknown !== undefined) throw reject.invalid("include_event_types", `"${unknown}" is not a path event type.`);
   return all;
 }
 
@@ -64,7 +64,7 @@ export const trimSlash = (value: string): string => (value.length > 1 && value.e
 function positive(filter: Loose, key: string, fallback: number): number {
   const value = readNumber(filter, key);
   if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 1) throw fail.invalid(key, `${key} must be a positive integer.`);
+  if (!Number.isInteger(value) || value < 1) throw reject.invalid(key, `${key} must be a positive integer.`);
   return value;
 }
 

@@ -1,4 +1,4 @@
-import { fail } from "../../http/errors.ts";
+import { reject } from "../errors.ts";
 import { readBreakdown, type BreakdownDef } from "../shared/breakdown.ts";
 import type { AnalysisContext, Interval } from "../shared/context.ts";
 import { parseDateExpression } from "../shared/date-parse.ts";
@@ -38,7 +38,7 @@ export function readRetentionFilter(filter: RetentionFilter, ctx: AnalysisContex
   const interval = period.toLowerCase() as Interval;
   const totalIntervals = readNumber(filter, "total_intervals") ?? DEFAULT_INTERVALS;
   if (!Number.isInteger(totalIntervals) || totalIntervals < 1 || totalIntervals > 100) {
-    throw fail.invalid("total_intervals", "total_intervals must be an integer between 1 and 100.");
+    throw reject.invalid("total_intervals", "total_intervals must be an integer between 1 and 100.");
   }
   return {
     raw: filter,
@@ -58,7 +58,7 @@ function readEntity(filter: Loose, key: string): SeriesEntity {
   const raw = decodeJsonish(filter[key]);
   if (raw === undefined || raw === null || raw === "") return entityFrom(DEFAULT_ENTITY)!;
   const entity = entityFrom(raw);
-  if (!entity) throw fail.invalid(key, `${key} must be an event or action entity.`);
+  if (!entity) throw reject.invalid(key, `${key} must be an event or action entity.`);
   return entity;
 }
 
@@ -66,13 +66,13 @@ function readEntity(filter: Loose, key: string): SeriesEntity {
 function readPeriod(filter: Loose): Period {
   const value = readString(filter, "period") || "Day";
   const period = PERIODS.find((p) => p.toLowerCase() === value.toLowerCase());
-  if (!period) throw fail.invalid("period", `"${value}" is not a valid period.`);
+  if (!period) throw reject.invalid("period", `"${value}" is not a valid period.`);
   return period;
 }
 
 function readType(filter: Loose): RetentionSpec["type"] {
   const value = readString(filter, "retention_type") || "retention_recurring";
-  if (!(RETENTION_TYPES as readonly string[]).includes(value)) throw fail.invalid("retention_type", `"${value}" is not a valid retention type.`);
+  if (!(RETENTION_TYPES as readonly string[]).includes(value)) throw reject.invalid("retention_type", `"${value}" is not a valid retention type.`);
   return value as RetentionSpec["type"];
 }
 

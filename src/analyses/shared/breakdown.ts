@@ -1,4 +1,4 @@
-import { fail } from "../../http/errors.ts";
+import { reject } from "../errors.ts";
 import type { EventRecord, PersonRecord } from "../../store/schema.ts";
 import type { AnalysisContext } from "./context.ts";
 import { decodeJsonish, isObject, readBool, readNumber, readString, type Loose } from "./filter-read.ts";
@@ -62,8 +62,8 @@ const partOf = (key: string, source: "event" | "person" | "cohort", normalizeUrl
 function typeOf(value: unknown, attr: string): "event" | "person" | "cohort" {
   if (value === undefined || value === null || value === "" || value === "event" || value === "events") return "event";
   if (value === "person" || value === "cohort") return value;
-  if (typeof value === "string" && NOT_MODELLED.has(value)) throw fail.invalid(attr, `Breakdown type "${value}" is not supported by this server.`);
-  throw fail.invalid(attr, `"${String(value)}" is not a valid breakdown type.`);
+  if (typeof value === "string" && NOT_MODELLED.has(value)) throw reject.invalid(attr, `Breakdown type "${value}" is not supported by this server.`);
+  throw reject.invalid(attr, `"${String(value)}" is not a valid breakdown type.`);
 }
 
 function cohortTargets(raw: unknown, ctx: Pick<AnalysisContext, "cohorts">): CohortTarget[] {
@@ -72,7 +72,7 @@ function cohortTargets(raw: unknown, ctx: Pick<AnalysisContext, "cohorts">): Coh
     if (id === "all" || id === 0 || id === "0") return { value: "all" as const, label: "all users", members: undefined };
     const numeric = Number(id);
     const members = cohortMembers(ctx.cohorts, numeric);
-    if (!members) throw fail.invalid("breakdown", `Cohort ${String(id)} does not exist.`);
+    if (!members) throw reject.invalid("breakdown", `Cohort ${String(id)} does not exist.`);
     return { value: numeric, label: ctx.cohorts.find((c) => c.id === numeric)!.name, members };
   });
 }

@@ -1,4 +1,4 @@
-import { fail } from "../../http/errors.ts";
+import { reject } from "../errors.ts";
 import { MS, type Interval } from "./context.ts";
 import type { QueryWindow } from "./date-range.ts";
 import { bucketKey, bucketLabel } from "./labels.ts";
@@ -35,7 +35,7 @@ const SHORTEST: Record<Interval, number> = {
 
 export function buildBuckets(window: Pick<QueryWindow, "from" | "to" | "interval">, timezone: string, weekStartDay: 0 | 1): Buckets {
   if ((window.to - window.from) / SHORTEST[window.interval] > MAX_BUCKETS) {
-    throw fail.invalid(
+    throw reject.invalid(
       "date_from",
       `From date_from to date_to there are more than ${MAX_BUCKETS} ${window.interval} intervals: narrow the range or choose a longer interval.`,
     );

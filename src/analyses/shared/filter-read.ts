@@ -1,4 +1,5 @@
-import { parseCallerJson } from "../../http/json-depth.ts";
+import { nestsDeeperThan, tooDeepMessage } from "../../util/json-depth.ts";
+import { reject } from "../errors.ts";
 
 /**
  * Typed reads over the loose filter JSON. The OpenAPI layer has checked the types already, but GET forms
@@ -15,7 +16,9 @@ export function decodeJsonish(value: unknown, attr: string | null = null): unkno
   const trimmed = value.trim();
   if (!trimmed.startsWith("[") && !trimmed.startsWith("{")) return value;
   try {
-    return parseCallerJson(trimmed, attr);
+    const parsed: unknown = JSON.parse(trimmed);
+    if (nestsDeeperThan(parsed)) throw reject.invalid(attr, tooDeepMessage);
+    return parsed;
   } catch (err) {
     if (err instanceof SyntaxError) return value;
     throw err;

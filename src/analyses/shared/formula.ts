@@ -1,5 +1,5 @@
 import jsep from "jsep";
-import { fail } from "../../http/errors.ts";
+import { reject } from "../errors.ts";
 
 /**
  * Trend formulas (reference: analytics §2.6): letters A–Z (case-insensitive) name the series in merged
@@ -26,7 +26,7 @@ export function compileFormula(text: string, seriesCount: number, attr = "formul
   try {
     ast = jsep(text);
   } catch (err) {
-    throw fail.invalid(attr, `Invalid formula "${text}": ${(err as Error).message}.`);
+    throw reject.invalid(attr, `Invalid formula "${text}": ${(err as Error).message}.`);
   }
   const compiled = compileNode(ast, seriesCount, text, attr);
   return (values) => {
@@ -36,7 +36,7 @@ export function compileFormula(text: string, seriesCount: number, attr = "formul
 }
 
 function compileNode(node: Node, seriesCount: number, text: string, attr: string): Formula {
-  const invalid = (why: string) => fail.invalid(attr, `Invalid formula "${text}": ${why}.`);
+  const invalid = (why: string) => reject.invalid(attr, `Invalid formula "${text}": ${why}.`);
   if (node.type === "Literal") {
     const value = (node as jsep.Literal).value;
     if (typeof value !== "number") throw invalid(`unexpected constant ${(node as jsep.Literal).raw}`);

@@ -1,4 +1,4 @@
-import { fail } from "../../http/errors.ts";
+import { reject } from "../errors.ts";
 import type { FilterContext } from "./context.ts";
 import { parseAbsolute, parseDateExpression } from "./date-parse.ts";
 import { startOf } from "./local-time.ts";
@@ -36,7 +36,7 @@ const isOperator = (op: string): op is PropertyOperator => (PROPERTY_OPERATORS a
 
 /** Compiles operator + value once; undefined means "no filter" (e.g. an empty list value). */
 export function compileOperator(operator: string, value: unknown, ctx: FilterContext, attr: string): ValueTest | undefined {
-  if (!isOperator(operator)) throw fail.invalid(attr, `Unknown property operator "${operator}".`);
+  if (!isOperator(operator)) throw reject.invalid(attr, `Unknown property operator "${operator}".`);
   if (operator === "is_set") return { test: () => true, missing: false };
   if (operator === "is_not_set") return { test: () => false, missing: true };
   const values = Array.isArray(value) ? value : [value];

@@ -1,5 +1,5 @@
 import RE2 from "re2";
-import { fail } from "../../http/errors.ts";
+import { reject } from "../errors.ts";
 
 /** Compiled patterns kept; past this the cache starts over, so hostile callers cannot grow it. */
 const CACHE_LIMIT = 1_000;
@@ -21,7 +21,7 @@ export function compileUserRegex(pattern: string, attr = "properties", flags: ""
   try {
     compiled = new RE2(pattern, flags);
   } catch (err) {
-    throw fail.invalid(attr, `Invalid regular expression "${pattern}": ${(err as Error).message}`);
+    throw reject.invalid(attr, `Invalid regular expression "${pattern}": ${(err as Error).message}`);
   }
   if (cache.size >= CACHE_LIMIT) cache.clear();
   cache.set(key, compiled);

@@ -1,4 +1,4 @@
-import { fail } from "../../http/errors.ts";
+import { reject } from "../errors.ts";
 import { readBreakdown, type BreakdownDef } from "../shared/breakdown.ts";
 import type { AnalysisContext, Interval } from "../shared/context.ts";
 import { INTERVALS } from "../shared/context.ts";
@@ -64,7 +64,7 @@ export function readTrendFilter(filter: TrendFilter, ctx: AnalysisContext): Tren
 /** Legacy filters map `minute` to `hour` (reference §1.2, §10). */
 function readInterval(filter: Loose): Interval {
   const value = readString(filter, "interval") || "day";
-  if (!(INTERVALS as readonly string[]).includes(value)) throw fail.invalid("interval", `"${value}" is not a valid interval.`);
+  if (!(INTERVALS as readonly string[]).includes(value)) throw reject.invalid("interval", `"${value}" is not a valid interval.`);
   return value === "minute" ? "hour" : (value as Interval);
 }
 
@@ -72,10 +72,10 @@ function checkMath(entity: SeriesEntity): void {
   const attr = `${entity.type}__${entity.position}`;
   const math = entity.math ?? "total";
   const spec = MATHS[math];
-  if (!spec) throw fail.invalid(`${attr}__math`, `"${math}" is not a supported math.`);
-  if (spec.needsProperty && !entity.math_property) throw fail.invalid(`${attr}__math_property`, `Math "${math}" needs a math_property.`);
+  if (!spec) throw reject.invalid(`${attr}__math`, `"${math}" is not a supported math.`);
+  if (spec.needsProperty && !entity.math_property) throw reject.invalid(`${attr}__math_property`, `Math "${math}" needs a math_property.`);
   if (math === "unique_group" && entity.math_group_type_index === undefined) {
-    throw fail.invalid(`${attr}__math_group_type_index`, `Math "unique_group" needs a math_group_type_index.`);
+    throw reject.invalid(`${attr}__math_group_type_index`, `Math "unique_group" needs a math_group_type_index.`);
   }
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ACTORS_OF, type ActorsKind } from "../../../src/analyses/actors/index.ts";
-import { ApiError } from "../../../src/http/errors.ts";
+import { AnalysisInputError } from "../../../src/analyses/errors.ts";
 import { contextFor, ev, journeys, worked, type World } from "./support.ts";
 
 const A = 1;
@@ -77,8 +77,8 @@ describe("bad data points are 400s naming the parameter", () => {
       actors(kind, worked(), filter, point);
       expect.unreachable();
     } catch (e) {
-      expect(e).toBeInstanceOf(ApiError);
-      expect((e as ApiError).body.attr).toBe(attr);
+      expect(e).toBeInstanceOf(AnalysisInputError);
+      expect((e as AnalysisInputError).attr).toBe(attr);
     }
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { computeCorrelation, type CorrelationResult } from "../../../src/analyses/correlation/index.ts";
-import { ApiError } from "../../../src/http/errors.ts";
+import { AnalysisInputError } from "../../../src/analyses/errors.ts";
 import { contextFor, ev, journeys, worked, type JourneyEvent, type PersonSpec, type World } from "./support.ts";
 
 const correlate = (world: World, filter: Record<string, unknown>) => computeCorrelation(world.events, filter, contextFor(world));
@@ -102,8 +102,8 @@ describe("funnel correlation (reference §6)", () => {
       correlate(shoppers(), { ...shop, ...filter });
       expect.unreachable();
     } catch (e) {
-      expect(e).toBeInstanceOf(ApiError);
-      expect((e as ApiError).body.attr).toBe(attr);
+      expect(e).toBeInstanceOf(AnalysisInputError);
+      expect((e as AnalysisInputError).attr).toBe(attr);
     }
   });
 });

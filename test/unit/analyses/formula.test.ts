@@ -26,6 +26,6 @@ describe("formula (reference §2.6, §11 item 6)", () => {
 
   const invalid = ["A+", "C", "abs(A)", "A & B", "A > B", "'x'", "A.b", "AB", "A ? B : 1", ""];
   it.each(invalid)("rejects %j with a 400 on formula", (text) => {
-    expect(() => compileFormula(text, 2)).toThrow(expect.objectContaining({ status: 400, body: expect.objectContaining({ attr: "formula" }) }));
+    expect(() => compileFormula(text, 2)).toThrow(expect.objectContaining({ name: "AnalysisInputError", attr: "formula" }));
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { computeLifecycle, type LifecycleItem } from "../../../src/analyses/lifecycle/index.ts";
-import { ApiError } from "../../../src/http/errors.ts";
+import { AnalysisInputError } from "../../../src/analyses/errors.ts";
 import { contextFor, ev, journeys, worked, type World } from "./support.ts";
 
 const lifecycle = (world: World, filter: Record<string, unknown>) => computeLifecycle(world.events, { insight: "LIFECYCLE", ...filter }, contextFor(world));
@@ -58,11 +58,11 @@ describe("lifecycle (reference §4, §11 item 13)", () => {
     ["two series", { events: [{ id: "$pageview", order: 0 }, { id: "signup", order: 1 }] }],
   ])("needs exactly one series: %s is a 400 on events", (_name, filter) => {
     const run = () => lifecycle(worked(), { date_from: "2024-03-01", date_to: "2024-03-04", ...filter });
-    expect(run).toThrow(ApiError);
+    expect(run).toThrow(AnalysisInputError);
     try {
       run();
     } catch (e) {
-      expect((e as ApiError).body.attr).toBe("events");
+      expect((e as AnalysisInputError).attr).toBe("events");
     }
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { computePaths, type PathEdge } from "../../../src/analyses/paths/index.ts";
-import { ApiError } from "../../../src/http/errors.ts";
+import { AnalysisInputError } from "../../../src/analyses/errors.ts";
 import { contextFor, ev, journeys, type JourneyEvent, type World } from "./support.ts";
 
 const paths = (world: World, filter: Record<string, unknown>) => computePaths(world.events, { date_from: "2024-03-01", date_to: "2024-03-03", ...filter }, contextFor(world));
@@ -79,8 +79,8 @@ describe("paths (reference §8)", () => {
       paths(example(), filter);
       expect.unreachable();
     } catch (e) {
-      expect(e).toBeInstanceOf(ApiError);
-      expect((e as ApiError).body.attr).toBe(attr);
+      expect(e).toBeInstanceOf(AnalysisInputError);
+      expect((e as AnalysisInputError).attr).toBe(attr);
     }
   });
 });

@@ -92,12 +92,12 @@ describe("property operators (reference §1.4, §11 item 17)", () => {
   });
 
   it("an unknown operator is a 400 on properties", () => {
-    expect(() => compilePropertyFilters([{ key: "p", value: 1, operator: "similar" }], ctx)).toThrow(expect.objectContaining({ status: 400, body: expect.objectContaining({ attr: "properties" }) }));
+    expect(() => compilePropertyFilters([{ key: "p", value: 1, operator: "similar" }], ctx)).toThrow(expect.objectContaining({ name: "AnalysisInputError", attr: "properties" }));
   });
 
   it("an invalid regex is a 400", () => {
-    expect(() => compilePropertyFilters([{ key: "p", value: "(", operator: "regex" }], ctx)).toThrow(expect.objectContaining({ status: 400 }));
-    expect(() => compileUserRegex("[", "x")).toThrow(expect.objectContaining({ body: expect.objectContaining({ attr: "x" }) }));
+    expect(() => compilePropertyFilters([{ key: "p", value: "(", operator: "regex" }], ctx)).toThrow(expect.objectContaining({ name: "AnalysisInputError" }));
+    expect(() => compileUserRegex("[", "x")).toThrow(expect.objectContaining({ name: "AnalysisInputError", attr: "x" }));
   });
 
   it("filters that cannot be parsed, or types not modelled, are ignored", () => {

@@ -108,6 +108,6 @@ describe("query nodes (reference §10)", () => {
     ["a DataWarehouseNode series", { kind: "TrendsQuery", series: [{ kind: "DataWarehouseNode", table_name: "t" }] }],
   ];
   it.each(unknown)("%s is a 400 on query", (_name, node) => {
-    expect(() => queryNodeToFilter(node)).toThrow(expect.objectContaining({ status: 400, body: expect.objectContaining({ attr: "query" }) }));
+    expect(() => queryNodeToFilter(node)).toThrow(expect.objectContaining({ name: "AnalysisInputError", attr: "query" }));
   });
 });

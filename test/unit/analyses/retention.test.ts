@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { computeRetention, type RetentionCohort } from "../../../src/analyses/retention/index.ts";
-import { ApiError } from "../../../src/http/errors.ts";
+import { AnalysisInputError } from "../../../src/analyses/errors.ts";
 import { contextFor, ev, journeys, worked, type ContextOptions, type World } from "./support.ts";
 
 const retention = (world: World, filter: Record<string, unknown>, options: ContextOptions = {}) => computeRetention(world.events, filter, contextFor(world, options));
@@ -82,8 +82,8 @@ describe("retention (reference §7)", () => {
       retention(worked(), { ...daily, ...filter });
       expect.unreachable();
     } catch (e) {
-      expect(e).toBeInstanceOf(ApiError);
-      expect((e as ApiError).body.attr).toBe(attr);
+      expect(e).toBeInstanceOf(AnalysisInputError);
+      expect((e as AnalysisInputError).attr).toBe(attr);
     }
   });
 });

@@ -78,8 +78,8 @@ describe("math (reference §2.3)", () => {
   });
 
   it("a math that needs a property without one, or an unknown math, is a 400", () => {
-    expect(() => trend(shop, { ...range, events: [{ id: "$pageview", math: "sum" }] })).toThrow(expect.objectContaining({ body: expect.objectContaining({ attr: "events__0__math_property" }) }));
-    expect(() => trend(shop, { ...range, events: [{ id: "$pageview", math: "mode" }] })).toThrow(expect.objectContaining({ body: expect.objectContaining({ attr: "events__0__math" }) }));
+    expect(() => trend(shop, { ...range, events: [{ id: "$pageview", math: "sum" }] })).toThrow(expect.objectContaining({ name: "AnalysisInputError", attr: "events__0__math_property" }));
+    expect(() => trend(shop, { ...range, events: [{ id: "$pageview", math: "mode" }] })).toThrow(expect.objectContaining({ name: "AnalysisInputError", attr: "events__0__math" }));
   });
 });
 
