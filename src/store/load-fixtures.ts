@@ -3,12 +3,14 @@ import { createRequire } from "node:module";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import type { FixtureDocument } from "../fixtures/fixture-document.ts";
-import { looksAnonymous, personUuid, stableShortId, stableUuid } from "../util/ids.ts";
+import { derivedProjectToken, looksAnonymous, personUuid, stableShortId, stableUuid } from "../util/ids.ts";
 import { projectFile } from "../util/project-files.ts";
 import type {
   DashboardRecord,
   DashboardTileRecord,
   EventRecord,
+  GroupRecord,
+  GroupTypeRecord,
   InsightRecord,
   PersonRecord,
   ProjectRecord,
@@ -80,6 +82,9 @@ export function stateFromFixtures(doc: FixtureDocument, now: number): State {
       if (!userIds.has(m)) throw new FixtureError(`/projects/${i}/members/${j}`, `unknown user ${m}`);
     }),
   );
+  uniqueTokens(projects);
+  const groupTypes = toGroupTypes(doc);
+  const groups = toGroups(doc, groupTypes, now, requireProject);
   const events = toEvents(doc, requireProject);
   const persons = toPersons(doc, events, now, requireProject);
   const insights = toInsights(doc, now, requireProject, userIds);
@@ -106,6 +111,8 @@ export function stateFromFixtures(doc: FixtureDocument, now: number): State {
       insights,
       insight_views: [],
       pending_deletions: [],
+      group_types: groupTypes,
+      groups,
     },
     persons,
     events,
@@ -141,7 +148,57 @@ function toProject(p: NonNullable<FixtureDocument["projects"]>[number]): Project
     members: p.members ? [...p.members] : null,
     test_account_filters: (p.test_account_filters ?? []) as ProjectRecord["test_account_filters"],
     week_start_day: 0,
+    api_token: p.api_token ?? derivedProjectToken(p.id),
   };
+}
+
+/** A token names one project: two projects with the same token would make capture ambiguous. */
+function uniqueTokens(projects: ProjectRecord[]) {
+  const seen = new Set<string>();
+  projects.forEach((p, i) => {
+    if (seen.has(p.api_token)) throw new FixtureError(`/projects/${i}/api_token`, `token already used by another project`);
+    seen.add(p.api_token);
+  });
+}
+
+function toGroupTypes(doc: FixtureDocument): GroupTypeRecord[] {
+  return (doc.projects ?? []).flatMap((p, i) => {
+    const indexes = new Set<number>();
+    const names = new Set<string>();
+    return (p.group_types ?? []).map((t, j): GroupTypeRecord => {
+      const pointer = `/projects/${i}/group_types/${j}`;
+      if (indexes.has(t.group_type_index)) throw new FixtureError(`${pointer}/group_type_index`, `duplicate group type index ${t.group_type_index}`);
+      if (names.has(t.group_type)) throw new FixtureError(`${pointer}/group_type`, `duplicate group type "${t.group_type}"`);
+      indexes.add(t.group_type_index);
+      names.add(t.group_type);
+      return { project_id: p.id, group_type_index: t.group_type_index, group_type: t.group_type, name_singular: t.name_singular ?? null, name_plural: t.name_plural ?? null };
+    });
+  });
+}
+
+function toGroups(
+  doc: FixtureDocument,
+  types: readonly GroupTypeRecord[],
+  now: number,
+  requireProject: (pointer: string, id: string) => void,
+): GroupRecord[] {
+  const seen = new Set<string>();
+  return (doc.groups ?? []).map((g, i): GroupRecord => {
+    requireProject(`/groups/${i}`, g.project_id);
+    if (!types.some((t) => t.project_id === g.project_id && t.group_type_index === g.group_type_index)) {
+      throw new FixtureError(`/groups/${i}/group_type_index`, `project "${g.project_id}" has no group type ${g.group_type_index}`);
+    }
+    const key = `${g.project_id}:${g.group_type_index}:${g.group_key}`;
+    if (seen.has(key)) throw new FixtureError(`/groups/${i}/group_key`, `duplicate group "${g.group_key}"`);
+    seen.add(key);
+    return {
+      project_id: g.project_id,
+      group_type_index: g.group_type_index,
+      group_key: g.group_key,
+      properties: (g.properties ?? {}) as GroupRecord["properties"],
+      created_at: g.created_at ? isoOf(g.created_at) : new Date(now).toISOString(),
+    };
+  });
 }
 
 function toEvents(doc: FixtureDocument, requireProject: (pointer: string, id: string) => void): EventRecord[] {

@@ -5,6 +5,7 @@ import { Low, Memory, type Adapter } from "lowdb";
 import { JSONFile } from "lowdb/node";
 import { NdjsonFile, StoreFileError } from "./ndjson-file.ts";
 import { TurnCommittedJsonFile } from "./turn-committed-json-file.ts";
+import { derivedProjectToken } from "../util/ids.ts";
 import type { ActivityRecord, EventRecord, MetaData, PersonRecord, State } from "./schema.ts";
 
 /**
@@ -117,7 +118,15 @@ export async function readState(files: StoreFiles): Promise<State | null> {
   const events = await new NdjsonFile<EventRecord>(files.events).read();
   if (!events) throw new StoreFileError(files.events, "missing");
   const activity = (await new NdjsonFile<ActivityRecord>(files.activity).read()) ?? [];
-  return { meta, persons, events, activity };
+  return { meta: upgradeMeta(meta), persons, events, activity };
+}
+
+/** Store files written before group analytics and capture tokens existed gain their defaults on read. */
+function upgradeMeta(meta: MetaData): MetaData {
+  meta.group_types ??= [];
+  meta.groups ??= [];
+  for (const project of meta.projects) project.api_token ??= derivedProjectToken(project.id);
+  return meta;
 }
 
 async function readJson<T>(file: string): Promise<T | null> {

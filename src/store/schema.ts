@@ -27,6 +27,28 @@ export interface ProjectRecord {
   test_account_filters: Properties[];
   /** 0 = Sunday (default), 1 = Monday. */
   week_start_day: 0 | 1;
+  /** The project API key (`phc_…`) client libraries send to the capture endpoints. */
+  api_token: string;
+}
+
+/** A group type of a project (group analytics): at most five, indexes 0–4 (reference: analytics §1.1). */
+export interface GroupTypeRecord {
+  project_id: string;
+  group_type_index: number;
+  /** The name events use in `properties.$groups` (`company`). */
+  group_type: string;
+  name_singular: string | null;
+  name_plural: string | null;
+}
+
+/** A group, identified by (project, group type index, group key). */
+export interface GroupRecord {
+  project_id: string;
+  group_type_index: number;
+  group_key: string;
+  properties: Properties;
+  /** ISO 8601 UTC. */
+  created_at: string;
 }
 
 export interface PersonRecord {
@@ -176,6 +198,8 @@ export interface MetaData {
   insights: InsightRecord[];
   insight_views: InsightViewRecord[];
   pending_deletions: PendingDeletionRecord[];
+  group_types: GroupTypeRecord[];
+  groups: GroupRecord[];
 }
 
 /** The whole state, as loaded from files or built from a fixture document. */

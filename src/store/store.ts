@@ -2,6 +2,7 @@ import type { Clock } from "../clock.ts";
 import { createCore } from "./core.ts";
 import { DEFAULT_DELETION_SCHEDULE, type DeletionSchedule } from "./deletion-schedule.ts";
 import { createEventsRepo } from "./events-repo.ts";
+import { createGroupsRepo } from "./groups-repo.ts";
 import { createInsightsRepo } from "./insights-repo.ts";
 import { openDatabases, writeAll, type Databases, type StoreFiles } from "./persistence.ts";
 import { createPersonsRepo } from "./persons-repo.ts";
@@ -36,7 +37,10 @@ function createStoreOver(dbs: Databases, clock: Clock, schedule: DeletionSchedul
     projects: {
       get: (id: string): ProjectRecord | undefined => meta().projects.find((p) => p.id === id),
       forUser: (userId: number): ProjectRecord[] => meta().projects.filter((p) => p.members === null || p.members.includes(userId)),
+      /** The project a capture request's API token names. */
+      byToken: (token: string): ProjectRecord | undefined => meta().projects.find((p) => p.api_token === token),
     },
+    groups: createGroupsRepo(core),
     dashboards,
     insights,
     persons: createPersonsRepo(core, schedule),
@@ -52,6 +56,8 @@ function createStoreOver(dbs: Databases, clock: Clock, schedule: DeletionSchedul
       index: core.indexOf,
       actions: (projectId: string) => meta().actions.filter((a) => a.project_id === projectId),
       cohorts: (projectId: string) => meta().cohorts.filter((c) => c.project_id === projectId),
+      groupTypes: (projectId: string) => meta().group_types.filter((t) => t.project_id === projectId),
+      groups: (projectId: string) => meta().groups.filter((g) => g.project_id === projectId),
       version: core.version,
     },
     /** Replaces the whole state (fixture reload, reset) and writes it. */

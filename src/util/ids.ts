@@ -23,6 +23,15 @@ export function stableShortId(seed: string): string {
   return Array.from({ length: 8 }, (_, i) => BASE62[parseInt(hex.slice(i * 2, i * 2 + 2), 16) % 62]).join("");
 }
 
+/**
+ * The project API token a fixture project gets when it names none: `phc_` and 43 base62 characters (the real
+ * service's length) derived from the project id, so the same dataset always prints the same token.
+ */
+export function derivedProjectToken(projectId: string): string {
+  const hex = [0, 1, 2].map((i) => stableUuid(`project-token:${i}:${projectId}`).replace(/-/g, "")).join("");
+  return `phc_${Array.from({ length: 43 }, (_, i) => BASE62[parseInt(hex.slice(i * 2, i * 2 + 2), 16) % 62]).join("")}`;
+}
+
 /** `phx_…abcd`: how a key may appear in logs and messages. */
 export const maskKey = (key: string): string => `${key.slice(0, 4)}…${key.slice(-4)}`;
 
