@@ -76,3 +76,30 @@ describe("/docs Try it out on the default dataset", () => {
     await page.close();
   });
 });
+
+interface DocsOperation {
+  requestBody?: { content: { "application/json": { examples?: Record<string, { value: unknown }> } } };
+}
+
+/** What "non-empty" means for each analysis answer the default_dataset examples get. */
+const NON_EMPTY: Record<string, (body: any) => boolean> = {
+  "/insights/trend/": (b) => b.result.some((series: { data: number[] }) => series.data.some((n) => n > 0)),
+  "/insights/funnel/": (b) => b.result[0].count > 0 && b.result[1].count > 0,
+  "/insights/funnel/correlation/": (b) => b.result.events.length > 0,
+  "/insights/path/": (b) => b.result.length > 0,
+  "/persons/funnel/": (b) => b.results[0].people.length > 0,
+  "/persons/path/": (b) => b.results[0].people.length > 0,
+};
+
+describe("the default_dataset examples", () => {
+  it("are the first request example of each analysis, and answer non-empty results on the default dataset", { timeout: 120_000 }, async () => {
+    const doc = (await (await fetch(`${s.base}/docs/openapi.json`)).json()) as { paths: Record<string, { post?: DocsOperation }> };
+    for (const [suffix, nonEmpty] of Object.entries(NON_EMPTY)) {
+      const examples = doc.paths[`/api/projects/{project_id}${suffix}`]!.post!.requestBody!.content["application/json"].examples!;
+      expect(Object.keys(examples)[0], suffix).toBe("default_dataset");
+      const res = await s.post(`/api/projects/1${suffix}`, examples.default_dataset!.value, { key: defaultApiKey(SEED) });
+      expect(res.status, suffix).toBe(200);
+      expect(nonEmpty(res.body), `${suffix}: ${res.text.slice(0, 300)}`).toBe(true);
+    }
+  });
+});
