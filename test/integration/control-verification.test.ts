@@ -31,6 +31,7 @@ describe("request log entries", () => {
     await s.post("/api/projects/1/insights/", { name: "n", description: "leaked phx_test_owner_key_0001" });
     await s.get("/api/projects/1/nowhere/");
     const [nowhere, create, badLimit, trend] = (await control("GET", "/requests/")).body.results;
+    expect(trend.body).toEqual({ ...pageviews, breakdown: "$browser" });
     expect(trend).toMatchObject({
       method: "POST",
       path: TREND,
