@@ -5,6 +5,7 @@ import express, { type NextFunction, type Request, type Response } from "express
 import type { Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import { controlRouter } from "./control/router.ts";
+import { createOverrides } from "./control/overrides.ts";
 import { createControl } from "./control/service.ts";
 import { snapshotOf } from "./control/snapshot.ts";
 import { handlers } from "./handlers/index.ts";
@@ -12,7 +13,7 @@ import { createApi, OPENAPI_PATH, rebuildApi } from "./http/api.ts";
 import { docsRouter } from "./http/docs.ts";
 import { asClientError, type ApiError, fail } from "./http/errors.ts";
 import { assertJsonDepth } from "./http/json-depth.ts";
-import { RequestLog, validationOutcome } from "./http/request-log.ts";
+import { ERROR_BODY_LOCAL, RequestLog, requestLogEntry } from "./http/request-log.ts";
 import { respond, respondError } from "./http/respond.ts";
 import { createBodyCache } from "./http/serialized-body.ts";
 import { parsePrefer, type Steering } from "./http/steering.ts";
@@ -101,7 +102,8 @@ function readDeclaredBody(jsonParser: express.RequestHandler, takesBody: (req: R
 /** Builds the express app over a store and a clock; no globals, so tests start as many as they like. */
 export async function createApp({ store, clock, config, logger, startup }: AppOptions) {
   const analyses = createAnalysisService(store, clock);
-  const baseDeps = { store, clock, config, analyses, bodies: createBodyCache() };
+  const overrides = createOverrides(() => router.api);
+  const baseDeps = { store, clock, config, analyses, bodies: createBodyCache(), overrides };
   let router = await createApi(handlers, baseDeps);
   const requestLog = new RequestLog(config.requestLogSize);
   const control = createControl({
@@ -109,9 +111,18 @@ export async function createApp({ store, clock, config, logger, startup }: AppOp
     clock,
     analyses,
     requestLog,
+    overrides,
     startup: startup ?? snapshotOf(store.snapshot()),
     startupClock: clock.isFrozen() ? clock.now() : null,
   });
+  /** The operation a logged request was routed to (matched again: cheap, and right for refused requests too). */
+  const operationOf = (method: string, path: string) => {
+    try {
+      return router.api.matchOperation({ method: method.toLowerCase(), path: path.endsWith("/") ? path : `${path}/`, headers: {} })?.operationId ?? null;
+    } catch {
+      return null;
+    }
+  };
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
@@ -122,9 +133,7 @@ export async function createApp({ store, clock, config, logger, startup }: AppOp
       const ms = performance.now() - started;
       const path = req.originalUrl.split("?")[0]!;
       logger.request(req.method, path, res.statusCode, ms);
-      if (!path.startsWith("/_mock")) {
-        requestLog.push({ at: new Date().toISOString(), method: req.method, path, status: res.statusCode, validation: validationOutcome(res.statusCode), duration_ms: Math.round(ms * 100) / 100 });
-      }
+      if (!path.startsWith("/_mock")) requestLog.push(requestLogEntry(req, res.statusCode, res.locals[ERROR_BODY_LOCAL], operationOf(req.method, path), ms));
     });
     next();
   });
@@ -164,6 +173,7 @@ export async function createApp({ store, clock, config, logger, startup }: AppOp
         },
       };
       const result = await router.handle(request, res.locals.steering as Steering);
+      if (result.status >= 400) res.locals[ERROR_BODY_LOCAL] = result.body;
       respond(res, result, typeof req.query.format === "string" ? req.query.format : undefined);
     } catch (err) {
       next(err);
@@ -171,7 +181,10 @@ export async function createApp({ store, clock, config, logger, startup }: AppOp
   });
   app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
     const apiError = toApiError(err);
-    if (apiError) return respondError(res, apiError.status, apiError.body);
+    if (apiError) {
+      res.locals[ERROR_BODY_LOCAL] = apiError.body;
+      return respondError(res, apiError.status, apiError.body);
+    }
     logger.error("unexpected error", err);
     const internal = fail.internal();
     respondError(res, internal.status, internal.body);

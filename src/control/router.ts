@@ -5,6 +5,8 @@ import type { Context } from "openapi-backend";
 import { newBackend, routingErrorHandlers, type Backend } from "../http/api.ts";
 import { fail } from "../http/errors.ts";
 import { FixtureError } from "../store/load-fixtures.ts";
+import type { OverrideRequest } from "./overrides.ts";
+import type { RequestPattern } from "./request-matcher.ts";
 import type { Control } from "./service.ts";
 import { projectFile } from "../util/project-files.ts";
 
@@ -33,6 +35,12 @@ export function guard(adminToken: string | null) {
 /** A fixture error names its JSON pointer; as an `attr`, `/` becomes `__` like every other field path. */
 const fixtureError = (e: FixtureError) => fail.invalid(e.pointer.split("/").slice(1).join("__") || null, e.message);
 
+/** A handler's answer that made something: written as 201 instead of 200. */
+class Created {
+  constructor(readonly body: unknown) {}
+}
+const created = (body: unknown) => new Created(body);
+
 type ControlHandler = (c: Context, control: Control) => unknown;
 
 const handlers: Record<string, ControlHandler> = {
@@ -55,6 +63,19 @@ const handlers: Record<string, ControlHandler> = {
   control_requests_list: (c, control) => control.requests((c.request.query as { limit?: number }).limit ?? 100),
   control_requests_clear: (_c, control) => {
     control.clearRequests();
+    return undefined;
+  },
+  control_requests_find: (c, control) => ({ requests: control.findRequests(c.request.requestBody as RequestPattern) }),
+  control_requests_count: (c, control) => ({ count: control.findRequests(c.request.requestBody as RequestPattern).length }),
+  control_overrides_create: (c, control) => created(control.overrides.add(c.request.requestBody as OverrideRequest)),
+  control_overrides_list: (_c, control) => ({ results: control.overrides.list() }),
+  control_overrides_clear: (_c, control) => {
+    control.overrides.clear();
+    return undefined;
+  },
+  control_overrides_destroy: (c, control) => {
+    const id = Number(c.request.params.id);
+    if (!control.overrides.remove(id)) throw fail.notFound(`No override ${id}.`);
     return undefined;
   },
 };
@@ -89,6 +110,7 @@ export async function controlRouter(control: Control, adminToken: string | null)
       const path = `/_mock${req.path.endsWith("/") ? req.path : `${req.path}/`}`;
       const body = await api.handleRequest({ method: req.method, path, query: req.query as Record<string, string>, headers: req.headers as Record<string, string>, body: req.body }, control);
       if (body === undefined) res.status(204).end();
+      else if (body instanceof Created) res.status(201).json(body.body);
       else res.status(200).json(body);
     } catch (e) {
       next(e);

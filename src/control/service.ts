@@ -1,9 +1,11 @@
 import type { Clock } from "../clock.ts";
-import type { RequestLog } from "../http/request-log.ts";
+import type { RequestLog, RequestLogEntry } from "../http/request-log.ts";
 import type { AnalysisService } from "../services/analysis-service.ts";
 import { assertFixtureDocument, stateFromFixtures } from "../store/load-fixtures.ts";
 import type { State } from "../store/schema.ts";
 import type { Store } from "../store/store.ts";
+import type { OverrideRequest, Overrides } from "./overrides.ts";
+import { compilePattern, queryFields, type RequestPattern } from "./request-matcher.ts";
 import { snapshotOf } from "./snapshot.ts";
 
 export interface ControlDeps {
@@ -11,10 +13,14 @@ export interface ControlDeps {
   clock: Clock;
   analyses: AnalysisService;
   requestLog: RequestLog;
+  overrides: Overrides;
   /** The state the server started with (reset restores it). */
   startup: State;
   startupClock: number | null;
 }
+
+/** A logged request as a pattern sees it (a truncated body matches no body condition). */
+const matchable = (e: RequestLogEntry) => ({ ...e, query: queryFields(e.query), body: e.body_truncated ? undefined : e.body });
 
 const summary = (store: Store) => {
   const s = store.snapshot();
@@ -33,6 +39,7 @@ export function createControl(deps: ControlDeps) {
   };
   return {
     async reset() {
+      deps.overrides.clear();
       await store.replace(snapshotOf(deps.startup));
       if (deps.startupClock === null) clock.unfreeze();
       else clock.set(deps.startupClock);
@@ -66,6 +73,17 @@ export function createControl(deps: ControlDeps) {
     },
     requests: (limit?: number) => ({ total: deps.requestLog.total, results: deps.requestLog.list(limit) }),
     clearRequests: () => deps.requestLog.clear(),
+    /** Logged requests matching the pattern, newest first (only those the bounded log still holds). */
+    findRequests(pattern: RequestPattern): RequestLogEntry[] {
+      const matches = compilePattern(pattern);
+      return deps.requestLog.list().filter((e) => matches(matchable(e)));
+    },
+    overrides: {
+      add: (req: OverrideRequest) => deps.overrides.add(req),
+      list: () => deps.overrides.list(),
+      remove: (id: number) => deps.overrides.remove(id),
+      clear: () => deps.overrides.clear(),
+    },
   };
 }
 

@@ -56,7 +56,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
                 project_id: components["parameters"]["project_id"];
             };
             cookie?: never;
@@ -79,7 +82,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
                 project_id: components["parameters"]["project_id"];
             };
             cookie?: never;
@@ -102,7 +108,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
                 project_id: components["parameters"]["project_id"];
             };
             cookie?: never;
@@ -129,7 +138,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
                 project_id: components["parameters"]["project_id"];
             };
             cookie?: never;
@@ -156,7 +168,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
                 project_id: components["parameters"]["project_id"];
             };
             cookie?: never;
@@ -229,7 +244,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
                 project_id: components["parameters"]["project_id"];
             };
             cookie?: never;
@@ -252,7 +270,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
                 project_id: components["parameters"]["project_id"];
             };
             cookie?: never;
@@ -279,7 +300,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
                 project_id: components["parameters"]["project_id"];
             };
             cookie?: never;
@@ -310,7 +334,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
                 project_id: components["parameters"]["project_id"];
                 /** @description Insight id. */
                 id: components["parameters"]["insight_id"];
@@ -335,7 +362,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
                 project_id: components["parameters"]["project_id"];
                 /** @description Insight id. */
                 id: components["parameters"]["insight_id"];
@@ -383,7 +413,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
                 project_id: components["parameters"]["project_id"];
             };
             cookie?: never;
@@ -602,7 +635,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
                 project_id: components["parameters"]["project_id"];
             };
             cookie?: never;
@@ -625,7 +661,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
                 project_id: components["parameters"]["project_id"];
                 /** @description Person: integer id or person uuid. Validated by the server: anything else is 400 with attr `id`; an unknown person is 404. */
                 id: components["parameters"]["person_id"];
@@ -658,7 +697,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
                 project_id: components["parameters"]["project_id"];
                 /** @description Person: integer id or person uuid. Validated by the server: anything else is 400 with attr `id`; an unknown person is 404. */
                 id: components["parameters"]["person_id"];
@@ -683,7 +725,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
                 project_id: components["parameters"]["project_id"];
                 /** @description Person: integer id or person uuid. Validated by the server: anything else is 400 with attr `id`; an unknown person is 404. */
                 id: components["parameters"]["person_id"];
@@ -708,7 +753,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
                 project_id: components["parameters"]["project_id"];
                 /** @description Person: integer id or person uuid. Validated by the server: anything else is 400 with attr `id`; an unknown person is 404. */
                 id: components["parameters"]["person_id"];
@@ -733,7 +781,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
                 project_id: components["parameters"]["project_id"];
                 /** @description Person: integer id or person uuid. Validated by the server: anything else is 400 with attr `id`; an unknown person is 404. */
                 id: components["parameters"]["person_id"];
@@ -758,7 +809,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
                 project_id: components["parameters"]["project_id"];
                 /** @description Person: integer id or person uuid. Validated by the server: anything else is 400 with attr `id`; an unknown person is 404. */
                 id: components["parameters"]["person_id"];
@@ -806,7 +860,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
                 project_id: components["parameters"]["project_id"];
             };
             cookie?: never;
@@ -3018,7 +3075,10 @@ export interface components {
         };
     };
     parameters: {
-        /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+        /**
+         * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+         * @example 1
+         */
         project_id: string;
         /** @description Insight id. */
         insight_id: number;
@@ -3373,7 +3433,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
                 project_id: components["parameters"]["project_id"];
             };
             cookie?: never;
@@ -3404,7 +3467,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
                 project_id: components["parameters"]["project_id"];
             };
             cookie?: never;
@@ -3517,7 +3583,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
                 project_id: components["parameters"]["project_id"];
             };
             cookie?: never;
@@ -3550,7 +3619,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
                 project_id: components["parameters"]["project_id"];
             };
             cookie?: never;
@@ -3678,7 +3750,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
                 project_id: components["parameters"]["project_id"];
             };
             cookie?: never;
@@ -3711,7 +3786,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
                 project_id: components["parameters"]["project_id"];
             };
             cookie?: never;
@@ -3748,7 +3826,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
                 project_id: components["parameters"]["project_id"];
             };
             cookie?: never;
@@ -3962,7 +4043,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
                 project_id: components["parameters"]["project_id"];
             };
             cookie?: never;
@@ -4061,7 +4145,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
                 project_id: components["parameters"]["project_id"];
             };
             cookie?: never;
@@ -4094,7 +4181,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
                 project_id: components["parameters"]["project_id"];
             };
             cookie?: never;
@@ -4135,7 +4225,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
                 project_id: components["parameters"]["project_id"];
                 /** @description Insight id. */
                 id: components["parameters"]["insight_id"];
@@ -4168,7 +4261,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
                 project_id: components["parameters"]["project_id"];
                 /** @description Insight id; not validated (the answer is 405 for any value). */
                 id: string;
@@ -4241,7 +4337,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
                 project_id: components["parameters"]["project_id"];
                 /** @description Insight id. */
                 id: components["parameters"]["insight_id"];
@@ -4274,7 +4373,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
                 project_id: components["parameters"]["project_id"];
                 /** @description Insight id. */
                 id: components["parameters"]["insight_id"];
@@ -4318,10 +4420,7 @@ export interface operations {
                 limit?: number;
                 /** @description Index of the first result to return. */
                 offset?: components["parameters"]["offset"];
-                /**
-                 * @description JSON-encoded PropertyFilters (a list or a property group); only `type` `person` and `cohort` filters apply. Unparsable JSON is 400 with attr `properties`.
-                 * @example [{"key":"plan","value":"pro","operator":"exact","type":"person"}]
-                 */
+                /** @description JSON-encoded PropertyFilters (a list or a property group); only `type` `person` and `cohort` filters apply, for example `[{"key":"plan","value":"pro","operator":"exact","type":"person"}]`. Unparsable JSON is 400 with attr `properties`. (No example value: the docs page would prefill it, and a search would silently return fewer persons.) */
                 properties?: string;
                 /** @description Persons whose `properties.email` contains the term (case-insensitive), or having a distinct id equal to it, or (when it is a uuid) whose uuid equals it. */
                 search?: string;
@@ -4366,7 +4465,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
                 project_id: components["parameters"]["project_id"];
             };
             cookie?: never;
@@ -5326,7 +5428,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
                 project_id: components["parameters"]["project_id"];
             };
             cookie?: never;
@@ -5357,7 +5462,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
                 project_id: components["parameters"]["project_id"];
                 /** @description Person: integer id or person uuid. Validated by the server: anything else is 400 with attr `id`; an unknown person is 404. */
                 id: components["parameters"]["person_id"];
@@ -5392,7 +5500,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
                 project_id: components["parameters"]["project_id"];
                 /** @description Person to delete - integer id or uuid. */
                 id: string;
@@ -5423,7 +5534,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
                 project_id: components["parameters"]["project_id"];
                 /** @description Person: integer id or person uuid. Validated by the server: anything else is 400 with attr `id`; an unknown person is 404. */
                 id: components["parameters"]["person_id"];
@@ -5466,7 +5580,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
                 project_id: components["parameters"]["project_id"];
                 /** @description Person: integer id or person uuid. Validated by the server: anything else is 400 with attr `id`; an unknown person is 404. */
                 id: components["parameters"]["person_id"];
@@ -5504,7 +5621,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
                 project_id: components["parameters"]["project_id"];
                 /** @description Person: integer id or person uuid. Validated by the server: anything else is 400 with attr `id`; an unknown person is 404. */
                 id: components["parameters"]["person_id"];
@@ -5564,7 +5684,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
                 project_id: components["parameters"]["project_id"];
                 /** @description Person: integer id or person uuid. Validated by the server: anything else is 400 with attr `id`; an unknown person is 404. */
                 id: components["parameters"]["person_id"];
@@ -5597,7 +5720,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
                 project_id: components["parameters"]["project_id"];
                 /** @description Person: integer id or person uuid. Validated by the server: anything else is 400 with attr `id`; an unknown person is 404. */
                 id: components["parameters"]["person_id"];
@@ -5646,7 +5772,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
                 project_id: components["parameters"]["project_id"];
                 /** @description Person: integer id or person uuid. Validated by the server: anything else is 400 with attr `id`; an unknown person is 404. */
                 id: components["parameters"]["person_id"];
@@ -5770,7 +5899,10 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
                 project_id: components["parameters"]["project_id"];
             };
             cookie?: never;

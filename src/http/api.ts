@@ -6,6 +6,8 @@ import { ApiError, fail, fromAjvError } from "./errors.ts";
 import { compileOperationMatcher, compileRequestParser } from "./operation-matcher.ts";
 import { createSchemaValidator, type SchemaValidator } from "./schemas.ts";
 import { SteeredResponse, steeredResponse, type Steering } from "./steering.ts";
+import { applyOverride } from "../control/overrides.ts";
+import { queryFields } from "../control/request-matcher.ts";
 import type { Caller, Deps, Handler, HandlerResult, OperationId, ProjectlessHandler } from "./types.ts";
 import { projectFile } from "../util/project-files.ts";
 
@@ -111,9 +113,14 @@ async function buildBackend(handlers: HandlerMap) {
         throw fail.notImplemented(c.operation.operationId ?? "This operation");
       },
       // After security and validation: a valid request that asks `Prefer: code=N` gets the documented response.
-      preOperationHandler: (c: Context, { steering }: RequestContext) => {
+      // Overrides set through the control API come first, then `Prefer`.
+      preOperationHandler: async (c: Context, { req, deps, steering }: RequestContext) => {
+        const mock = (id: string, opts: { code?: number; example?: string }) => api.mockResponseForOperation(id, { code: opts.code, example: opts.example });
+        const operationId = c.operation.operationId!;
+        const override = deps.overrides?.take(operationId, () => ({ method: req.method, path: req.path, operation_id: operationId, query: queryFields(req.url.search), body: req.body }));
+        if (override) await applyOverride(override, c.operation, mock);
         if (steering.code === undefined) return;
-        throw steeredResponse(c.operation, steering, (id, opts) => api.mockResponseForOperation(id, { code: opts.code, example: opts.example }));
+        throw steeredResponse(c.operation, steering, mock);
       },
     },
     securityHandlers: {

@@ -12,17 +12,66 @@ const UI_FILES = ["swagger-ui.css", "swagger-ui-bundle.js", "swagger-ui-standalo
 interface Bundled {
   json: string;
   yaml: string;
+  /** The document as the docs page shows it (see `forTryItOut`). */
+  docs: string;
+}
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * Parameters as "Try it out" should prefill them, so that a first Execute works against the default
+ * dataset: a path parameter's named examples become its first value (no "Examples: csv" dropdown), a query
+ * parameter's named examples are dropped (they are the basic.json requests of the contract tests, which
+ * would prefill 2024 dates and `format=csv`; an empty field takes the documented default).
+ */
+function tryItOutParameter(param: Json): Json {
+  if (!isObject(param.examples)) return param;
+  const { examples, ...rest } = param;
+  if (param.in !== "path") return rest;
+  const first = Object.values(examples).find(isObject);
+  return first && "value" in first ? { ...rest, example: first.value } : rest;
+}
+
+const HTTP_METHODS = ["get", "put", "post", "delete", "patch", "options", "head", "trace"];
+
+/** The bundled document with every parameter (of path items, operations and components) prepared for Try it out. */
+export function forTryItOut(doc: Json): Json {
+  const paths = isObject(doc.paths) ? doc.paths : {};
+  const fix = (params: unknown) => (Array.isArray(params) ? params.map((p) => (isObject(p) ? tryItOutParameter(p) : p)) : params);
+  const fixedPaths = Object.fromEntries(
+    Object.entries(paths).map(([path, item]) => {
+      if (!isObject(item)) return [path, item];
+      const fixed: Json = { ...item, parameters: fix(item.parameters) };
+      if (item.parameters === undefined) delete fixed.parameters;
+      for (const method of HTTP_METHODS) {
+        const op = item[method];
+        if (isObject(op) && op.parameters !== undefined) fixed[method] = { ...op, parameters: fix(op.parameters) };
+      }
+      return [path, fixed];
+    }),
+  );
+  const components = isObject(doc.components) ? doc.components : {};
+  const parameters = isObject(components.parameters) ? components.parameters : undefined;
+  if (!parameters) return { ...doc, paths: fixedPaths };
+  const fixedParameters = Object.fromEntries(Object.entries(parameters).map(([name, p]) => [name, isObject(p) ? tryItOutParameter(p) : p]));
+  return { ...doc, paths: fixedPaths, components: { ...components, parameters: fixedParameters } };
 }
 
 /** The split document as one file: external `$ref`s become internal ones (`#/components/...`). */
 async function bundleDocument(file: string): Promise<Bundled> {
   const doc = await $RefParser.bundle(file);
-  return { json: JSON.stringify(doc, null, 2), yaml: stringify(doc, { lineWidth: 0, aliasDuplicateObjects: false }) };
+  return {
+    json: JSON.stringify(doc, null, 2),
+    yaml: stringify(doc, { lineWidth: 0, aliasDuplicateObjects: false }),
+    docs: JSON.stringify(forTryItOut(doc as Json)),
+  };
 }
 
 /**
- * The Swagger UI page. It loads the bundled document and puts this origin first in `servers`, so "Try it
- * out" calls the server that serves the page, with the key entered under "Authorize".
+ * The Swagger UI page. It loads the bundled document (as `forTryItOut` prepares it) and puts this origin
+ * first in `servers`, so "Try it out" calls the server that serves the page, with the key entered under
+ * "Authorize".
  */
 const PAGE = `<!doctype html>
 <html lang="en">
@@ -37,7 +86,7 @@ const PAGE = `<!doctype html>
   <script src="/docs/assets/swagger-ui-bundle.js"></script>
   <script src="/docs/assets/swagger-ui-standalone-preset.js"></script>
   <script>
-    fetch("/openapi.json")
+    fetch("/docs/openapi.json")
       .then((res) => res.json())
       .then((spec) => {
         spec.servers = [{ url: window.location.origin, description: "This server" }, ...(spec.servers || [])];
@@ -59,7 +108,8 @@ const PAGE = `<!doctype html>
 `;
 
 /**
- * `/docs` (interactive reference), `/openapi.json` and `/openapi.yaml` (the bundled document). Mounted before
+ * `/docs` (interactive reference, reading `/docs/openapi.json`), `/openapi.json` and `/openapi.yaml` (the
+ * bundled document). Mounted before
  * the API, so these paths need no API key. The document is bundled once, at the first request.
  */
 export function docsRouter(file: string = OPENAPI_PATH): Router {
@@ -83,6 +133,7 @@ export function docsRouter(file: string = OPENAPI_PATH): Router {
   const router = express.Router();
   router.get("/openapi.json", serve((b) => b.json, "application/json"));
   router.get("/openapi.yaml", serve((b) => b.yaml, "application/yaml"));
+  router.get("/docs/openapi.json", serve((b) => b.docs, "application/json"));
   router.get("/docs", (_req, res) => {
     res.type("html").send(PAGE);
   });

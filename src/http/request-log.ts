@@ -1,12 +1,51 @@
-/** One answered request, as the control API reports it. Never headers, bodies or query strings (no keys). */
+import { maskKey } from "../util/ids.ts";
+
+/**
+ * One answered request, as the control API reports it: enough for a test to verify what an app sent.
+ * Never headers (the personal API key travels in `Authorization`); a key found in the query or the body is
+ * masked too.
+ */
 export interface RequestLogEntry {
   at: string;
   method: string;
   path: string;
+  /** The raw query string, without `?` ("" when none). */
+  query: string;
+  /** The routed operation, or null (unknown path, wrong method, the control API's own pages). */
+  operation_id: string | null;
+  /** The JSON body as parsed, or null when none was read; over BODY_CAP bytes, the first BODY_CAP bytes of its JSON text. */
+  body: unknown;
+  body_truncated: boolean;
   status: number;
   /** passed: the request met the contract; failed: rejected by validation (400/413/415); not_checked: refused before validation (401/403). */
   validation: "passed" | "failed" | "not_checked";
+  /** For a 4xx, the error's `code` and `attr`. */
+  error: { code: string; attr: string | null } | null;
   duration_ms: number;
+}
+
+/** Largest body kept per entry: a bounded log must stay bounded in bytes too. */
+export const BODY_CAP = 16 * 1024;
+
+const PERSONAL_KEY = /phx_[A-Za-z0-9_]+/g;
+
+/** Personal API keys inside a logged text, masked as everywhere else (`phx_…abcd`). */
+export const maskKeys = (text: string): string => text.replace(PERSONAL_KEY, (key) => maskKey(key));
+
+/** The body as it is logged: masked, and cut at BODY_CAP bytes of JSON text (then a string, flagged). */
+export function loggedBody(body: unknown): { body: unknown; body_truncated: boolean } {
+  if (body === undefined || body === null) return { body: null, body_truncated: false };
+  const text = JSON.stringify(body);
+  const masked = maskKeys(text);
+  if (Buffer.byteLength(masked) <= BODY_CAP) return { body: masked === text ? body : (JSON.parse(masked) as unknown), body_truncated: false };
+  return { body: Buffer.from(masked).subarray(0, BODY_CAP).toString("utf8"), body_truncated: true };
+}
+
+/** For a 4xx answered with the API's error shape, what a test asserts on. */
+export function loggedError(status: number, body: unknown): RequestLogEntry["error"] {
+  if (status < 400 || status >= 500 || typeof body !== "object" || body === null) return null;
+  const { code, attr } = body as { code?: unknown; attr?: unknown };
+  return typeof code === "string" ? { code, attr: typeof attr === "string" ? attr : null } : null;
 }
 
 /** A bounded log: the oldest entries fall off, so a long soak never grows memory. */
@@ -48,3 +87,29 @@ export class RequestLog {
 
 export const validationOutcome = (status: number): RequestLogEntry["validation"] =>
   status === 400 || status === 413 || status === 415 ? "failed" : status === 401 || status === 403 ? "not_checked" : "passed";
+
+/** Where the app leaves a response's error body for the log (express `res.locals`). */
+export const ERROR_BODY_LOCAL = "loggedErrorBody";
+
+interface AnsweredRequest {
+  method: string;
+  originalUrl: string;
+  body: unknown;
+}
+
+/** The log entry of an answered request (`errorBody`: what a 4xx answered, for its code and attr). */
+export function requestLogEntry(req: AnsweredRequest, status: number, errorBody: unknown, operationId: string | null, ms: number): RequestLogEntry {
+  const at = req.originalUrl.indexOf("?");
+  return {
+    at: new Date().toISOString(),
+    method: req.method,
+    path: at === -1 ? req.originalUrl : req.originalUrl.slice(0, at),
+    query: at === -1 ? "" : maskKeys(req.originalUrl.slice(at + 1)),
+    operation_id: operationId,
+    ...loggedBody(req.body),
+    status,
+    validation: validationOutcome(status),
+    error: loggedError(status, errorBody),
+    duration_ms: Math.round(ms * 100) / 100,
+  };
+}

@@ -31,6 +31,13 @@ export function parsePrefer(header: string | undefined): Steering {
   return steering;
 }
 
+/** A steered status must be one the operation documents: else a 400 naming `attr` and listing the documented ones. */
+export function assertDocumentedStatus(operation: Operation, code: number, attr: string): void {
+  const responses = operation.responses ?? {};
+  if (String(code) in responses) return;
+  throw fail.invalid(attr, `Status ${code} is not documented for ${operation.operationId}; documented: ${Object.keys(responses).join(", ")}.`);
+}
+
 /** Thrown past the handler to answer a steered request with the document's own response. */
 export class SteeredResponse {
   constructor(readonly result: HandlerResult) {}
@@ -41,12 +48,8 @@ type Mocker = (operationId: string, opts: { code?: number; example?: string }) =
 /** The documented response of `operation` for the asked status (its named example, else its first, else one built from the schema). */
 export function steeredResponse(operation: Operation, steering: Steering, mock: Mocker): SteeredResponse {
   const code = steering.code!;
-  const responses = operation.responses ?? {};
-  if (!(String(code) in responses)) {
-    const documented = Object.keys(responses).join(", ");
-    throw fail.invalid("Prefer", `Status ${code} is not documented for ${operation.operationId}; documented: ${documented}.`);
-  }
-  const response = responses[String(code)] as { content?: Record<string, unknown> };
+  assertDocumentedStatus(operation, code, "Prefer");
+  const response = operation.responses![String(code)] as { content?: Record<string, unknown> };
   if (!response.content || !response.content["application/json"]) return new SteeredResponse({ status: code });
   const { mock: body } = mock(operation.operationId!, { code, example: steering.example });
   return new SteeredResponse({ status: code, body, headers: { "preference-applied": `code=${code}` } });

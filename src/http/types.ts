@@ -7,6 +7,7 @@ import type { ProjectRecord, UserRecord } from "../store/schema.ts";
 import type { AnalysisService } from "../services/analysis-service.ts";
 import type { SchemaValidator } from "./schemas.ts";
 import type { BodyCache } from "./serialized-body.ts";
+import type { Overrides } from "../control/overrides.ts";
 
 export type OperationId = keyof operations;
 export type Schema<Name extends keyof components["schemas"]> = components["schemas"][Name];
@@ -38,6 +39,8 @@ export interface Deps {
   schemas: SchemaValidator;
   /** Serialized bodies of reads, reused while the state and the analysis cache are unchanged. */
   bodies: BodyCache;
+  /** One-off answers set through the control API (`POST /_mock/overrides/`). */
+  overrides?: Overrides;
 }
 
 /** What a handler returns; `respond.ts` writes it. */
