@@ -28,7 +28,7 @@ describe("embedding", () => {
   it("starts in-process on a free port, frozen at the fixture's now, with the control functions", async () => {
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(server.clock.get()).toEqual({ now: "2024-03-05T12:00:00.000Z", frozen: true });
-    await server.clock.advance(60_000);
+    await server.clock.advance({ seconds: 60 });
     expect(server.clock.get().now).toBe("2024-03-05T12:01:00.000Z");
     await server.reset();
     expect(server.clock.get().now).toBe("2024-03-05T12:00:00.000Z");
