@@ -77,6 +77,14 @@ describe("embedding", () => {
     expect(server.requests().results[0]).toMatchObject({ method: "GET", path: "/api/projects/1/insights/", status: 200, validation: "passed" });
   });
 
+  it("the example client, run as a script, prints the insight and the trend it got", () => {
+    const out = execFileSync(process.execPath, ["--import", "tsx", "examples/typed-client.ts"], { cwd: root, encoding: "utf8" });
+    const lines = out.trim().split("\n");
+    expect(lines[0]).toMatch(/^insight \d+ "Daily pageviews" \(short_id \w+\)$/);
+    // basic.json pageviews, 1–3 March 2024 (reference analytics §2.8)
+    expect(lines[1]).toBe("trend $pageview: 2024-03-01=3 2024-03-02=1 2024-03-03=1 (total 5)");
+  });
+
   it("the package's bin prints every flag with its default", () => {
     const out = execFileSync(process.execPath, ["bin/analytics-mock.mjs", "--help"], { cwd: root, encoding: "utf8" });
     for (const flag of ["--port", "--data", "--in-memory", "--fixtures", "--now", "--seed", "--latency", "--cors-origins", "--admin-token", "--watch"]) {
