@@ -1,9 +1,9 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
@@ -59,6 +59,8 @@ beforeAll(() => {
   writeFileSync(path.join(dir, "main.ts"), CONSUMER_MAIN);
   execFileSync(npm, ["install", "--offline", "--no-audit", "--no-fund", "--ignore-scripts"], { cwd: dir, stdio: "pipe" });
 }, 300_000);
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("a consumer project", () => {
   it("finds the declaration files the package's exports name", () => {
