@@ -29,6 +29,13 @@ export interface Config {
   /** Entries kept by the request log of the control API. */
   requestLogSize: number;
   deletionSchedule: DeletionSchedule;
+  /** Replace an existing data file with the start-up dataset (the fixture file or a freshly generated one). */
+  resetData: boolean;
+  /**
+   * Move every timestamp so that the newest event is now: "auto" does it for the generated dataset only
+   * (when it is an hour or more out of date), "always" for any dataset (--shift-to-now), "never" (--no-shift).
+   */
+  shiftToNow: "auto" | "always" | "never";
 }
 
 export const DEFAULTS = {
@@ -40,9 +47,11 @@ export const DEFAULTS = {
   requestLogSize: 1000,
 } as const;
 
-export const USAGE = `analytics-mock: a contract-first mock-and-reference server for a product analytics API
+/** The help text, naming the command as it was invoked (`npm start --`, `npx analytics-mock`, …). */
+export function usage(command = "npm start --"): string {
+  return `analytics-mock: a contract-first mock-and-reference server for a product analytics API
 
-Usage: npm start -- [options]
+Usage: ${command} [options]
 
   --port P          port to listen on (default ${DEFAULTS.port}; 0 picks a free one)
   --host H          interface to bind (default ${DEFAULTS.host})
@@ -50,13 +59,22 @@ Usage: npm start -- [options]
                     sibling files PATH minus .json plus .persons.json, .events.ndjson, .activity.ndjson
   --in-memory       keep the state in memory only; write nothing
   --fixtures FILE   start from this fixture document (format: fixtures/fixtures.schema.json)
-                    instead of the generated dataset; it replaces the stored state at each start
+                    instead of the generated dataset. It is written to the data file when there is none
+                    yet; an existing data file is never replaced unless --reset-data is given
+                    (use --in-memory to leave the data file alone)
+  --reset-data      replace the stored state in the data file with the start-up dataset
+                    (the --fixtures file, else a freshly generated dataset)
+  --shift-to-now    move every timestamp (events, persons, groups, insights, activity) by one offset so
+                    that the newest event is now by the server's clock; with --fixtures the fixture's
+                    "now" is then ignored. Default: only the generated dataset is shifted, at each start
+                    where its newest event is an hour or more old; fixtures keep their times
+  --no-shift        never shift timestamps, not even the generated dataset's
   --now ISO         freeze the clock at this instant (default: the fixture's "now", else the wall clock)
   --seed N          seed of the generated dataset (default ${DEFAULTS.seed})
   --persons N       persons in the generated dataset (default 500)
   --events N        events in the generated dataset (default 50000)
   --body-limit N    maximum request body in bytes (default ${DEFAULTS.bodyLimit})
-  --log-level L     silent | info | debug (default info)
+  --log-level L     silent | info | debug (default info; debug adds stack traces to start-up errors)
   --cors-origins L  comma-separated allowed origins, "*" for any, "none" to turn CORS off (default *)
   --latency MS[-MS] delay every answer by MS, or uniformly between the two (default none)
   --admin-token T   let non-loopback clients use the control API (/_mock/) with "X-Admin-Token: T"
@@ -67,6 +85,19 @@ Usage: npm start -- [options]
                     when queued person-event deletions run, UTC (default "SUN 05:00")
   --help            print this help
 `;
+}
+
+/**
+ * How the user typed the command, for the help text: npm sets npm_lifecycle_event ("start", or "npx" under
+ * npx) and npm_command; otherwise the script's own name (the package's bin, or `node dist/main.mjs`).
+ */
+export function invokedAs(env: NodeJS.ProcessEnv = process.env, script = process.argv[1] ?? "", cwd = process.cwd()): string {
+  if (env.npm_lifecycle_event === "start") return "npm start --";
+  if (env.npm_lifecycle_event === "npx" || env.npm_command === "exec") return "npx analytics-mock";
+  const name = path.basename(script);
+  if (/^analytics-mock(\.m?js)?$/.test(name)) return "analytics-mock";
+  return `node ${path.relative(cwd, script) || name}`;
+}
 
 export class ConfigError extends Error {}
 
@@ -95,6 +126,9 @@ export function parseConfig(argv: string[], cwd = process.cwd()): Config | null 
       data: { type: "string" },
       "in-memory": { type: "boolean" },
       fixtures: { type: "string" },
+      "reset-data": { type: "boolean" },
+      "shift-to-now": { type: "boolean" },
+      "no-shift": { type: "boolean" },
       now: { type: "string" },
       seed: { type: "string" },
       persons: { type: "string" },
@@ -116,6 +150,7 @@ export function parseConfig(argv: string[], cwd = process.cwd()): Config | null 
     throw new ConfigError(`--log-level must be silent, info or debug, got "${logLevel}"`);
   }
   if (values["in-memory"] && values.data) throw new ConfigError("--data and --in-memory exclude each other");
+  if (values["shift-to-now"] && values["no-shift"]) throw new ConfigError("--shift-to-now and --no-shift exclude each other");
   const port = integer("port", values.port, 0) ?? DEFAULTS.port;
   if (port > 65535) throw new ConfigError(`--port must be ≤ 65535, got ${port}`);
   return {
@@ -135,6 +170,8 @@ export function parseConfig(argv: string[], cwd = process.cwd()): Config | null 
     watch: values.watch ?? false,
     requestLogSize: integer("request-log", values["request-log"], 0) ?? DEFAULTS.requestLogSize,
     deletionSchedule: schedule(values["deletion-schedule"]),
+    resetData: values["reset-data"] ?? false,
+    shiftToNow: values["shift-to-now"] ? "always" : values["no-shift"] ? "never" : "auto",
   };
 }
 

@@ -1,10 +1,34 @@
+import { readdirSync } from "node:fs";
+import path from "node:path";
 import { parseConfig } from "./config.ts";
 import type { FixtureDocument } from "./fixtures/fixture-document.ts";
 import { createLogger } from "./logger.ts";
-import { startServer as startCli } from "./server.ts";
+import { startServer as startCli, StartupError } from "./server.ts";
+import type { RequestLogEntry } from "./http/request-log.ts";
+import { projectFile } from "./util/project-files.ts";
 
 export type { FixtureDocument } from "./fixtures/fixture-document.ts";
 export type { paths, components, operations } from "./generated/openapi.ts";
+export type { RequestLogEntry } from "./http/request-log.ts";
+export { StartupError } from "./server.ts";
+export { FixtureError } from "./store/load-fixtures.ts";
+
+const SCENARIO_DIR = projectFile("fixtures/scenarios");
+
+/**
+ * The bundled scenarios (small hand-made datasets in fixtures/scenarios/), by name: absolute paths, so they
+ * work from any working directory. `startServer({ scenario: "basic" })` is the short form.
+ */
+export const scenarios: Readonly<Record<string, string>> = Object.freeze(
+  Object.fromEntries(
+    readdirSync(SCENARIO_DIR)
+      .filter((f) => f.endsWith(".json"))
+      .map((f) => [f.slice(0, -".json".length), path.join(SCENARIO_DIR, f)]),
+  ),
+);
+
+/** Names of the bundled scenarios; any other string is checked against fixtures/scenarios/ at start. */
+export type ScenarioName = "basic" | "funnels" | "capture" | (string & {});
 
 /** The command line's options, for tests that start the server in-process (port 0 and in-memory by default). */
 export interface ServerOptions {
@@ -12,8 +36,14 @@ export interface ServerOptions {
   host?: string;
   /** Main store file; omitted: the state stays in memory. */
   data?: string;
-  /** A fixture file path, or the document itself. Omitted: the generated dataset. */
+  /** With `data`: replace a stored state with the start-up dataset (otherwise a fixture never replaces it). */
+  resetData?: boolean;
+  /** A fixture file path (relative paths are read from the working directory), or the document itself. Omitted: the generated dataset. */
   fixtures?: string | FixtureDocument;
+  /** A bundled scenario by name (see `scenarios`); instead of `fixtures`. */
+  scenario?: ScenarioName;
+  /** true: move every timestamp so the newest event is now; false: never; omitted: the generated dataset only. */
+  shiftToNow?: boolean;
   now?: string | Date;
   seed?: number;
   persons?: number;
@@ -25,13 +55,49 @@ export interface ServerOptions {
   logLevel?: "silent" | "info" | "debug";
 }
 
+/** A running embedded server: the control API (/_mock/) as functions. */
+export interface EmbeddedServer {
+  url: string;
+  close(): Promise<void>;
+  /** Back to the start-up state and clock. */
+  reset(): Promise<unknown>;
+  /** Replaces the whole state with a fixture document; rejects with FixtureError (nothing changed) when it is invalid. */
+  loadFixtures(doc: FixtureDocument): Promise<unknown>;
+  clock: {
+    get(): { now: string; frozen: boolean };
+    set(instant: string | Date): Promise<{ now: string; frozen: boolean }>;
+    /** Moves the clock forward by `seconds`, as `POST /_mock/clock/advance/ {"seconds": N}` does (freezing it if it ran). */
+    advance(by: { seconds: number }): Promise<{ now: string; frozen: boolean }>;
+    /** Back to the wall clock. */
+    unfreeze(): Promise<{ now: string; frozen: boolean }>;
+  };
+  requests(limit?: number): { total: number; results: RequestLogEntry[] };
+  clearRequests(): void;
+}
+
+function scenarioFile(name: string): string {
+  const file = scenarios[name];
+  if (!file) throw new StartupError(`unknown scenario "${name}": the bundled ones are ${Object.keys(scenarios).join(", ")}`);
+  return file;
+}
+
+function fixturesPath(o: ServerOptions): string | undefined {
+  if (o.scenario !== undefined && o.fixtures !== undefined) throw new StartupError("pass either scenario or fixtures, not both");
+  if (o.scenario !== undefined) return scenarioFile(o.scenario);
+  return typeof o.fixtures === "string" ? o.fixtures : undefined;
+}
+
 function argv(o: ServerOptions): string[] {
   const args: string[] = ["--port", String(o.port ?? 0), "--log-level", o.logLevel ?? "silent"];
   const add = (flag: string, value: unknown) => value !== undefined && args.push(flag, String(value));
+  const flag = (name: string, on: boolean | undefined) => on && args.push(name);
   add("--host", o.host);
   if (o.data) add("--data", o.data);
   else args.push("--in-memory");
-  if (typeof o.fixtures === "string") add("--fixtures", o.fixtures);
+  flag("--reset-data", o.resetData);
+  add("--fixtures", fixturesPath(o));
+  flag("--shift-to-now", o.shiftToNow === true);
+  flag("--no-shift", o.shiftToNow === false);
   add("--now", o.now instanceof Date ? o.now.toISOString() : o.now);
   add("--seed", o.seed);
   add("--persons", o.persons);
@@ -43,11 +109,21 @@ function argv(o: ServerOptions): string[] {
   return args;
 }
 
+/** Seconds as the HTTP control API takes them; a bare number is refused (it used to mean milliseconds). */
+function secondsOf(by: { seconds: number }): number {
+  const seconds = (by as { seconds?: unknown } | null)?.seconds;
+  if (typeof seconds !== "number" || !Number.isFinite(seconds) || seconds < 0) {
+    throw new TypeError(`clock.advance takes { seconds: N } with N ≥ 0, as POST /_mock/clock/advance/ does; got ${JSON.stringify(by)}`);
+  }
+  return seconds;
+}
+
 /**
  * Starts analytics-mock in this process and resolves once it listens. `close()` stops it; the control API is
- * there as functions: `reset()`, `loadFixtures(doc)`, `clock.set/advance/get`, `requests()`.
+ * there as functions: `reset()`, `loadFixtures(doc)`, `clock.get/set/advance/unfreeze`, `requests()`.
+ * A start-up that cannot go on (missing fixture file, port in use, …) rejects with a StartupError or FixtureError.
  */
-export async function startServer(options: ServerOptions = {}) {
+export async function startServer(options: ServerOptions = {}): Promise<EmbeddedServer> {
   const config = parseConfig(argv(options))!;
   const document = typeof options.fixtures === "object" ? options.fixtures : undefined;
   const started = await startCli(config, createLogger(config.logLevel), document);
@@ -59,12 +135,11 @@ export async function startServer(options: ServerOptions = {}) {
     loadFixtures: control.loadFixtures,
     clock: {
       get: control.clock.get,
-      set: (instant: string | Date) => control.clock.set(new Date(instant).getTime()),
-      advance: (ms: number) => control.clock.advance(ms),
+      set: (instant) => control.clock.set(new Date(instant).getTime()),
+      advance: async (by) => control.clock.advance(secondsOf(by) * 1000),
+      unfreeze: control.clock.unfreeze,
     },
     requests: control.requests,
     clearRequests: control.clearRequests,
   };
 }
-
-export type EmbeddedServer = Awaited<ReturnType<typeof startServer>>;

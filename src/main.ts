@@ -1,20 +1,35 @@
-import { ConfigError, parseConfig, USAGE } from "./config.ts";
+import { ConfigError, invokedAs, parseConfig, usage, type Config } from "./config.ts";
 import { createLogger } from "./logger.ts";
 import { StoreFileError } from "./store/ndjson-file.ts";
 import { FixtureError } from "./store/load-fixtures.ts";
-import { startServer } from "./server.ts";
+import { startServer, StartupError } from "./server.ts";
 import { maskKey } from "./util/ids.ts";
 
+/**
+ * A start-up failure as one line (what, which file or port, what to do); the stack only at --log-level debug.
+ * Errors we do not know are still one line, pointing at debug for the stack.
+ */
+function startupFailure(e: unknown, config: Config): string {
+  const debug = config.logLevel === "debug";
+  const stack = debug && e instanceof Error && e.stack ? `\n${e.stack}` : "";
+  if (e instanceof FixtureError) return `fixture file ${config.fixturesFile}: ${e.message} (fix the file; its format is fixtures/fixtures.schema.json)${stack}`;
+  if (e instanceof StoreFileError) return `${e.message} (the file was left as it is: move it away, pass --reset-data to replace it, or --data with another path)${stack}`;
+  if (e instanceof StartupError || e instanceof ConfigError) return `${e.message}${stack}`;
+  const message = e instanceof Error ? e.message : String(e);
+  return `analytics-mock could not start: ${message}${stack || " (run with --log-level debug for the stack trace)"}`;
+}
+
 async function main(): Promise<number> {
+  const help = usage(invokedAs());
   let config;
   try {
     config = parseConfig(process.argv.slice(2));
   } catch (e) {
-    process.stderr.write(`${(e as Error).message}\n\n${USAGE}`);
+    process.stderr.write(`${(e as Error).message}\n\n${help}`);
     return 2;
   }
   if (!config) {
-    process.stdout.write(USAGE);
+    process.stdout.write(help);
     return 0;
   }
   const logger = createLogger(config.logLevel);
@@ -22,15 +37,8 @@ async function main(): Promise<number> {
   try {
     started = await startServer(config, logger);
   } catch (e) {
-    if (e instanceof FixtureError) {
-      process.stderr.write(`fixtures ${config.fixturesFile}: ${e.message}\n`);
-      return 1;
-    }
-    if (e instanceof StoreFileError || e instanceof ConfigError) {
-      process.stderr.write(`${e.message}\n(the file was left as it is; move it away or pass --data elsewhere)\n`);
-      return 1;
-    }
-    throw e;
+    process.stderr.write(`${startupFailure(e, config)}\n`);
+    return 1;
   }
   const user = started.store.users.get(1) ?? started.store.snapshot().meta.users[0];
   const key = user?.personal_api_keys[0];

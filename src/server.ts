@@ -1,13 +1,16 @@
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import { createApp } from "./app.ts";
-import { createClock, type Clock } from "./clock.ts";
+import { existsSync } from "node:fs";
+import type { Express } from "express";
+import { createClock, isoUtc, type Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
-import { generateFixtures } from "./fixtures/generate.ts";
+import { defaultApiKey, generateFixtures } from "./fixtures/generate.ts";
 import { answerClientErrors } from "./http/client-errors.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { readFixtureFile, stateFromFixtures } from "./store/load-fixtures.ts";
-import { readState, storeFiles } from "./store/persistence.ts";
+import { readState, storeFiles, type StoreFiles } from "./store/persistence.ts";
+import { describeOffset, offsetToNow, shiftState } from "./store/shift-times.ts";
 import type { State } from "./store/schema.ts";
 import { createStore, type Store } from "./store/store.ts";
 import type { Control } from "./control/service.ts";
@@ -26,35 +29,120 @@ export interface StartedServer {
   close(): Promise<void>;
 }
 
-/** The start-up state and clock: a fixture file if named, else the data file if it exists, else the generated dataset. */
-async function initialState(config: Config, document?: FixtureDocument): Promise<{ state: State; clock: Clock; source: StartedServer["source"] }> {
-  const files = config.dataFile ? storeFiles(config.dataFile) : null;
-  if (document) {
-    assertFixtureDocument(document);
-    const clock = createClock(config.now ?? (document.now ? Date.parse(document.now) : null));
-    return { state: stateFromFixtures(document, clock.now()), clock, source: "fixtures-document" };
+/**
+ * A start-up that cannot go on, said in one line: what, which file or port, what to do. The command line
+ * prints the message alone (the stack only at --log-level debug); embedders get it as the rejection.
+ */
+export class StartupError extends Error {}
+
+interface Initial {
+  state: State;
+  clock: Clock;
+  source: StartedServer["source"];
+  /** Whether the state must be written to the data file at start (it did not come from it, or it moved). */
+  write: boolean;
+}
+
+/** The clock a fixture document asks for, unless --now overrides it or --shift-to-now puts its data at the real now. */
+function fixtureClock(config: Config, doc: FixtureDocument): Clock {
+  const fixtureNow = doc.now && config.shiftToNow !== "always" ? Date.parse(doc.now) : null;
+  return createClock(config.now ?? fixtureNow);
+}
+
+async function fixtureFile(file: string): Promise<FixtureDocument> {
+  try {
+    return await readFixtureFile(file);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") throw new StartupError(`fixture file ${file} does not exist: check the path (a relative path is read from the working directory, ${process.cwd()}) or use a bundled scenario`);
+    if (code === "EACCES" || code === "EISDIR") throw new StartupError(`fixture file ${file} cannot be read (${code}): pass a readable JSON file`);
+    throw e;
   }
-  if (config.fixturesFile) {
-    const doc = await readFixtureFile(config.fixturesFile);
-    const clock = createClock(config.now ?? (doc.now ? Date.parse(doc.now) : null));
-    return { state: stateFromFixtures(doc, clock.now()), clock, source: "fixtures-file" };
+}
+
+/** Refuses to replace a stored state with a fixture unless told to: the data file is someone's work. */
+function refuseToReplace(config: Config, files: StoreFiles | null, what: string): void {
+  if (!files || config.resetData || !existsSync(files.meta)) return;
+  throw new StartupError(`${files.meta} already holds a stored state and ${what} would replace it: pass --reset-data to replace it, --in-memory to leave it alone, or --data with another path`);
+}
+
+/** The start-up state and clock: a fixture if named, else the data file if it exists (and --reset-data is not given), else the generated dataset. */
+async function initialState(config: Config, files: StoreFiles | null, document?: FixtureDocument): Promise<Initial> {
+  if (document || config.fixturesFile) {
+    refuseToReplace(config, files, document ? "the fixture document" : `--fixtures ${config.fixturesFile}`);
+    const doc = document ?? (await fixtureFile(config.fixturesFile!));
+    assertFixtureDocument(doc);
+    const clock = fixtureClock(config, doc);
+    const state = stateFromFixtures(doc, clock.now());
+    state.meta.origin = "fixtures";
+    return { state, clock, source: document ? "fixtures-document" : "fixtures-file", write: true };
   }
-  const stored = files ? await readState(files) : null;
-  if (stored) return { state: stored, clock: createClock(config.now), source: "data-file" };
+  const stored = files && !config.resetData ? await readState(files) : null;
+  if (stored) return { state: stored, clock: createClock(config.now), source: "data-file", write: false };
   const clock = createClock(config.now);
   const doc = generateFixtures({ seed: config.seed, now: new Date(clock.now()), persons: config.persons ?? undefined, events: config.events ?? undefined });
   const { now: _generatedAt, ...withoutNow } = doc;
-  return { state: stateFromFixtures(withoutNow, clock.now()), clock, source: "generated" };
+  const state = stateFromFixtures(withoutNow, clock.now());
+  state.meta.origin = "generated";
+  return { state, clock, source: "generated", write: true };
+}
+
+/** The generated dataset drifts out of date by itself; an hour of drift is left alone so that quick restarts rewrite nothing. */
+const AUTO_SHIFT_MIN_MS = 3_600_000;
+
+/** Older store files carry no origin: the generated one is recognised by its user's demo key for --seed. */
+function isGenerated(state: State, seed: number): boolean {
+  const origin = state.meta.origin;
+  if (origin) return origin === "generated";
+  return state.meta.users.some((u) => u.personal_api_keys.includes(defaultApiKey(seed)));
+}
+
+/** The offset to apply at start (0: none), following --shift-to-now / --no-shift / the default. */
+function shiftFor(config: Config, state: State, now: number): number {
+  if (config.shiftToNow === "never") return 0;
+  const offset = offsetToNow(state, now);
+  if (config.shiftToNow === "always") return offset;
+  return isGenerated(state, config.seed) && Math.abs(offset) >= AUTO_SHIFT_MIN_MS ? offset : 0;
+}
+
+/** Says loudly what happens to the data file: it is written, or replaced. */
+function announceWrite(logger: Logger, config: Config, source: StartedServer["source"], files: StoreFiles): void {
+  const what = source === "generated" ? `the generated dataset (seed ${config.seed})` : source === "fixtures-file" ? `the fixture ${config.fixturesFile}` : "the fixture document";
+  const verb = config.resetData && existsSync(files.meta) ? "REPLACING the stored state in" : "writing";
+  logger.info(`${verb} ${files.meta} (and its sibling files) with ${what}`);
+}
+
+/** Listens, or says in one line why it cannot (the port is taken, not allowed, or the host is not here). */
+function listen(app: Express, config: Config): Promise<Server> {
+  return new Promise<Server>((resolve, reject) => {
+    const s = app.listen(config.port, config.host, (err?: Error) => (err ? reject(listenError(err, config)) : resolve(s)));
+  });
+}
+
+function listenError(err: NodeJS.ErrnoException, config: Config): Error {
+  const where = `${config.host}:${config.port}`;
+  if (err.code === "EADDRINUSE") return new StartupError(`port ${config.port} on ${config.host} is already in use: stop the other server or pass --port with another port (--port 0 picks a free one)`);
+  if (err.code === "EACCES") return new StartupError(`not allowed to listen on ${where}: pass --port 1024 or above`);
+  if (err.code === "EADDRNOTAVAIL" || err.code === "ENOTFOUND") return new StartupError(`--host ${config.host} is not an address of this machine: pass --host 127.0.0.1 or 0.0.0.0`);
+  return err;
 }
 
 /** Loads the state, opens the store and listens. Errors (bad fixture file, unreadable store) reject before listening. */
 export async function startServer(config: Config, logger: Logger = createLogger(config.logLevel), document?: FixtureDocument): Promise<StartedServer> {
-  const { state, clock, source } = await initialState(config, document);
   const files = config.dataFile ? storeFiles(config.dataFile) : null;
-  const store = await createStore(state, clock, files, { persist: source !== "data-file" && files !== null, deletionSchedule: config.deletionSchedule });
+  const { state, clock, source, write } = await initialState(config, files, document);
+  const offset = shiftFor(config, state, clock.now());
+  if (offset !== 0) {
+    shiftState(state, offset);
+    logger.info(`shifted every timestamp by ${describeOffset(offset)} so that the newest event is now (${isoUtc(clock.now())}); --no-shift keeps them`);
+  }
+  const persist = files !== null && (write || offset !== 0);
+  if (files && write) announceWrite(logger, config, source, files);
+  const store = await createStore(state, clock, files, { persist, deletionSchedule: config.deletionSchedule });
   const { app, control, close: closeApp } = await createApp({ store, clock, config, logger });
-  const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(config.port, config.host, (err?: Error) => (err ? reject(err) : resolve(s)));
+  const server = await listen(app, config).catch((e) => {
+    closeApp();
+    throw e;
   });
   answerClientErrors(server);
   const { port } = server.address() as AddressInfo;

@@ -200,6 +200,8 @@ export interface MetaData {
   pending_deletions: PendingDeletionRecord[];
   group_types: GroupTypeRecord[];
   groups: GroupRecord[];
+  /** How the stored dataset began; decides whether it is shifted to now at start. Absent in older files. */
+  origin?: "generated" | "fixtures";
 }
 
 /** The whole state, as loaded from files or built from a fixture document. */

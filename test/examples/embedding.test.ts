@@ -1,8 +1,9 @@
 import { execFileSync } from "node:child_process";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { analyticsClient, dashboardRoundTrip } from "../../examples/typed-client.ts";
-import { startServer, type EmbeddedServer } from "../../src/index.ts";
+import { scenarios, startServer, StartupError, type EmbeddedServer } from "../../src/index.ts";
 import { assertConforms } from "../support/contract.ts";
 import { OWNER_KEY, scenario } from "../support/server.ts";
 
@@ -28,10 +29,39 @@ describe("embedding", () => {
   it("starts in-process on a free port, frozen at the fixture's now, with the control functions", async () => {
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(server.clock.get()).toEqual({ now: "2024-03-05T12:00:00.000Z", frozen: true });
-    await server.clock.advance(60_000);
+    await server.clock.advance({ seconds: 60 });
     expect(server.clock.get().now).toBe("2024-03-05T12:01:00.000Z");
     await server.reset();
     expect(server.clock.get().now).toBe("2024-03-05T12:00:00.000Z");
+  });
+
+  it("clock.advance takes { seconds }, as POST /_mock/clock/advance/ does, and refuses a bare number", async () => {
+    await server.clock.advance({ seconds: 7 * 24 * 3600 });
+    expect(server.clock.get().now).toBe("2024-03-12T12:00:00.000Z");
+    await expect(server.clock.advance(60_000 as unknown as { seconds: number })).rejects.toThrow("{ seconds: N }");
+    await server.reset();
+  });
+
+  it("starts a bundled scenario by name from any working directory; an unknown name lists the bundled ones", async () => {
+    expect(Object.keys(scenarios)).toEqual(expect.arrayContaining(["basic", "funnels", "capture"]));
+    expect(path.isAbsolute(scenarios.basic!)).toBe(true);
+    const funnels = await startServer({ scenario: "funnels" });
+    try {
+      const res = await fetch(`${funnels.url}/api/projects/1/insights/`, { headers: { authorization: `Bearer ${OWNER_KEY}` } });
+      const body = (await res.json()) as { results: { short_id: string }[] };
+      await assertConforms({ method: "GET", path: "/api/projects/1/insights/", status: res.status, contentType: res.headers.get("content-type"), body });
+      expect(body.results.map((i) => i.short_id).sort()).toEqual(["Fnl00001", "Ret00001"]);
+      expect(funnels.clock.get()).toEqual({ now: "2024-04-05T12:00:00.000Z", frozen: true });
+    } finally {
+      await funnels.close();
+    }
+    const unknown = startServer({ scenario: "nope" });
+    await expect(unknown).rejects.toBeInstanceOf(StartupError);
+    await expect(unknown).rejects.toThrow(/unknown scenario "nope": the bundled ones are .*basic/);
+  });
+
+  it("a missing fixture file is a StartupError naming the path, not a raw ENOENT", async () => {
+    await expect(startServer({ fixtures: "no/such/fixture.json" })).rejects.toThrow(`fixture file ${path.resolve("no/such/fixture.json")} does not exist`);
   });
 
   it("drives the API through the openapi-fetch example client", async () => {
@@ -45,6 +75,14 @@ describe("embedding", () => {
     if (!page || typeof page === "string") throw new Error("expected the JSON page");
     expect(page.results.map((i) => i.name)).toEqual(["Daily pageviews"]);
     expect(server.requests().results[0]).toMatchObject({ method: "GET", path: "/api/projects/1/insights/", status: 200, validation: "passed" });
+  });
+
+  it("the example client, run as a script, prints the insight and the trend it got", () => {
+    const out = execFileSync(process.execPath, ["--import", "tsx", "examples/typed-client.ts"], { cwd: root, encoding: "utf8" });
+    const lines = out.trim().split("\n");
+    expect(lines[0]).toMatch(/^insight \d+ "Daily pageviews" \(short_id \w+\)$/);
+    // basic.json pageviews, 1–3 March 2024 (reference analytics §2.8)
+    expect(lines[1]).toBe("trend $pageview: 2024-03-01=3 2024-03-02=1 2024-03-03=1 (total 5)");
   });
 
   it("the package's bin prints every flag with its default", () => {

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -8,10 +9,12 @@ import { parseConfig } from "../../src/config.ts";
 import { createLogger } from "../../src/logger.ts";
 import { startServer, type StartedServer } from "../../src/server.ts";
 import { assertConforms } from "../support/contract.ts";
+import { defaultApiKey } from "../../src/fixtures/generate.ts";
 import { OWNER_KEY, scenario } from "../support/server.ts";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const basic = path.join(root, "fixtures/scenarios/basic.json");
+const DEMO_KEY = defaultApiKey(42);
 const tmp = () => mkdtempSync(path.join(tmpdir(), "analytics-mock-"));
 
 let running: StartedServer | undefined;
@@ -159,5 +162,180 @@ describe("frontend options", () => {
     for (let i = 0; i < 100 && !lines.some((l) => l.includes("contract reloaded")); i++) await new Promise((r) => setTimeout(r, 100));
     expect(lines.some((l) => l.includes("contract reloaded"))).toBe(true);
     expect((await call(running.url, "GET", `/api/projects/1/insights/${created.body.id}/`)).body.name).toBe("survives reload");
+  });
+});
+
+/** Runs the CLI to its end with an environment of our choosing (as npm or npx would set it); resolves with its exit code and output. */
+function runToEnd(args: string[], env: NodeJS.ProcessEnv = {}, script = path.join(root, "dist/main.mjs")): Promise<{ code: number | null; out: string }> {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("npm_")));
+  const child = spawn(process.execPath, [script, ...args], { cwd: root, env: { ...clean, ...env } });
+  let out = "";
+  child.stdout.on("data", (d) => (out += d));
+  child.stderr.on("data", (d) => (out += d));
+  return new Promise((resolve) => {
+    const check = setInterval(() => out.includes("listening on") && child.kill("SIGTERM"), 50);
+    child.on("exit", (code) => {
+      clearInterval(check);
+      resolve({ code, out });
+    });
+  });
+}
+
+const STACK_LINE = /^\s+at /m;
+
+describe("start-up failures: one line, what to do, exit 1, no stack", () => {
+  it("a port in use names the port and --port; the stack only at --log-level debug", async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
+    const port = String((blocker.address() as { port: number }).port);
+    try {
+      const plain = await runToEnd(["--port", port, "--in-memory", "--fixtures", basic]);
+      expect(plain.code).toBe(1);
+      expect(plain.out.trim().split("\n")).toEqual([`port ${port} on 127.0.0.1 is already in use: stop the other server or pass --port with another port (--port 0 picks a free one)`]);
+      const debug = await runToEnd(["--port", port, "--in-memory", "--fixtures", basic, "--log-level", "debug"]);
+      expect(debug.code).toBe(1);
+      expect(debug.out).toContain(`port ${port} on 127.0.0.1 is already in use`);
+      expect(debug.out).toMatch(STACK_LINE);
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it("a missing fixture file names the resolved path", async () => {
+    const missing = path.join(tmp(), "nope.json");
+    const res = await runToEnd(["--port", "0", "--in-memory", "--fixtures", missing]);
+    expect(res.code).toBe(1);
+    const lines = res.out.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(`fixture file ${missing} does not exist`);
+    expect(res.out).not.toMatch(STACK_LINE);
+  });
+
+  it("an unreadable data file names it and says what to do, leaving it as it is", async () => {
+    const data = path.join(tmp(), "db.json");
+    writeFileSync(data, "{ not json");
+    const res = await runToEnd(["--port", "0", "--data", data]);
+    expect(res.code).toBe(1);
+    const lines = res.out.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(`store file ${data} is unreadable`);
+    expect(lines[0]).toContain("--reset-data");
+    expect(res.out).not.toMatch(STACK_LINE);
+    expect(readFileSync(data, "utf8")).toBe("{ not json");
+  });
+});
+
+describe("--fixtures and the data file", () => {
+  it("writes a fresh data file loudly, refuses to replace it on the next start, replaces it with --reset-data", async () => {
+    const data = path.join(tmp(), "db.json");
+    const lines: string[] = [];
+    running = await start(["--data", data, "--fixtures", basic], lines);
+    expect(lines).toContain(`writing ${data} (and its sibling files) with the fixture ${basic}`);
+    await call(running.url, "POST", "/api/projects/1/insights/", { name: "mine" });
+    await running.close();
+    running = undefined;
+    const stored = readFileSync(data, "utf8");
+
+    const refused = await runToEnd(["--port", "0", "--data", data, "--fixtures", basic]);
+    expect(refused.code).toBe(1);
+    expect(refused.out.trim()).toBe(
+      `${data} already holds a stored state and --fixtures ${basic} would replace it: pass --reset-data to replace it, --in-memory to leave it alone, or --data with another path`,
+    );
+    expect(readFileSync(data, "utf8")).toBe(stored);
+
+    const replacing: string[] = [];
+    running = await start(["--data", data, "--fixtures", basic, "--reset-data"], replacing);
+    expect(replacing).toContain(`REPLACING the stored state in ${data} (and its sibling files) with the fixture ${basic}`);
+    const names = (await call(running.url, "GET", "/api/projects/1/insights/?limit=100")).body.results.map((i: { name: string }) => i.name);
+    expect(names).not.toContain("mine");
+  });
+
+  it("--in-memory with --fixtures leaves an existing data file alone", async () => {
+    const data = path.join(tmp(), "db.json");
+    running = await start(["--data", data, "--fixtures", basic]);
+    await running.close();
+    const stored = readFileSync(data, "utf8");
+    running = await start(["--in-memory", "--fixtures", basic]);
+    await running.close();
+    running = undefined;
+    expect(readFileSync(data, "utf8")).toBe(stored);
+  });
+});
+
+describe("keeping persisted data current", () => {
+  const GENERATED_AT = "2025-06-01T12:00:00.000Z";
+  const TWO_WEEKS_LATER = "2025-06-15T12:00:00.000Z";
+  const size = ["--persons", "60", "--events", "3000"];
+  const trend = { events: [{ id: "$pageview" }], date_from: "-14d" };
+
+  async function twoWeeksOldStore(): Promise<string> {
+    const data = path.join(tmp(), "db.json");
+    running = await start(["--data", data, ...size, "--now", GENERATED_AT]);
+    await running.close();
+    running = undefined;
+    return data;
+  }
+
+  async function newestEvent(url: string, key = OWNER_KEY): Promise<string> {
+    return (await call(url, "GET", "/api/projects/1/events/?limit=1", undefined, key)).body.results[0].timestamp;
+  }
+
+  it("the generated dataset, two weeks old, is shifted so its newest event is now and the last 14 days are full", async () => {
+    const data = await twoWeeksOldStore();
+    const lines: string[] = [];
+    running = await start(["--data", data, "--now", TWO_WEEKS_LATER], lines);
+    expect(lines.some((l) => l.startsWith("shifted every timestamp by +14d 0h"))).toBe(true);
+    expect(new Date(await newestEvent(running.url, DEMO_KEY)).toISOString()).toBe(TWO_WEEKS_LATER);
+    const result = (await call(running.url, "POST", "/api/projects/1/insights/trend/", trend, DEMO_KEY)).body.result[0];
+    // 3,000 events over 90 days: every one of the last days has pageviews once the data ends today.
+    expect(result.data.slice(-7).every((n: number) => n > 0)).toBe(true);
+    await running.close();
+    running = undefined;
+    // The shift was written: the next start finds nothing to move.
+    const again: string[] = [];
+    running = await start(["--data", data, "--now", TWO_WEEKS_LATER], again);
+    expect(again.some((l) => l.startsWith("shifted"))).toBe(false);
+    expect(new Date(await newestEvent(running.url, DEMO_KEY)).toISOString()).toBe(TWO_WEEKS_LATER);
+  });
+
+  it("a store file written before the origin was recorded is recognised as generated by its demo key", async () => {
+    const data = await twoWeeksOldStore();
+    const meta = JSON.parse(readFileSync(data, "utf8"));
+    expect(meta.origin).toBe("generated");
+    delete meta.origin;
+    writeFileSync(data, JSON.stringify(meta));
+    running = await start(["--data", data, "--now", TWO_WEEKS_LATER]);
+    expect(new Date(await newestEvent(running.url, DEMO_KEY)).toISOString()).toBe(TWO_WEEKS_LATER);
+  });
+
+  it("--no-shift keeps the stale times: the last 14 days are (nearly) empty", async () => {
+    const data = await twoWeeksOldStore();
+    running = await start(["--data", data, "--now", TWO_WEEKS_LATER, "--no-shift"]);
+    expect(Date.parse(await newestEvent(running.url, DEMO_KEY))).toBeLessThanOrEqual(Date.parse(GENERATED_AT));
+    const result = (await call(running.url, "POST", "/api/projects/1/insights/trend/", trend, DEMO_KEY)).body.result[0];
+    expect(result.data.slice(-13).every((n: number) => n === 0)).toBe(true);
+  });
+
+  it("fixtures keep their times unless --shift-to-now, which moves them all by one offset", async () => {
+    running = await start(["--in-memory", "--fixtures", basic, "--now", "2025-01-10T00:00:00Z"]);
+    const kept = await newestEvent(running.url);
+    expect(Date.parse(kept)).toBeLessThan(Date.parse("2024-04-01T00:00:00Z"));
+    await running.close();
+    running = await start(["--in-memory", "--fixtures", basic, "--now", "2025-01-10T00:00:00Z", "--shift-to-now"]);
+    expect(new Date(await newestEvent(running.url)).toISOString()).toBe("2025-01-10T00:00:00.000Z");
+    const offset = Date.parse("2025-01-10T00:00:00Z") - Date.parse(kept);
+    const insight = (await call(running.url, "GET", "/api/projects/1/insights/?short_id=PgVw0001")).body.results[0];
+    const original = scenario("basic").insights!.find((i) => i.short_id === "PgVw0001")!;
+    expect(Date.parse(insight.created_at) - Date.parse(original.created_at!)).toBe(offset);
+  });
+});
+
+describe("--help", () => {
+  const usageLine = (out: string) => out.split("\n").find((l) => l.startsWith("Usage: "));
+  it("names the command as it was invoked", async () => {
+    expect(usageLine((await runToEnd(["--help"], { npm_lifecycle_event: "start", npm_command: "start" })).out)).toBe("Usage: npm start -- [options]");
+    expect(usageLine((await runToEnd(["--help"], { npm_lifecycle_event: "npx", npm_command: "exec" })).out)).toBe("Usage: npx analytics-mock [options]");
+    expect(usageLine((await runToEnd(["--help"], {}, path.join(root, "bin/analytics-mock.mjs"))).out)).toBe("Usage: analytics-mock [options]");
+    expect(usageLine((await runToEnd(["--help"])).out)).toBe("Usage: node dist/main.mjs [options]");
   });
 });

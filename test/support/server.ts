@@ -36,6 +36,8 @@ export const testConfig = (over: Partial<Config> = {}): Config => ({
   watch: false,
   requestLogSize: 1000,
   deletionSchedule: { weekday: 0, hour: 5 },
+  resetData: false,
+  shiftToNow: "auto",
   ...over,
 });
 

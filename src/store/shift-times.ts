@@ -1,0 +1,40 @@
+import type { State } from "./schema.ts";
+
+/** Offset that moves the newest event to `now` (0 without events). Events are sorted by timestamp. */
+export function offsetToNow(state: State, now: number): number {
+  const newest = state.events.at(-1)?.timestamp;
+  return newest === undefined ? 0 : now - newest;
+}
+
+const shiftIso = (iso: string, offsetMs: number): string => new Date(Date.parse(iso) + offsetMs).toISOString();
+
+/**
+ * Moves every recorded instant of a freshly loaded state by one offset, in place (a million events are not
+ * copied): events, persons, groups, insights, insight views and activity keep their distances, so the data
+ * reads as recent again. Queued person-event deletions keep their slot: it follows the deletion schedule.
+ */
+export function shiftState(state: State, offsetMs: number): void {
+  if (offsetMs === 0) return;
+  for (const e of state.events) e.timestamp += offsetMs;
+  for (const p of state.persons) p.created_at = shiftIso(p.created_at, offsetMs);
+  for (const a of state.activity) a.created_at = shiftIso(a.created_at, offsetMs);
+  const { meta } = state;
+  for (const g of meta.groups) g.created_at = shiftIso(g.created_at, offsetMs);
+  for (const v of meta.insight_views) v.viewed_at = shiftIso(v.viewed_at, offsetMs);
+  for (const i of meta.insights) {
+    i.created_at = shiftIso(i.created_at, offsetMs);
+    i.updated_at = shiftIso(i.updated_at, offsetMs);
+    i.last_modified_at = shiftIso(i.last_modified_at, offsetMs);
+  }
+}
+
+/** "+13d 4h 5m": an offset as a person reads it. */
+export function describeOffset(offsetMs: number): string {
+  const sign = offsetMs < 0 ? "-" : "+";
+  let minutes = Math.round(Math.abs(offsetMs) / 60_000);
+  const days = Math.floor(minutes / 1440);
+  minutes -= days * 1440;
+  const hours = Math.floor(minutes / 60);
+  minutes -= hours * 60;
+  return `${sign}${days}d ${hours}h ${minutes}m`;
+}
