@@ -27,7 +27,10 @@ export interface CollectInput {
   exclusions: readonly EventMatcher[];
   global: RowPredicate;
   keepAll: boolean;
+  /** The event's person: filters and step conditions test it. */
   actorOf: ActorOf;
+  /** With group aggregation, the event's group actor (none: the event drops out); otherwise the person is the actor. */
+  aggregate?: (event: EventRecord) => Actor | undefined;
 }
 
 export const eventAt = (journey: Journey, i: number): EventRecord => journey.source[journey.eventIndex[i]!]!;
@@ -42,11 +45,13 @@ export function collectJourneys(input: CollectInput): Journey[] {
     const event = input.events[i]!;
     const entry = masks(event.event);
     if (entry === undefined && !input.keepAll) continue;
-    const actor = input.actorOf(event.distinct_id);
-    if (input.global !== ALWAYS && !input.global(event, actor.person)) continue;
-    const steps = entry ? entry.steps(event, actor) : 0;
-    const exclusions = entry ? entry.exclusions(event, actor) : 0;
+    const person = input.actorOf(event.distinct_id);
+    if (input.global !== ALWAYS && !input.global(event, person.person)) continue;
+    const steps = entry ? entry.steps(event, person) : 0;
+    const exclusions = entry ? entry.exclusions(event, person) : 0;
     if (!input.keepAll && steps === 0 && exclusions === 0) continue;
+    const actor = input.aggregate ? input.aggregate(event) : person;
+    if (actor === undefined) continue;
     actors[actor.slot] = actor;
     kept.index[n] = i;
     kept.actor[n] = actor.slot;
