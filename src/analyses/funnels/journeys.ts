@@ -33,6 +33,9 @@ export interface CollectInput {
   aggregate?: (event: EventRecord) => Actor | undefined;
 }
 
+/** Stands for the person where nothing tests it (group aggregation without person conditions). */
+const NO_PERSON: Actor = { id: 0, person: undefined, slot: -1 };
+
 export const eventAt = (journey: Journey, i: number): EventRecord => journey.source[journey.eventIndex[i]!]!;
 
 export function collectJourneys(input: CollectInput): Journey[] {
@@ -40,12 +43,14 @@ export function collectJourneys(input: CollectInput): Journey[] {
   const kept = { index: new Int32Array(end - start), actor: new Int32Array(end - start), steps: new Int32Array(end - start), exclusions: new Int32Array(end - start) };
   const actors: Actor[] = [];
   const masks = maskerOf(input.steps, input.exclusions);
+  // Group actors need the event's person only when a filter or step condition tests it.
+  const needsPerson = !input.aggregate || input.global !== ALWAYS || [...input.steps, ...input.exclusions].some((m) => m.rest !== ALWAYS);
   let n = 0;
   for (let i = start; i < end; i++) {
     const event = input.events[i]!;
     const entry = masks(event.event);
     if (entry === undefined && !input.keepAll) continue;
-    const person = input.actorOf(event.distinct_id);
+    const person = needsPerson ? input.actorOf(event.distinct_id) : NO_PERSON;
     if (input.global !== ALWAYS && !input.global(event, person.person)) continue;
     const steps = entry ? entry.steps(event, person) : 0;
     const exclusions = entry ? entry.exclusions(event, person) : 0;
