@@ -228,7 +228,7 @@ export interface paths {
         };
         /**
          * Run a retention analysis
-         * @description Computes a retention table: `total_intervals` cohorts of actors (by the period of their target event) and, for each, how many performed the returning event in each following period. The last cohort is the period containing `date_to` (default now); weeks start on the project's week start day. Choices (the spec lists no parameters and says "Insight representation"): the filter is given as query parameters, lists and objects JSON-encoded, decoded and validated by the server against RetentionRequest; the answer is the real service's retention envelope; every cohort has `total_intervals` values (periods after `date_to` count 0), as in the real service's current engine. Value 0 of a cohort counts the cohort itself, value j those of its actors who performed the returning event j periods later, inside the window (current engine). Choices: a breakdown (event or person property, missing = ""; or cohorts) gives `total_intervals` rows per value, values ordered by their number of actors, then by value, without a limit; `aggregation_group_type_index` makes `$group_N` values the actors; `date_from` is ignored. Each row's `people_url` lists its cohort through `/persons/retention/`.
+         * @description Computes a retention table: `total_intervals` cohorts of actors (by the period of their target event) and, for each, how many performed the returning event in each following period. The last cohort is the period containing `date_to` (default now); weeks start on the project's week start day. Choices (the spec lists no parameters and says "Insight representation"): the filter is given as query parameters, lists and objects JSON-encoded, decoded and validated by the server against RetentionRequest; the answer is the real service's retention envelope; every cohort has `total_intervals` values (periods after `date_to` count 0), as in the real service's current engine. Value 0 of a cohort counts the cohort itself, value j those of its actors who performed the returning event j periods later, inside the window (current engine). Choices: a breakdown (event or person property, missing = ""; or cohorts) gives `total_intervals` rows per value, values ordered by their number of actors, then by value, without a limit; `aggregation_group_type_index` makes the events' groups of that type the actors; `date_from` is ignored. Each row's `people_url` lists its cohort through `/persons/retention/`.
          */
         get: operations["insights_retention_retrieve"];
         put?: never;
@@ -286,7 +286,7 @@ export interface paths {
         put?: never;
         /**
          * Run a trend, stickiness or lifecycle analysis
-         * @description Computes a trend (`insight` TRENDS, default), stickiness (STICKINESS) or lifecycle (LIFECYCLE) over the project's events and answers the analysis envelope. Series are `events` and `actions` merged by `order`; every bucket of the range is present (0 when empty); persons, not distinct ids, are counted by the unique maths. Validation beyond the schema, 400 with `attr`: neither `events` nor `actions` given (`events`); a formula with unknown letters or functions (`formula`); lifecycle with other than exactly one series (`events`); an unknown action id (`actions__<i>__id`). Choice: the spec says the default of `date_to` is -7d; absent means now. Identical filters are answered from the cache (`is_cached` true, original `last_refresh`) until stale or `refresh=true`. Stickiness (reference: analytics §3): N = buckets + 1 positions; actors are persons (or `$group_N` values with `unique_group` or `aggregation_group_type_index`) whatever the math; compare is supported, formulas and breakdowns are ignored. Lifecycle (§4): persons only, the bucket before `date_from` is looked at, `new` follows the person's `created_at`, dormant counts are negative; labels keep the legacy `1-Mar-2024` form for every interval.
+         * @description Computes a trend (`insight` TRENDS, default), stickiness (STICKINESS) or lifecycle (LIFECYCLE) over the project's events and answers the analysis envelope. Series are `events` and `actions` merged by `order`; every bucket of the range is present (0 when empty); persons, not distinct ids, are counted by the unique maths. Validation beyond the schema, 400 with `attr`: neither `events` nor `actions` given (`events`); a formula with unknown letters or functions (`formula`); lifecycle with other than exactly one series (`events`); an unknown action id (`actions__<i>__id`). Choice: the spec says the default of `date_to` is -7d; absent means now. Identical filters are answered from the cache (`is_cached` true, original `last_refresh`) until stale or `refresh=true`. Groups: `math` `unique_group` with `math_group_type_index` counts the distinct groups of that type among the matching events, and `aggregation_group_type_index` makes groups the actors of the unique maths; an event's group is `properties.$groups[<group type name>]` (the project's group types map names to indexes; a stored `$group_N` property is read too), and an event outside such a group counts for nobody. Stickiness (reference: analytics §3): N = buckets + 1 positions; actors are persons (or groups with `unique_group` or `aggregation_group_type_index`) whatever the math; compare is supported, formulas and breakdowns are ignored. Lifecycle (§4): persons only, the bucket before `date_from` is looked at, `new` follows the person's `created_at`, dormant counts are negative; labels keep the legacy `1-Mar-2024` form for every interval.
          */
         post: operations["insights_trend_create"];
         delete?: never;
@@ -1000,7 +1000,7 @@ export interface components {
             total_count: number;
         };
         /**
-         * @description The actors behind one data point of an insight. `results` holds one entry whose `people` is the page and `count` the number of people on it.
+         * @description The actors behind one data point of an insight. `results` holds one entry whose `people` is the page and `count` the number of people on it. The actors are persons, or groups when the analysis aggregates by groups (`aggregation_group_type_index`, `math` `unique_group`).
          * @example {
          *       "results": [
          *         {
@@ -1032,7 +1032,7 @@ export interface components {
          */
         ActorsResponse: {
             results: {
-                people: components["schemas"]["PersonActor"][];
+                people: (components["schemas"]["PersonActor"] | components["schemas"]["GroupActor"])[];
                 count: number;
             }[];
             /**
@@ -1045,7 +1045,7 @@ export interface components {
              * @description The request URL of the first page.
              */
             initial?: string;
-            /** @description Actors counted in the data point whose person no longer exists. */
+            /** @description Actors counted in the data point whose person no longer exists, or groups without a group record. */
             missing_persons?: number;
             is_cached?: boolean;
             /** Format: date-time */
@@ -1386,6 +1386,7 @@ export interface components {
              * @default 10
              */
             breakdown_limit?: number;
+            /** @description Group type of a `group` breakdown (required with it: 400 otherwise): the value is the group's property, read from the group record of the event's group of that type. */
             breakdown_group_type_index?: number | null;
             /**
              * @description Which event's value is an actor's breakdown value; `step` uses step `breakdown_attribution_value`.
@@ -1429,11 +1430,10 @@ export interface components {
             funnel_order_type?: "ordered" | "strict" | "unordered" | null;
             exclusions?: components["schemas"]["FunnelExclusion"][];
             /**
-             * @description Spec: 0 aggregates by users, greater than 0 by a group type. Choice: groups are not modelled for funnels, so only absent, null and 0 (persons) are accepted; 1 to 4 are 400 with attr `aggregation_group_type_index`.
+             * @description Spec: "0 aggregates by users, greater than 0 by a group type". Choice: read as the spec writes it: absent, null and 0 count persons; 1 to 4 count the groups of the group type with that index (an event's group is `properties.$groups[<group type name>]`). Events outside a group of that type drop out of the funnel, as in the real service; the steps, conversion times, breakdowns and the actors endpoint (`/persons/funnel/`, which then lists groups) all count groups. Consequence: group type 0 cannot aggregate a funnel through this field. The real service reads the field differently (null = persons, N = group type N, so 0 is the first group type); a client written for it that aggregates by group type 0 gets persons here. Person property filters still test the person of each event.
              * @default 0
-             * @enum {integer|null}
              */
-            aggregation_group_type_index?: 0 | null;
+            aggregation_group_type_index?: number | null;
             /** @description First step (0-based) of the `trends` and `time_to_convert` visualisations; default the first step. */
             funnel_from_step?: number | null;
             /** @description Last step (0-based) of those visualisations; default the last step. Must be above `funnel_from_step` and inside the steps (400 otherwise). */
@@ -2093,6 +2093,8 @@ export interface components {
          *     }
          */
         PathRequest: {
+            /** @description Paths of groups of this group type (0–4) instead of persons: every event of the group, in time order, split at gaps of 30 minutes; events outside such a group drop out. `/persons/path/` then lists groups. */
+            aggregation_group_type_index?: number | null;
             /**
              * @default PATHS
              * @enum {string}
@@ -2252,6 +2254,39 @@ export interface components {
             matched_recordings: unknown[];
             /** @description The actor's share of the number where the number counts more than actors (events of a `total` trend, paths through a paths edge): the shares add up to the number. Otherwise null. */
             value_at_data_point: unknown;
+        };
+        /**
+         * @description A group as listed by the actors endpoints when the analysis aggregates by groups (the real service's group actor serialization: `id` is the group key).
+         * @example {
+         *       "type": "group",
+         *       "id": "acme",
+         *       "group_key": "acme",
+         *       "group_type_index": 0,
+         *       "created_at": "2024-01-15T09:00:00Z",
+         *       "properties": {
+         *         "name": "Acme",
+         *         "industry": "manufacturing"
+         *       },
+         *       "matched_recordings": [],
+         *       "value_at_data_point": null
+         *     }
+         */
+        GroupActor: {
+            /** @constant */
+            type: "group";
+            /** @description The group key. */
+            id: string;
+            group_key: string;
+            group_type_index: number;
+            /** Format: date-time */
+            created_at: string;
+            properties: {
+                [key: string]: unknown;
+            };
+            /** @description Always empty (no recordings in the mock). */
+            matched_recordings: unknown[];
+            /** @description As for persons; the group's share of the number, or null. */
+            value_at_data_point: number | null;
         };
         /**
          * @description The cohorts a person belongs to.
@@ -2429,7 +2464,7 @@ export interface components {
              * @enum {string}
              */
             type?: "event" | "person" | "cohort" | "element" | "group" | "session" | "hogql";
-            /** @description Group type of a `group` filter. */
+            /** @description Group type of a `group` filter: the filter tests the current properties of the event's group of that type (an event outside such a group, or a group without the key, has the property missing). A `group` filter without it is ignored. */
             group_type_index?: number | null;
             /** @description Negates a cohort filter (same as `operator` `not_in`). */
             negation?: boolean;
@@ -2639,6 +2674,7 @@ export interface components {
              * @enum {string|null}
              */
             breakdown_type?: "event" | "events" | "person" | "cohort" | "group" | "session" | "hogql" | null;
+            /** @description Cohorts of groups of this group type (0–4) instead of persons: an event's group is `properties.$groups[<group type name>]`; events outside such a group drop out. `/persons/retention/` then lists groups. */
             aggregation_group_type_index?: number | null;
         } & {
             [key: string]: unknown;
@@ -2710,7 +2746,7 @@ export interface components {
             math_property?: string | null;
             /** @description Aggregate expression for `math` `hogql`, for example `sum(properties.amount)`. */
             math_hogql?: string | null;
-            /** @description Group type counted by `math` `unique_group`. */
+            /** @description Group type counted by `math` `unique_group` (required with it: 400 otherwise): the distinct keys `properties.$groups[<group type name>]` of the matching events; events outside such a group are not counted. */
             math_group_type_index?: number | null;
             properties?: components["schemas"]["PropertyFilters"];
         } & {
@@ -2829,14 +2865,14 @@ export interface components {
             breakdown_histogram_bin_count?: number | null;
             /** @description Strip a trailing `/`, query and hash from URL breakdown values. */
             breakdown_normalize_url?: boolean | null;
-            /** @description Group type of a `group` breakdown. */
+            /** @description Group type of a `group` breakdown (required with it: 400 otherwise). The value is the property `breakdown` of the event's group of that type, read from the group's current properties; an event outside such a group, or a group without it, has the null value. */
             breakdown_group_type_index?: number | null;
             /**
              * @description Moving average over this many buckets (rounded down).
              * @default 1
              */
             smoothing_intervals?: number;
-            /** @description Count groups of this type instead of persons; null counts persons. */
+            /** @description Count groups of this group type (0–4) instead of persons: an event's group is `properties.$groups[<group type name>]`; events outside such a group count for nobody. Null counts persons. Trends, stickiness and their actors endpoints (which then list groups); lifecycle counts persons. */
             aggregation_group_type_index?: number | null;
             /** @description Accepted and ignored (the mock never samples). */
             sampling_factor?: number | null;
@@ -3142,7 +3178,7 @@ export interface components {
         breakdown_normalize_url: boolean;
         /** @description Group type of a `group` breakdown. */
         breakdown_group_type_index: number;
-        /** @description Count groups of this type instead of persons. Funnels: groups are not modelled, only 0 (persons) is accepted (see `FunnelRequest.aggregation_group_type_index`). */
+        /** @description Count groups of this group type instead of persons (events outside such a group drop out). Funnels read it as the spec's table does: 0 counts persons, 1 to 4 the group type of that index (see `FunnelRequest.aggregation_group_type_index`); the other analyses as the real service does: 0 to 4 name a group type, absent counts persons. */
         aggregation_group_type_index: number;
         /** @description Analysis kind; default `TRENDS`. */
         trend_insight: "TRENDS" | "STICKINESS" | "LIFECYCLE";
@@ -3568,7 +3604,7 @@ export interface operations {
                  * @example [{"id":"$pageleave","type":"events","funnel_from_step":0,"funnel_to_step":1}]
                  */
                 exclusions?: components["parameters"]["exclusions"];
-                /** @description Count groups of this type instead of persons. Funnels: groups are not modelled, only 0 (persons) is accepted (see `FunnelRequest.aggregation_group_type_index`). */
+                /** @description Count groups of this group type instead of persons (events outside such a group drop out). Funnels read it as the spec's table does: 0 counts persons, 1 to 4 the group type of that index (see `FunnelRequest.aggregation_group_type_index`); the other analyses as the real service does: 0 to 4 name a group type, absent counts persons. */
                 aggregation_group_type_index?: components["parameters"]["aggregation_group_type_index"];
                 /** @description First step (0-based) of the trends and time-to-convert visualisations. */
                 funnel_from_step?: components["parameters"]["funnel_from_step"];
@@ -3720,7 +3756,7 @@ export interface operations {
                  * @example [{"id":"$pageleave","type":"events","funnel_from_step":0,"funnel_to_step":1}]
                  */
                 exclusions?: components["parameters"]["exclusions"];
-                /** @description Count groups of this type instead of persons. Funnels: groups are not modelled, only 0 (persons) is accepted (see `FunnelRequest.aggregation_group_type_index`). */
+                /** @description Count groups of this group type instead of persons (events outside such a group drop out). Funnels read it as the spec's table does: 0 counts persons, 1 to 4 the group type of that index (see `FunnelRequest.aggregation_group_type_index`); the other analyses as the real service does: 0 to 4 name a group type, absent counts persons. */
                 aggregation_group_type_index?: components["parameters"]["aggregation_group_type_index"];
                 /** @description First step (0-based) of the trends and time-to-convert visualisations. */
                 funnel_from_step?: components["parameters"]["funnel_from_step"];
@@ -3905,6 +3941,8 @@ export interface operations {
                 properties?: components["parameters"]["properties"];
                 /** @description Apply the project's test-account filters. */
                 filter_test_accounts?: components["parameters"]["filter_test_accounts"];
+                /** @description Count groups of this group type instead of persons (events outside such a group drop out). Funnels read it as the spec's table does: 0 counts persons, 1 to 4 the group type of that index (see `FunnelRequest.aggregation_group_type_index`); the other analyses as the real service does: 0 to 4 name a group type, absent counts persons. */
+                aggregation_group_type_index?: components["parameters"]["aggregation_group_type_index"];
             };
             header?: never;
             path: {
@@ -4007,7 +4045,7 @@ export interface operations {
                 breakdown?: components["parameters"]["breakdown"];
                 /** @description Kind of breakdown; default `event`. */
                 breakdown_type?: components["parameters"]["breakdown_type"];
-                /** @description Count groups of this type instead of persons. Funnels: groups are not modelled, only 0 (persons) is accepted (see `FunnelRequest.aggregation_group_type_index`). */
+                /** @description Count groups of this group type instead of persons (events outside such a group drop out). Funnels read it as the spec's table does: 0 counts persons, 1 to 4 the group type of that index (see `FunnelRequest.aggregation_group_type_index`); the other analyses as the real service does: 0 to 4 name a group type, absent counts persons. */
                 aggregation_group_type_index?: components["parameters"]["aggregation_group_type_index"];
             };
             header?: never;
@@ -4138,7 +4176,7 @@ export interface operations {
                 breakdown_group_type_index?: components["parameters"]["breakdown_group_type_index"];
                 /** @description Moving average window in buckets; default 1. */
                 smoothing_intervals?: components["parameters"]["smoothing_intervals"];
-                /** @description Count groups of this type instead of persons. Funnels: groups are not modelled, only 0 (persons) is accepted (see `FunnelRequest.aggregation_group_type_index`). */
+                /** @description Count groups of this group type instead of persons (events outside such a group drop out). Funnels read it as the spec's table does: 0 counts persons, 1 to 4 the group type of that index (see `FunnelRequest.aggregation_group_type_index`); the other analyses as the real service does: 0 to 4 name a group type, absent counts persons. */
                 aggregation_group_type_index?: components["parameters"]["aggregation_group_type_index"];
                 /** @description Accepted and ignored. */
                 sampling_factor?: components["parameters"]["sampling_factor"];
@@ -4597,7 +4635,7 @@ export interface operations {
                  * @example [{"id":"$pageleave","type":"events","funnel_from_step":0,"funnel_to_step":1}]
                  */
                 exclusions?: components["parameters"]["exclusions"];
-                /** @description Count groups of this type instead of persons. Funnels: groups are not modelled, only 0 (persons) is accepted (see `FunnelRequest.aggregation_group_type_index`). */
+                /** @description Count groups of this group type instead of persons (events outside such a group drop out). Funnels read it as the spec's table does: 0 counts persons, 1 to 4 the group type of that index (see `FunnelRequest.aggregation_group_type_index`); the other analyses as the real service does: 0 to 4 name a group type, absent counts persons. */
                 aggregation_group_type_index?: components["parameters"]["aggregation_group_type_index"];
                 /** @description First step (0-based) of the trends and time-to-convert visualisations. */
                 funnel_from_step?: components["parameters"]["funnel_from_step"];
@@ -4759,7 +4797,7 @@ export interface operations {
                  * @example [{"id":"$pageleave","type":"events","funnel_from_step":0,"funnel_to_step":1}]
                  */
                 exclusions?: components["parameters"]["exclusions"];
-                /** @description Count groups of this type instead of persons. Funnels: groups are not modelled, only 0 (persons) is accepted (see `FunnelRequest.aggregation_group_type_index`). */
+                /** @description Count groups of this group type instead of persons (events outside such a group drop out). Funnels read it as the spec's table does: 0 counts persons, 1 to 4 the group type of that index (see `FunnelRequest.aggregation_group_type_index`); the other analyses as the real service does: 0 to 4 name a group type, absent counts persons. */
                 aggregation_group_type_index?: components["parameters"]["aggregation_group_type_index"];
                 /** @description First step (0-based) of the trends and time-to-convert visualisations. */
                 funnel_from_step?: components["parameters"]["funnel_from_step"];
@@ -4942,7 +4980,7 @@ export interface operations {
                 breakdown_group_type_index?: components["parameters"]["breakdown_group_type_index"];
                 /** @description Moving average window in buckets; default 1. */
                 smoothing_intervals?: components["parameters"]["smoothing_intervals"];
-                /** @description Count groups of this type instead of persons. Funnels: groups are not modelled, only 0 (persons) is accepted (see `FunnelRequest.aggregation_group_type_index`). */
+                /** @description Count groups of this group type instead of persons (events outside such a group drop out). Funnels read it as the spec's table does: 0 counts persons, 1 to 4 the group type of that index (see `FunnelRequest.aggregation_group_type_index`); the other analyses as the real service does: 0 to 4 name a group type, absent counts persons. */
                 aggregation_group_type_index?: components["parameters"]["aggregation_group_type_index"];
                 /** @description Accepted and ignored. */
                 sampling_factor?: components["parameters"]["sampling_factor"];
@@ -5043,6 +5081,8 @@ export interface operations {
                 properties?: components["parameters"]["properties"];
                 /** @description Apply the project's test-account filters. */
                 filter_test_accounts?: components["parameters"]["filter_test_accounts"];
+                /** @description Count groups of this group type instead of persons (events outside such a group drop out). Funnels read it as the spec's table does: 0 counts persons, 1 to 4 the group type of that index (see `FunnelRequest.aggregation_group_type_index`); the other analyses as the real service does: 0 to 4 name a group type, absent counts persons. */
+                aggregation_group_type_index?: components["parameters"]["aggregation_group_type_index"];
                 /** @description Node the listed actors' paths go through as an edge source, for example `1_/`. */
                 path_start_key?: components["parameters"]["path_start_key"];
                 /** @description Node the listed actors' paths reach, for example `2_/pricing`. */
@@ -5165,7 +5205,7 @@ export interface operations {
                 breakdown?: components["parameters"]["breakdown"];
                 /** @description Kind of breakdown; default `event`. */
                 breakdown_type?: components["parameters"]["breakdown_type"];
-                /** @description Count groups of this type instead of persons. Funnels: groups are not modelled, only 0 (persons) is accepted (see `FunnelRequest.aggregation_group_type_index`). */
+                /** @description Count groups of this group type instead of persons (events outside such a group drop out). Funnels read it as the spec's table does: 0 counts persons, 1 to 4 the group type of that index (see `FunnelRequest.aggregation_group_type_index`); the other analyses as the real service does: 0 to 4 name a group type, absent counts persons. */
                 aggregation_group_type_index?: components["parameters"]["aggregation_group_type_index"];
                 /** @description Cohort (0-based row) of the retention data point; default 0. */
                 selected_interval?: components["parameters"]["selected_interval"];
@@ -5264,7 +5304,7 @@ export interface operations {
                 breakdown_group_type_index?: components["parameters"]["breakdown_group_type_index"];
                 /** @description Moving average window in buckets; default 1. */
                 smoothing_intervals?: components["parameters"]["smoothing_intervals"];
-                /** @description Count groups of this type instead of persons. Funnels: groups are not modelled, only 0 (persons) is accepted (see `FunnelRequest.aggregation_group_type_index`). */
+                /** @description Count groups of this group type instead of persons (events outside such a group drop out). Funnels read it as the spec's table does: 0 counts persons, 1 to 4 the group type of that index (see `FunnelRequest.aggregation_group_type_index`); the other analyses as the real service does: 0 to 4 name a group type, absent counts persons. */
                 aggregation_group_type_index?: components["parameters"]["aggregation_group_type_index"];
                 /** @description Accepted and ignored. */
                 sampling_factor?: components["parameters"]["sampling_factor"];
@@ -5373,7 +5413,7 @@ export interface operations {
                 breakdown_group_type_index?: components["parameters"]["breakdown_group_type_index"];
                 /** @description Moving average window in buckets; default 1. */
                 smoothing_intervals?: components["parameters"]["smoothing_intervals"];
-                /** @description Count groups of this type instead of persons. Funnels: groups are not modelled, only 0 (persons) is accepted (see `FunnelRequest.aggregation_group_type_index`). */
+                /** @description Count groups of this group type instead of persons (events outside such a group drop out). Funnels read it as the spec's table does: 0 counts persons, 1 to 4 the group type of that index (see `FunnelRequest.aggregation_group_type_index`); the other analyses as the real service does: 0 to 4 name a group type, absent counts persons. */
                 aggregation_group_type_index?: components["parameters"]["aggregation_group_type_index"];
                 /** @description Accepted and ignored. */
                 sampling_factor?: components["parameters"]["sampling_factor"];

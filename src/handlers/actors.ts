@@ -2,7 +2,7 @@ import { POINT_PARAMS, type ActorRow, type DataPoint } from "../analyses/actors/
 import type { ActorsKind } from "../analyses/actors/index.ts";
 import { paginate } from "../http/pagination.ts";
 import { reply, type Handler, type HandlerArgs } from "../http/types.ts";
-import type { PersonRecord } from "../store/schema.ts";
+import type { GroupRecord, PersonRecord } from "../store/schema.ts";
 import { filterOf, requireSeries, type Filter } from "./insight-analyses.ts";
 import { personName, toActorJson } from "./person-json.ts";
 
@@ -41,18 +41,48 @@ function matchesSearch(person: PersonRecord, term: string): boolean {
   return person.distinct_ids.some((id) => id.toLowerCase().includes(needle));
 }
 
+type ActorJson = Omit<ReturnType<typeof toActorJson>, "value_at_data_point"> & { value_at_data_point: number | null };
+
+/** The real service's group actor (posthog/queries/actor_base_query.py serialize_groups): `id` is the group key. */
+function toGroupActorJson(group: GroupRecord, value: number | null) {
+  return {
+    type: "group" as const,
+    id: group.group_key,
+    group_key: group.group_key,
+    group_type_index: group.group_type_index,
+    created_at: group.created_at,
+    properties: group.properties,
+    matched_recordings: [] as never[],
+    value_at_data_point: value,
+  };
+}
+type GroupActorJson = ReturnType<typeof toGroupActorJson>;
+
+/** Group key or `name` property contains the text (case-insensitive). */
+function groupMatchesSearch(group: GroupRecord, term: string): boolean {
+  const needle = term.toLowerCase();
+  const name = group.properties.name;
+  return group.group_key.toLowerCase().includes(needle) || (typeof name === "string" && name.toLowerCase().includes(needle));
+}
+
 /**
  * The legacy actors envelope (reference: ingestion-persons-events §4.9): one `results` entry whose `people` is the
- * page; actors whose person no longer exists (or never did: an unknown distinct id, a group) are
- * `missing_persons`. Person actors carry their share of the number in `value_at_data_point` where it counts more
+ * page; actors whose person no longer exists (or never did: an unknown distinct id) or whose group has no record are
+ * `missing_persons`. Groups are listed in the group actor shape when the analysis aggregates by groups. Actors carry their share of the number in `value_at_data_point` where it counts more
  * than actors.
  */
 function actorsReply(args: HandlerArgs, rows: ActorRow[], pkg: { last_refresh: string; is_cached: boolean }) {
   const q = args.c.request.query as Q;
   const term = typeof q.search === "string" && q.search !== "" ? q.search : null;
   let missing = 0;
-  const people: (Omit<ReturnType<typeof toActorJson>, "value_at_data_point"> & { value_at_data_point: number | null })[] = [];
+  const people: (ActorJson | GroupActorJson)[] = [];
   for (const row of rows) {
+    if (row.groupTypeIndex !== undefined) {
+      const group = args.deps.store.groups.get(args.project.id, row.groupTypeIndex, String(row.key));
+      if (!group) missing++;
+      else if (term === null || groupMatchesSearch(group, term)) people.push(toGroupActorJson(group, row.value));
+      continue;
+    }
     const person = typeof row.key === "number" && row.key > 0 ? args.deps.store.persons.find(args.project.id, String(row.key)) : undefined;
     if (!person) missing++;
     else if (term === null || matchesSearch(person, term)) people.push({ ...toActorJson(person), value_at_data_point: row.value });

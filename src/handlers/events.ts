@@ -83,7 +83,7 @@ function eventPredicate(args: HandlerArgs): (e: EventRecord) => boolean {
     if (!isPersonId(personId)) throw fail.invalid("person_id", "person_id must be an integer id or a uuid.");
     ids = new Set(store.persons.find(args.project.id, personId)?.distinct_ids ?? []);
   }
-  const ctx = { cohorts: store.analysisData.cohorts(args.project.id), now: clock.now(), timezone: args.project.timezone };
+  const ctx = { cohorts: store.analysisData.cohorts(args.project.id), now: clock.now(), timezone: args.project.timezone, groups: store.analysisData.groupData(args.project.id) };
   const matchesProperties = propertiesParam(q.properties, schemas, ctx);
   const where = whereClause(args);
   return (e) =>

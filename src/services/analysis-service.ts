@@ -106,6 +106,7 @@ export function createAnalysisService(store: Store, clock: Clock) {
       cohorts: store.analysisData.cohorts(project.id),
       actions: store.analysisData.actions(project.id),
       testAccountFilters: project.test_account_filters,
+      groups: store.analysisData.groupData(project.id),
     };
   }
 

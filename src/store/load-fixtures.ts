@@ -83,9 +83,9 @@ export function stateFromFixtures(doc: FixtureDocument, now: number): State {
     }),
   );
   uniqueTokens(projects);
-  const groupTypes = toGroupTypes(doc);
-  const groups = toGroups(doc, groupTypes, now, requireProject);
   const events = toEvents(doc, requireProject);
+  const groupTypes = withEventGroupTypes(toGroupTypes(doc), events);
+  const groups = toGroups(doc, groupTypes, now, requireProject);
   const persons = toPersons(doc, events, now, requireProject);
   const insights = toInsights(doc, now, requireProject, userIds);
   const { dashboards, tiles } = dashboardsOf(doc, insights);
@@ -174,6 +174,32 @@ function toGroupTypes(doc: FixtureDocument): GroupTypeRecord[] {
       return { project_id: p.id, group_type_index: t.group_type_index, group_type: t.group_type, name_singular: t.name_singular ?? null, name_plural: t.name_plural ?? null };
     });
   });
+}
+
+/**
+ * Group type names that events use in `$groups` but the project does not declare get the next free index, in the
+ * order the events first use them, as the real service's ingestion does; beyond five types the name is ignored
+ * (reference: ingestion-persons-events §2 item 3).
+ */
+export function withEventGroupTypes(declared: GroupTypeRecord[], events: readonly EventRecord[]): GroupTypeRecord[] {
+  const types = [...declared];
+  // Per project, the names already mapped (a million events: no key strings built per event).
+  const known = new Map<string, Set<string>>();
+  for (const t of types) (known.get(t.project_id) ?? known.set(t.project_id, new Set()).get(t.project_id)!).add(t.group_type);
+  for (const event of events) {
+    const groups = event.properties.$groups;
+    if (typeof groups !== "object" || groups === null || Array.isArray(groups)) continue;
+    let names = known.get(event.project_id);
+    if (!names) known.set(event.project_id, (names = new Set()));
+    for (const name in groups) {
+      if (names.has(name) || names.size >= 5) continue;
+      const used = new Set(types.filter((t) => t.project_id === event.project_id).map((t) => t.group_type_index));
+      const free = [0, 1, 2, 3, 4].find((i) => !used.has(i))!;
+      names.add(name);
+      types.push({ project_id: event.project_id, group_type_index: free, group_type: name, name_singular: null, name_plural: null });
+    }
+  }
+  return types;
 }
 
 function toGroups(

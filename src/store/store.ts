@@ -6,7 +6,7 @@ import { createGroupsRepo } from "./groups-repo.ts";
 import { createInsightsRepo } from "./insights-repo.ts";
 import { openDatabases, writeAll, type Databases, type StoreFiles } from "./persistence.ts";
 import { createPersonsRepo } from "./persons-repo.ts";
-import type { ActivityRecord, ProjectRecord, State, UserRecord } from "./schema.ts";
+import type { ActivityRecord, GroupRecord, GroupTypeRecord, ProjectRecord, State, UserRecord } from "./schema.ts";
 
 export { INSIGHT_WRITABLE, type InsightInput } from "./insights-repo.ts";
 
@@ -28,6 +28,16 @@ function createStoreOver(dbs: Databases, clock: Clock, schedule: DeletionSchedul
   const { meta } = core;
   const { insights, dashboards } = createInsightsRepo(core);
   const events = createEventsRepo(core);
+  type GroupData = { types: GroupTypeRecord[]; groups: GroupRecord[] };
+  const groupData = new Map<string, { version: number; data: GroupData }>();
+  /** A project's group types and groups, one object per data version (analyses memoise their lookups on it). */
+  const groupDataOf = (projectId: string): GroupData => {
+    const known = groupData.get(projectId);
+    if (known && known.version === core.version(projectId)) return known.data;
+    const data = { types: meta().group_types.filter((t) => t.project_id === projectId), groups: meta().groups.filter((g) => g.project_id === projectId) };
+    groupData.set(projectId, { version: core.version(projectId), data });
+    return data;
+  };
   return {
     users: {
       get: (id: number | null): UserRecord | undefined => (id === null ? undefined : meta().users.find((u) => u.id === id)),
@@ -58,6 +68,7 @@ function createStoreOver(dbs: Databases, clock: Clock, schedule: DeletionSchedul
       cohorts: (projectId: string) => meta().cohorts.filter((c) => c.project_id === projectId),
       groupTypes: (projectId: string) => meta().group_types.filter((t) => t.project_id === projectId),
       groups: (projectId: string) => meta().groups.filter((g) => g.project_id === projectId),
+      groupData: groupDataOf,
       version: core.version,
     },
     /** Replaces the whole state (fixture reload, reset) and writes it. */

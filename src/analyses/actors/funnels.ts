@@ -2,13 +2,14 @@ import { reject } from "../errors.ts";
 import type { EventRecord } from "../../store/schema.ts";
 import { correlationPopulation } from "../correlation/index.ts";
 import { funnelPopulation, type Attempt } from "../funnels/index.ts";
+import { actorKey } from "../shared/actors.ts";
 import type { AnalysisContext } from "../shared/context.ts";
 import { compileEntityMatcher, matchesEvent } from "../shared/entity-match.ts";
 import { decodeJsonish, readNumber, readString, type Loose } from "../shared/filter-read.ts";
 import { ALWAYS, compileRowPredicate } from "../shared/property-filter.ts";
 import { entityFrom } from "../shared/series.ts";
 import { sameValue, type DataPoint } from "./point.ts";
-import { onceEach, type ActorRow } from "./types.ts";
+import { asGroups, onceEach, type ActorKey, type ActorRow } from "./types.ts";
 
 /**
  * The actors behind a funnel step (`/persons/funnel/`), from the attempts the steps funnel counts: funnel_step k
@@ -24,12 +25,12 @@ export function funnelActors(events: readonly EventRecord[], filter: Loose, ctx:
   }
   const asked = readString(point, "funnel_step_breakdown");
   const keep = (a: Attempt) => (step > 0 ? a.level >= step : a.level === -step - 1);
-  const actors = new Set<number>();
+  const actors = new Set<ActorKey>();
   for (const [key, attempts] of population.byKey) {
     if (asked !== undefined && !sameValue(population.present(key)?.breakdown_value ?? "", asked)) continue;
-    for (const [id, attempt] of attempts) if (keep(attempt)) actors.add(id);
+    for (const [id, attempt] of attempts) if (keep(attempt)) actors.add(actorKey(population.actors.get(id)!));
   }
-  return onceEach(actors);
+  return asGroups(onceEach(actors), population.spec.groupIndex);
 }
 
 /**
@@ -40,18 +41,18 @@ export function funnelActors(events: readonly EventRecord[], filter: Loose, ctx:
 export function correlationActors(events: readonly EventRecord[], filter: Loose, ctx: AnalysisContext, point: DataPoint): ActorRow[] {
   const population = correlationPopulation(events, filter, ctx);
   const converted = readString(point, "funnel_correlation_person_converted")?.toLowerCase() !== "false";
-  const actors = new Set<number>();
+  const actors = new Set<ActorKey>();
   const values = decodeJsonish(point.funnel_correlation_property_values);
   if (values !== undefined && values !== null && values !== "") {
     const matches = compileRowPredicate(values, ctx, "funnel_correlation_property_values");
-    for (const e of population.entrants.values()) if (e.converted === converted && matches(undefined, e.actor.person)) actors.add(e.actor.id);
-    return onceEach(actors);
+    for (const e of population.entrants.values()) if (e.converted === converted && matches(undefined, e.actor.person)) actors.add(actorKey(e.actor));
+    return asGroups(onceEach(actors), population.groupIndex);
   }
   const entity = entityFrom(decodeJsonish(point.funnel_correlation_person_entity));
   if (!entity) throw reject.invalid("funnel_correlation_person_entity", "Name the correlated event (funnel_correlation_person_entity) or property values.");
   const matcher = compileEntityMatcher(entity, ctx, ALWAYS, "funnel_correlation_person_entity");
   population.visitSpans((event, entrant) => {
-    if (entrant.converted === converted && matchesEvent(matcher, event, entrant.actor.person)) actors.add(entrant.actor.id);
+    if (entrant.converted === converted && matchesEvent(matcher, event, entrant.actor.person)) actors.add(actorKey(entrant.actor));
   });
-  return onceEach(actors);
+  return asGroups(onceEach(actors), population.groupIndex);
 }

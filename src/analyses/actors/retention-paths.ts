@@ -4,7 +4,7 @@ import { nodeOf, pathsOf, type Path } from "../paths/index.ts";
 import { inCell, retentionActivity } from "../retention/index.ts";
 import type { AnalysisContext } from "../shared/context.ts";
 import { readNumber, readString, type Loose } from "../shared/filter-read.ts";
-import { actorRows, onceEach, type ActorRow } from "./types.ts";
+import { actorRows, asGroups, onceEach, type ActorKey, type ActorRow } from "./types.ts";
 import { sameValue, type DataPoint } from "./point.ts";
 
 /** The actors of retention cohort selected_interval (0-based, default 0), of breakdown_value when given. */
@@ -20,7 +20,7 @@ export function retentionActors(events: readonly EventRecord[], filter: Loose, c
       .filter((g) => asked === undefined || (g.breakdownValue !== undefined && sameValue(g.breakdownValue, asked)))
       .flatMap((g) => g.activities.filter((a) => inCell(a, cohort, 0)).map((a) => a.key)),
   );
-  return onceEach(keys);
+  return asGroups(onceEach(keys), spec.groupIndex);
 }
 
 /**
@@ -29,16 +29,16 @@ export function retentionActors(events: readonly EventRecord[], filter: Loose, c
  * the actor's number of such paths: summed over the actors it is the edge's value.
  */
 export function pathActors(events: readonly EventRecord[], filter: Loose, ctx: AnalysisContext, point: DataPoint): ActorRow[] {
-  const { paths } = pathsOf(events, filter, ctx);
+  const { spec, paths } = pathsOf(events, filter, ctx);
   const start = readString(point, "path_start_key");
   const end = readString(point, "path_end_key");
   const dropoff = readString(point, "path_dropoff_key");
-  const shares = new Map<number, number>();
+  const shares = new Map<ActorKey, number>();
   for (const path of paths) {
     const n = dropoff !== undefined ? (nodeOf(path, path.items.length - 1) === dropoff ? 1 : 0) : matchingNodes(path, start, end);
     if (n > 0) shares.set(path.actor, (shares.get(path.actor) ?? 0) + n);
   }
-  return actorRows(shares);
+  return asGroups(actorRows(shares), spec.groupIndex);
 }
 
 /** PostHog's rows per path node: `last_path_key = start` and/or `path_key = end`; every node when neither is given. */

@@ -9,11 +9,12 @@ import { resolveDateRange } from "../shared/date-range.ts";
 import { compileGlobalFilter } from "../shared/entity-match.ts";
 import { readString, type Loose } from "../shared/filter-read.ts";
 import { stickinessSeries } from "../stickiness/index.ts";
-import { readTrendFilter } from "../trends/filter.ts";
+import { readTrendFilter, type TrendSpec } from "../trends/filter.ts";
+import type { SeriesEntity } from "../shared/series.ts";
 import type { ActorKey } from "../trends/maths.ts";
 import { runSeries, type Row } from "../trends/run.ts";
 import { pickSeries, requiredNumber, sameValue, withPointSeries, type DataPoint } from "./point.ts";
-import { actorRows, onceEach, type ActorRow } from "./types.ts";
+import { actorRows, asGroups, onceEach, type ActorRow } from "./types.ts";
 
 /** Display-only trend fields the persons of one series' buckets do not depend on. */
 const NOT_FOR_ACTORS = { compare: false, compare_to: undefined, formula: undefined, formulas: undefined, formulaNodes: undefined, smoothing_intervals: undefined };
@@ -32,8 +33,12 @@ export function trendActors(events: readonly EventRecord[], filter: Loose, ctx: 
   const asked = readString(point, "breakdown_value");
   const rows = (run?.rows ?? []).filter((row) => asked === undefined || (row.breakdown !== undefined && sameValue(row.breakdown.value, asked)));
   const counts = (entity.math ?? "total") === "total";
-  return actorRows(union(rows, counts));
+  return asGroups(actorRows(union(rows, counts)), groupTypeOf(entity, spec));
 }
+
+/** The group type the series counts (unique_group, else aggregation_group_type_index); undefined = persons. */
+const groupTypeOf = (entity: SeriesEntity, spec: Pick<TrendSpec, "groupIndex">): number | undefined =>
+  entity.math === "unique_group" ? entity.math_group_type_index : spec.groupIndex;
 
 function union(rows: readonly Row[], counts: boolean): Map<ActorKey, number | null> {
   const shares = new Map<ActorKey, number | null>();
@@ -49,7 +54,8 @@ export function stickinessActors(events: readonly EventRecord[], filter: Loose, 
   const series = stickinessSeries(events, { ...withPointSeries(filter, point), compare: false }, ctx);
   const entity = pickSeries(series.map((s) => s.entity), point);
   const counts = series.find((s) => s.entity === entity)!.activeBuckets;
-  return onceEach([...counts].filter(([, k]) => k === days).map(([key]) => key));
+  const spec = readTrendFilter(withPointSeries(filter, point), ctx);
+  return asGroups(onceEach([...counts].filter(([, k]) => k === days).map(([key]) => key)), groupTypeOf(entity, spec));
 }
 
 /** The persons of a lifecycle status in the bucket holding target_date (`/persons/lifecycle/`). */

@@ -10,7 +10,13 @@ export type { ActorKey } from "../trends/maths.ts";
 export interface ActorRow {
   key: ActorKey;
   value: number | null;
+  /** Set when the actors are groups: the group type of `key` (a group key). */
+  groupTypeIndex?: number;
 }
+
+/** Marks rows as groups of one type when the analysis aggregated by groups (index defined). */
+export const asGroups = (rows: ActorRow[], groupTypeIndex: number | undefined): ActorRow[] =>
+  groupTypeIndex === undefined ? rows : rows.map((row) => ({ ...row, groupTypeIndex }));
 
 /** Rows from a key → share map (share null when every actor counts once), largest share first, then by key. */
 export function actorRows(shares: ReadonlyMap<ActorKey, number | null>): ActorRow[] {

@@ -31,6 +31,8 @@ export interface CorrelationPopulation {
   /** Names of the funnel's step events: never correlated. */
   stepNames: ReadonlySet<string>;
   visitSpans(visit: (event: EventRecord, entrant: FunnelEntrant) => void): void;
+  /** The funnel's group type when it aggregates by groups (the entrants are then groups). */
+  groupIndex: number | undefined;
 }
 
 /**
@@ -67,11 +69,12 @@ export function correlationPopulation(events: readonly EventRecord[], filter: Fu
     for (let i = start; i < end; i++) {
       const event = events[i]!;
       if (stepNames.has(event.event) || spec.excludeEventNames.has(event.event)) continue;
-      const entrant = entrants.get(funnel.actorOf(event.distinct_id).id);
+      const actor = funnel.actorOfEvent(event);
+      const entrant = actor && entrants.get(actor.id);
       if (entrant && event.timestamp > entrant.from && event.timestamp < entrant.to) visit(event, entrant);
     }
   };
-  return { spec, entrants, stepNames, visitSpans };
+  return { spec, entrants, stepNames, visitSpans, groupIndex: funnel.spec.groupIndex };
 }
 
 function stepEventNames(spec: FunnelSpec, ctx: AnalysisContext): Set<string> {

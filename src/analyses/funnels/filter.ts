@@ -4,7 +4,7 @@ import type { AnalysisContext, Interval } from "../shared/context.ts";
 import { INTERVALS } from "../shared/context.ts";
 import { readNumber, readObjects, readString, type Loose } from "../shared/filter-read.ts";
 import { entityFrom, mergeSeries, type SeriesEntity } from "../shared/series.ts";
-import { checkExclusions, rejectGroupAggregation, rejectUnknownAttributionStep, rejectUnknownStepRange, requireTwoSteps, type Exclusion } from "./validation.ts";
+import { checkExclusions, readFunnelAggregation, rejectUnknownAttributionStep, rejectUnknownStepRange, requireTwoSteps, type Exclusion } from "./validation.ts";
 
 export type { Exclusion };
 
@@ -31,11 +31,13 @@ export interface FunnelSpec {
   attribution: (typeof ATTRIBUTIONS)[number];
   attributionStep: number;
   binCount: number | undefined;
+  /** Group type whose groups are the actors (aggregation_group_type_index 1–4); undefined = persons. */
+  groupIndex: number | undefined;
 }
 
 /** Reads a funnel filter and applies the validation rules (400s with the field path as attr). */
 export function readFunnelFilter(filter: FunnelFilter, ctx: AnalysisContext): FunnelSpec {
-  rejectGroupAggregation(filter);
+  const groupIndex = readFunnelAggregation(filter);
   const steps = mergeSeries(filter);
   requireTwoSteps(steps);
   const fromStep = readNumber(filter, "funnel_from_step") ?? 0;
@@ -62,6 +64,7 @@ export function readFunnelFilter(filter: FunnelFilter, ctx: AnalysisContext): Fu
     attribution,
     attributionStep,
     binCount: readNumber(filter, "bin_count"),
+    groupIndex,
   };
 }
 

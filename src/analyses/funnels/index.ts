@@ -1,8 +1,9 @@
 import type { EventRecord } from "../../store/schema.ts";
-import { actorResolver, type Actor, type ActorOf } from "../shared/actors.ts";
+import { actorResolver, type Actor } from "../shared/actors.ts";
 import type { AnalysisContext } from "../shared/context.ts";
 import { resolveDateRange, type QueryWindow } from "../shared/date-range.ts";
 import { compileEntityMatcher, compileGlobalFilter } from "../shared/entity-match.ts";
+import { groupActorResolver, groupLookup, type GroupActorOf } from "../shared/groups.ts";
 import { ALWAYS } from "../shared/property-filter.ts";
 import { attemptsOf, bestAttempt, bestAttemptOf, type Attempt, type AttemptRules } from "./attempts.ts";
 import { FUNNEL_OTHER, funnelKeying, limitValues, type Assignment, type Presented } from "./attribution.ts";
@@ -38,7 +39,19 @@ export function computeFunnel(events: readonly EventRecord[], filter: FunnelFilt
   return stepsResult(journeys, assign, rules, spec, ctx);
 }
 
-function collect(events: readonly EventRecord[], spec: FunnelSpec, window: QueryWindow, ctx: AnalysisContext, stepCount: number, actorOf = actorResolver(ctx)): Journey[] {
+/** The group actors of a group-aggregated funnel (aggregation_group_type_index 1–4); undefined when persons are the actors. */
+const groupActorsOf = (spec: FunnelSpec, ctx: AnalysisContext): GroupActorOf | undefined =>
+  spec.groupIndex === undefined ? undefined : groupActorResolver(groupLookup(ctx.groups), spec.groupIndex);
+
+function collect(
+  events: readonly EventRecord[],
+  spec: FunnelSpec,
+  window: QueryWindow,
+  ctx: AnalysisContext,
+  stepCount: number,
+  actorOf = actorResolver(ctx),
+  aggregate = groupActorsOf(spec, ctx),
+): Journey[] {
   const steps = spec.steps.slice(0, stepCount).map((entity) => compileEntityMatcher(entity, ctx, ALWAYS, `${entity.type}__${entity.position}`));
   const exclusions = spec.exclusions.map((x, i) => compileEntityMatcher(x.entity, ctx, ALWAYS, `exclusions__${i}`));
   return collectJourneys({
@@ -49,6 +62,7 @@ function collect(events: readonly EventRecord[], spec: FunnelSpec, window: Query
     global: compileGlobalFilter(spec.raw, ctx),
     keepAll: spec.orderType === "strict",
     actorOf,
+    aggregate,
   });
 }
 
@@ -97,8 +111,8 @@ export interface FunnelPopulation {
   byKey: Map<string, Map<number, Attempt>>;
   /** The breakdown_value a key is shown as (undefined without a breakdown). */
   present(key: string): Presented | undefined;
-  /** The resolver the funnel used (one actor id per person or unknown distinct id), and its actors. */
-  actorOf: ActorOf;
+  /** The actor the funnel counts an event for (its person, or its group with group aggregation), and its actors. */
+  actorOfEvent: (event: EventRecord) => Actor | undefined;
   actors: Map<number, Actor>;
 }
 
@@ -111,11 +125,13 @@ export function funnelPopulation(events: readonly EventRecord[], filter: FunnelF
   const window = resolveDateRange(filter, spec.interval, ctx, events[0]?.timestamp);
   const rules: AttemptRules = { stepCount: spec.steps.length, windowMs: spec.windowMs, orderType: spec.orderType, exclusions: spec.exclusions };
   const actorOf = actorResolver(ctx);
-  const journeys = collect(events, spec, window, ctx, spec.steps.length, actorOf);
+  const aggregate = groupActorsOf(spec, ctx);
+  const journeys = collect(events, spec, window, ctx, spec.steps.length, actorOf, aggregate);
   const byKey = countedAttempts(journeys, assigner(spec), rules, spec);
   const keying = spec.breakdown ? funnelKeying(spec.breakdown, spec) : undefined;
   const actors = new Map(journeys.map((j) => [j.actor.id, j.actor]));
-  return { spec, window, byKey, present: (key) => keying?.present(key), actorOf, actors };
+  const actorOfEvent = aggregate ?? ((event: EventRecord) => actorOf(event.distinct_id));
+  return { spec, window, byKey, present: (key) => keying?.present(key), actorOfEvent, actors };
 }
 
 /** Breakdown funnels by actors entering, descending, ties by value; "Other" last. */

@@ -27,8 +27,14 @@ export interface CollectInput {
   exclusions: readonly EventMatcher[];
   global: RowPredicate;
   keepAll: boolean;
+  /** The event's person: filters and step conditions test it. */
   actorOf: ActorOf;
+  /** With group aggregation, the event's group actor (none: the event drops out); otherwise the person is the actor. */
+  aggregate?: (event: EventRecord) => Actor | undefined;
 }
+
+/** Stands for the person where nothing tests it (group aggregation without person conditions). */
+const NO_PERSON: Actor = { id: 0, person: undefined, slot: -1 };
 
 export const eventAt = (journey: Journey, i: number): EventRecord => journey.source[journey.eventIndex[i]!]!;
 
@@ -37,16 +43,20 @@ export function collectJourneys(input: CollectInput): Journey[] {
   const kept = { index: new Int32Array(end - start), actor: new Int32Array(end - start), steps: new Int32Array(end - start), exclusions: new Int32Array(end - start) };
   const actors: Actor[] = [];
   const masks = maskerOf(input.steps, input.exclusions);
+  // Group actors need the event's person only when a filter or step condition tests it.
+  const needsPerson = !input.aggregate || input.global !== ALWAYS || [...input.steps, ...input.exclusions].some((m) => m.rest !== ALWAYS);
   let n = 0;
   for (let i = start; i < end; i++) {
     const event = input.events[i]!;
     const entry = masks(event.event);
     if (entry === undefined && !input.keepAll) continue;
-    const actor = input.actorOf(event.distinct_id);
-    if (input.global !== ALWAYS && !input.global(event, actor.person)) continue;
-    const steps = entry ? entry.steps(event, actor) : 0;
-    const exclusions = entry ? entry.exclusions(event, actor) : 0;
+    const person = needsPerson ? input.actorOf(event.distinct_id) : NO_PERSON;
+    if (input.global !== ALWAYS && !input.global(event, person.person)) continue;
+    const steps = entry ? entry.steps(event, person) : 0;
+    const exclusions = entry ? entry.exclusions(event, person) : 0;
     if (!input.keepAll && steps === 0 && exclusions === 0) continue;
+    const actor = input.aggregate ? input.aggregate(event) : person;
+    if (actor === undefined) continue;
     actors[actor.slot] = actor;
     kept.index[n] = i;
     kept.actor[n] = actor.slot;

@@ -19,12 +19,19 @@ export function requireTwoSteps(steps: readonly SeriesEntity[]): void {
   if (steps.length > MAX_STEPS) throw reject.invalid("events", `Funnels support at most ${MAX_STEPS} steps.`);
 }
 
-/** Groups are not modelled: only persons (index absent or 0, as the API doc describes it) are actors. */
-export function rejectGroupAggregation(filter: Loose): void {
-  const index = filter.aggregation_group_type_index;
-  if (typeof index === "number" && index > 0) {
-    throw reject.invalid("aggregation_group_type_index", "Aggregating funnels by groups is not supported by this server.");
+/**
+ * The funnel's actors: the spec's table says "0 aggregates by users, greater than 0 by a group type", so absent,
+ * null and 0 mean persons and 1–4 the group type of that index (the real service reads 0 as group type 0 and null as
+ * persons; group type 0 therefore cannot aggregate a funnel here). undefined = persons.
+ */
+export function readFunnelAggregation(filter: Loose): number | undefined {
+  const raw = filter.aggregation_group_type_index;
+  if (raw === undefined || raw === null || raw === "" || raw === "null") return undefined;
+  const index = Number(raw);
+  if (!Number.isInteger(index) || index < 0 || index > 4) {
+    throw reject.invalid("aggregation_group_type_index", "aggregation_group_type_index must be a group type index from 0 to 4, or null.");
   }
+  return index === 0 ? undefined : index;
 }
 
 export function rejectUnknownStepRange(fromStep: number, toStep: number, stepCount: number): void {

@@ -22,6 +22,8 @@ export interface PathsSpec {
   groupings: { pattern: string; re: RegExp }[];
   /** Regex replacements applied to every item, in order, before grouping. */
   cleaning: { re: RegExp; alias: string }[];
+  /** aggregation_group_type_index: the paths are the groups' (every event of the group in time order); undefined = persons. */
+  groupIndex: number | undefined;
 }
 
 /** Reads a paths filter; what this server does not model (HogQL items, funnel paths) is a 400 naming the field. */
@@ -43,6 +45,7 @@ export function readPathsFilter(filter: PathsFilter): PathsSpec {
     cleaning: readList(filter, "local_path_cleaning_filters")
       .filter(isObject)
       .map((f, i) => replacement(String(f.regex ?? ""), String(f.alias ?? ""), `local_path_cleaning_filters__${i}__regex`)),
+    groupIndex: readNumber(filter, "aggregation_group_type_index") ?? undefined,
   };
 }
 

@@ -1,5 +1,7 @@
 import type { EventRecord } from "../../store/schema.ts";
 import { actorResolver } from "../shared/actors.ts";
+import { groupLookup } from "../shared/groups.ts";
+import type { ActorKey } from "../trends/maths.ts";
 import type { AnalysisContext } from "../shared/context.ts";
 import { resolveDateRange } from "../shared/date-range.ts";
 import { compileGlobalFilter } from "../shared/entity-match.ts";
@@ -20,7 +22,8 @@ export interface PathEdge {
 
 /** One session of one actor, compacted and cut as the filter asks: what the edges count. */
 export interface Path {
-  actor: number;
+  /** Person id, or group key with group aggregation. */
+  actor: ActorKey;
   items: string[];
   times: number[];
 }
@@ -81,9 +84,10 @@ export function pathsOf(events: readonly EventRecord[], filter: PathsFilter, ctx
   const window = resolveDateRange(filter, "day", ctx, events[0]?.timestamp);
   const global = compileGlobalFilter(filter, ctx);
   const actorOf = actorResolver(ctx);
-  const open = new Map<number, { items: string[]; times: number[] }>();
+  const groupKeyOf = spec.groupIndex === undefined ? undefined : groupLookup(ctx.groups).keyOf(spec.groupIndex);
+  const open = new Map<ActorKey, { items: string[]; times: number[] }>();
   const paths: Path[] = [];
-  const close = (actor: number, session: { items: string[]; times: number[] }) => {
+  const close = (actor: ActorKey, session: { items: string[]; times: number[] }) => {
     const path = cutPath(session.items, session.times, spec);
     if (path) paths.push({ actor, ...path });
   };
@@ -92,14 +96,16 @@ export function pathsOf(events: readonly EventRecord[], filter: PathsFilter, ctx
     const event = events[i]!;
     const item = itemOf(event, spec);
     if (item === undefined) continue;
-    const actor = actorOf(event.distinct_id);
-    if (!global(event, actor.person)) continue;
-    let session = open.get(actor.id);
+    const person = actorOf(event.distinct_id);
+    if (!global(event, person.person)) continue;
+    const actor = groupKeyOf ? groupKeyOf(event) : person.id;
+    if (actor === undefined) continue;
+    let session = open.get(actor);
     if (session && event.timestamp - session.times.at(-1)! >= SESSION_GAP_MS) {
-      close(actor.id, session);
+      close(actor, session);
       session = undefined;
     }
-    if (!session) open.set(actor.id, (session = { items: [], times: [] }));
+    if (!session) open.set(actor, (session = { items: [], times: [] }));
     session.items.push(item);
     session.times.push(event.timestamp);
   }

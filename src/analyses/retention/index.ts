@@ -6,6 +6,7 @@ import { buildBuckets } from "../shared/buckets.ts";
 import type { AnalysisContext } from "../shared/context.ts";
 import { isoInZone } from "../shared/date-parse.ts";
 import { compileEntityMatcher, compileGlobalFilter, matchesEvent } from "../shared/entity-match.ts";
+import { groupLookup } from "../shared/groups.ts";
 import { peopleUrl } from "../shared/people-url.ts";
 import { ALWAYS } from "../shared/property-filter.ts";
 import { indexRange } from "../shared/scan.ts";
@@ -80,6 +81,7 @@ export function retentionActivity(events: readonly EventRecord[], filter: Retent
   const matchers = matchersOf(spec, filter, ctx);
   const activities = new Map<string, GroupedActivity>();
   const actorOf = actorResolver(ctx);
+  const actorKeyOf = actorKeying(spec, ctx);
   // First-time retention needs every earlier target event; returns and recurring cohorts only the window's.
   const [start, end] = indexRange(events, spec.type === "retention_recurring" ? buckets.from : -Infinity, buckets.to);
   for (let e = start; e < end; e++) {
@@ -87,7 +89,7 @@ export function retentionActivity(events: readonly EventRecord[], filter: Retent
     const actor = actorOf(event.distinct_id);
     const seen = { cohorting: matchesEvent(matchers.cohorting, event, actor.person), returned: matchesEvent(matchers.returning, event, actor.person) };
     if ((!seen.cohorting && !seen.returned) || !matchers.global(event, actor.person)) continue;
-    const key = actorKeyOf(event, actor, spec);
+    const key = actorKeyOf(event, actor);
     if (key === undefined) continue;
     const period = buckets.indexOf(event.timestamp);
     for (const group of breakdownKeys(spec.breakdown, event, actor)) {
@@ -128,10 +130,11 @@ function record(a: RetentionActivity, period: number, seen: { cohorting: boolean
   if (counts && period >= 0) a.cohorts[period] = 1;
 }
 
-function actorKeyOf(event: EventRecord, actor: Actor, spec: RetentionSpec): ActorKey | undefined {
-  if (spec.groupIndex === undefined) return actor.id;
-  const value = event.properties[`$group_${spec.groupIndex}`];
-  return value === undefined || value === null || value === "" ? undefined : String(value);
+/** Persons, or with aggregation_group_type_index the event's group key of that type (no group: the event drops out). */
+function actorKeying(spec: RetentionSpec, ctx: AnalysisContext): (event: EventRecord, actor: Actor) => ActorKey | undefined {
+  if (spec.groupIndex === undefined) return (_event, actor) => actor.id;
+  const keyOf = groupLookup(ctx.groups).keyOf(spec.groupIndex);
+  return (event) => keyOf(event);
 }
 
 /** The breakdown values an event counts under: a property's string form ("" when missing), or the person's cohorts. */

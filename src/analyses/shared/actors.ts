@@ -11,7 +11,12 @@ export interface Actor {
   person: PersonRecord | undefined;
   /** Dense 0, 1, 2 … per resolver, in order of first appearance: an index for per-actor arrays. */
   slot: number;
+  /** Set when the actor is a group (aggregation by a group type): `id` is then a dense number for this analysis only. */
+  group?: { index: number; key: string };
 }
+
+/** What an actors endpoint lists for an actor: a person id, or a group key. */
+export const actorKey = (actor: Actor): number | string => actor.group?.key ?? actor.id;
 
 export interface ActorOf {
   (distinctId: string): Actor;

@@ -2,6 +2,7 @@ import { reject } from "../errors.ts";
 import type { EventRecord, PersonRecord } from "../../store/schema.ts";
 import type { AnalysisContext } from "./context.ts";
 import { decodeJsonish, isObject, readBool, readNumber, readString, type Loose } from "./filter-read.ts";
+import { groupBreakdownSource, type GroupPropertiesOf } from "./groups.ts";
 import { cohortMembers } from "./property-filter.ts";
 import { stringForm } from "./property-operators.ts";
 
@@ -9,13 +10,15 @@ import { stringForm } from "./property-operators.ts";
 export const BREAKDOWN_NULL = "$$_posthog_breakdown_null_$$";
 export const BREAKDOWN_OTHER = "$$_posthog_breakdown_other_$$";
 
-export const BREAKDOWN_TYPES = ["event", "person", "cohort"] as const;
-const NOT_MODELLED = new Set(["group", "session", "hogql", "data_warehouse", "data_warehouse_person_property", "event_metadata"]);
+export const BREAKDOWN_TYPES = ["event", "person", "cohort", "group"] as const;
+const NOT_MODELLED = new Set(["session", "hogql", "data_warehouse", "data_warehouse_person_property", "event_metadata"]);
 
 export interface PropertyPart {
-  source: "event" | "person";
+  source: "event" | "person" | "group";
   key: string;
   normalizeUrl: boolean;
+  /** source "group": the properties of the event's group of breakdown_group_type_index. */
+  groupProperties?: GroupPropertiesOf;
 }
 
 export interface CohortTarget {
@@ -31,11 +34,15 @@ export type BreakdownDef =
   | { kind: "cohort"; cohorts: CohortTarget[] };
 
 /** Reads breakdown/breakdowns/breakdown_type; undefined when there is no breakdown. */
-export function readBreakdown(filter: Loose, ctx: Pick<AnalysisContext, "cohorts">): BreakdownDef | undefined {
+export function readBreakdown(filter: Loose, ctx: Pick<AnalysisContext, "cohorts" | "groups">): BreakdownDef | undefined {
   const normalizeUrl = readBool(filter, "breakdown_normalize_url");
   const multiple = decodeJsonish(filter.breakdowns, "breakdowns");
   if (Array.isArray(multiple) && multiple.length > 0) {
-    const parts = multiple.filter(isObject).map((b, i) => partOf(readString(b, "property") ?? "", typeOf(b.type, `breakdowns__${i}__type`), b.normalize_url === true || normalizeUrl));
+    const parts = multiple.filter(isObject).map((b, i) => {
+      const type = typeOf(b.type, `breakdowns__${i}__type`);
+      const group = type === "group" ? groupBreakdownSource(b.group_type_index, `breakdowns__${i}__group_type_index`, ctx) : undefined;
+      return partOf(readString(b, "property") ?? "", type, b.normalize_url === true || normalizeUrl, group);
+    });
     return { kind: "property", parts, multi: true, histogramBins: undefined };
   }
   const raw = decodeJsonish(filter.breakdown, "breakdown");
@@ -44,24 +51,22 @@ export function readBreakdown(filter: Loose, ctx: Pick<AnalysisContext, "cohorts
   if (type === "cohort") return { kind: "cohort", cohorts: cohortTargets(raw, ctx) };
   const keys = Array.isArray(raw) ? raw.map(stringForm) : [stringForm(raw)];
   const bins = readNumber(filter, "breakdown_histogram_bin_count");
+  const group = type === "group" ? groupBreakdownSource(filter.breakdown_group_type_index, "breakdown_group_type_index", ctx) : undefined;
   return {
     kind: "property",
-    parts: keys.map((key) => partOf(key, type, normalizeUrl)),
+    parts: keys.map((key) => partOf(key, type, normalizeUrl, group)),
     multi: Array.isArray(raw),
     histogramBins: bins !== undefined && bins > 0 ? Math.floor(bins) : undefined,
   };
 }
 
-const partOf = (key: string, source: "event" | "person" | "cohort", normalizeUrl: boolean): PropertyPart => ({
-  key,
-  source: source === "person" ? "person" : "event",
-  normalizeUrl,
-});
+const partOf = (key: string, source: "event" | "person" | "cohort" | "group", normalizeUrl: boolean, group?: GroupPropertiesOf): PropertyPart =>
+  group ? { key, source: "group", normalizeUrl, groupProperties: group } : { key, source: source === "person" ? "person" : "event", normalizeUrl };
 
 /** Legacy typo "events" means "event" (§2.5); types this mock does not model are a 400, not silence. */
-function typeOf(value: unknown, attr: string): "event" | "person" | "cohort" {
+function typeOf(value: unknown, attr: string): "event" | "person" | "cohort" | "group" {
   if (value === undefined || value === null || value === "" || value === "event" || value === "events") return "event";
-  if (value === "person" || value === "cohort") return value;
+  if (value === "person" || value === "cohort" || value === "group") return value;
   if (typeof value === "string" && NOT_MODELLED.has(value)) throw reject.invalid(attr, `Breakdown type "${value}" is not supported by this server.`);
   throw reject.invalid(attr, `"${String(value)}" is not a valid breakdown type.`);
 }
@@ -79,7 +84,7 @@ function cohortTargets(raw: unknown, ctx: Pick<AnalysisContext, "cohorts">): Coh
 
 /** The string form of one breakdown property; null when missing, JSON null or empty (§2.5). */
 export function partValue(part: PropertyPart, event: EventRecord, person: PersonRecord | undefined): string | null {
-  const raw = part.source === "person" ? person?.properties[part.key] : event.properties[part.key];
+  const raw = part.source === "person" ? person?.properties[part.key] : part.groupProperties ? part.groupProperties(event)?.[part.key] : event.properties[part.key];
   if (raw === undefined || raw === null) return null;
   const text = part.normalizeUrl ? normalizeUrl(stringForm(raw)) : stringForm(raw);
   return text === "" ? null : text;

@@ -1,4 +1,5 @@
 import type { ActionRecord, CohortRecord, PersonRecord, Properties } from "../../store/schema.ts";
+import type { GroupData } from "./groups.ts";
 
 /** Everything an analysis may know besides the events: injected, never read from globals. */
 export interface AnalysisContext {
@@ -14,10 +15,12 @@ export interface AnalysisContext {
   cohorts: readonly CohortRecord[];
   actions: readonly ActionRecord[];
   testAccountFilters: readonly Properties[];
+  /** The project's group types and groups (group analytics); absent = none. */
+  groups?: GroupData;
 }
 
 /** The part of the context that compiling property filters needs. */
-export type FilterContext = Pick<AnalysisContext, "cohorts" | "now" | "timezone">;
+export type FilterContext = Pick<AnalysisContext, "cohorts" | "now" | "timezone"> & Pick<Partial<AnalysisContext>, "groups">;
 
 export const INTERVALS = ["minute", "hour", "day", "week", "month"] as const;
 export type Interval = (typeof INTERVALS)[number];

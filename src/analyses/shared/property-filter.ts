@@ -1,12 +1,13 @@
 import type { CohortRecord, EventRecord, PersonRecord } from "../../store/schema.ts";
 import type { FilterContext } from "./context.ts";
 import { decodeJsonish, isObject, type Loose } from "./filter-read.ts";
+import { groupLookup, groupPropertiesOf, groupTypeIndexOf } from "./groups.ts";
 import { compileOperator } from "./property-operators.ts";
 
 /**
  * Property filters (reference: analytics §1.4): flat lists (AND) and nested AND/OR groups of event,
- * person and cohort filters, compiled once into closures. Filters that cannot be parsed, and types this
- * mock does not model (group, session, element, hogql), are ignored, i.e. true.
+ * person, group and cohort filters, compiled once into closures. Filters that cannot be parsed, and types this
+ * mock does not model (session, element, hogql), are ignored, i.e. true.
  */
 export type RowPredicate = (event: EventRecord | undefined, person: PersonRecord | undefined) => boolean;
 
@@ -62,12 +63,22 @@ function any(predicates: RowPredicate[]): RowPredicate {
 function compileFilter(filter: Loose, ctx: FilterContext, attr: string): RowPredicate {
   const type = typeof filter.type === "string" ? filter.type : "event";
   if (COHORT_TYPES.has(type)) return compileCohort(filter, ctx.cohorts);
-  if ((type !== "event" && type !== "person") || typeof filter.key !== "string") return ALWAYS;
+  if ((type !== "event" && type !== "person" && type !== "group") || typeof filter.key !== "string") return ALWAYS;
   const operator = typeof filter.operator === "string" ? filter.operator : "exact";
   const valueTest = compileOperator(operator, filter.value, ctx, attr);
   if (!valueTest) return ALWAYS;
   const key = filter.key;
   const { test, missing } = valueTest;
+  if (type === "group") {
+    // The properties of the event's group of group_type_index (its current ones); a filter without an index is ignored.
+    const index = groupTypeIndexOf(filter.group_type_index);
+    if (index === undefined) return ALWAYS;
+    const propsOf = groupPropertiesOf(groupLookup(ctx.groups), index);
+    return (event) => {
+      const value = propsOf(event)?.[key];
+      return value === undefined || value === null ? missing : test(value);
+    };
+  }
   if (type === "person") {
     return (_event, person) => {
       const value = person?.properties[key];

@@ -69,7 +69,7 @@ function countActiveBuckets(entity: SeriesEntity, window: QueryWindow, shared: S
   const buckets = buildBuckets(window, shared.ctx.timezone, shared.ctx.weekStartDay);
   const matcher = compileEntityMatcher(entity, shared.ctx, shared.global, `${entity.type}__${entity.position}`);
   if (matcher === NEVER) return undefined;
-  const keyOf = actorKeyOf(entity, shared.spec);
+  const keyOf = actorKeyOf(entity, shared.spec, shared.ctx);
   const counts = new Map<ActorKey, number>();
   const lastBucket = new Map<ActorKey, number>();
   forEachMatch(shared.events, buckets, matcher, shared.actorOf, (event, actor) => {

@@ -5,6 +5,7 @@ import type { AnalysisContext } from "../shared/context.ts";
 import type { QueryWindow } from "../shared/date-range.ts";
 import { compileEntityMatcher, matchesEvent, NEVER, type EventMatcher } from "../shared/entity-match.ts";
 import { ALWAYS, type RowPredicate } from "../shared/property-filter.ts";
+import { groupLookup } from "../shared/groups.ts";
 import { forEachMatch, indexRange } from "../shared/scan.ts";
 import type { SeriesEntity } from "../shared/series.ts";
 import { BREAKDOWN_OTHER, keyingFor, rankKeys, type BreakdownKey, type Keying } from "./breakdown-values.ts";
@@ -44,7 +45,7 @@ export function runSeries(entity: SeriesEntity, window: QueryWindow, shared: Run
   if (matcher === NEVER) return undefined;
   const planned = planMath(buckets, { math: entity.math, mathProperty: entity.math_property, cumulative: spec.cumulative, totalValue: spec.totalValue, timezone: ctx.timezone });
   const plan = shared.collectActors ? collecting(planned, buckets.length) : planned;
-  const scan: Scan = { shared, entity, matcher, plan, buckets, actorKey: actorKeyOf(entity, spec) };
+  const scan: Scan = { shared, entity, matcher, plan, buckets, actorKey: actorKeyOf(entity, spec, ctx) };
   if (!spec.breakdown) {
     const acc = accumulate(scan).get("");
     return { entity, buckets, rows: [{ key: "", data: acc?.values() ?? zeros(buckets), actors: acc?.actors?.() }] };
@@ -103,15 +104,15 @@ function collecting(plan: MathPlan, length: number): MathPlan {
   };
 }
 
-/** Actors are persons, or `$group_N` values with unique_group / aggregation_group_type_index (§1.1). */
-export function actorKeyOf(entity: SeriesEntity, spec: Pick<TrendSpec, "groupIndex">): (event: EventRecord, actor: Actor) => ActorKey | undefined {
+/**
+ * Actors are persons, or the events' group keys of one type with unique_group / aggregation_group_type_index
+ * (§1.1): an event outside any group of that type counts for nobody.
+ */
+export function actorKeyOf(entity: SeriesEntity, spec: Pick<TrendSpec, "groupIndex">, ctx: Pick<AnalysisContext, "groups">): (event: EventRecord, actor: Actor) => ActorKey | undefined {
   const group = entity.math === "unique_group" ? entity.math_group_type_index : spec.groupIndex;
   if (group === undefined) return (_event, actor) => actor.id;
-  const property = `$group_${group}`;
-  return (event) => {
-    const value = event.properties[property];
-    return value === undefined || value === null || value === "" ? undefined : String(value);
-  };
+  const keyOf = groupLookup(ctx.groups).keyOf(group);
+  return (event) => keyOf(event);
 }
 
 function accumulate(scan: Scan, keying?: Keying, mapKey: (key: string) => string = (k) => k): Map<string, Accumulator> {

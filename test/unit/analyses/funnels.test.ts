@@ -159,7 +159,7 @@ describe("validation (reference §5.1)", () => {
     ["funnel_from_step out of range", { events: steps("a", "b"), funnel_from_step: 2 }, "funnel_from_step"],
     ["funnel_to_step not after funnel_from_step", { events: steps("a", "b", "c"), funnel_from_step: 1, funnel_to_step: 1 }, "funnel_to_step"],
     ["funnel_to_step beyond the last step", { events: steps("a", "b"), funnel_to_step: 2 }, "funnel_to_step"],
-    ["groups", { events: steps("a", "b"), aggregation_group_type_index: 1 }, "aggregation_group_type_index"],
+    ["a group type index beyond 4", { events: steps("a", "b"), aggregation_group_type_index: 5 }, "aggregation_group_type_index"],
     ["an unknown order type", { events: steps("a", "b"), funnel_order_type: "random" }, "funnel_order_type"],
     ["step attribution beyond the steps", { events: steps("a", "b"), breakdown: "x", breakdown_attribution_type: "step", breakdown_attribution_value: 2 }, "breakdown_attribution_value"],
   ];

@@ -101,9 +101,25 @@ describe("property operators (reference §1.4, §11 item 17)", () => {
   });
 
   it("filters that cannot be parsed, or types not modelled, are ignored", () => {
-    for (const f of [{}, { value: 1 }, { type: "hogql", key: "1 = 2" }, { type: "group", key: "x", value: "y", group_type_index: 0 }]) {
+    for (const f of [{}, { value: 1 }, { type: "hogql", key: "1 = 2" }, { type: "group", key: "x", value: "y" }]) {
       expect(compilePropertyFilters([f], ctx)({ event: event({}) })).toBe(true);
     }
+  });
+});
+
+describe("group filters (reference §1.4)", () => {
+  const groups = {
+    types: [{ project_id: "1", group_type_index: 0, group_type: "company", name_singular: null, name_plural: null }],
+    groups: [{ project_id: "1", group_type_index: 0, group_key: "acme", properties: { plan: "pro" }, created_at: "2024-01-01T00:00:00Z" }],
+  };
+  const pro = [{ type: "group", key: "plan", value: "pro", group_type_index: 0 }];
+  it.each([
+    ["an event of a matching group", { $groups: { company: "acme" } }, pro, true],
+    ["an event outside any group", {}, pro, false],
+    ["is_not matches an event outside any group (missing)", {}, [{ ...pro[0], operator: "is_not" }], true],
+    ["a group without a record has no properties", { $groups: { company: "globex" } }, pro, false],
+  ])("%s", (_name, props, filters, want) => {
+    expect(compilePropertyFilters(filters, { ...ctx, groups })({ event: event(props) })).toBe(want);
   });
 });
 

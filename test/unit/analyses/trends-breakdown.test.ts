@@ -82,8 +82,8 @@ describe("breakdowns (reference §2.5)", () => {
     expect(items.map((i) => [i.label, i.breakdown_value])).toEqual([[`30::${NULL}`, ["30", NULL]], [`50::${NULL}`, ["50", NULL]]]);
   });
 
-  it("unsupported or unknown breakdown types are 400s", () => {
-    expect(() => trend(worked(), { ...day, breakdown: "x", breakdown_type: "group" })).toThrow(expect.objectContaining({ name: "AnalysisInputError", attr: "breakdown_type" }));
+  it("unknown breakdown types, and group breakdowns without a group type, are 400s", () => {
+    expect(() => trend(worked(), { ...day, breakdown: "x", breakdown_type: "group" })).toThrow(expect.objectContaining({ name: "AnalysisInputError", attr: "breakdown_group_type_index" }));
     expect(() => trend(worked(), { ...day, breakdown: "x", breakdown_type: "nonsense" })).toThrow(expect.objectContaining({ name: "AnalysisInputError" }));
   });
 });
