@@ -28,7 +28,7 @@ export const scenarios: Readonly<Record<string, string>> = Object.freeze(
 );
 
 /** Names of the bundled scenarios; any other string is checked against fixtures/scenarios/ at start. */
-export type ScenarioName = "basic" | "funnels" | "capture" | (string & {});
+export type ScenarioName = "basic" | "funnels" | "groups" | "capture" | (string & {});
 
 /** The command line's options, for tests that start the server in-process (port 0 and in-memory by default). */
 export interface ServerOptions {
