@@ -97,17 +97,25 @@ function sentAtOfQuery(query: Record<string, string | undefined>): string | unde
   return Number.isFinite(ms) && ms > Date.UTC(2021, 0, 1) ? new Date(ms).toISOString() : undefined;
 }
 
-/** The token of a flags request: query `token`/`api_key`, or the JSON body's; undefined when there is none. */
+/** The token of a flags request: query `token`/`api_key`, or the (decoded) body's; undefined when there is none. */
 function flagsToken(req: Request): string | undefined {
   const query = firstValues(req.query);
   if (query.token || query.api_key) return query.token ?? query.api_key;
+  if (!Buffer.isBuffer(req.body) || req.body.length === 0) return undefined;
   try {
-    const body = Buffer.isBuffer(req.body) && req.body.length ? (JSON.parse(req.body.toString("utf8")) as Record<string, unknown>) : {};
-    const token = body.token ?? body.api_key;
+    const body = decodeCapture({ body: req.body, contentType: req.get("content-type"), contentEncoding: undefined, query: { compression: query.compression } }, EVENT_LIMIT);
+    const token = (body as Record<string, unknown> | null)?.token ?? (body as Record<string, unknown> | null)?.api_key;
     return typeof token === "string" ? token : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** A token that names no project is refused, as the real `/flags` does; no token at all is answered (no flags either way). */
+function checkedFlagsToken(req: Request, store: Store): string | undefined {
+  const token = flagsToken(req);
+  if (token !== undefined && !store.projects.byToken(token)) throw captureFail.unknownToken();
+  return token;
 }
 
 /** The capture endpoints, `/flags`, `/decide` and remote config; mounted before the project API. */
@@ -121,15 +129,31 @@ export function captureRouter(deps: CaptureDeps) {
   for (const path of EVENT_PATHS) router.route(path).get(captureHandler(deps, EVENT_LIMIT, path === "/engage")).post(captureHandler(deps, EVENT_LIMIT, path === "/engage"));
   router.route("/batch").get(captureHandler(deps, BATCH_LIMIT, false)).post(captureHandler(deps, BATCH_LIMIT, false));
   const rawSmall = express.raw({ type: () => true, limit: EVENT_LIMIT });
-  const flags = (req: Request, res: Response) => res.json(flagsAnswer(Number(req.query.v ?? 1), flagsToken(req)));
+  const answer = (build: (req: Request) => unknown) => (req: Request, res: Response, next: NextFunction) => {
+    try {
+      res.json(build(req));
+    } catch (e) {
+      if (e instanceof ApiError) respondError(res, e.status, e.body);
+      else next(e);
+    }
+  };
+  const flags = answer((req) => flagsAnswer(Number(firstValues(req.query).v ?? 1), checkedFlagsToken(req, deps.store)));
   router.route("/flags").get(flags).post(rawSmall, flags);
-  const decide = (req: Request, res: Response) => res.json(decideAnswer(flagsToken(req)));
+  const decide = answer((req) => decideAnswer(checkedFlagsToken(req, deps.store)));
   router.route("/decide").get(decide).post(rawSmall, decide);
-  router.get("/array/:token/config", (req, res) => {
-    res.json(remoteConfig(String(req.params.token)));
-  });
-  router.get("/array/:token/config.js", (req, res) => {
-    res.type("application/javascript").send(remoteConfigScript(String(req.params.token)));
+  const knownToken = (req: Request) => {
+    const token = String(req.params.token);
+    if (!deps.store.projects.byToken(token)) throw fail.notFound();
+    return token;
+  };
+  router.get("/array/:token/config", answer((req) => remoteConfig(knownToken(req))));
+  router.get("/array/:token/config.js", (req, res, next) => {
+    try {
+      res.type("application/javascript").send(remoteConfigScript(knownToken(req)));
+    } catch (e) {
+      if (e instanceof ApiError) respondError(res, e.status, e.body);
+      else next(e);
+    }
   });
   return router;
 }
