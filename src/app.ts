@@ -4,9 +4,9 @@ import cors from "cors";
 import express, { type NextFunction, type Request, type Response } from "express";
 import type { Clock } from "./clock.ts";
 import { CapturedLog } from "./capture/captured-log.ts";
-import { captureRouter } from "./capture/router.ts";
+import { capturedLogRouter, captureRouter } from "./capture/router.ts";
 import type { Config } from "./config.ts";
-import { controlRouter } from "./control/router.ts";
+import { controlRouter, guard } from "./control/router.ts";
 import { createControl } from "./control/service.ts";
 import { snapshotOf } from "./control/snapshot.ts";
 import { handlers } from "./handlers/index.ts";
@@ -142,6 +142,7 @@ export async function createApp({ store, clock, config, logger, startup }: AppOp
     const path = req.path.endsWith("/") ? req.path : `${req.path}/`;
     return Boolean(router.api.matchOperation({ method: req.method.toLowerCase(), path, headers: {} })?.requestBody);
   }));
+  app.use("/_mock/captured", guard(config.adminToken), capturedLogRouter(captured));
   app.use("/_mock", await controlRouter(control, config.adminToken));
   app.use(steeringAndLatency(config.latency));
   // Queued person-event deletions run once the (possibly frozen) clock passes their slot, before any read.

@@ -118,6 +118,25 @@ function checkedFlagsToken(req: Request, store: Store): string | undefined {
   return token;
 }
 
+/** `GET|DELETE /_mock/captured/` (openapi/control.yaml): the captured-request log; mounted behind the control API's guard. */
+export function capturedLogRouter(captured: CapturedLog) {
+  const router = express.Router();
+  router.get("/", (req, res) => {
+    const raw = firstValues(req.query).limit;
+    const limit = raw === undefined ? 20 : Number(raw);
+    if (!Number.isInteger(limit) || limit < 1) {
+      const err = fail.invalid("limit", "limit must be an integer of at least 1.");
+      return respondError(res, err.status, err.body);
+    }
+    res.json({ total: captured.total, results: captured.list(limit) });
+  });
+  router.delete("/", (_req, res) => {
+    captured.clear();
+    res.status(204).end();
+  });
+  return router;
+}
+
 /** The capture endpoints, `/flags`, `/decide` and remote config; mounted before the project API. */
 export function captureRouter(deps: CaptureDeps) {
   const router = express.Router();

@@ -58,6 +58,8 @@ afterAll(async () => {
 });
 
 const P = "/api/projects/1";
+/** The page's global posthog (the test's tsconfig has no DOM types). */
+declare const window: { posthog: { __loaded?: boolean; get_distinct_id(): string; capture(event: string, properties?: object): void; identify(id: string, set?: object): void } };
 
 describe("posthog-js in a browser", () => {
   it("sends its $pageview, a custom event and identify without a failed request or console error", { timeout: 180_000 }, async () => {
@@ -78,10 +80,10 @@ describe("posthog-js in a browser", () => {
     });
 
     await page.goto(`${siteBase}/checkout`);
-    await page.waitForFunction(() => (window as any).posthog?.__loaded === true);
-    const anonId = await page.evaluate(() => (window as any).posthog.get_distinct_id() as string);
-    await page.evaluate(() => (window as any).posthog.capture("clicked buy", { price: 12 }));
-    await page.evaluate(() => (window as any).posthog.identify("shopper-1", { email: "shopper@x.io" }));
+    await page.waitForFunction(() => window.posthog?.__loaded === true);
+    const anonId = await page.evaluate(() => window.posthog.get_distinct_id());
+    await page.evaluate(() => window.posthog.capture("clicked buy", { price: 12 }));
+    await page.evaluate(() => window.posthog.identify("shopper-1", { email: "shopper@x.io" }));
 
     await expect.poll(async () => (await s.get(`${P}/persons/?distinct_id=shopper-1`)).body.results.length, { timeout: UI_TIMEOUT }).toBe(1);
     await expect.poll(async () => (await s.get(`${P}/events/?event=clicked%20buy`)).body.results.length, { timeout: UI_TIMEOUT }).toBe(1);

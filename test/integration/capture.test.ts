@@ -1,6 +1,7 @@
 import { gzipSync } from "node:zlib";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { captureRequest } from "../support/capture-contract.ts";
+import { assertControlConforms } from "../support/control-contract.ts";
 import { scenario, startTestServer, type TestServer } from "../support/server.ts";
 
 /** The capture protocol over HTTP on the basic scenario (clock frozen at 2024-03-05T12:00Z). */
@@ -202,5 +203,28 @@ describe("the clock", () => {
   it("an event without timestamp lands at the server's now", async () => {
     await post("/capture/", { api_key: token, event: "now-ish", distinct_id: "n" });
     expect((await eventsNamed("now-ish"))[0].timestamp).toBe(NOW);
+  });
+});
+
+describe("GET /_mock/captured/", () => {
+  const captured = async (query = "") => {
+    const res = await fetch(`${s.base}/_mock/captured/${query}`);
+    const body = res.status === 204 ? undefined : await res.json();
+    await assertControlConforms("GET", "/_mock/captured/", res.status, body);
+    return { status: res.status, body: body as any };
+  };
+
+  it("lists the last capture requests decoded, newest first, refused ones with their reason; DELETE clears", async () => {
+    await captureRequest(s.base, "POST", "/e/", { body: gzipSync(JSON.stringify({ api_key: token, batch: [{ event: "logged", distinct_id: "l" }] })), headers: { "content-type": "text/plain" } });
+    await post("/batch/", { batch: [{ event: "x", distinct_id: "d" }] });
+    const { body } = await captured("?limit=5");
+    expect(body.total).toBe(2);
+    expect(body.results[0]).toMatchObject({ method: "POST", path: "/batch/", status: 401, error: expect.stringContaining("API key not provided") });
+    expect(body.results[1]).toMatchObject({ path: "/e/", status: 200, content_type: "text/plain", decoded: { api_key: token, batch: [{ event: "logged", distinct_id: "l" }] }, error: null });
+    expect((await captured("?limit=1")).body.results).toHaveLength(1);
+    expect((await captured("?limit=0")).status).toBe(400);
+    const cleared = await fetch(`${s.base}/_mock/captured/`, { method: "DELETE" });
+    expect(cleared.status).toBe(204);
+    expect((await captured()).body.results).toEqual([]);
   });
 });

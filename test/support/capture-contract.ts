@@ -34,7 +34,7 @@ export async function assertCaptureConforms(method: string, path: string, status
 }
 
 /** Sends a capture-surface request and checks the answer against capture.yaml. */
-export async function captureRequest(base: string, method: string, path: string, init: { body?: BodyInit; headers?: Record<string, string> } = {}) {
+export async function captureRequest(base: string, method: string, path: string, init: { body?: string | Buffer; headers?: Record<string, string> } = {}) {
   const res = await fetch(base + path, { method, body: init.body, headers: init.headers });
   const text = await res.text();
   const contentType = res.headers.get("content-type");
