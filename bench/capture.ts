@@ -3,7 +3,8 @@
  * `npm test`). Starts the built server (`dist/main.mjs`, `npm run build` first) as a child process with a data
  * file (so every acknowledged batch is on disk), then loads `POST /batch/` with posthog-node-shaped batches of
  * 100 events (unique uuids, 1,000 distinct ids, so persons are created and then updated) at C connections and
- * prints acknowledged events per second.
+ * prints acknowledged events per second. `--profile DIR`: the server runs with node --cpu-prof (read the
+ * profile with bench/profile-top.mjs).
  */
 import autocannon from "autocannon";
 import { spawn } from "node:child_process";
@@ -15,7 +16,7 @@ import { parseArgs } from "node:util";
 import { derivedProjectToken } from "../src/util/ids.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const { values: flags } = parseArgs({ options: { seconds: { type: "string" }, connections: { type: "string" }, warmup: { type: "string" } } });
+const { values: flags } = parseArgs({ options: { seconds: { type: "string" }, connections: { type: "string" }, warmup: { type: "string" }, profile: { type: "string" } } });
 const SECONDS = Number(flags.seconds ?? 10);
 const CONNECTIONS = Number(flags.connections ?? 10);
 const WARMUP = Number(flags.warmup ?? 2);
@@ -23,22 +24,27 @@ const EVENTS_PER_BATCH = 100;
 const DISTINCT_IDS = 1000;
 const TOKEN = derivedProjectToken("1");
 
-async function startServer(dataFile: string): Promise<{ url: string; stop: () => void }> {
-  const child = spawn(process.execPath, ["dist/main.mjs", "--port", "0", "--data", dataFile, "--fixtures", "fixtures/scenarios/basic.json", "--log-level", "info"], {
+async function startServer(dataFile: string): Promise<{ url: string; stop: () => Promise<void> }> {
+  const nodeArgs = flags.profile ? ["--cpu-prof", "--cpu-prof-dir", path.resolve(flags.profile)] : [];
+  const child = spawn(process.execPath, [...nodeArgs, "dist/main.mjs", "--port", "0", "--data", dataFile, "--fixtures", "fixtures/scenarios/basic.json", "--log-level", "info"], {
     cwd: ROOT,
-    stdio: ["ignore", "pipe", "inherit"],
+    stdio: ["ignore", "pipe", "pipe"],
   });
   const url = await new Promise<string>((resolve, reject) => {
     let out = "";
-    child.stdout!.on("data", (d: Buffer) => {
+    const onData = (d: Buffer) => {
       out += d.toString();
       const m = /listening on (http:\/\/\S+)/.exec(out);
       if (m) resolve(m[1]!.replace(/\/$/, ""));
-    });
+    };
+    child.stdout!.on("data", onData);
+    child.stderr!.on("data", onData);
     child.once("exit", () => reject(new Error(`server exited:\n${out}`)));
   });
   child.stdout!.resume();
-  return { url, stop: () => child.kill("SIGTERM") };
+  child.stderr!.resume();
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  return { url, stop: () => (child.kill("SIGTERM"), exited.then(() => undefined)) };
 }
 
 let counter = 0;
@@ -69,6 +75,7 @@ async function load(url: string, seconds: number) {
     requests: [{ method: "POST", path: "/batch/", headers: { "content-type": "application/json" }, setupRequest: (req) => ({ ...req, body: batchBody() }) }],
   });
   instance.on("response", (_client: unknown, status: number) => (status === 200 ? acked++ : other++));
+  if (process.env.BENCH_DEBUG) instance.on("reqError", (e: unknown) => console.error("reqError", e));
   const started = performance.now();
   const result = await instance;
   const elapsed = (performance.now() - started) / 1000;
@@ -85,6 +92,6 @@ try {
       `(${r.acked} batches acknowledged, ${r.other} other answers, ${r.errors} errors; latency p50 ${r.p50} ms, p99 ${r.p99} ms) on ${os.cpus().length} CPUs, load ${os.loadavg()[0]!.toFixed(1)}`,
   );
 } finally {
-  server.stop();
+  await server.stop();
   rmSync(dir, { recursive: true, force: true });
 }
