@@ -3,9 +3,11 @@ import path from "node:path";
 import cors from "cors";
 import express, { type NextFunction, type Request, type Response } from "express";
 import type { Clock } from "./clock.ts";
+import { CapturedLog } from "./capture/captured-log.ts";
+import { capturedLogRouter, captureRouter } from "./capture/router.ts";
 import type { Config } from "./config.ts";
-import { controlRouter } from "./control/router.ts";
 import { createOverrides } from "./control/overrides.ts";
+import { controlRouter, guard } from "./control/router.ts";
 import { createControl } from "./control/service.ts";
 import { snapshotOf } from "./control/snapshot.ts";
 import { handlers } from "./handlers/index.ts";
@@ -32,6 +34,8 @@ export interface AppOptions {
 }
 
 const BODY_METHODS = new Set(["POST", "PATCH", "PUT"]);
+/** Decoded capture payloads can be large: fewer of them are kept than request-log lines. */
+const CAPTURED_LOG_SIZE = 200;
 
 /** Express-level failures (body parsing, size) mapped to the API's errors. */
 function toApiError(err: unknown): ApiError | null {
@@ -137,6 +141,9 @@ export async function createApp({ store, clock, config, logger, startup }: AppOp
     });
     next();
   });
+  // Capture (openapi/capture.yaml) before the API: its own auth (the project token), encodings and CORS.
+  const captured = new CapturedLog(Math.min(config.requestLogSize, CAPTURED_LOG_SIZE));
+  app.use(captureRouter({ store, clock, captured }));
   if (config.corsOrigins.length) app.use(corsMiddleware(config.corsOrigins));
   app.use(readDeclaredBody(express.json({ limit: config.bodyLimit, type: ["application/json", "+json"], strict: false }), (req) => {
     if (!BODY_METHODS.has(req.method)) return false;
@@ -144,6 +151,7 @@ export async function createApp({ store, clock, config, logger, startup }: AppOp
     const path = req.path.endsWith("/") ? req.path : `${req.path}/`;
     return Boolean(router.api.matchOperation({ method: req.method.toLowerCase(), path, headers: {} })?.requestBody);
   }));
+  app.use("/_mock/captured", guard(config.adminToken), capturedLogRouter(captured));
   app.use("/_mock", await controlRouter(control, config.adminToken));
   app.use(steeringAndLatency(config.latency));
   // Queued person-event deletions run once the (possibly frozen) clock passes their slot, before any read.

@@ -13,6 +13,12 @@ export function createCore(dbs: Databases, clock: Clock) {
     meta: (): MetaData => dbs.meta.data,
     nowIso: () => new Date(clock.now()).toISOString(),
     indexOf: (projectId: string): ProjectIndex => indexes.get(projectId) ?? emptyIndex(),
+    /** The project's index, created (and kept) for a project that had no data yet: for writes. */
+    indexFor: (projectId: string): ProjectIndex => {
+      let index = indexes.get(projectId);
+      if (!index) indexes.set(projectId, (index = emptyIndex()));
+      return index;
+    },
     reindex: () => {
       indexes = buildIndexes(dbs.persons.data.persons, dbs.events.data);
     },

@@ -1,7 +1,10 @@
 import type { StoreCore } from "./core.ts";
 import type { EventRecord } from "./schema.ts";
 
-/** Events are read-only through the API; the only write is the scheduled deletion of deleted persons' events. */
+/**
+ * Events are read-only through the API; they are written by capture (appended) and by the scheduled deletion of
+ * deleted persons' events (the one rewrite of the events file).
+ */
 export function createEventsRepo(core: StoreCore) {
   const { dbs, meta } = core;
   return {
@@ -10,6 +13,22 @@ export function createEventsRepo(core: StoreCore) {
     /** The project's events of one name, timestamp ascending. */
     named: (projectId: string, name: string): readonly EventRecord[] => core.indexOf(projectId).eventsByName.get(name) ?? [],
     get: (projectId: string, uuid: string) => core.indexOf(projectId).eventsByUuid.get(uuid),
+
+    /**
+     * Adds captured events: appended to the events file (never rewriting it), placed by timestamp in the
+     * project's index, and the project's analyses made stale. Visible to every read at once; the promise
+     * resolves once the lines are written.
+     */
+    append(projectId: string, events: readonly EventRecord[]): Promise<void> {
+      if (events.length === 0) return Promise.resolve();
+      const index = core.indexFor(projectId);
+      for (const event of events) {
+        dbs.events.data.push(event);
+        index.addEvent(event);
+      }
+      core.bump(projectId);
+      return dbs.appendEvents(events);
+    },
 
     /** Runs the queued deletions whose time has come (by the store's clock); true when any ran. */
     async runDueDeletions(): Promise<boolean> {

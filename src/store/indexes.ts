@@ -11,6 +11,24 @@ export interface ProjectIndex {
   personsByDistinctId: Map<string, PersonRecord>;
   personsById: Map<number, PersonRecord>;
   personsByUuid: Map<string, PersonRecord>;
+  /** Adds a captured event at its place by timestamp (events may arrive out of order), in every built lookup. */
+  addEvent(event: EventRecord): void;
+}
+
+/** Timestamp order; ties keep arrival order (the event goes after every event of the same instant). */
+function insertByTime(list: EventRecord[], event: EventRecord): void {
+  let lo = 0;
+  let hi = list.length;
+  if (hi === 0 || list[hi - 1]!.timestamp <= event.timestamp) {
+    list.push(event);
+    return;
+  }
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid]!.timestamp <= event.timestamp) lo = mid + 1;
+    else hi = mid;
+  }
+  list.splice(lo, 0, event);
 }
 
 const emptyIndex = (): ProjectIndex => {
@@ -34,6 +52,14 @@ const emptyIndex = (): ProjectIndex => {
     personsByDistinctId: new Map(),
     personsById: new Map(),
     personsByUuid: new Map(),
+    addEvent(event) {
+      insertByTime(this.events, event);
+      byUuid?.set(event.uuid, event);
+      if (!byName) return;
+      const list = byName.get(event.event);
+      if (list) insertByTime(list, event);
+      else byName.set(event.event, [event]);
+    },
   };
 };
 
@@ -46,6 +72,11 @@ export function buildIndexes(persons: readonly PersonRecord[], events: readonly 
   };
   for (const person of persons) indexPerson(of(person.project_id), person);
   for (const event of events) of(event.project_id).events.push(event);
+  // Captured events are appended to the file in arrival order, which need not be timestamp order.
+  for (const index of byProject.values()) {
+    const list = index.events;
+    if (!list.every((e, i) => i === 0 || list[i - 1]!.timestamp <= e.timestamp)) list.sort((a, b) => a.timestamp - b.timestamp);
+  }
   return byProject;
 }
 

@@ -43,7 +43,9 @@ export class NdjsonFile<T> implements Adapter<T[]> {
   }
 
   write(records: T[]): Promise<void> {
-    return this.#serial(() => this.#write(records));
+    // The list as it is now: records pushed later are appended by their own (queued) append, not written twice.
+    const snapshot = records.slice();
+    return this.#serial(() => this.#write(snapshot));
   }
 
   append(records: readonly T[]): Promise<void> {

@@ -60,6 +60,8 @@ export interface Databases {
   activity: Low<ActivityRecord[]>;
   /** Appends to the activity log without rewriting it (memory: a no-op beyond the array). */
   appendActivity(records: readonly ActivityRecord[]): Promise<void>;
+  /** Appends captured events to the events file without rewriting it (memory: a no-op beyond the array). */
+  appendEvents(records: readonly EventRecord[]): Promise<void>;
   /** Where they are written; null in memory. */
   files: StoreFiles | null;
   /** How many writes of the state there have been: changes whenever the state does. */
@@ -77,19 +79,25 @@ export function openDatabases(files: StoreFiles | null, initial: State): Databas
       events: low(new Memory<EventRecord[]>(), initial.events),
       activity: low(new Memory<ActivityRecord[]>(), initial.activity),
       appendActivity: async () => void writes.count++,
+      appendEvents: async () => void writes.count++,
       files: null,
       revision,
     };
   }
   const activityFile = new NdjsonFile<ActivityRecord>(files.activity);
+  const eventsFile = new NdjsonFile<EventRecord>(files.events);
   return {
     meta: low(new TurnCommittedJsonFile<MetaData>(files.meta), initial.meta),
     persons: low(new TurnCommittedJsonFile<{ persons: PersonRecord[] }>(files.persons), { persons: initial.persons }),
-    events: low(new NdjsonFile<EventRecord>(files.events), initial.events),
+    events: low(eventsFile, initial.events),
     activity: low(activityFile, initial.activity),
     appendActivity: (records) => {
       writes.count++;
       return activityFile.append(records);
+    },
+    appendEvents: (records) => {
+      writes.count++;
+      return eventsFile.append(records);
     },
     files,
     revision,

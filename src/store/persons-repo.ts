@@ -28,6 +28,11 @@ export function createPersonsRepo(core: StoreCore, schedule: DeletionSchedule) {
     await Promise.all([dbs.persons.write(), core.logActivity(entries), alsoMeta ? dbs.meta.write() : undefined]);
   }
 
+  function savedCapture(projectId: string, alsoMeta = false): Promise<void> {
+    core.bump(projectId);
+    return Promise.all([dbs.persons.write(), alsoMeta ? dbs.meta.write() : undefined]).then(() => undefined);
+  }
+
   return {
     /** `created_at` descending, ties by uuid descending (reference: ingestion-persons-events §4.1). */
     list(projectId: string): PersonRecord[] {
@@ -68,6 +73,40 @@ export function createPersonsRepo(core: StoreCore, schedule: DeletionSchedule) {
         });
       }
       await saved(person.project_id, [activity(person, "deleted", opts.userId, null)], opts.deleteEvents);
+    },
+
+    /**
+     * Capture's person writes (reference: ingestion-persons-events §3). Each changes the state at once, so the
+     * rest of a capture request reads it synchronously, and resolves once written (the persons file's group
+     * commit serves every write of one turn with one write). No activity entry: ingestion is not a user edit.
+     */
+    create(projectId: string, init: Pick<PersonRecord, "distinct_ids" | "properties" | "created_at" | "is_identified">, uuidFrom: string) {
+      const index = core.indexFor(projectId);
+      const person: PersonRecord = { id: ++meta().counters.person, project_id: projectId, uuid: freeUuid(index, projectId, uuidFrom), ...init };
+      dbs.persons.data.persons.push(person);
+      indexPerson(index, person);
+      return { person, written: savedCapture(projectId, true) };
+    },
+    /** New properties (already computed) and identification state. */
+    update(person: PersonRecord, properties: Properties, isIdentified: boolean): Promise<void> {
+      person.properties = properties;
+      person.is_identified = isIdentified;
+      return savedCapture(person.project_id);
+    },
+    /** Gives the person one more distinct id (a distinct id belongs to one person at a time). */
+    addDistinctId(person: PersonRecord, distinctId: string): Promise<void> {
+      if (!person.distinct_ids.includes(distinctId)) person.distinct_ids.push(distinctId);
+      indexPerson(core.indexFor(person.project_id), person);
+      return savedCapture(person.project_id);
+    },
+    /** `from` disappears into `into`, which takes the given distinct ids, properties and creation time and keeps its id and uuid. */
+    merge(from: PersonRecord, into: PersonRecord, result: Pick<PersonRecord, "distinct_ids" | "properties" | "created_at">): Promise<void> {
+      const index = core.indexFor(into.project_id);
+      dbs.persons.data.persons = dbs.persons.data.persons.filter((p) => p !== from);
+      unindexPerson(index, from);
+      Object.assign(into, result, { is_identified: true });
+      indexPerson(index, into);
+      return savedCapture(into.project_id);
     },
 
     /** Every distinct id but the kept one becomes a new person without properties (reference §4.6). */

@@ -1,0 +1,35 @@
+import { ApiError } from "../http/errors.ts";
+
+/**
+ * The capture endpoints' errors: the API's one body shape (`{type, code, detail, attr}`, as the real service's
+ * Django capture wrote it) with the current capture's status codes and codes (reference: ingestion §1.6).
+ */
+const invalid = (code: string, detail: string) => new ApiError(400, { type: "validation_error", code, detail, attr: null });
+
+export const captureFail = {
+  emptyPayload: () => invalid("empty_payload", "Request missing data payload."),
+  decoding: (detail: string) => invalid("request_decoding_error", `Malformed request data: ${detail}`),
+  parsing: (detail: string) => invalid("request_parsing_error", `Malformed request data: ${detail}`),
+  emptyBatch: () => invalid("empty_batch", "Request holds no event."),
+  notAnEvent: () => invalid("request_parsing_error", "Malformed request data: every event must be a JSON object."),
+  missingEventName: () => invalid("missing_event_name", 'Invalid payload: All events must have the event name field "event"!'),
+  missingDistinctId: () => invalid("missing_distinct_id", "Event submitted without a distinct_id."),
+  invalidUuid: () => invalid("invalid_uuid", "Event submitted with an invalid uuid."),
+  invalidCookieless: () => invalid("invalid_cookieless_mode", "$cookieless_mode must be a boolean."),
+  inconsistentTokens: () => invalid("unroutable_events", "Batch submitted with inconsistent api_key values."),
+  tooLarge: (limit: number) => new ApiError(413, { type: "invalid_request", code: "payload_too_large", detail: `Request body exceeds the capture limit of ${limit} bytes.`, attr: null }),
+  missingToken: () =>
+    new ApiError(401, {
+      type: "authentication_error",
+      code: "missing_api_key",
+      detail: "API key not provided. You can find your project API key in PostHog project settings.",
+      attr: null,
+    }),
+  unknownToken: () =>
+    new ApiError(401, {
+      type: "authentication_error",
+      code: "invalid_api_key",
+      detail: "Project API key invalid. You can find your project API key in PostHog project settings.",
+      attr: null,
+    }),
+};

@@ -1,0 +1,178 @@
+/**
+ * The capture surface the client libraries call (openapi/capture.yaml; reference: ingestion-persons-events
+ * §1): authenticated by the project token in the payload, not by a personal API key, and answered with CORS
+ * for any browser origin, as the real service does.
+ */
+import cors from "cors";
+import express, { type NextFunction, type Request, type Response } from "express";
+import { v7 as uuidv7 } from "uuid";
+import type { Clock } from "../clock.ts";
+import { ApiError, fail } from "../http/errors.ts";
+import { respondError } from "../http/respond.ts";
+import type { Store } from "../store/store.ts";
+import type { CapturedLog } from "./captured-log.ts";
+import { decodeCapture, type RawCapture } from "./decode.ts";
+import { captureFail } from "./errors.ts";
+import { ingest } from "./ingest.ts";
+import { normaliseEvent, toBatch } from "./normalise.ts";
+import { decideAnswer, flagsAnswer, remoteConfig, remoteConfigScript } from "./remote-config.ts";
+
+/** Body limits of the real capture (reference §1.1): 20 MB for `/batch/`, 2 MB elsewhere; after decompression. */
+export const BATCH_LIMIT = 20 * 1024 * 1024;
+export const EVENT_LIMIT = 2 * 1024 * 1024;
+
+const EVENT_PATHS = ["/e", "/i/v0/e", "/capture", "/track", "/engage"];
+
+export interface CaptureDeps {
+  store: Store;
+  clock: Clock;
+  captured: CapturedLog;
+}
+
+const firstValues = (query: Request["query"]): Record<string, string | undefined> =>
+  Object.fromEntries(Object.entries(query).map(([k, v]) => [k, Array.isArray(v) ? String(v[0]) : typeof v === "string" ? v : undefined]));
+
+/** Token shape (reference §1.4): trimmed, 1–64 ASCII characters, no NUL, never a personal key (`phx_`). */
+const wellFormedToken = (token: string) => token.length <= 64 && /^[\x01-\x7f]+$/.test(token) && !token.startsWith("phx_");
+
+/** body-parser's failures (size, encoding, aborted) as capture errors. */
+function bodyError(err: unknown, limit: number): ApiError | null {
+  const type = (err as { type?: string } | null)?.type;
+  if (type === "entity.too.large") return captureFail.tooLarge(limit);
+  if (type === "encoding.unsupported") return captureFail.decoding("unsupported content encoding");
+  if (type === "request.aborted" || type === "request.size.invalid") return fail.invalid(null, "The request was aborted.", "request_aborted");
+  if (err instanceof Error && /incorrect header check|unexpected end of file|invalid/i.test(err.message)) return captureFail.decoding("the body is not valid gzip");
+  return null;
+}
+
+function captureHandler(deps: CaptureDeps, limit: number, engage: boolean) {
+  // Content-Encoding: gzip is inflated by body-parser (its limit applies to the inflated size, so a gzip bomb
+  // is a 413); every other encoding is decoded by decodeCapture.
+  const readBody = express.raw({ type: () => true, limit, inflate: true });
+  return (req: Request, res: Response, next: NextFunction) => {
+    readBody(req, res, async (err?: unknown) => {
+      const query = firstValues(req.query);
+      const log = (status: number, decoded: unknown, error: string | null) =>
+        deps.captured.push({
+          at: new Date().toISOString(),
+          method: req.method,
+          path: req.path,
+          query,
+          content_type: req.get("content-type") ?? null,
+          content_encoding: req.get("content-encoding") ?? null,
+          body_bytes: Buffer.isBuffer(req.body) ? req.body.length : 0,
+          status,
+          decoded,
+          error,
+        });
+      let decoded: unknown = null;
+      try {
+        if (err) throw bodyError(err, limit) ?? err;
+        const raw: RawCapture = { body: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0), contentType: req.get("content-type"), contentEncoding: undefined, query };
+        decoded = decodeCapture(raw, limit);
+        const batch = toBatch(decoded);
+        // Authentication before validation: a request for no project learns nothing about its events.
+        if (batch.token === undefined) throw captureFail.missingToken();
+        const project = wellFormedToken(batch.token) ? deps.store.projects.byToken(batch.token) : undefined;
+        if (!project) throw captureFail.unknownToken();
+        const now = deps.clock.now();
+        const ctx = { now, sentAt: batch.sentAt ?? sentAtOfQuery(query), engage, ip: req.ip, newUuid: () => uuidv7({ msecs: now }) };
+        const events = batch.events.map((e) => normaliseEvent(e, ctx)).filter((e) => e !== null);
+        await ingest(deps.store, project, events);
+        log(200, decoded, null);
+        if (query.beacon === "1") res.status(204).end();
+        else res.status(200).json({ status: 1 });
+      } catch (e) {
+        if (!(e instanceof ApiError)) return next(e);
+        log(e.status, decoded, e.body.detail);
+        respondError(res, e.status, e.body);
+      }
+    });
+  };
+}
+
+/** `_` or `sent_at` in the query: epoch milliseconds, honoured only after 2020 (a seconds value is ignored; reference §1.2). */
+function sentAtOfQuery(query: Record<string, string | undefined>): string | undefined {
+  const ms = Number(query.sent_at ?? query._);
+  return Number.isFinite(ms) && ms > Date.UTC(2021, 0, 1) ? new Date(ms).toISOString() : undefined;
+}
+
+/** The token of a flags request: query `token`/`api_key`, or the (decoded) body's; undefined when there is none. */
+function flagsToken(req: Request): string | undefined {
+  const query = firstValues(req.query);
+  if (query.token || query.api_key) return query.token ?? query.api_key;
+  if (!Buffer.isBuffer(req.body) || req.body.length === 0) return undefined;
+  try {
+    const body = decodeCapture({ body: req.body, contentType: req.get("content-type"), contentEncoding: undefined, query: { compression: query.compression } }, EVENT_LIMIT);
+    const token = (body as Record<string, unknown> | null)?.token ?? (body as Record<string, unknown> | null)?.api_key;
+    return typeof token === "string" ? token : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A token that names no project is refused, as the real `/flags` does; no token at all is answered (no flags either way). */
+function checkedFlagsToken(req: Request, store: Store): string | undefined {
+  const token = flagsToken(req);
+  if (token !== undefined && !store.projects.byToken(token)) throw captureFail.unknownToken();
+  return token;
+}
+
+/** `GET|DELETE /_mock/captured/` (openapi/control.yaml): the captured-request log; mounted behind the control API's guard. */
+export function capturedLogRouter(captured: CapturedLog) {
+  const router = express.Router();
+  router.get("/", (req, res) => {
+    const raw = firstValues(req.query).limit;
+    const limit = raw === undefined ? 20 : Number(raw);
+    if (!Number.isInteger(limit) || limit < 1) {
+      const err = fail.invalid("limit", "limit must be an integer of at least 1.");
+      return respondError(res, err.status, err.body);
+    }
+    res.json({ total: captured.total, results: captured.list(limit) });
+  });
+  router.delete("/", (_req, res) => {
+    captured.clear();
+    res.status(204).end();
+  });
+  return router;
+}
+
+/** The capture endpoints, `/flags`, `/decide` and remote config; mounted before the project API. */
+export function captureRouter(deps: CaptureDeps) {
+  const router = express.Router();
+  // The real service mirrors the origin and the requested headers and allows credentials (reference §1.6).
+  router.use(
+    [...EVENT_PATHS, "/batch", "/flags", "/decide", "/array"],
+    cors({ origin: true, credentials: true, methods: ["GET", "POST", "OPTIONS"], optionsSuccessStatus: 200, maxAge: 600 }),
+  );
+  for (const path of EVENT_PATHS) router.route(path).get(captureHandler(deps, EVENT_LIMIT, path === "/engage")).post(captureHandler(deps, EVENT_LIMIT, path === "/engage"));
+  router.route("/batch").get(captureHandler(deps, BATCH_LIMIT, false)).post(captureHandler(deps, BATCH_LIMIT, false));
+  const rawSmall = express.raw({ type: () => true, limit: EVENT_LIMIT });
+  const answer = (build: (req: Request) => unknown) => (req: Request, res: Response, next: NextFunction) => {
+    try {
+      res.json(build(req));
+    } catch (e) {
+      if (e instanceof ApiError) respondError(res, e.status, e.body);
+      else next(e);
+    }
+  };
+  const flags = answer((req) => flagsAnswer(Number(firstValues(req.query).v ?? 1), checkedFlagsToken(req, deps.store)));
+  router.route("/flags").get(flags).post(rawSmall, flags);
+  const decide = answer((req) => decideAnswer(checkedFlagsToken(req, deps.store)));
+  router.route("/decide").get(decide).post(rawSmall, decide);
+  const knownToken = (req: Request) => {
+    const token = String(req.params.token);
+    if (!deps.store.projects.byToken(token)) throw fail.notFound();
+    return token;
+  };
+  router.get("/array/:token/config", answer((req) => remoteConfig(knownToken(req))));
+  router.get("/array/:token/config.js", (req, res, next) => {
+    try {
+      res.type("application/javascript").send(remoteConfigScript(knownToken(req)));
+    } catch (e) {
+      if (e instanceof ApiError) respondError(res, e.status, e.body);
+      else next(e);
+    }
+  });
+  return router;
+}
