@@ -1,29 +1,21 @@
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
+import { launchChromium } from "../support/browser.ts";
+import { chromium } from "../support/external-tools.ts";
 import { OWNER_KEY, scenario, startTestServer, type TestServer } from "../support/server.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
 const ARTIFACTS = "test-artifacts";
 /** Generous: a cold Chromium on a shared 2-vCPU machine. Playwright waits for conditions, never for time. */
 const UI_TIMEOUT = 60_000;
 
 let s: TestServer;
-let browser: Browser;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} is missing: install it with "apt-get install -y --no-install-recommends chromium" (.ci/run does).`);
-  }
   s = await startTestServer(scenario("basic"));
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
 });
 
 afterAll(async () => {
-  await browser?.close();
   await s?.close();
 });
 
@@ -47,7 +39,15 @@ describe("bundled document", () => {
   });
 });
 
-describe("/docs in a browser", () => {
+chromium.describe("/docs in a browser", () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
   it("lists the operations, and Try it out calls this server with the key entered", { timeout: 180_000 }, async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
     page.setDefaultTimeout(UI_TIMEOUT);
