@@ -4,6 +4,7 @@ import $RefParser from "@apidevtools/json-schema-ref-parser";
 import express, { type NextFunction, type Request, type Response, type Router } from "express";
 import { stringify } from "yaml";
 import { OPENAPI_PATH } from "./api.ts";
+import { landing } from "./landing.ts";
 
 /** swagger-ui-dist ships the prebuilt UI; it is served from node_modules so the docs work offline. */
 const SWAGGER_UI_DIR = path.dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
@@ -59,8 +60,9 @@ const PAGE = `<!doctype html>
 `;
 
 /**
- * `/docs` (interactive reference), `/openapi.json` and `/openapi.yaml` (the bundled document). Mounted before
- * the API, so these paths need no API key. The document is bundled once, at the first request.
+ * `/` (a signpost to the rest, `landing.ts`), `/docs` (interactive reference), `/openapi.json` and
+ * `/openapi.yaml` (the bundled document). Mounted before the API, so these paths need no API key. The
+ * document is bundled once, at the first request.
  */
 export function docsRouter(file: string = OPENAPI_PATH): Router {
   let bundled: Promise<Bundled> | undefined;
@@ -81,6 +83,7 @@ export function docsRouter(file: string = OPENAPI_PATH): Router {
   };
 
   const router = express.Router();
+  router.get("/", landing);
   router.get("/openapi.json", serve((b) => b.json, "application/json"));
   router.get("/openapi.yaml", serve((b) => b.yaml, "application/yaml"));
   router.get("/docs", (_req, res) => {
