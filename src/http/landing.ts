@@ -21,7 +21,7 @@ export const SURFACES: readonly Surface[] = [
 ];
 
 const KEY_HELP =
-  "Every API call needs the personal API key that `npm start` printed (\"API key:\"). With the generated dataset it is a documented demo key, the same at every start with the same seed; with --fixtures it is a key of that file.";
+  "Every API call needs the personal API key that `npm start` printed (\"API key:\"). With the generated dataset it is a documented demo key, the same at every start with the same seed; with --fixtures it is a key of that file. Below it, the start-up output lists the project ids (the `:project_id` in every path) and each project's API token.";
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const codeSpans = (text: string) => escapeHtml(text).replace(/`([^`]+)`/g, "<code>$1</code>");
