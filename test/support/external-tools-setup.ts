@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import type { TestProject } from "vitest/node";
 import type { ToolName, ToolStatus } from "./external-tools.ts";
 
@@ -15,7 +16,7 @@ export default async function findExternalTools(project: TestProject): Promise<v
 }
 
 const DEBIAN_CHROMIUM = "/usr/bin/chromium";
-const CACHE = path.resolve("node_modules/.cache/analytics-mock");
+const CACHE = fileURLToPath(new URL("../../node_modules/.cache/analytics-mock", import.meta.url));
 
 /** Runs `file args` and returns what it printed (stdout and stderr), or throws with the reason it did not run. */
 function printed(file: string, args: string[]): string {

@@ -68,7 +68,10 @@ export function externalTool(name: ToolName): ExternalTool {
     },
     describe(title, body) {
       const s = status();
-      if (s.found) return describe(title, body);
+      if (s.found) {
+        describe(title, body);
+        return;
+      }
       const line = missingLine(name, s.problem);
       if (toolsRequired()) {
         describe(title, () => {
