@@ -1,4 +1,4 @@
-// The part of autocannon 9 that bench/run.ts uses (the package ships no types).
+// The part of autocannon 9 that bench/harness.ts uses (the package ships no types).
 declare module "autocannon" {
   import type { EventEmitter } from "node:events";
 

@@ -3,6 +3,7 @@ import { createLogger } from "./logger.ts";
 import { StoreFileError } from "./store/ndjson-file.ts";
 import { FixtureError } from "./store/load-fixtures.ts";
 import { startServer, StartupError } from "./server.ts";
+import type { ProjectRecord } from "./store/schema.ts";
 import { maskKey } from "./util/ids.ts";
 
 /**
@@ -18,6 +19,16 @@ function startupFailure(e: unknown, config: Config): string {
   const message = e instanceof Error ? e.message : String(e);
   return `analytics-mock could not start: ${message}${stack || " (run with --log-level debug for the stack trace)"}`;
 }
+
+/**
+ * The projects, one line each: id (what the API paths take), name, and the project API token client
+ * libraries send. Tokens are printed whole: they are not secrets (the real service puts them in the
+ * snippet pasted into web pages), unlike personal API keys.
+ */
+const projectLines = (projects: readonly ProjectRecord[]): string[] => {
+  const width = Math.max(0, ...projects.map((p) => p.id.length + p.name.length + 3));
+  return projects.map((p) => `    ${`${p.id} "${p.name}"`.padEnd(width)}  token ${p.api_token}`);
+};
 
 async function main(): Promise<number> {
   const help = usage(invokedAs());
@@ -51,6 +62,8 @@ async function main(): Promise<number> {
       `  data:    ${config.dataFile ?? "in memory"} (${started.source})`,
       `  clock:   ${started.clock.isFrozen() ? `frozen at ${new Date(started.clock.now()).toISOString()}` : "wall clock"}`,
       `  API key: ${shownKey}`,
+      `  projects (id, name, project API token):`,
+      ...projectLines(started.store.snapshot().meta.projects),
       `  try:     curl -H "Authorization: Bearer ${started.source === "fixtures-file" ? "<key>" : key}" ${started.url}/api/projects/${project ? `${project.id}/insights/` : ""}`,
     ].join("\n"),
   );

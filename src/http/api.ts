@@ -28,6 +28,9 @@ export class Backend extends OpenAPIBackend {
    * openapi-backend's router rebuilds its flat operation list (twice) and a RegExp per operation on every
    * match, and a path-parameter pattern on every parse; the document does not change after init, so all are
    * built once (profiled: two thirds of a GET's CPU went to the list, a tenth to the patterns).
+   * These are router internals, not public API (the library has no option to cache them, nor a way to pass
+   * our own router): openapi-backend is pinned to an exact version, and
+   * test/contract/openapi-backend-internals.test.ts fails, naming the method, if an upgrade changes their shape.
    */
   override async init() {
     await super.init();

@@ -1,11 +1,16 @@
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import $RefParser from "@apidevtools/json-schema-ref-parser";
 import express, { type NextFunction, type Request, type Response, type Router } from "express";
 import { stringify } from "yaml";
 import { OPENAPI_PATH } from "./api.ts";
+import { projectFile } from "../util/project-files.ts";
+import { landing } from "./landing.ts";
 
 /** swagger-ui-dist ships the prebuilt UI; it is served from node_modules so the docs work offline. */
+/** The capture endpoints' own document (they are not part of the spec's API). */
+const CAPTURE_OPENAPI_PATH = projectFile("openapi/capture.yaml");
 const SWAGGER_UI_DIR = path.dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
 const UI_FILES = ["swagger-ui.css", "swagger-ui-bundle.js", "swagger-ui-standalone-preset.js", "favicon-16x16.png", "favicon-32x32.png"];
 
@@ -108,12 +113,13 @@ const PAGE = `<!doctype html>
 `;
 
 /**
- * `/docs` (interactive reference, reading `/docs/openapi.json`), `/openapi.json` and `/openapi.yaml` (the
- * bundled document). Mounted before
- * the API, so these paths need no API key. The document is bundled once, at the first request.
+ * `/` (a signpost to the rest, `landing.ts`), `/capture/openapi.yaml` (the capture endpoints' document), `/docs` (interactive reference, reading `/docs/openapi.json`), `/openapi.json` and
+ * `/openapi.yaml` (the bundled document). Mounted before the API, so these paths need no API key. The
+ * document is bundled once, at the first request.
  */
 export function docsRouter(file: string = OPENAPI_PATH): Router {
   let bundled: Promise<Bundled> | undefined;
+  let captureYaml: string | undefined;
   const load = () => {
     bundled ??= bundleDocument(file).catch((e: unknown) => {
       bundled = undefined;
@@ -131,8 +137,13 @@ export function docsRouter(file: string = OPENAPI_PATH): Router {
   };
 
   const router = express.Router();
+  router.get("/", landing);
   router.get("/openapi.json", serve((b) => b.json, "application/json"));
   router.get("/openapi.yaml", serve((b) => b.yaml, "application/yaml"));
+  router.get("/capture/openapi.yaml", (_req, res) => {
+    captureYaml ??= readFileSync(CAPTURE_OPENAPI_PATH, "utf8");
+    res.type("application/yaml").send(captureYaml);
+  });
   router.get("/docs/openapi.json", serve((b) => b.docs, "application/json"));
   router.get("/docs", (_req, res) => {
     res.type("html").send(PAGE);

@@ -1,30 +1,55 @@
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
+import { launchChromium } from "../support/browser.ts";
+import { chromium } from "../support/external-tools.ts";
 import { OWNER_KEY, scenario, startTestServer, type TestServer } from "../support/server.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
 const ARTIFACTS = "test-artifacts";
 /** Generous: a cold Chromium on a shared 2-vCPU machine. Playwright waits for conditions, never for time. */
 const UI_TIMEOUT = 60_000;
 
 let s: TestServer;
-let browser: Browser;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} is missing: install it with "apt-get install -y --no-install-recommends chromium" (.ci/run does).`);
-  }
   s = await startTestServer(scenario("basic"));
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
 });
 
 afterAll(async () => {
-  await browser?.close();
   await s?.close();
+});
+
+describe("the signpost at /", () => {
+  it("serves the capture endpoints' document that the signpost links", async () => {
+    const res = await fetch(`${s.base}/capture/openapi.yaml`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^application\/yaml/);
+    const text = await res.text();
+    expect(text).toMatch(/^openapi: 3\./m);
+    expect(text).toContain("/batch/");
+  });
+
+  it("answers a JSON client with the surfaces, as absolute URLs, and no key", async () => {
+    for (const accept of ["application/json", "*/*"]) {
+      const res = await fetch(`${s.base}/`, { headers: { accept } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+      const index = (await res.json()) as { surfaces: { path: string; url: string }[]; api_key: string };
+      expect(index.surfaces.map((x) => x.path)).toEqual(["/docs", "/api/projects/", "/openapi.json", "/openapi.yaml", "/batch/", "/_mock/"]);
+      expect(index.surfaces.map((x) => x.url)).toContain(`${s.base}/openapi.json`);
+      expect(index.api_key).toContain("npm start");
+      expect(JSON.stringify(index)).not.toContain(OWNER_KEY);
+    }
+  });
+
+  it("answers a browser with a page linking the surfaces", async () => {
+    const res = await fetch(`${s.base}/`, { headers: { accept: "text/html,application/xhtml+xml,*/*;q=0.8" } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/html/);
+    const html = await res.text();
+    for (const link of ["/docs", "/openapi.json", "/openapi.yaml", "/_mock/openapi.yaml"]) expect(html).toContain(`href="${link}"`);
+    expect(html).not.toContain(OWNER_KEY);
+  });
 });
 
 describe("bundled document", () => {
@@ -47,7 +72,30 @@ describe("bundled document", () => {
   });
 });
 
-describe("/docs in a browser", () => {
+chromium.describe("/docs in a browser", () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it("/ explains the printed key and leads to /docs", { timeout: 120_000 }, async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    page.setDefaultTimeout(UI_TIMEOUT);
+    await page.goto(`${s.base}/`);
+    await expect(page.getByRole("heading", { name: "Your API key" }).isVisible()).resolves.toBe(true);
+    await expect(page.getByText("the personal API key that npm start printed", { exact: false }).isVisible()).resolves.toBe(true);
+    await expect(page.locator("pre").innerText()).resolves.toBe(`curl -H "Authorization: Bearer <printed key>" ${s.base}/api/projects/`);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: `${ARTIFACTS}/landing.png`, fullPage: true });
+    await page.getByRole("link", { name: "/docs" }).click();
+    await page.getByText("List insights", { exact: true }).waitFor({ state: "visible" });
+    expect(page.url()).toBe(`${s.base}/docs`);
+    await page.close();
+  });
+
   it("lists the operations, and Try it out calls this server with the key entered", { timeout: 180_000 }, async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
     page.setDefaultTimeout(UI_TIMEOUT);

@@ -61,6 +61,16 @@ describe("the command line", () => {
     try {
       expect(cli.out).toContain("frozen at 2024-03-05T12:00:00.000Z");
       expect(cli.out).not.toContain(OWNER_KEY);
+      // Every project with its id, name and project API token (not secret, unlike the personal key above).
+      const lines = cli.out.split("\n");
+      const projects = scenario("basic").projects!;
+      expect(projects.length).toBe(3);
+      for (const p of projects) {
+        const line = lines.find((l) => l.trimStart().startsWith(`${p.id} "${p.name}"`));
+        expect(line, `start-up output names project ${p.id}:\n${cli.out}`).toMatch(/ token phc_[0-9A-Za-z]{43}$/);
+      }
+      const tokens = lines.flatMap((l) => / token (phc_\w+)$/.exec(l)?.[1] ?? []);
+      expect(new Set(tokens).size).toBe(3);
       const url = /listening on (http:\/\/\S+)/.exec(cli.out)![1]!;
       const res = await call(url, "GET", "/api/projects/");
       expect(res.body.count).toBe(2);

@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, expect, it } from "vitest";
+import { java } from "../support/external-tools.ts";
 import { start } from "../support/processes.ts";
 import { scenario, startTestServer, type TestServer } from "../support/server.ts";
 
@@ -67,7 +68,7 @@ afterEach(async () => {
 
 async function specmatic(filter: string, config = CONFIG): Promise<Summary> {
   server = await startTestServer(scenario("basic"));
-  const run = start("java", ["-jar", JAR, "test", "--config", config, "--testBaseURL", server.base, "--filter", filter]);
+  const run = start(java.path, ["-jar", JAR, "test", "--config", config, "--testBaseURL", server.base, "--filter", filter]);
   await run.exited;
   const output = run.output();
   const totals = /Tests run: (\d+), Successes: (\d+), Failures: (\d+)/.exec(output);
@@ -79,7 +80,7 @@ async function specmatic(filter: string, config = CONFIG): Promise<Summary> {
 const failuresOf = (output: string) =>
   output.split("--------------------").filter((block) => /has FAILED/.test(block)).map((block) => block.trim().slice(0, 3000)).join("\n\n");
 
-describe("Specmatic contract tests from the document's examples", () => {
+java.describe("Specmatic contract tests from the document's examples", () => {
   it("pass for every operation Specmatic can send, but deleting a person", { timeout: 600_000 }, async () => {
     const result = await specmatic(`!(METHOD='GET' && PATH='${ARRAY_FORMS.join(",")}') && !(METHOD='DELETE' && PATH='${PERSON}')`);
     console.info(`Specmatic: ${result.run} tests, ${result.successes} passed, ${result.failures} failed`);
@@ -107,7 +108,7 @@ describe("Specmatic contract tests from the document's examples", () => {
  * Deleting a person is left to the example run: every generated variant deletes the same person 1, so
  * all but the first meet a deleted person (404).
  */
-describe("Specmatic generative contract tests", () => {
+java.describe("Specmatic generative contract tests", () => {
   const notJsonQuery = `PARAMETERS.QUERY!='${JSON_QUERY.join(",")}'`;
 
   it("pass for every operation but the query forms and deleting a person", { timeout: 600_000 }, async () => {

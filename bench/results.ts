@@ -1,0 +1,44 @@
+/** What a bench run measured, collected by the scenarios and read by the report. */
+
+export interface LoadResult {
+  server: string;
+  endpoint: string;
+  connections: number;
+  rps: number;
+  rpsMin: number;
+  rpsMax: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  unexpected: number;
+  errors: number;
+}
+
+export const results: LoadResult[] = [];
+
+export interface Startup {
+  what: string;
+  ms: number;
+  rssMb: number;
+  note?: string;
+}
+export const startups: Startup[] = [];
+export const notes: string[] = [];
+
+/**
+ * The ratios the targets name, measured interleaved (bench/scenarios/http.ts). Each target's ratio is the
+ * median of the per-round ratios.
+ */
+export interface InterleavedRatio {
+  label: string;
+  perRound: number[];
+  ours: number[];
+  other: number[];
+}
+export const interleaved: InterleavedRatio[] = [];
+
+export interface InProcess {
+  events: number;
+  ms: Record<string, number>;
+}
+export const inProcess: InProcess[] = [];
