@@ -994,6 +994,8 @@ export interface components {
             /** Format: date-time */
             last_refresh?: string;
         };
+        /** @description The JSON answer rendered as CSV (`format=csv`), as the real service's CSV renderer does: the rows are the `results` list of a list or actors envelope, the `result` list of an analysis (one row per series, step, cohort or edge, its data points as a JSON cell), the items of a bare list, or else the object itself as one row. A header row holds the sorted union of the rows' field names, one level of nested objects flattened into dotted names (`action.id`, `properties.$browser`); deeper values and arrays are written as JSON; null is an empty cell. Cells starting with = + - @ tab or CR are prefixed with a single quote against formula injection. */
+        CsvBody: string;
         /**
          * @description One placement of an insight on a dashboard.
          * @example {
@@ -1320,6 +1322,7 @@ export interface components {
             /** @description Property (or cohort ids) to break down by; the result becomes one funnel per value. */
             breakdown?: string | number | (string | number)[] | null;
             /**
+             * @description As in trends: `session` breaks down by a property of the event's session, `hogql` by a HogQL expression (see TrendRequest `breakdown_type`).
              * @default event
              * @enum {string|null}
              */
@@ -1349,10 +1352,11 @@ export interface components {
              */
             funnel_window_interval_unit?: "second" | "minute" | "hour" | "day" | "week" | "month" | "SECOND" | "MINUTE" | "HOUR" | "DAY" | "WEEK" | "MONTH" | null;
             /**
-             * @description The spec's name for `funnel_window_interval_unit` (default `DAY`).
+             * @description The spec's name for `funnel_window_interval_unit`. The spec writes its default as `days` and its values as `DAY, SECOND, MINUTE, HOUR, WEEK, MONTH`; the real service's lower-case units and their plurals are accepted too, all meaning the same unit (`days` = `DAY` = `day`).
+             * @default days
              * @enum {string|null}
              */
-            funnel_window_interval_type?: "second" | "minute" | "hour" | "day" | "week" | "month" | "SECOND" | "MINUTE" | "HOUR" | "DAY" | "WEEK" | "MONTH" | null;
+            funnel_window_interval_type?: "second" | "minute" | "hour" | "day" | "week" | "month" | "seconds" | "minutes" | "hours" | "days" | "weeks" | "months" | "SECOND" | "MINUTE" | "HOUR" | "DAY" | "WEEK" | "MONTH" | null;
             /**
              * @deprecated
              * @description DEPRECATED, to be removed in a future release: window in days; use `funnel_window_interval` and `funnel_window_interval_unit`. Used only when `funnel_window_interval` is absent.
@@ -2651,7 +2655,7 @@ export interface components {
             math?: "total" | "dau" | "weekly_active" | "monthly_active" | "unique_session" | "unique_group" | "sum" | "avg" | "min" | "max" | "median" | "p75" | "p90" | "p95" | "p99" | "avg_count_per_actor" | "min_count_per_actor" | "max_count_per_actor" | "median_count_per_actor" | "p75_count_per_actor" | "p90_count_per_actor" | "p95_count_per_actor" | "p99_count_per_actor" | "first_time_for_user" | "first_matching_event_for_user" | "hogql" | null;
             /** @description Numeric property aggregated by the property maths (`sum`, `avg`, `min`, `max`, `median`, `p75`…`p99`). */
             math_property?: string | null;
-            /** @description Aggregate expression for `math` `hogql`, for example `sum(properties.amount)`. */
+            /** @description Aggregate expression for `math` `hogql`, computed per bucket: `count()`, `count(x)`, `count(distinct x)`, `sum`, `avg`, `min`, `max`, `median`, `uniq`, `uniqExact` over an expression of the events API's HogQL subset (`properties.amount`, `person_id`, `person.properties.plan`…), and arithmetic over aggregates (`sum(properties.amount) / count()`). Null arguments are skipped; an empty bucket is 0. Required with `math` `hogql`; anything else is a 400 naming `events__N__math_hogql`. */
             math_hogql?: string | null;
             /** @description Group type counted by `math` `unique_group`. */
             math_group_type_index?: number | null;
@@ -2756,7 +2760,7 @@ export interface components {
             /** @description Property to break down by (a key, or a HogQL expression with `breakdown_type` `hogql`); for `breakdown_type` `cohort` a list of cohort ids and/or `all`. */
             breakdown?: string | number | (string | number)[] | null;
             /**
-             * @description `events` is a legacy spelling of `event`.
+             * @description `events` is a legacy spelling of `event`. `session`: a property of the event's session (the events sharing `properties.$session_id`, all of the project's events counted, as the real service's sessions table does): `$session_duration` (alias `duration`; whole seconds between the first and the last event, ClickHouse `dateDiff('second', …)`), `$entry_current_url`, `$entry_pathname`, `$entry_hostname`, `$exit_current_url`, `$exit_pathname`, `$exit_hostname` (aliases `$end_current_url`, `$end_pathname`; the `$current_url` of the session's first and last event, whatever that event is), `$pageview_count`, `$autocapture_count`, `$screen_count`, `$num_uniq_urls`, `$start_timestamp`, `$end_timestamp`, `$entry_referring_domain`, `$entry_referrer`, `$entry_utm_source|campaign|medium|term|content`, `$entry_gclid`, `$entry_fbclid`, and `$is_bounce` (the real service's default: null without a pageview, else true unless there was more than one pageview, any `$autocapture` or a duration of 10 s or more). Events without a session id fall in the null value. Numeric session properties break down by value, or into bins with `breakdown_histogram_bin_count`. Choice: `$channel_type` is refused (400 naming `breakdown`): it needs the real service's channel rules and domain lists, which this server does not hold. `hogql`: `breakdown` is a HogQL expression evaluated per event by the events API's evaluator (`properties.$browser`, `concat(…)`, `toString(person.properties.plan)`, `if(…)`); an unsupported construct is a 400 naming `breakdown`.
              * @default event
              * @enum {string|null}
              */
@@ -3026,10 +3030,10 @@ export interface components {
         person_id: string;
         /** @description Event uuid (dashes optional). Validated by the server: a malformed uuid is 400 with attr `id`; an unknown event is 404. */
         event_id: string;
-        /** @description Response format. `csv` answers `text/csv; charset=utf-8`: a header row of the (flattened, sorted) field names of `results`, then one row per item. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell; booleans are `true`/`false`. Cells starting with = + - @ tab or CR are prefixed with a single quote against formula injection. Choice: the rows are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. */
+        /** @description Response format (spec: every endpoint takes it). `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema): a header row of the (flattened, sorted) field names, then one row per item of a list's `results`, of an analysis' `result` (one row per series with its data points), of a bare list, or one row for a single object. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell. Cells starting with = + - @ tab or CR are prefixed with a single quote against formula injection. Choice: the rows of a list are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. Errors are always JSON. */
         format: "json" | "csv";
-        /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-        format_json: "json";
+        /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+        format_any: "json" | "csv";
         /** @description Page size. */
         limit: number;
         /** @description Index of the first result to return. */
@@ -3248,7 +3252,7 @@ export interface operations {
     projects_list: {
         parameters: {
             query?: {
-                /** @description Response format. `csv` answers `text/csv; charset=utf-8`: a header row of the (flattened, sorted) field names of `results`, then one row per item. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell; booleans are `true`/`false`. Cells starting with = + - @ tab or CR are prefixed with a single quote against formula injection. Choice: the rows are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. */
+                /** @description Response format (spec: every endpoint takes it). `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema): a header row of the (flattened, sorted) field names, then one row per item of a list's `results`, of an analysis' `result` (one row per series with its data points), of a bare list, or one row for a single object. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell. Cells starting with = + - @ tab or CR are prefixed with a single quote against formula injection. Choice: the rows of a list are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. Errors are always JSON. */
                 format?: components["parameters"]["format"];
                 /** @description Page size. */
                 limit?: components["parameters"]["limit"];
@@ -3281,7 +3285,7 @@ export interface operations {
             query?: {
                 /** @description Only insights created by this user id. */
                 created_by?: number;
-                /** @description Response format. `csv` answers `text/csv; charset=utf-8`: a header row of the (flattened, sorted) field names of `results`, then one row per item. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell; booleans are `true`/`false`. Cells starting with = + - @ tab or CR are prefixed with a single quote against formula injection. Choice: the rows are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. */
+                /** @description Response format (spec: every endpoint takes it). `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema): a header row of the (flattened, sorted) field names, then one row per item of a list's `results`, of an analysis' `result` (one row per series with its data points), of a bare list, or one row for a single object. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell. Cells starting with = + - @ tab or CR are prefixed with a single quote against formula injection. Choice: the rows of a list are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. Errors are always JSON. */
                 format?: components["parameters"]["format"];
                 /** @description Page size. */
                 limit?: components["parameters"]["limit"];
@@ -3327,8 +3331,8 @@ export interface operations {
     insights_create: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
             };
             header?: never;
             path: {
@@ -3350,6 +3354,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Insight"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3364,8 +3369,8 @@ export interface operations {
     insights_all_activity_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
                 /** @description Entries per page. */
                 limit?: components["parameters"]["activity_limit"];
                 /** @description Page number, 1-based. */
@@ -3387,6 +3392,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ActivityLogPage"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3399,8 +3405,8 @@ export interface operations {
     insights_cancel_create: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
             };
             header?: never;
             path: {
@@ -3422,6 +3428,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InsightCancelResponse"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3436,8 +3443,8 @@ export interface operations {
     insights_funnel_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
                 /** @description Ask for a recomputation. The server recomputes only when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. */
                 refresh?: components["parameters"]["refresh"];
                 /** @description Analysis kind. */
@@ -3531,6 +3538,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FunnelResponse"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3543,8 +3551,8 @@ export interface operations {
     insights_funnel_create: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
                 /** @description Ask for a recomputation. The server recomputes only when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. */
                 refresh?: components["parameters"]["refresh"];
             };
@@ -3568,6 +3576,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FunnelResponse"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3582,8 +3591,8 @@ export interface operations {
     insights_funnel_correlation_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
                 /** @description Ask for a recomputation. The server recomputes only when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. */
                 refresh?: components["parameters"]["refresh"];
                 /** @description Analysis kind. */
@@ -3692,6 +3701,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FunnelCorrelationResponse"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3704,8 +3714,8 @@ export interface operations {
     insights_funnel_correlation_create: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
                 /** @description Ask for a recomputation. The server recomputes only when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. */
                 refresh?: components["parameters"]["refresh"];
             };
@@ -3729,6 +3739,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FunnelCorrelationResponse"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3743,8 +3754,8 @@ export interface operations {
     insights_my_last_viewed_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
             };
             header?: never;
             path: {
@@ -3762,6 +3773,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InsightBasic"][];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3774,8 +3786,8 @@ export interface operations {
     insights_path_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
                 /** @description Ask for a recomputation. The server recomputes only when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. */
                 refresh?: components["parameters"]["refresh"];
                 /** @description Analysis kind. */
@@ -3841,6 +3853,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PathResponse"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3853,8 +3866,8 @@ export interface operations {
     insights_path_create: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
                 /** @description Ask for a recomputation. The server recomputes only when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. */
                 refresh?: components["parameters"]["refresh"];
             };
@@ -3878,6 +3891,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PathResponse"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3892,8 +3906,8 @@ export interface operations {
     insights_retention_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
                 /** @description Ask for a recomputation. The server recomputes only when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. */
                 refresh?: components["parameters"]["refresh"];
                 /** @description Analysis kind. */
@@ -3945,6 +3959,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RetentionResponse"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3957,8 +3972,8 @@ export interface operations {
     insights_timing_create: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
             };
             header?: never;
             path: {
@@ -3980,6 +3995,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Success"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3994,8 +4010,8 @@ export interface operations {
     insights_trend_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
                 /** @description Ask for a recomputation. The server recomputes only when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. */
                 refresh?: components["parameters"]["refresh"];
                 /** @description Analysis kind; default `TRENDS`. */
@@ -4075,6 +4091,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TrendResponse"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4087,8 +4104,8 @@ export interface operations {
     insights_trend_create: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
                 /** @description Ask for a recomputation. The server recomputes only when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. */
                 refresh?: components["parameters"]["refresh"];
             };
@@ -4112,6 +4129,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TrendResponse"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4126,8 +4144,8 @@ export interface operations {
     insights_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
                 /** @description Id of the dashboard the insight is loaded for; adds `color` and `layouts`. */
                 from_dashboard?: number;
                 /** @description Ask for a recomputation. The server recomputes only when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. */
@@ -4151,6 +4169,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Insight"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4193,8 +4212,8 @@ export interface operations {
     insights_partial_update: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
             };
             header?: never;
             path: {
@@ -4218,6 +4237,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Insight"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4232,8 +4252,8 @@ export interface operations {
     insights_activity_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
                 /** @description Entries per page. */
                 limit?: components["parameters"]["activity_limit"];
                 /** @description Page number, 1-based. */
@@ -4257,6 +4277,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ActivityLogPage"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4269,8 +4290,8 @@ export interface operations {
     insights_viewed_create: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
             };
             header?: never;
             path: {
@@ -4294,6 +4315,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Insight"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4312,7 +4334,7 @@ export interface operations {
                 distinct_id?: string;
                 /** @description Only persons whose `properties.email` equals this value (exact, case-sensitive). */
                 email?: string;
-                /** @description Response format. `csv` answers `text/csv; charset=utf-8`: a header row of the (flattened, sorted) field names of `results`, then one row per item. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell; booleans are `true`/`false`. Cells starting with = + - @ tab or CR are prefixed with a single quote against formula injection. Choice: the rows are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. */
+                /** @description Response format (spec: every endpoint takes it). `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema): a header row of the (flattened, sorted) field names, then one row per item of a list's `results`, of an analysis' `result` (one row per series with its data points), of a bare list, or one row for a single object. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell. Cells starting with = + - @ tab or CR are prefixed with a single quote against formula injection. Choice: the rows of a list are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. Errors are always JSON. */
                 format?: components["parameters"]["format"];
                 /** @description Page size. */
                 limit?: number;
@@ -4357,8 +4379,8 @@ export interface operations {
     persons_all_activity_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
                 /** @description Entries per page. */
                 limit?: components["parameters"]["activity_limit"];
                 /** @description Page number, 1-based. */
@@ -4380,6 +4402,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ActivityLogPage"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4394,8 +4417,8 @@ export interface operations {
             query: {
                 /** @description Integer id or uuid (dashes optional) of the person. */
                 person_id: string;
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
             };
             header?: never;
             path: {
@@ -4413,6 +4436,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PersonCohortList"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4425,8 +4449,8 @@ export interface operations {
     persons_funnel_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
                 /** @description Page size. */
                 limit?: components["parameters"]["limit"];
                 /** @description Index of the first result to return. */
@@ -4528,6 +4552,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ActorsResponse"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4540,8 +4565,8 @@ export interface operations {
     persons_funnel_create: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
                 /** @description Page size. */
                 limit?: components["parameters"]["limit"];
                 /** @description Index of the first result to return. */
@@ -4573,6 +4598,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ActorsResponse"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4587,8 +4613,8 @@ export interface operations {
     persons_funnel_correlation_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
                 /** @description Page size. */
                 limit?: components["parameters"]["limit"];
                 /** @description Index of the first result to return. */
@@ -4711,6 +4737,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ActorsResponse"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4723,8 +4750,8 @@ export interface operations {
     persons_funnel_correlation_create: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
                 /** @description Page size. */
                 limit?: components["parameters"]["limit"];
                 /** @description Index of the first result to return. */
@@ -4762,6 +4789,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ActorsResponse"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4776,8 +4804,8 @@ export interface operations {
     persons_lifecycle_retrieve: {
         parameters: {
             query: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
                 /** @description Page size. */
                 limit?: components["parameters"]["limit"];
                 /** @description Index of the first result to return. */
@@ -4875,6 +4903,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ActorsResponse"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4887,8 +4916,8 @@ export interface operations {
     persons_path_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
                 /** @description Page size. */
                 limit?: components["parameters"]["limit"];
                 /** @description Index of the first result to return. */
@@ -4964,6 +4993,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ActorsResponse"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4976,8 +5006,8 @@ export interface operations {
     persons_path_create: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
                 /** @description Page size. */
                 limit?: components["parameters"]["limit"];
                 /** @description Index of the first result to return. */
@@ -5011,6 +5041,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ActorsResponse"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5025,8 +5056,8 @@ export interface operations {
     persons_retention_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
                 /** @description Page size. */
                 limit?: components["parameters"]["limit"];
                 /** @description Index of the first result to return. */
@@ -5086,6 +5117,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ActorsResponse"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5098,8 +5130,8 @@ export interface operations {
     persons_stickiness_retrieve: {
         parameters: {
             query: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
                 /** @description Page size. */
                 limit?: components["parameters"]["limit"];
                 /** @description Index of the first result to return. */
@@ -5195,6 +5227,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ActorsResponse"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5207,8 +5240,8 @@ export interface operations {
     persons_trends_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
                 /** @description Page size. */
                 limit?: components["parameters"]["limit"];
                 /** @description Index of the first result to return. */
@@ -5302,6 +5335,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ActorsResponse"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5321,8 +5355,8 @@ export interface operations {
                 key: string;
                 /** @description Case-insensitive substring the values must contain. */
                 value?: string;
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
             };
             header?: never;
             path: {
@@ -5340,6 +5374,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PropertyValue"][];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5352,8 +5387,8 @@ export interface operations {
     persons_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
             };
             header?: never;
             path: {
@@ -5373,6 +5408,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Person"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5387,8 +5423,8 @@ export interface operations {
             query?: {
                 /** @description Also queue the deletion of all the person's events (run at the next Sunday 05:00 UTC). */
                 delete_events?: boolean;
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
             };
             header?: never;
             path: {
@@ -5418,8 +5454,8 @@ export interface operations {
     persons_partial_update: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
             };
             header?: never;
             path: {
@@ -5443,6 +5479,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Person"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5457,8 +5494,8 @@ export interface operations {
     persons_activity_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
                 /** @description Entries per page. */
                 limit?: components["parameters"]["activity_limit"];
                 /** @description Page number, 1-based. */
@@ -5482,6 +5519,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ActivityLogPage"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5499,8 +5537,8 @@ export interface operations {
                  * @example plan
                  */
                 $unset?: string;
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
             };
             header?: never;
             path: {
@@ -5524,6 +5562,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Person"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5538,8 +5577,8 @@ export interface operations {
     persons_properties_timeline_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
                 /**
                  * @description JSON-encoded array of SeriesEntity (event series or steps).
                  * @example [{"id":"$pageview","type":"events","order":0}]
@@ -5580,6 +5619,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PropertiesTimeline"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5592,8 +5632,8 @@ export interface operations {
     persons_split_create: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
             };
             header?: never;
             path: {
@@ -5617,6 +5657,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Person"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5641,8 +5682,8 @@ export interface operations {
                  * @example team
                  */
                 value?: string;
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
             };
             header?: never;
             path: {
@@ -5666,6 +5707,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Person"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5697,7 +5739,7 @@ export interface operations {
                  * @example $pageview
                  */
                 event?: string;
-                /** @description Response format. `csv` answers `text/csv; charset=utf-8`: a header row of the (flattened, sorted) field names of `results`, then one row per item. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell; booleans are `true`/`false`. Cells starting with = + - @ tab or CR are prefixed with a single quote against formula injection. Choice: the rows are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. */
+                /** @description Response format (spec: every endpoint takes it). `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema): a header row of the (flattened, sorted) field names, then one row per item of a list's `results`, of an analysis' `result` (one row per series with its data points), of a bare list, or one row for a single object. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell. Cells starting with = + - @ tab or CR are prefixed with a single quote against formula injection. Choice: the rows of a list are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. Errors are always JSON. */
                 format?: components["parameters"]["format"];
                 /** @description Maximum number of results. */
                 limit?: number;
@@ -5765,8 +5807,8 @@ export interface operations {
                 event_name?: string[];
                 /** @description Maximum number of values. */
                 limit?: number;
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
             };
             header?: never;
             path: {
@@ -5784,6 +5826,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PropertyValue"][];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5796,8 +5839,8 @@ export interface operations {
     events_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
             };
             header?: never;
             path: {
@@ -5817,6 +5860,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Event"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -1,4 +1,5 @@
 import type { ActionRecord, CohortRecord, PersonRecord, Properties } from "../../store/schema.ts";
+import type { SessionTable } from "./session-properties.ts";
 
 /** Everything an analysis may know besides the events: injected, never read from globals. */
 export interface AnalysisContext {
@@ -14,6 +15,8 @@ export interface AnalysisContext {
   cohorts: readonly CohortRecord[];
   actions: readonly ActionRecord[];
   testAccountFilters: readonly Properties[];
+  /** The project's sessions (derived from all its events), computed on first use and cached per data version. */
+  sessions?: () => SessionTable;
 }
 
 /** The part of the context that compiling property filters needs. */
