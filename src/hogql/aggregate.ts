@@ -129,7 +129,8 @@ function compileOuter(node: HogqlNode, attr: string, now: number, slots: Slot[])
       return slotOf(reducer, args[0], attr, now, slots);
     }
   }
-  throw reject.invalid(attr, `Unsupported math_hogql expression (${String(node.node)}${node.name ? ` ${String(node.name)}()` : ""}): use count(), sum, avg, min, max, median, uniq, count(distinct …) and arithmetic over them.`);
+  const what = `${String(node.node)}${node.name ? ` ${String(node.name)}()` : ""}`;
+  throw reject.invalid(attr, `math_hogql must be an aggregate expression; ${what} is not supported here (use count(), sum, avg, min, max, median, uniq, count(distinct …) and arithmetic over them).`);
 }
 
 function slotOf(reducer: Reducer, argNode: HogqlNode | undefined, attr: string, now: number, slots: Slot[]): Combine {
