@@ -8,7 +8,8 @@ import type { paths } from "../src/generated/openapi.ts";
 import { startServer } from "../src/index.ts";
 
 export function analyticsClient(baseUrl: string, personalApiKey: string, fetchImpl: typeof fetch = fetch) {
-  return createClient<paths>({ baseUrl, headers: { Authorization: `Bearer ${personalApiKey}` }, fetch: fetchImpl });
+  // JSON answers only: every operation also documents text/csv (format=csv), which would widen each `data` to string.
+  return createClient<paths, "application/json">({ baseUrl, headers: { Authorization: `Bearer ${personalApiKey}` }, fetch: fetchImpl });
 }
 
 export type AnalyticsClient = ReturnType<typeof analyticsClient>;

@@ -13,6 +13,7 @@ import { snapshotOf } from "./control/snapshot.ts";
 import { handlers } from "./handlers/index.ts";
 import { createApi, OPENAPI_PATH, rebuildApi } from "./http/api.ts";
 import { docsRouter } from "./http/docs.ts";
+import { hogqlPreloader } from "./http/hogql-preload.ts";
 import { asClientError, type ApiError, fail } from "./http/errors.ts";
 import { assertJsonDepth } from "./http/json-depth.ts";
 import { ERROR_BODY_LOCAL, RequestLog, requestLogEntry } from "./http/request-log.ts";
@@ -165,8 +166,10 @@ export async function createApp({ store, clock, config, logger, startup }: AppOp
       next(err);
     }
   });
+  const preloadHogql = hogqlPreloader(store);
   app.use(async (req, res, next) => {
     try {
+      await preloadHogql(req);
       const routedPath = req.path.endsWith("/") ? req.path : `${req.path}/`;
       let url: URL | undefined;
       const request = {

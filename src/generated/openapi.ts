@@ -1051,6 +1051,8 @@ export interface components {
             /** Format: date-time */
             last_refresh?: string;
         };
+        /** @description The JSON answer rendered as CSV (`format=csv`), as the real service's CSV renderer does: the rows are the `results` list of a list or actors envelope, the `result` list of an analysis (one row per series, step, cohort or edge, its data points as a JSON cell), the items of a bare list, or else the object itself as one row. A header row holds the sorted union of the rows' field names, one level of nested objects flattened into dotted names (`action.id`, `properties.$browser`); deeper values and arrays are written as JSON; null is an empty cell. Cells starting with = + - @ tab or CR are prefixed with a single quote against formula injection. */
+        CsvBody: string;
         /**
          * @description One placement of an insight on a dashboard.
          * @example {
@@ -1377,6 +1379,7 @@ export interface components {
             /** @description Property (or cohort ids) to break down by; the result becomes one funnel per value. */
             breakdown?: string | number | (string | number)[] | null;
             /**
+             * @description As in trends: `session` breaks down by a property of the event's session, `hogql` by a HogQL expression (see TrendRequest `breakdown_type`).
              * @default event
              * @enum {string|null}
              */
@@ -1407,10 +1410,11 @@ export interface components {
              */
             funnel_window_interval_unit?: "second" | "minute" | "hour" | "day" | "week" | "month" | "SECOND" | "MINUTE" | "HOUR" | "DAY" | "WEEK" | "MONTH" | null;
             /**
-             * @description The spec's name for `funnel_window_interval_unit` (default `DAY`).
+             * @description The spec's name for `funnel_window_interval_unit`. The spec writes its default as `days` and its values as `DAY, SECOND, MINUTE, HOUR, WEEK, MONTH`; the real service's lower-case units and their plurals are accepted too, all meaning the same unit (`days` = `DAY` = `day`).
+             * @default days
              * @enum {string|null}
              */
-            funnel_window_interval_type?: "second" | "minute" | "hour" | "day" | "week" | "month" | "SECOND" | "MINUTE" | "HOUR" | "DAY" | "WEEK" | "MONTH" | null;
+            funnel_window_interval_type?: "second" | "minute" | "hour" | "day" | "week" | "month" | "seconds" | "minutes" | "hours" | "days" | "weeks" | "months" | "SECOND" | "MINUTE" | "HOUR" | "DAY" | "WEEK" | "MONTH" | null;
             /**
              * @deprecated
              * @description DEPRECATED, to be removed in a future release: window in days; use `funnel_window_interval` and `funnel_window_interval_unit`. Used only when `funnel_window_interval` is absent.
@@ -2744,7 +2748,7 @@ export interface components {
             math?: "total" | "dau" | "weekly_active" | "monthly_active" | "unique_session" | "unique_group" | "sum" | "avg" | "min" | "max" | "median" | "p75" | "p90" | "p95" | "p99" | "avg_count_per_actor" | "min_count_per_actor" | "max_count_per_actor" | "median_count_per_actor" | "p75_count_per_actor" | "p90_count_per_actor" | "p95_count_per_actor" | "p99_count_per_actor" | "first_time_for_user" | "first_matching_event_for_user" | "hogql" | null;
             /** @description Numeric property aggregated by the property maths (`sum`, `avg`, `min`, `max`, `median`, `p75`…`p99`). */
             math_property?: string | null;
-            /** @description Aggregate expression for `math` `hogql`, for example `sum(properties.amount)`. */
+            /** @description Aggregate expression for `math` `hogql`, computed per bucket: `count()`, `count(x)`, `count(distinct x)`, `sum`, `avg`, `min`, `max`, `median`, `uniq`, `uniqExact` over an expression of the events API's HogQL subset (`properties.amount`, `person_id`, `person.properties.plan`…), and arithmetic over aggregates (`sum(properties.amount) / count()`). Null arguments are skipped; an empty bucket is 0. Required with `math` `hogql`; anything else is a 400 naming `events__N__math_hogql`. */
             math_hogql?: string | null;
             /** @description Group type counted by `math` `unique_group` (required with it: 400 otherwise): the distinct keys `properties.$groups[<group type name>]` of the matching events; events outside such a group are not counted. */
             math_group_type_index?: number | null;
@@ -2849,7 +2853,7 @@ export interface components {
             /** @description Property to break down by (a key, or a HogQL expression with `breakdown_type` `hogql`); for `breakdown_type` `cohort` a list of cohort ids and/or `all`. */
             breakdown?: string | number | (string | number)[] | null;
             /**
-             * @description `events` is a legacy spelling of `event`.
+             * @description `events` is a legacy spelling of `event`. `session`: a property of the event's session (the events sharing `properties.$session_id`, all of the project's events counted, as the real service's sessions table does): `$session_duration` (alias `duration`; whole seconds between the first and the last event, ClickHouse `dateDiff('second', …)`), `$entry_current_url`, `$entry_pathname`, `$entry_hostname`, `$exit_current_url`, `$exit_pathname`, `$exit_hostname` (aliases `$end_current_url`, `$end_pathname`; the `$current_url` of the session's first and last event, whatever that event is), `$pageview_count`, `$autocapture_count`, `$screen_count`, `$num_uniq_urls`, `$start_timestamp`, `$end_timestamp`, `$entry_referring_domain`, `$entry_referrer`, `$entry_utm_source|campaign|medium|term|content`, `$entry_gclid`, `$entry_fbclid`, and `$is_bounce` (the real service's default: null without a pageview, else true unless there was more than one pageview, any `$autocapture` or a duration of 10 s or more). Events without a session id fall in the null value. Numeric session properties break down by value, or into bins with `breakdown_histogram_bin_count`. Choice: `$channel_type` is refused (400 naming `breakdown`): it needs the real service's channel rules and domain lists, which this server does not hold. `hogql`: `breakdown` is a HogQL expression evaluated per event by the events API's evaluator (`properties.$browser`, `concat(…)`, `toString(person.properties.plan)`, `if(…)`); an unsupported construct is a 400 naming `breakdown`.
              * @default event
              * @enum {string|null}
              */
@@ -3122,10 +3126,10 @@ export interface components {
         person_id: string;
         /** @description Event uuid (dashes optional). Validated by the server: a malformed uuid is 400 with attr `id`; an unknown event is 404. */
         event_id: string;
-        /** @description Response format. `csv` answers `text/csv; charset=utf-8`: a header row of the (flattened, sorted) field names of `results`, then one row per item. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell; booleans are `true`/`false`. Cells starting with = + - @ tab or CR are prefixed with a single quote against formula injection. Choice: the rows are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. */
+        /** @description Response format (spec: every endpoint takes it). `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema): a header row of the (flattened, sorted) field names, then one row per item of a list's `results`, of an analysis' `result` (one row per series with its data points), of a bare list, or one row for a single object. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell. Cells starting with = + - @ tab or CR are prefixed with a single quote against formula injection. Choice: the rows of a list are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. Errors are always JSON. */
         format: "json" | "csv";
-        /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-        format_json: "json";
+        /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+        format_any: "json" | "csv";
         /** @description Page size. */
         limit: number;
         /** @description Index of the first result to return. */
@@ -3344,7 +3348,7 @@ export interface operations {
     projects_list: {
         parameters: {
             query?: {
-                /** @description Response format. `csv` answers `text/csv; charset=utf-8`: a header row of the (flattened, sorted) field names of `results`, then one row per item. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell; booleans are `true`/`false`. Cells starting with = + - @ tab or CR are prefixed with a single quote against formula injection. Choice: the rows are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. */
+                /** @description Response format (spec: every endpoint takes it). `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema): a header row of the (flattened, sorted) field names, then one row per item of a list's `results`, of an analysis' `result` (one row per series with its data points), of a bare list, or one row for a single object. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell. Cells starting with = + - @ tab or CR are prefixed with a single quote against formula injection. Choice: the rows of a list are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. Errors are always JSON. */
                 format?: components["parameters"]["format"];
                 /** @description Page size. */
                 limit?: components["parameters"]["limit"];
@@ -3377,7 +3381,7 @@ export interface operations {
             query?: {
                 /** @description Only insights created by this user id. */
                 created_by?: number;
-                /** @description Response format. `csv` answers `text/csv; charset=utf-8`: a header row of the (flattened, sorted) field names of `results`, then one row per item. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell; booleans are `true`/`false`. Cells starting with = + - @ tab or CR are prefixed with a single quote against formula injection. Choice: the rows are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. */
+                /** @description Response format (spec: every endpoint takes it). `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema): a header row of the (flattened, sorted) field names, then one row per item of a list's `results`, of an analysis' `result` (one row per series with its data points), of a bare list, or one row for a single object. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell. Cells starting with = + - @ tab or CR are prefixed with a single quote against formula injection. Choice: the rows of a list are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. Errors are always JSON. */
                 format?: components["parameters"]["format"];
                 /** @description Page size. */
                 limit?: components["parameters"]["limit"];
@@ -3423,8 +3427,8 @@ export interface operations {
     insights_create: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
             };
             header?: never;
             path: {
@@ -3446,6 +3450,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Insight"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3460,8 +3465,8 @@ export interface operations {
     insights_all_activity_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
                 /** @description Entries per page. */
                 limit?: components["parameters"]["activity_limit"];
                 /** @description Page number, 1-based. */
@@ -3486,6 +3491,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ActivityLogPage"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3498,8 +3504,8 @@ export interface operations {
     insights_cancel_create: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
             };
             header?: never;
             path: {
@@ -3524,6 +3530,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InsightCancelResponse"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3538,8 +3545,8 @@ export interface operations {
     insights_funnel_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
                 /** @description Ask for a recomputation. The server recomputes only when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. */
                 refresh?: components["parameters"]["refresh"];
                 /** @description Analysis kind. */
@@ -3636,6 +3643,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FunnelResponse"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3648,8 +3656,8 @@ export interface operations {
     insights_funnel_create: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
                 /** @description Ask for a recomputation. The server recomputes only when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. */
                 refresh?: components["parameters"]["refresh"];
             };
@@ -3676,6 +3684,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FunnelResponse"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3690,8 +3699,8 @@ export interface operations {
     insights_funnel_correlation_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
                 /** @description Ask for a recomputation. The server recomputes only when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. */
                 refresh?: components["parameters"]["refresh"];
                 /** @description Analysis kind. */
@@ -3803,6 +3812,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FunnelCorrelationResponse"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3815,8 +3825,8 @@ export interface operations {
     insights_funnel_correlation_create: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
                 /** @description Ask for a recomputation. The server recomputes only when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. */
                 refresh?: components["parameters"]["refresh"];
             };
@@ -3843,6 +3853,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FunnelCorrelationResponse"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3857,8 +3868,8 @@ export interface operations {
     insights_my_last_viewed_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
             };
             header?: never;
             path: {
@@ -3879,6 +3890,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InsightBasic"][];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3891,8 +3903,8 @@ export interface operations {
     insights_path_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
                 /** @description Ask for a recomputation. The server recomputes only when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. */
                 refresh?: components["parameters"]["refresh"];
                 /** @description Analysis kind. */
@@ -3960,6 +3972,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PathResponse"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3972,8 +3985,8 @@ export interface operations {
     insights_path_create: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
                 /** @description Ask for a recomputation. The server recomputes only when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. */
                 refresh?: components["parameters"]["refresh"];
             };
@@ -3997,6 +4010,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PathResponse"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4011,8 +4025,8 @@ export interface operations {
     insights_retention_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
                 /** @description Ask for a recomputation. The server recomputes only when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. */
                 refresh?: components["parameters"]["refresh"];
                 /** @description Analysis kind. */
@@ -4064,6 +4078,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RetentionResponse"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4076,8 +4091,8 @@ export interface operations {
     insights_timing_create: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
             };
             header?: never;
             path: {
@@ -4102,6 +4117,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Success"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4116,8 +4132,8 @@ export interface operations {
     insights_trend_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
                 /** @description Ask for a recomputation. The server recomputes only when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. */
                 refresh?: components["parameters"]["refresh"];
                 /** @description Analysis kind; default `TRENDS`. */
@@ -4200,6 +4216,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TrendResponse"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4212,8 +4229,8 @@ export interface operations {
     insights_trend_create: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
                 /** @description Ask for a recomputation. The server recomputes only when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. */
                 refresh?: components["parameters"]["refresh"];
             };
@@ -4240,6 +4257,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TrendResponse"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4254,8 +4272,8 @@ export interface operations {
     insights_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
                 /** @description Id of the dashboard the insight is loaded for; adds `color` and `layouts`. */
                 from_dashboard?: number;
                 /** @description Ask for a recomputation. The server recomputes only when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. */
@@ -4282,6 +4300,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Insight"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4327,8 +4346,8 @@ export interface operations {
     insights_partial_update: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
             };
             header?: never;
             path: {
@@ -4352,6 +4371,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Insight"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4366,8 +4386,8 @@ export interface operations {
     insights_activity_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
                 /** @description Entries per page. */
                 limit?: components["parameters"]["activity_limit"];
                 /** @description Page number, 1-based. */
@@ -4394,6 +4414,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ActivityLogPage"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4406,8 +4427,8 @@ export interface operations {
     insights_viewed_create: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
             };
             header?: never;
             path: {
@@ -4434,6 +4455,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Insight"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4452,7 +4474,7 @@ export interface operations {
                 distinct_id?: string;
                 /** @description Only persons whose `properties.email` equals this value (exact, case-sensitive). */
                 email?: string;
-                /** @description Response format. `csv` answers `text/csv; charset=utf-8`: a header row of the (flattened, sorted) field names of `results`, then one row per item. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell; booleans are `true`/`false`. Cells starting with = + - @ tab or CR are prefixed with a single quote against formula injection. Choice: the rows are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. */
+                /** @description Response format (spec: every endpoint takes it). `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema): a header row of the (flattened, sorted) field names, then one row per item of a list's `results`, of an analysis' `result` (one row per series with its data points), of a bare list, or one row for a single object. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell. Cells starting with = + - @ tab or CR are prefixed with a single quote against formula injection. Choice: the rows of a list are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. Errors are always JSON. */
                 format?: components["parameters"]["format"];
                 /** @description Page size. */
                 limit?: number;
@@ -4494,8 +4516,8 @@ export interface operations {
     persons_all_activity_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
                 /** @description Entries per page. */
                 limit?: components["parameters"]["activity_limit"];
                 /** @description Page number, 1-based. */
@@ -4520,6 +4542,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ActivityLogPage"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4534,8 +4557,8 @@ export interface operations {
             query: {
                 /** @description Integer id or uuid (dashes optional) of the person. */
                 person_id: string;
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
             };
             header?: never;
             path: {
@@ -4553,6 +4576,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PersonCohortList"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4565,8 +4589,8 @@ export interface operations {
     persons_funnel_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
                 /** @description Page size. */
                 limit?: components["parameters"]["limit"];
                 /** @description Index of the first result to return. */
@@ -4668,6 +4692,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ActorsResponse"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4680,8 +4705,8 @@ export interface operations {
     persons_funnel_create: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
                 /** @description Page size. */
                 limit?: components["parameters"]["limit"];
                 /** @description Index of the first result to return. */
@@ -4713,6 +4738,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ActorsResponse"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4727,8 +4753,8 @@ export interface operations {
     persons_funnel_correlation_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
                 /** @description Page size. */
                 limit?: components["parameters"]["limit"];
                 /** @description Index of the first result to return. */
@@ -4851,6 +4877,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ActorsResponse"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4863,8 +4890,8 @@ export interface operations {
     persons_funnel_correlation_create: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
                 /** @description Page size. */
                 limit?: components["parameters"]["limit"];
                 /** @description Index of the first result to return. */
@@ -4902,6 +4929,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ActorsResponse"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4916,8 +4944,8 @@ export interface operations {
     persons_lifecycle_retrieve: {
         parameters: {
             query: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
                 /** @description Page size. */
                 limit?: components["parameters"]["limit"];
                 /** @description Index of the first result to return. */
@@ -5015,6 +5043,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ActorsResponse"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5027,8 +5056,8 @@ export interface operations {
     persons_path_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
                 /** @description Page size. */
                 limit?: components["parameters"]["limit"];
                 /** @description Index of the first result to return. */
@@ -5106,6 +5135,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ActorsResponse"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5118,8 +5148,8 @@ export interface operations {
     persons_path_create: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
                 /** @description Page size. */
                 limit?: components["parameters"]["limit"];
                 /** @description Index of the first result to return. */
@@ -5153,6 +5183,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ActorsResponse"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5167,8 +5198,8 @@ export interface operations {
     persons_retention_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
                 /** @description Page size. */
                 limit?: components["parameters"]["limit"];
                 /** @description Index of the first result to return. */
@@ -5228,6 +5259,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ActorsResponse"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5240,8 +5272,8 @@ export interface operations {
     persons_stickiness_retrieve: {
         parameters: {
             query: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
                 /** @description Page size. */
                 limit?: components["parameters"]["limit"];
                 /** @description Index of the first result to return. */
@@ -5337,6 +5369,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ActorsResponse"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5349,8 +5382,8 @@ export interface operations {
     persons_trends_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
                 /** @description Page size. */
                 limit?: components["parameters"]["limit"];
                 /** @description Index of the first result to return. */
@@ -5444,6 +5477,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ActorsResponse"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5463,8 +5497,8 @@ export interface operations {
                 key: string;
                 /** @description Case-insensitive substring the values must contain. */
                 value?: string;
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
             };
             header?: never;
             path: {
@@ -5485,6 +5519,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PropertyValue"][];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5497,8 +5532,8 @@ export interface operations {
     persons_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
             };
             header?: never;
             path: {
@@ -5521,6 +5556,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Person"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5535,8 +5571,8 @@ export interface operations {
             query?: {
                 /** @description Also queue the deletion of all the person's events (run at the next Sunday 05:00 UTC). */
                 delete_events?: boolean;
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
             };
             header?: never;
             path: {
@@ -5569,8 +5605,8 @@ export interface operations {
     persons_partial_update: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
             };
             header?: never;
             path: {
@@ -5597,6 +5633,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Person"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5611,8 +5648,8 @@ export interface operations {
     persons_activity_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
                 /** @description Entries per page. */
                 limit?: components["parameters"]["activity_limit"];
                 /** @description Page number, 1-based. */
@@ -5639,6 +5676,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ActivityLogPage"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5656,8 +5694,8 @@ export interface operations {
                  * @example plan
                  */
                 $unset?: string;
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
             };
             header?: never;
             path: {
@@ -5684,6 +5722,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Person"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5698,8 +5737,8 @@ export interface operations {
     persons_properties_timeline_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
                 /**
                  * @description JSON-encoded array of SeriesEntity (event series or steps).
                  * @example [{"id":"$pageview","type":"events","order":0}]
@@ -5743,6 +5782,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PropertiesTimeline"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5755,8 +5795,8 @@ export interface operations {
     persons_split_create: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
             };
             header?: never;
             path: {
@@ -5783,6 +5823,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Person"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5807,8 +5848,8 @@ export interface operations {
                  * @example team
                  */
                 value?: string;
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
             };
             header?: never;
             path: {
@@ -5835,6 +5876,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Person"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5866,7 +5908,7 @@ export interface operations {
                  * @example $pageview
                  */
                 event?: string;
-                /** @description Response format. `csv` answers `text/csv; charset=utf-8`: a header row of the (flattened, sorted) field names of `results`, then one row per item. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell; booleans are `true`/`false`. Cells starting with = + - @ tab or CR are prefixed with a single quote against formula injection. Choice: the rows are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. */
+                /** @description Response format (spec: every endpoint takes it). `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema): a header row of the (flattened, sorted) field names, then one row per item of a list's `results`, of an analysis' `result` (one row per series with its data points), of a bare list, or one row for a single object. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell. Cells starting with = + - @ tab or CR are prefixed with a single quote against formula injection. Choice: the rows of a list are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. Errors are always JSON. */
                 format?: components["parameters"]["format"];
                 /** @description Maximum number of results. */
                 limit?: number;
@@ -5934,8 +5976,8 @@ export interface operations {
                 event_name?: string[];
                 /** @description Maximum number of values. */
                 limit?: number;
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
             };
             header?: never;
             path: {
@@ -5956,6 +5998,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PropertyValue"][];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5968,8 +6011,8 @@ export interface operations {
     events_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format. Choice: the spec lets every endpoint take `format` with `csv` or `json`; only the four list operations (projects, insights, persons, events) render CSV, so here only `json` is accepted (400 otherwise). */
-                format?: components["parameters"]["format_json"];
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
             };
             header?: never;
             path: {
@@ -5989,6 +6032,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Event"];
+                    "text/csv": components["schemas"]["CsvBody"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -1,5 +1,5 @@
 import { compileLikePattern, compileUserRegex } from "../analyses/shared/regex.ts";
-import { fail } from "../http/errors.ts";
+import { reject } from "../analyses/errors.ts";
 import type { EventRecord, PersonRecord } from "../store/schema.ts";
 import type { HogqlNode } from "./parse.ts";
 
@@ -65,7 +65,7 @@ function compileNode(n: HogqlNode, attr: string, now: number, compile: (n: Hogql
     case "Call":
       return call(String(n.name), kids("args"), attr, now);
     default:
-      throw fail.invalid(attr, `HogQL ${n.node} expressions are not supported by the events API.`);
+      throw reject.invalid(attr, `HogQL ${n.node} expressions are not supported by the events API.`);
   }
 }
 
@@ -94,7 +94,7 @@ function field(chain: string[], attr: string): Compiled {
       if (rest[0] === "id" && rest.length === 1) return ({ person }) => person?.uuid ?? null;
       break;
   }
-  throw fail.invalid(attr, `Unknown HogQL field "${chain.join(".")}" for events.`);
+  throw reject.invalid(attr, `Unknown HogQL field "${chain.join(".")}" for events.`);
 }
 
 export const truthy = (v: Value) => v !== null && v !== undefined && v !== false && v !== 0 && v !== "";
@@ -147,12 +147,12 @@ function comparison(op: string, left: Compiled, right: Compiled, nullStyle: bool
     case "not ilike": return like("i", true);
     case "in": return member(false);
     case "not in": return member(true);
-    default: throw fail.invalid(attr, `HogQL operator "${op}" is not supported by the events API.`);
+    default: throw reject.invalid(attr, `HogQL operator "${op}" is not supported by the events API.`);
   }
 }
 
 function arithmetic(op: string, left: Compiled, right: Compiled, attr: string): Compiled {
-  if (!["+", "-", "*", "/", "%"].includes(op)) throw fail.invalid(attr, `HogQL operator "${op}" is not supported.`);
+  if (!["+", "-", "*", "/", "%"].includes(op)) throw reject.invalid(attr, `HogQL operator "${op}" is not supported.`);
   return (row) => {
     const a = left(row);
     const b = right(row);
@@ -205,6 +205,6 @@ function call(name: string, args: Compiled[], attr: string, now: number): Compil
     return compiled;
   }
   const fn = FUNCTIONS.get(name);
-  if (!fn) throw fail.invalid(attr, `HogQL function ${name}() is not supported by the events API (supported: ${[...FUNCTIONS.keys(), "match", "like", "ilike", "toInterval*"].join(", ")}).`);
+  if (!fn) throw reject.invalid(attr, `HogQL function ${name}() is not supported by the events API (supported: ${[...FUNCTIONS.keys(), "match", "like", "ilike", "toInterval*"].join(", ")}).`);
   return (row) => fn(args.map((a) => a(row)), now);
 }

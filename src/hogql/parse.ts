@@ -1,5 +1,5 @@
 import createHogQLParser from "@posthog/hogql-parser";
-import { fail } from "../http/errors.ts";
+import { reject } from "../analyses/errors.ts";
 
 /** A HogQL AST node as PostHog's parser emits it (internal mode: no positions). */
 export interface HogqlNode {
@@ -14,10 +14,12 @@ let loading: Promise<unknown> | undefined;
 /** Loads PostHog's WebAssembly HogQL parser on first use (0.5 s and ~190 MiB: not paid at start-up). */
 export const loadHogql = (): Promise<unknown> => (loading ??= createHogQLParser().then((p) => (parser = p)));
 
+export const hogqlLoaded = (): boolean => parser !== undefined;
+
 /** Parses one expression with PostHog's own grammar; a syntax error is a 400 naming `attr`. */
 export function parseHogqlExpr(text: string, attr: string): HogqlNode {
   if (!parser) throw new Error("parseHogqlExpr before loadHogql() resolved");
   const ast = JSON.parse(parser.parseExpr(text, true)) as HogqlNode & { error?: boolean; message?: string };
-  if (ast.error) throw fail.invalid(attr, `HogQL syntax error in "${text}": ${ast.message ?? "unparsable"}`);
+  if (ast.error) throw reject.invalid(attr, `HogQL syntax error in "${text}": ${ast.message ?? "unparsable"}`);
   return ast;
 }

@@ -4,7 +4,10 @@ import type { ErrorBody } from "./errors.ts";
 import { SerializedJson } from "./serialized-body.ts";
 import type { HandlerResult } from "./types.ts";
 
-/** The one writer of responses: JSON by default, CSV when the request asked `format=csv` of a 200. */
+/** Success statuses with a body that `format=csv` renders as CSV (every operation; errors stay JSON). */
+const CSV_STATUSES: ReadonlySet<number> = new Set([200, 201]);
+
+/** The one writer of responses: JSON by default, CSV when the request asked `format=csv` of a success. */
 export function respond(res: Response, result: HandlerResult, format: string | undefined): void {
   for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
   res.status(result.status);
@@ -12,12 +15,13 @@ export function respond(res: Response, result: HandlerResult, format: string | u
     res.end();
     return;
   }
-  if (result.body instanceof SerializedJson) {
-    res.type("application/json; charset=utf-8").send(result.body.bytes);
+  if (format === "csv" && CSV_STATUSES.has(result.status)) {
+    const body = result.body instanceof SerializedJson ? (JSON.parse(result.body.bytes.toString("utf8")) as unknown) : result.body;
+    res.type("text/csv; charset=utf-8").send(toCsv(csvRows(body)));
     return;
   }
-  if (format === "csv" && result.status === 200) {
-    res.type("text/csv; charset=utf-8").send(toCsv(csvRows(result.body)));
+  if (result.body instanceof SerializedJson) {
+    res.type("application/json; charset=utf-8").send(result.body.bytes);
     return;
   }
   res.json(result.body);

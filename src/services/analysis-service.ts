@@ -13,6 +13,7 @@ import { computeTrends } from "../analyses/trends/index.ts";
 import { queryNodeToFilter } from "../analyses/query-node.ts";
 import { INTERVALS } from "../analyses/shared/context.ts";
 import { resolveDateRange, type TimeContext } from "../analyses/shared/date-range.ts";
+import { deriveSessions, type SessionTable } from "../analyses/shared/session-properties.ts";
 import { asClientError, fail } from "../http/errors.ts";
 import type { EventRecord, InsightRecord, ProjectRecord } from "../store/schema.ts";
 import type { Store } from "../store/store.ts";
@@ -95,6 +96,17 @@ export function createAnalysisService(store: Store, clock: Clock) {
     revision++;
   };
 
+  /** Sessions per project, derived on first use and kept while the project's data version stays the same. */
+  const sessionTables = new Map<string, { version: number; table: SessionTable }>();
+  function sessionsOf(projectId: string): SessionTable {
+    const version = store.analysisData.version(projectId);
+    const known = sessionTables.get(projectId);
+    if (known && known.version === version) return known.table;
+    const table = deriveSessions(store.analysisData.events(projectId));
+    sessionTables.set(projectId, { version, table });
+    return table;
+  }
+
   function contextOf(project: ProjectRecord): AnalysisContext {
     const index = store.analysisData.index(project.id);
     return {
@@ -107,6 +119,7 @@ export function createAnalysisService(store: Store, clock: Clock) {
       actions: store.analysisData.actions(project.id),
       testAccountFilters: project.test_account_filters,
       groups: store.analysisData.groupData(project.id),
+      sessions: () => sessionsOf(project.id),
     };
   }
 

@@ -60,6 +60,12 @@ interface Summary {
   output: string;
 }
 
+/**
+ * Every operation documents `text/csv` beside JSON for `format=csv`; Specmatic cannot tie the media type to that
+ * parameter, so it would expect CSV from JSON requests. The CSV answers are checked by the integration tests.
+ */
+const notCsv = `RESPONSE.CONTENT-TYPE!='text/csv'`;
+
 let server: TestServer | undefined;
 afterEach(async () => {
   await server?.close();
@@ -82,7 +88,7 @@ const failuresOf = (output: string) =>
 
 java.describe("Specmatic contract tests from the document's examples", () => {
   it("pass for every operation Specmatic can send, but deleting a person", { timeout: 600_000 }, async () => {
-    const result = await specmatic(`!(METHOD='GET' && PATH='${ARRAY_FORMS.join(",")}') && !(METHOD='DELETE' && PATH='${PERSON}')`);
+    const result = await specmatic(`!(METHOD='GET' && PATH='${ARRAY_FORMS.join(",")}') && !(METHOD='DELETE' && PATH='${PERSON}') && ${notCsv}`);
     console.info(`Specmatic: ${result.run} tests, ${result.successes} passed, ${result.failures} failed`);
     expect(result.failures, failuresOf(result.output)).toBe(0);
     expect(result.run).toBeGreaterThanOrEqual(40);
@@ -112,7 +118,7 @@ java.describe("Specmatic generative contract tests", () => {
   const notJsonQuery = `PARAMETERS.QUERY!='${JSON_QUERY.join(",")}'`;
 
   it("pass for every operation but the query forms and deleting a person", { timeout: 600_000 }, async () => {
-    const result = await specmatic(`!(METHOD='GET' && PATH='${QUERY_FORMS.join(",")}') && !(METHOD='DELETE' && PATH='${PERSON}') && ${notJsonQuery}`, GENERATIVE);
+    const result = await specmatic(`!(METHOD='GET' && PATH='${QUERY_FORMS.join(",")}') && !(METHOD='DELETE' && PATH='${PERSON}') && ${notJsonQuery} && ${notCsv}`, GENERATIVE);
     console.info(`Specmatic generative: ${result.run} tests generated, ${result.successes} passed, ${result.failures} failed`);
     expect(result.failures, failuresOf(result.output)).toBe(0);
     expect(result.run).toBeGreaterThanOrEqual(1100);

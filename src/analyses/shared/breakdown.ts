@@ -3,23 +3,30 @@ import type { EventRecord, PersonRecord } from "../../store/schema.ts";
 import type { AnalysisContext } from "./context.ts";
 import { decodeJsonish, isObject, readBool, readNumber, readString, type Loose } from "./filter-read.ts";
 import { groupBreakdownSource, type GroupPropertiesOf } from "./groups.ts";
+import { hogqlReader } from "./hogql-breakdown.ts";
 import { cohortMembers } from "./property-filter.ts";
 import { stringForm } from "./property-operators.ts";
+import { sessionPropertyReader, SESSION_PROPERTY_NAMES, UNDERIVED_SESSION_PROPERTIES } from "./session-properties.ts";
 
 /** Breakdown definitions shared by trends and funnels (reference: analytics §2.5, §5.4). */
 export const BREAKDOWN_NULL = "$$_posthog_breakdown_null_$$";
 export const BREAKDOWN_OTHER = "$$_posthog_breakdown_other_$$";
 
-export const BREAKDOWN_TYPES = ["event", "person", "cohort", "group"] as const;
-const NOT_MODELLED = new Set(["session", "hogql", "data_warehouse", "data_warehouse_person_property", "event_metadata"]);
+export const BREAKDOWN_TYPES = ["event", "person", "cohort", "group", "session", "hogql"] as const;
+const NOT_MODELLED = new Set(["data_warehouse", "data_warehouse_person_property", "event_metadata"]);
+type PartType = (typeof BREAKDOWN_TYPES)[number];
 
 export interface PropertyPart {
-  source: "event" | "person" | "group";
+  source: "event" | "person" | "group" | "session" | "hogql";
   key: string;
   normalizeUrl: boolean;
   /** source "group": the properties of the event's group of breakdown_group_type_index. */
   groupProperties?: GroupPropertiesOf;
+  /** Session properties and HogQL expressions: how the value is read (event and person properties need none). */
+  read?: (event: EventRecord, person: PersonRecord | undefined) => unknown;
 }
+
+type BreakdownContext = Pick<AnalysisContext, "cohorts" | "groups"> & Partial<Pick<AnalysisContext, "now" | "sessions">>;
 
 export interface CohortTarget {
   /** Cohort id, or "all" for everyone. */
@@ -34,14 +41,14 @@ export type BreakdownDef =
   | { kind: "cohort"; cohorts: CohortTarget[] };
 
 /** Reads breakdown/breakdowns/breakdown_type; undefined when there is no breakdown. */
-export function readBreakdown(filter: Loose, ctx: Pick<AnalysisContext, "cohorts" | "groups">): BreakdownDef | undefined {
+export function readBreakdown(filter: Loose, ctx: BreakdownContext): BreakdownDef | undefined {
   const normalizeUrl = readBool(filter, "breakdown_normalize_url");
   const multiple = decodeJsonish(filter.breakdowns, "breakdowns");
   if (Array.isArray(multiple) && multiple.length > 0) {
     const parts = multiple.filter(isObject).map((b, i) => {
       const type = typeOf(b.type, `breakdowns__${i}__type`);
       const group = type === "group" ? groupBreakdownSource(b.group_type_index, `breakdowns__${i}__group_type_index`, ctx) : undefined;
-      return partOf(readString(b, "property") ?? "", type, b.normalize_url === true || normalizeUrl, group);
+      return partOf(readString(b, "property") ?? "", type, b.normalize_url === true || normalizeUrl, ctx, `breakdowns__${i}__property`, group);
     });
     return { kind: "property", parts, multi: true, histogramBins: undefined };
   }
@@ -54,19 +61,33 @@ export function readBreakdown(filter: Loose, ctx: Pick<AnalysisContext, "cohorts
   const group = type === "group" ? groupBreakdownSource(filter.breakdown_group_type_index, "breakdown_group_type_index", ctx) : undefined;
   return {
     kind: "property",
-    parts: keys.map((key) => partOf(key, type, normalizeUrl, group)),
+    parts: keys.map((key) => partOf(key, type, normalizeUrl, ctx, "breakdown", group)),
     multi: Array.isArray(raw),
     histogramBins: bins !== undefined && bins > 0 ? Math.floor(bins) : undefined,
   };
 }
 
-const partOf = (key: string, source: "event" | "person" | "cohort" | "group", normalizeUrl: boolean, group?: GroupPropertiesOf): PropertyPart =>
-  group ? { key, source: "group", normalizeUrl, groupProperties: group } : { key, source: source === "person" ? "person" : "event", normalizeUrl };
+function partOf(key: string, type: PartType, normalizeUrl: boolean, ctx: BreakdownContext, attr: string, group?: GroupPropertiesOf): PropertyPart {
+  if (group) return { key, source: "group", normalizeUrl, groupProperties: group };
+  if (type === "session") return { key, source: "session", normalizeUrl, read: sessionRead(key, ctx, attr) };
+  if (type === "hogql") return { key, source: "hogql", normalizeUrl, read: hogqlReader(key, attr, ctx.now ?? 0) };
+  return { key, source: type === "person" ? "person" : "event", normalizeUrl };
+}
+
+/** A session property, from the project's sessions (derived once per data version by the caller's context). */
+function sessionRead(key: string, ctx: BreakdownContext, attr: string): PropertyPart["read"] {
+  if (UNDERIVED_SESSION_PROPERTIES.has(key)) throw reject.invalid(attr, `Session property "${key}" is not derived by this server.`);
+  const sessions = ctx.sessions;
+  if (!sessions) throw new Error("session breakdown without a session table in the analysis context");
+  const read = sessionPropertyReader(key, sessions);
+  if (!read) throw reject.invalid(attr, `"${key}" is not a session property (known: ${SESSION_PROPERTY_NAMES.join(", ")}).`);
+  return read;
+}
 
 /** Legacy typo "events" means "event" (§2.5); types this mock does not model are a 400, not silence. */
-function typeOf(value: unknown, attr: string): "event" | "person" | "cohort" | "group" {
+function typeOf(value: unknown, attr: string): PartType {
   if (value === undefined || value === null || value === "" || value === "event" || value === "events") return "event";
-  if (value === "person" || value === "cohort" || value === "group") return value;
+  if (typeof value === "string" && (BREAKDOWN_TYPES as readonly string[]).includes(value)) return value as PartType;
   if (typeof value === "string" && NOT_MODELLED.has(value)) throw reject.invalid(attr, `Breakdown type "${value}" is not supported by this server.`);
   throw reject.invalid(attr, `"${String(value)}" is not a valid breakdown type.`);
 }
@@ -84,7 +105,13 @@ function cohortTargets(raw: unknown, ctx: Pick<AnalysisContext, "cohorts">): Coh
 
 /** The string form of one breakdown property; null when missing, JSON null or empty (§2.5). */
 export function partValue(part: PropertyPart, event: EventRecord, person: PersonRecord | undefined): string | null {
-  const raw = part.source === "person" ? person?.properties[part.key] : part.groupProperties ? part.groupProperties(event)?.[part.key] : event.properties[part.key];
+  const raw = part.read
+    ? part.read(event, person)
+    : part.source === "person"
+      ? person?.properties[part.key]
+      : part.groupProperties
+        ? part.groupProperties(event)?.[part.key]
+        : event.properties[part.key];
   if (raw === undefined || raw === null) return null;
   const text = part.normalizeUrl ? normalizeUrl(stringForm(raw)) : stringForm(raw);
   return text === "" ? null : text;

@@ -1,5 +1,6 @@
 import type { ActionRecord, CohortRecord, PersonRecord, Properties } from "../../store/schema.ts";
 import type { GroupData } from "./groups.ts";
+import type { SessionTable } from "./session-properties.ts";
 
 /** Everything an analysis may know besides the events: injected, never read from globals. */
 export interface AnalysisContext {
@@ -17,6 +18,8 @@ export interface AnalysisContext {
   testAccountFilters: readonly Properties[];
   /** The project's group types and groups (group analytics); absent = none. */
   groups?: GroupData;
+  /** The project's sessions (derived from all its events), computed on first use and cached per data version. */
+  sessions?: () => SessionTable;
 }
 
 /** The part of the context that compiling property filters needs. */

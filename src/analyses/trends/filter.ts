@@ -74,6 +74,7 @@ function checkMath(entity: SeriesEntity): void {
   const spec = MATHS[math];
   if (!spec) throw reject.invalid(`${attr}__math`, `"${math}" is not a supported math.`);
   if (spec.needsProperty && !entity.math_property) throw reject.invalid(`${attr}__math_property`, `Math "${math}" needs a math_property.`);
+  if (math === "hogql" && !readString(entity.raw, "math_hogql")) throw reject.invalid(`${attr}__math_hogql`, `Math "hogql" needs a math_hogql expression.`);
   if (math === "unique_group" && entity.math_group_type_index === undefined) {
     throw reject.invalid(`${attr}__math_group_type_index`, `Math "unique_group" needs a math_group_type_index.`);
   }

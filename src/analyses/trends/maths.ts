@@ -1,4 +1,5 @@
-import type { EventRecord } from "../../store/schema.ts";
+import type { AggregatePlan } from "../../hogql/aggregate.ts";
+import type { EventRecord, PersonRecord } from "../../store/schema.ts";
 import { upperBound, type Buckets } from "../shared/buckets.ts";
 import { plus, startOf } from "../shared/local-time.ts";
 import { AGGREGATES } from "../shared/math.ts";
@@ -20,7 +21,7 @@ export interface Accumulator {
 
 export type BucketActors = Map<ActorKey, number>[];
 
-type MathKind = "count" | "unique" | "weekly" | "monthly" | "session" | "property" | "perActor" | "firstTime" | "firstMatching";
+type MathKind = "count" | "unique" | "weekly" | "monthly" | "session" | "property" | "perActor" | "firstTime" | "firstMatching" | "hogql";
 
 export const MATHS: Readonly<Record<string, { kind: MathKind; needsProperty?: true; aggregate?: string }>> = {
   total: { kind: "count" },
@@ -31,6 +32,7 @@ export const MATHS: Readonly<Record<string, { kind: MathKind; needsProperty?: tr
   unique_session: { kind: "session" },
   first_time_for_user: { kind: "firstTime" },
   first_matching_event_for_user: { kind: "firstMatching" },
+  hogql: { kind: "hogql" },
   ...Object.fromEntries(Object.keys(AGGREGATES).map((a) => [a, { kind: "property" as const, needsProperty: true as const, aggregate: a }])),
   ...Object.fromEntries(
     ["avg", "min", "max", "median", "p75", "p90", "p95", "p99"].map((a) => [`${a}_count_per_actor`, { kind: "perActor" as const, aggregate: a }]),
@@ -53,6 +55,8 @@ export interface MathOptions {
   cumulative: boolean;
   totalValue: boolean;
   timezone: string;
+  /** math "hogql": the compiled `math_hogql` aggregate, and the person each event's row sees. */
+  hogql?: { plan: AggregatePlan; personOf: (distinctId: string) => PersonRecord | undefined };
 }
 
 export function planMath(buckets: Buckets, o: MathOptions): MathPlan {
@@ -77,6 +81,8 @@ export function planMath(buckets: Buckets, o: MathOptions): MathPlan {
       return plan(() => propertyValues(buckets, o.mathProperty ?? "", AGGREGATES[spec.aggregate!]!));
     case "perActor":
       return plan(() => perActor(buckets, AGGREGATES[spec.aggregate!]!));
+    case "hogql":
+      return plan(() => hogqlAggregate(buckets, o.hogql!));
     case "firstTime":
     case "firstMatching":
       return { scanFrom: -Infinity, firstTime: spec.kind === "firstTime" ? "event" : "matching", create: () => counter(buckets), reach: own };
@@ -191,5 +197,20 @@ function perActor(buckets: Buckets, aggregate: (values: readonly number[]) => nu
       counts.set(key, (counts.get(key) ?? 0) + 1);
     },
     values: () => perBucket.map((counts) => aggregate([...counts.values()])),
+  };
+}
+
+/** math "hogql": the `math_hogql` aggregate over each bucket's events (an empty bucket is 0). */
+function hogqlAggregate(buckets: Buckets, hogql: NonNullable<MathOptions["hogql"]>): Accumulator {
+  const states = Array.from({ length: buckets.length }, () => hogql.plan.create());
+  const touched = new Array<boolean>(buckets.length).fill(false);
+  return {
+    add(event) {
+      const i = buckets.indexOf(event.timestamp);
+      if (i < 0) return;
+      states[i]!.add({ event, person: hogql.personOf(event.distinct_id) });
+      touched[i] = true;
+    },
+    values: () => states.map((state, i) => (touched[i] ? state.value() : 0)),
   };
 }

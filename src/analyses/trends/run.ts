@@ -10,6 +10,7 @@ import { forEachMatch, indexRange } from "../shared/scan.ts";
 import type { SeriesEntity } from "../shared/series.ts";
 import { BREAKDOWN_OTHER, keyingFor, rankKeys, type BreakdownKey, type Keying } from "./breakdown-values.ts";
 import type { TrendSpec } from "./filter.ts";
+import { mathHogqlPlan } from "./math-hogql.ts";
 import { planMath, type Accumulator, type ActorKey, type BucketActors, type MathPlan } from "./maths.ts";
 
 /** One series in one period: a row per breakdown value (a single row without breakdown). */
@@ -43,7 +44,8 @@ export function runSeries(entity: SeriesEntity, window: QueryWindow, shared: Run
   const buckets = spec.totalValue ? singleBucket(window) : buildBuckets(window, ctx.timezone, ctx.weekStartDay);
   const matcher = compileEntityMatcher(entity, ctx, shared.global, `${entity.type}__${entity.position}`);
   if (matcher === NEVER) return undefined;
-  const planned = planMath(buckets, { math: entity.math, mathProperty: entity.math_property, cumulative: spec.cumulative, totalValue: spec.totalValue, timezone: ctx.timezone });
+  const hogql = entity.math === "hogql" ? { plan: mathHogqlPlan(entity, ctx), personOf: ctx.personOf } : undefined;
+  const planned = planMath(buckets, { math: entity.math, mathProperty: entity.math_property, cumulative: spec.cumulative, totalValue: spec.totalValue, timezone: ctx.timezone, hogql });
   const plan = shared.collectActors ? collecting(planned, buckets.length) : planned;
   const scan: Scan = { shared, entity, matcher, plan, buckets, actorKey: actorKeyOf(entity, spec, ctx) };
   if (!spec.breakdown) {

@@ -1,4 +1,5 @@
 import type { AnalysisContext } from "../../../src/analyses/shared/context.ts";
+import { deriveSessions } from "../../../src/analyses/shared/session-properties.ts";
 import type { ActionRecord, CohortRecord, EventRecord, PersonRecord, Properties } from "../../../src/store/schema.ts";
 
 /** Journeys declared per person (as PostHog's test_journeys), turned into store records for the analyses. */
@@ -77,6 +78,7 @@ export function contextFor(world: World, options: ContextOptions = {}): Analysis
     cohorts: options.cohorts ?? [],
     actions: options.actions ?? [],
     testAccountFilters: options.testAccountFilters ?? [],
+    sessions: () => deriveSessions(world.events),
   };
 }
 

@@ -1,0 +1,138 @@
+import type { EventRecord } from "../../store/schema.ts";
+
+/**
+ * Session properties, derived from the events sharing `properties.$session_id` as the real service's sessions
+ * table does (PostHog/posthog posthog/models/raw_sessions/sessions_v2.py and
+ * posthog/hogql/database/schema/sessions_v2.py): entry/exit URL are the `$current_url` of the session's first and
+ * last event (whatever that event is; empty ⇒ null), the duration is `dateDiff('second', first, last)`, the
+ * counts are per event name, and `$is_bounce` follows the default COUNT_PAGEVIEWS mode.
+ */
+export interface SessionProps {
+  start: number;
+  end: number;
+  entryUrl: string | null;
+  exitUrl: string | null;
+  entry: Readonly<Record<string, unknown>>;
+  urls: Set<string>;
+  pageviews: number;
+  autocaptures: number;
+  screens: number;
+}
+
+export type SessionTable = ReadonlyMap<string, SessionProps>;
+
+/** A session under 10 s with one pageview and no autocapture is a bounce (DEFAULT_BOUNCE_RATE_DURATION_SECONDS). */
+const BOUNCE_SECONDS = 10;
+
+/** Entry attribution: the first event's value of these properties, as `$entry_<name>` (utm_* lose nothing). */
+const ENTRY_PROPERTIES: Readonly<Record<string, string>> = {
+  $entry_referring_domain: "$referring_domain",
+  $entry_referrer: "$referrer",
+  $entry_utm_source: "utm_source",
+  $entry_utm_campaign: "utm_campaign",
+  $entry_utm_medium: "utm_medium",
+  $entry_utm_term: "utm_term",
+  $entry_utm_content: "utm_content",
+  $entry_gclid: "gclid",
+  $entry_fbclid: "fbclid",
+};
+
+const currentUrl = (event: EventRecord): string | null => {
+  const url = event.properties.$current_url;
+  return typeof url === "string" && url !== "" ? url : null;
+};
+
+/** One pass over the project's events (timestamp ascending): the first event of a session is its entry. */
+export function deriveSessions(events: readonly EventRecord[]): SessionTable {
+  const sessions = new Map<string, SessionProps>();
+  for (const event of events) {
+    const id = sessionIdOf(event);
+    if (id === null) continue;
+    const url = currentUrl(event);
+    let s = sessions.get(id);
+    if (!s) {
+      const entry = Object.fromEntries(Object.entries(ENTRY_PROPERTIES).map(([name, key]) => [name, event.properties[key]]));
+      sessions.set(id, (s = { start: event.timestamp, end: event.timestamp, entryUrl: url, exitUrl: url, entry, urls: new Set(), pageviews: 0, autocaptures: 0, screens: 0 }));
+    }
+    s.end = event.timestamp;
+    s.exitUrl = url;
+    if (url !== null) s.urls.add(url);
+    if (event.event === "$pageview") s.pageviews++;
+    else if (event.event === "$autocapture") s.autocaptures++;
+    else if (event.event === "$screen") s.screens++;
+  }
+  return sessions;
+}
+
+export const sessionIdOf = (event: EventRecord): string | null => {
+  const id = event.properties.$session_id;
+  return id === undefined || id === null || id === "" ? null : String(id);
+};
+
+/** ClickHouse `dateDiff('second', a, b)`: whole-second boundaries crossed, not the rounded difference. */
+const durationOf = (s: SessionProps): number => Math.floor(s.end / 1000) - Math.floor(s.start / 1000);
+
+/** ClickHouse `path(url)`: the path without query string and fragment; "" when the URL has none. */
+export function pathOf(url: string | null): string | null {
+  if (url === null) return null;
+  const rest = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(url) ? url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, "") : url.startsWith("/") ? url : "";
+  return rest.replace(/[?#].*$/s, "");
+}
+
+/** ClickHouse `domain(url)`: the host, "" when there is none. */
+export function hostOf(url: string | null): string | null {
+  if (url === null) return null;
+  return /^[a-z][a-z0-9+.-]*:\/\/([^/?#:@]*@)?([^/?#:]*)/i.exec(url)?.[2] ?? "";
+}
+
+/** `$is_bounce`: null without a pageview; otherwise not (more than one pageview, any autocapture, or ≥ 10 s). */
+const isBounce = (s: SessionProps): boolean | null =>
+  s.pageviews === 0 ? null : !(s.pageviews > 1 || s.autocaptures > 0 || durationOf(s) >= BOUNCE_SECONDS);
+
+const SESSION_PROPERTIES: ReadonlyMap<string, (s: SessionProps) => unknown> = new Map<string, (s: SessionProps) => unknown>([
+  ["$session_duration", durationOf],
+  ["duration", durationOf],
+  ["$entry_current_url", (s) => s.entryUrl],
+  ["$entry_pathname", (s) => pathOf(s.entryUrl)],
+  ["$entry_hostname", (s) => hostOf(s.entryUrl)],
+  ["$exit_current_url", (s) => s.exitUrl],
+  ["$exit_pathname", (s) => pathOf(s.exitUrl)],
+  ["$exit_hostname", (s) => hostOf(s.exitUrl)],
+  ["$end_current_url", (s) => s.exitUrl],
+  ["$end_pathname", (s) => pathOf(s.exitUrl)],
+  ["$pageview_count", (s) => s.pageviews],
+  ["$autocapture_count", (s) => s.autocaptures],
+  ["$screen_count", (s) => s.screens],
+  ["$num_uniq_urls", (s) => s.urls.size],
+  ["$is_bounce", isBounce],
+  ["$start_timestamp", (s) => new Date(s.start).toISOString()],
+  ["$end_timestamp", (s) => new Date(s.end).toISOString()],
+  ...Object.keys(ENTRY_PROPERTIES).map((name): [string, (s: SessionProps) => unknown] => [name, (s) => s.entry[name]]),
+]);
+
+/**
+ * Session properties this server does not derive: `$channel_type` needs the real service's channel rules and
+ * its lists of search, social, video and shopping domains, which it does not hold; answering a guess would mislead.
+ */
+export const UNDERIVED_SESSION_PROPERTIES: ReadonlySet<string> = new Set(["$channel_type", "$vitals_lcp", "$last_external_click_url"]);
+
+export const SESSION_PROPERTY_NAMES: readonly string[] = [...SESSION_PROPERTIES.keys()];
+
+/** The reader of one session property for an event (undefined when the key is not a session property). */
+export function sessionPropertyReader(key: string, table: () => SessionTable): ((event: EventRecord) => unknown) | undefined {
+  const read = SESSION_PROPERTIES.get(key);
+  if (!read) return undefined;
+  let sessions: SessionTable | undefined;
+  // One value per session, computed once: URL parsing per event tripled the cost of a breakdown at 1 M events.
+  const values = new Map<string, unknown>();
+  return (event) => {
+    const id = sessionIdOf(event);
+    if (id === null) return null;
+    let value = values.get(id);
+    if (value === undefined && !values.has(id)) {
+      const session = (sessions ??= table()).get(id);
+      values.set(id, (value = session === undefined ? null : read(session)));
+    }
+    return value;
+  };
+}

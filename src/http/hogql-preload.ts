@@ -1,0 +1,38 @@
+import { hogqlLoaded, loadHogql } from "../hogql/parse.ts";
+import type { Store } from "../store/store.ts";
+
+const MENTION = /hogql/i;
+/** Where analyses run: insights (and their analysis endpoints) and the actors endpoints under persons. */
+const ANALYSIS_PATH = /\/(insights|persons)\//;
+
+/**
+ * The analyses are synchronous, but PostHog's HogQL parser loads asynchronously (and is too large to load at
+ * start-up for everyone). So before a request that may evaluate HogQL — its URL or insight body mentions it
+ * (`breakdown_type: "hogql"`, `math: "hogql"`), or a stored insight does — the parser is loaded once.
+ */
+export function hogqlPreloader(store: Store) {
+  let scannedRevision = -1;
+  let storedMention = false;
+  const storeMentions = (): boolean => {
+    if (store.revision() !== scannedRevision) {
+      scannedRevision = store.revision();
+      storedMention = MENTION.test(JSON.stringify(store.snapshot().meta.insights));
+    }
+    return storedMention;
+  };
+  return async (req: { originalUrl: string; path: string; body: unknown }): Promise<void> => {
+    if (hogqlLoaded()) return;
+    if (MENTION.test(decodeURIComponentSafe(req.originalUrl))) return void (await loadHogql());
+    if (!ANALYSIS_PATH.test(req.path)) return;
+    const bodyMentions = req.body !== null && typeof req.body === "object" && MENTION.test(JSON.stringify(req.body));
+    if (bodyMentions || storeMentions()) await loadHogql();
+  };
+}
+
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
