@@ -1303,11 +1303,11 @@ export interface components {
             /** @default false */
             filter_test_accounts?: boolean;
             /**
-             * @description Start of the range (grammar of `TrendRequest.date_from`).
+             * @description Start of the range (the date grammar of `TrendRequest.date_from`; anything else is a 400 naming the field).
              * @default -7d
              */
             date_from?: string | null;
-            /** @description End of the range. Choice: absent or null means now (the spec says -7d). */
+            /** @description End of the range, same grammar (except `all`). Choice: absent or null means now (the spec says -7d). */
             date_to?: string | null;
             /** @default false */
             explicit_date?: boolean;
@@ -2083,9 +2083,12 @@ export interface components {
             funnel_filter?: {
                 [key: string]: unknown;
             } | null;
-            /** @default -7d */
+            /**
+             * @description Start of the range (the date grammar of `TrendRequest.date_from`).
+             * @default -7d
+             */
             date_from?: string | null;
-            /** @description Default now. */
+            /** @description End of the range, same grammar (except `all`); default now. */
             date_to?: string | null;
             properties?: components["schemas"]["PropertyFilters"];
             /** @default false */
@@ -2569,9 +2572,9 @@ export interface components {
              * @default 11
              */
             total_intervals?: number;
-            /** @description The last cohort is the period containing this date; default now. */
+            /** @description The last cohort is the period containing this date (the date grammar of `TrendRequest.date_from`, except `all`); default now. */
             date_to?: string | null;
-            /** @description Accepted and ignored (the window follows from `date_to` and `total_intervals`). */
+            /** @description Ignored (the window follows from `date_to` and `total_intervals`), but it must be in the date grammar of `TrendRequest.date_from`. */
             date_from?: string | null;
             properties?: components["schemas"]["PropertyFilters"];
             /** @default false */
@@ -2719,11 +2722,11 @@ export interface components {
              */
             filter_test_accounts?: boolean;
             /**
-             * @description Start of the range: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date (`-7d`, `-2w`, `-1m`, `-1y`, `-24h`), `dStart`, `mStart`, `yStart`, or `all` (earliest event). Null means the default. Choice: a range holding more than 20,000 intervals (hourly: about 2.3 years) is a 400 on `date_from`.
+             * @description Start of the range. The date grammar (reference: analytics §1.2), shared by every date field of the analyses, their actors and their GET forms: `YYYY-MM-DD` (`YYYY-M-D` too); an ISO 8601 date-time `YYYY-MM-DD[T ]HH:MM[:SS[.ffffff]]` with an optional `Z` or `±HH[:MM]` offset (none ⇒ the project's time zone); a relative date `[-][N]U[Start|End]` where U is `h` hours, `d` days, `w` weeks, `m` months, `q` quarters (13 weeks), `y` years, `M` minutes or `s` seconds before now (`-7d`, `-24h`, `-2w`, `-1m`, `-1y`, `-30M`; N omitted = 0), and `Start`/`End` move to the start/end of that unit (`dStart` today 00:00, `-1mStart` the 1st of last month, `mEnd`, `yStart`, `wStart`, `qStart`, `hStart`); and, for `date_from` only, `all` (the project's earliest event). Null or an empty string means the default. Choice: anything else (`banana`, `2026-13-45`, `last tuesday`) is a 400 naming the field; the real service silently reads it as now. A range holding more than 20,000 intervals (hourly: about 2.3 years) is a 400 on `date_from`.
              * @default -7d
              */
             date_from?: string | null;
-            /** @description End of the range, same grammar (except `all`); a date covers its whole day unless `explicit_date` is true. Choice: absent or null means now, as the real service does (the spec says the default is -7d). */
+            /** @description End of the range, same grammar as `date_from` (except `all`); a date covers its whole day unless `explicit_date` is true. Choice: absent or null means now, as the real service does (the spec says the default is -7d). */
             date_to?: string | null;
             /**
              * @description Keep the exact `date_from`/`date_to` instants instead of widening them to whole buckets.
@@ -2751,7 +2754,7 @@ export interface components {
              * @default false
              */
             compare?: boolean;
-            /** @description Relative date (for example `-1w`) by which to shift the current range for the comparison instead of the previous period. */
+            /** @description Relative date (for example `-1w`) by which to shift the current range for the comparison instead of the previous period; the grammar of `date_from` (anything else is a 400 on `compare_to`). */
             compare_to?: string | null;
             /** @description Property to break down by (a key, or a HogQL expression with `breakdown_type` `hogql`); for `breakdown_type` `cohort` a list of cohort ids and/or `all`. */
             breakdown?: string | number | (string | number)[] | null;
@@ -3057,9 +3060,9 @@ export interface components {
         properties: string;
         /** @description Apply the project's test-account filters. */
         filter_test_accounts: boolean;
-        /** @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
+        /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
         date_from: string;
-        /** @description End of the range, same grammar; default now. */
+        /** @description End of the range, the grammar of `date_from` except `all` (anything else is a 400 naming `date_to`); default now. */
         date_to: string;
         /** @description Keep exact instants instead of whole buckets. */
         explicit_date: boolean;
@@ -3094,7 +3097,7 @@ export interface components {
         formula: string;
         /** @description Also return the previous period. */
         compare: boolean;
-        /** @description Relative shift of the comparison period, for example `-1w`. */
+        /** @description Relative shift of the comparison period, for example `-1w` (the date grammar of `date_from`; anything else is a 400 naming `compare_to`). */
         compare_to: string;
         /** @description Moving average window in buckets; default 1. */
         smoothing_intervals: number;
@@ -3459,9 +3462,9 @@ export interface operations {
                 properties?: components["parameters"]["properties"];
                 /** @description Apply the project's test-account filters. */
                 filter_test_accounts?: components["parameters"]["filter_test_accounts"];
-                /** @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
+                /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
                 date_from?: components["parameters"]["date_from"];
-                /** @description End of the range, same grammar; default now. */
+                /** @description End of the range, the grammar of `date_from` except `all` (anything else is a 400 naming `date_to`); default now. */
                 date_to?: components["parameters"]["date_to"];
                 /** @description Keep exact instants instead of whole buckets. */
                 explicit_date?: components["parameters"]["explicit_date"];
@@ -3605,9 +3608,9 @@ export interface operations {
                 properties?: components["parameters"]["properties"];
                 /** @description Apply the project's test-account filters. */
                 filter_test_accounts?: components["parameters"]["filter_test_accounts"];
-                /** @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
+                /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
                 date_from?: components["parameters"]["date_from"];
-                /** @description End of the range, same grammar; default now. */
+                /** @description End of the range, the grammar of `date_from` except `all` (anything else is a 400 naming `date_to`); default now. */
                 date_to?: components["parameters"]["date_to"];
                 /** @description Keep exact instants instead of whole buckets. */
                 explicit_date?: components["parameters"]["explicit_date"];
@@ -3813,9 +3816,9 @@ export interface operations {
                 funnel_paths?: components["parameters"]["funnel_paths"];
                 /** @description JSON-encoded FunnelRequest plus `funnel_step`, used with `funnel_paths`. */
                 funnel_filter?: components["parameters"]["funnel_filter"];
-                /** @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
+                /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
                 date_from?: components["parameters"]["date_from"];
-                /** @description End of the range, same grammar; default now. */
+                /** @description End of the range, the grammar of `date_from` except `all` (anything else is a 400 naming `date_to`); default now. */
                 date_to?: components["parameters"]["date_to"];
                 /**
                  * @description JSON-encoded PropertyFilters (a list of filters or a property group).
@@ -3908,9 +3911,9 @@ export interface operations {
                 period?: components["parameters"]["period"];
                 /** @description Number of cohorts and columns. */
                 total_intervals?: components["parameters"]["total_intervals"];
-                /** @description End of the range, same grammar; default now. */
+                /** @description End of the range, the grammar of `date_from` except `all` (anything else is a 400 naming `date_to`); default now. */
                 date_to?: components["parameters"]["date_to"];
-                /** @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
+                /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
                 date_from?: components["parameters"]["date_from"];
                 /**
                  * @description JSON-encoded PropertyFilters (a list of filters or a property group).
@@ -4019,9 +4022,9 @@ export interface operations {
                 properties?: components["parameters"]["properties"];
                 /** @description Apply the project's test-account filters. */
                 filter_test_accounts?: components["parameters"]["filter_test_accounts"];
-                /** @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
+                /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
                 date_from?: components["parameters"]["date_from"];
-                /** @description End of the range, same grammar; default now. */
+                /** @description End of the range, the grammar of `date_from` except `all` (anything else is a 400 naming `date_to`); default now. */
                 date_to?: components["parameters"]["date_to"];
                 /** @description Keep exact instants instead of whole buckets. */
                 explicit_date?: components["parameters"]["explicit_date"];
@@ -4033,7 +4036,7 @@ export interface operations {
                 formula?: components["parameters"]["formula"];
                 /** @description Also return the previous period. */
                 compare?: components["parameters"]["compare"];
-                /** @description Relative shift of the comparison period, for example `-1w`. */
+                /** @description Relative shift of the comparison period, for example `-1w` (the date grammar of `date_from`; anything else is a 400 naming `compare_to`). */
                 compare_to?: components["parameters"]["compare_to"];
                 /**
                  * @description Property key to break down by, or a JSON-encoded list (cohort ids, `all`).
@@ -4452,9 +4455,9 @@ export interface operations {
                 properties?: components["parameters"]["properties"];
                 /** @description Apply the project's test-account filters. */
                 filter_test_accounts?: components["parameters"]["filter_test_accounts"];
-                /** @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
+                /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
                 date_from?: components["parameters"]["date_from"];
-                /** @description End of the range, same grammar; default now. */
+                /** @description End of the range, the grammar of `date_from` except `all` (anything else is a 400 naming `date_to`); default now. */
                 date_to?: components["parameters"]["date_to"];
                 /** @description Keep exact instants instead of whole buckets. */
                 explicit_date?: components["parameters"]["explicit_date"];
@@ -4614,9 +4617,9 @@ export interface operations {
                 properties?: components["parameters"]["properties"];
                 /** @description Apply the project's test-account filters. */
                 filter_test_accounts?: components["parameters"]["filter_test_accounts"];
-                /** @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
+                /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
                 date_from?: components["parameters"]["date_from"];
-                /** @description End of the range, same grammar; default now. */
+                /** @description End of the range, the grammar of `date_from` except `all` (anything else is a 400 naming `date_to`); default now. */
                 date_to?: components["parameters"]["date_to"];
                 /** @description Keep exact instants instead of whole buckets. */
                 explicit_date?: components["parameters"]["explicit_date"];
@@ -4805,9 +4808,9 @@ export interface operations {
                 properties?: components["parameters"]["properties"];
                 /** @description Apply the project's test-account filters. */
                 filter_test_accounts?: components["parameters"]["filter_test_accounts"];
-                /** @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
+                /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
                 date_from?: components["parameters"]["date_from"];
-                /** @description End of the range, same grammar; default now. */
+                /** @description End of the range, the grammar of `date_from` except `all` (anything else is a 400 naming `date_to`); default now. */
                 date_to?: components["parameters"]["date_to"];
                 /** @description Keep exact instants instead of whole buckets. */
                 explicit_date?: components["parameters"]["explicit_date"];
@@ -4819,7 +4822,7 @@ export interface operations {
                 formula?: components["parameters"]["formula"];
                 /** @description Also return the previous period. */
                 compare?: components["parameters"]["compare"];
-                /** @description Relative shift of the comparison period, for example `-1w`. */
+                /** @description Relative shift of the comparison period, for example `-1w` (the date grammar of `date_from`; anything else is a 400 naming `compare_to`). */
                 compare_to?: components["parameters"]["compare_to"];
                 /**
                  * @description Property key to break down by, or a JSON-encoded list (cohort ids, `all`).
@@ -4930,9 +4933,9 @@ export interface operations {
                 funnel_paths?: components["parameters"]["funnel_paths"];
                 /** @description JSON-encoded FunnelRequest plus `funnel_step`, used with `funnel_paths`. */
                 funnel_filter?: components["parameters"]["funnel_filter"];
-                /** @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
+                /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
                 date_from?: components["parameters"]["date_from"];
-                /** @description End of the range, same grammar; default now. */
+                /** @description End of the range, the grammar of `date_from` except `all` (anything else is a 400 naming `date_to`); default now. */
                 date_to?: components["parameters"]["date_to"];
                 /**
                  * @description JSON-encoded PropertyFilters (a list of filters or a property group).
@@ -5045,9 +5048,9 @@ export interface operations {
                 period?: components["parameters"]["period"];
                 /** @description Number of cohorts and columns. */
                 total_intervals?: components["parameters"]["total_intervals"];
-                /** @description End of the range, same grammar; default now. */
+                /** @description End of the range, the grammar of `date_from` except `all` (anything else is a 400 naming `date_to`); default now. */
                 date_to?: components["parameters"]["date_to"];
-                /** @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
+                /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
                 date_from?: components["parameters"]["date_from"];
                 /**
                  * @description JSON-encoded PropertyFilters (a list of filters or a property group).
@@ -5127,9 +5130,9 @@ export interface operations {
                 properties?: components["parameters"]["properties"];
                 /** @description Apply the project's test-account filters. */
                 filter_test_accounts?: components["parameters"]["filter_test_accounts"];
-                /** @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
+                /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
                 date_from?: components["parameters"]["date_from"];
-                /** @description End of the range, same grammar; default now. */
+                /** @description End of the range, the grammar of `date_from` except `all` (anything else is a 400 naming `date_to`); default now. */
                 date_to?: components["parameters"]["date_to"];
                 /** @description Keep exact instants instead of whole buckets. */
                 explicit_date?: components["parameters"]["explicit_date"];
@@ -5141,7 +5144,7 @@ export interface operations {
                 formula?: components["parameters"]["formula"];
                 /** @description Also return the previous period. */
                 compare?: components["parameters"]["compare"];
-                /** @description Relative shift of the comparison period, for example `-1w`. */
+                /** @description Relative shift of the comparison period, for example `-1w` (the date grammar of `date_from`; anything else is a 400 naming `compare_to`). */
                 compare_to?: components["parameters"]["compare_to"];
                 /**
                  * @description Property key to break down by, or a JSON-encoded list (cohort ids, `all`).
@@ -5236,9 +5239,9 @@ export interface operations {
                 properties?: components["parameters"]["properties"];
                 /** @description Apply the project's test-account filters. */
                 filter_test_accounts?: components["parameters"]["filter_test_accounts"];
-                /** @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
+                /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
                 date_from?: components["parameters"]["date_from"];
-                /** @description End of the range, same grammar; default now. */
+                /** @description End of the range, the grammar of `date_from` except `all` (anything else is a 400 naming `date_to`); default now. */
                 date_to?: components["parameters"]["date_to"];
                 /** @description Keep exact instants instead of whole buckets. */
                 explicit_date?: components["parameters"]["explicit_date"];
@@ -5250,7 +5253,7 @@ export interface operations {
                 formula?: components["parameters"]["formula"];
                 /** @description Also return the previous period. */
                 compare?: components["parameters"]["compare"];
-                /** @description Relative shift of the comparison period, for example `-1w`. */
+                /** @description Relative shift of the comparison period, for example `-1w` (the date grammar of `date_from`; anything else is a 400 naming `compare_to`). */
                 compare_to?: components["parameters"]["compare_to"];
                 /**
                  * @description Property key to break down by, or a JSON-encoded list (cohort ids, `all`).
@@ -5555,9 +5558,9 @@ export interface operations {
                  * @example [{"key":"$browser","value":"Chrome","operator":"exact","type":"event"}]
                  */
                 properties?: components["parameters"]["properties"];
-                /** @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
+                /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
                 date_from?: components["parameters"]["date_from"];
-                /** @description End of the range, same grammar; default now. */
+                /** @description End of the range, the grammar of `date_from` except `all` (anything else is a 400 naming `date_to`); default now. */
                 date_to?: components["parameters"]["date_to"];
                 /** @description Bucket size; default `day`. */
                 interval?: components["parameters"]["interval"];

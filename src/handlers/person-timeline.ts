@@ -20,6 +20,7 @@ function personKeys(node: unknown, out: Set<string>): Set<string> {
 /** date_from/date_to in the grammar of the analyses (reference: analytics §1.2); anything else is a 400 naming it. */
 function dateParam(q: Q, name: "date_from" | "date_to", now: number, tz: string, edge: "start" | "end"): number | undefined {
   if (q[name] === undefined || q[name] === "") return undefined;
+  if (name === "date_from" && q[name] === "all") return 0;
   const ms = parseRelativeOrAbsoluteDate(String(q[name]), now, tz, edge);
   if (ms === undefined) throw fail.invalid(name, `${name} must be YYYY-MM-DD, an ISO 8601 date-time or a relative date such as -7d.`);
   return ms;

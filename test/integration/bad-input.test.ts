@@ -1,0 +1,78 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { scenario, startTestServer, type TestResponse, type TestServer } from "../support/server.ts";
+
+/**
+ * Bad input is never a silent 200 (issue 13): dates outside the grammar, unknown body fields, saved insights
+ * that cannot be computed. On fixtures/scenarios/basic.json, clock frozen at 2024-03-05T12:00Z.
+ */
+let s: TestServer;
+beforeEach(async () => {
+  s = await startTestServer(scenario("basic"));
+});
+afterEach(() => s.close());
+
+const P = "/api/projects/1";
+const qs = (filter: Record<string, unknown>): string =>
+  new URLSearchParams(Object.entries(filter).map(([k, v]): [string, string] => [k, typeof v === "string" ? v : JSON.stringify(v)])).toString();
+
+const pageviews = { events: [{ id: "$pageview", type: "events", order: 0 }] };
+const steps = { events: ["$pageview", "signup"].map((id, order) => ({ id, type: "events", order })) };
+
+function expect400(res: TestResponse, attr: string) {
+  expect(res.status, JSON.stringify(res.body)).toBe(400);
+  expect(res.body).toMatchObject({ type: "validation_error", code: "invalid_input", attr });
+}
+
+describe("dates outside the grammar are a 400 naming the field", () => {
+  const bad = ["banana", "2026-13-45", "last tuesday"];
+
+  it.each(bad)("trend POST date_from %j", async (value) => {
+    const res = await s.post(`${P}/insights/trend/`, { ...pageviews, date_from: value });
+    expect400(res, "date_from");
+    expect(res.body.detail).toContain("-7d");
+  });
+
+  it.each(bad)("trend GET date_to %j", async (value) => {
+    expect400(await s.get(`${P}/insights/trend/?${qs({ ...pageviews, date_to: value })}`), "date_to");
+  });
+
+  it.each([
+    ["stickiness", "/insights/trend/", { ...pageviews, insight: "STICKINESS", date_from: "banana" }, "date_from"],
+    ["lifecycle", "/insights/trend/", { ...pageviews, insight: "LIFECYCLE", date_to: "2024-02-30" }, "date_to"],
+    ["compare_to", "/insights/trend/", { ...pageviews, compare: true, compare_to: "last week" }, "compare_to"],
+    ["funnel", "/insights/funnel/", { ...steps, date_from: "yesterday" }, "date_from"],
+    ["correlation", "/insights/funnel/correlation/", { ...steps, date_to: "banana" }, "date_to"],
+    ["paths", "/insights/path/", { date_from: "2024-03-01T99:00" }, "date_from"],
+    ["date_to all", "/insights/trend/", { ...pageviews, date_to: "all" }, "date_to"],
+  ])("%s", async (_name, path, body, attr) => {
+    expect400(await s.post(`${P}${path}`, body), attr);
+  });
+
+  it("retention (GET only) checks date_to and the ignored date_from", async () => {
+    expect400(await s.get(`${P}/insights/retention/?date_to=banana`), "date_to");
+    expect400(await s.get(`${P}/insights/retention/?date_from=banana`), "date_from");
+  });
+
+  it("actors endpoints", async () => {
+    const point = { ...pageviews, date_from: "2024-03-01", date_to: "2024-13-01", entity_id: "$pageview", entity_type: "events" };
+    expect400(await s.get(`${P}/persons/trends/?${qs(point)}`), "date_to");
+    expect400(await s.get(`${P}/persons/funnel/?${qs({ ...steps, date_from: "soon", funnel_step: 1 })}`), "date_from");
+  });
+
+  it("events after/before and the properties timeline", async () => {
+    expect400(await s.get(`${P}/events/?after=banana`), "after");
+    expect400(await s.get(`${P}/events/?before=2024-13-45`), "before");
+    expect400(await s.get(`${P}/persons/1/properties_timeline/?date_from=last%20tuesday`), "date_from");
+  });
+
+  it("accepts the whole grammar, and an empty or null value is the default", async () => {
+    // The scenario's pageviews: 3 on Mar 1, 1 on Mar 2, 1 on Mar 3; wStart is Sunday Mar 3.
+    const starts = ["2024-03-01", "2024-3-1", "2024-03-01T00:00:00Z", "2024-03-01 00:00", "-4d", "-1w", "-1m", "-120h", "-1q", "-1y", "mStart", "yStart", "-1mStart", "qStart", "all"];
+    for (const [date_from, count] of [...starts.map((v) => [v, 5] as const), ["wStart", 1] as const]) {
+      const res = await s.post(`${P}/insights/trend/`, { ...pageviews, date_from, date_to: "2024-03-03" });
+      expect([date_from, res.status, res.body.result?.[0].count]).toEqual([date_from, 200, count]);
+    }
+    const byDefault = await s.post(`${P}/insights/trend/`, { ...pageviews, date_from: null, date_to: "" });
+    expect(byDefault.body.result[0].days[0]).toBe("2024-02-27");
+  });
+});
