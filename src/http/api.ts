@@ -112,7 +112,7 @@ async function buildBackend(handlers: HandlerMap) {
       },
       // After security and validation: a valid request that asks `Prefer: code=N` gets the documented response.
       preOperationHandler: (c: Context, { steering }: RequestContext) => {
-        if (steering.code === undefined) return;
+        if (steering.code === undefined && steering.example === undefined) return;
         throw steeredResponse(c.operation, steering, (id, opts) => api.mockResponseForOperation(id, { code: opts.code, example: opts.example }));
       },
     },
