@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { parseCsv } from "../support/csv-parse.ts";
 import { scenario, startTestServer, type TestResponse, type TestServer } from "../support/server.ts";
 
 /**
@@ -74,5 +75,28 @@ describe("dates outside the grammar are a 400 naming the field", () => {
     }
     const byDefault = await s.post(`${P}/insights/trend/`, { ...pageviews, date_from: null, date_to: "" });
     expect(byDefault.body.result[0].days[0]).toBe("2024-02-27");
+  });
+});
+
+describe("CSV cells agree with the document", () => {
+  it("writes booleans as True/False and prefixes formula-like cells, but not plain numbers", async () => {
+    const properties = { flag: true, off: false, delta: -3, frac: "-0.5", rel: "-30d", plus: "+1", at: "@SUM(A1)", eq: "=1+1", tab: "\tx", plain: "a-b" };
+    expect((await s.patch(`${P}/persons/2/`, { properties })).status).toBe(200);
+    const res = await s.get(`${P}/persons/?format=csv`);
+    const [header, ...rows] = parseCsv(res.text);
+    const row = rows.find((r) => r[header!.indexOf("id")] === "2")!;
+    const cellOf = (key: string) => row[header!.indexOf(`properties.${key}`)];
+    expect(Object.keys(properties).map((k) => [k, cellOf(k)])).toEqual([
+      ["flag", "True"],
+      ["off", "False"],
+      ["delta", "-3"],
+      ["frac", "-0.5"],
+      ["rel", "'-30d"],
+      ["plus", "'+1"],
+      ["at", "'@SUM(A1)"],
+      ["eq", "'=1+1"],
+      ["tab", "'\tx"],
+      ["plain", "a-b"],
+    ]);
   });
 });
