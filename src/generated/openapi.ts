@@ -1263,7 +1263,7 @@ export interface components {
             funnel_to_step: number;
         };
         /**
-         * @description Funnel filter: the body of `POST /insights/funnel/`, and what the query parameters of `GET /insights/funnel/` decode to. The steps are `events` and `actions` merged by `order`; at least two are required (400 with attr `events` otherwise). Every step must happen inside the date range and within the conversion window counted from step 1. Unknown keys are ignored.
+         * @description Funnel filter: the body of `POST /insights/funnel/`, and what the query parameters of `GET /insights/funnel/` decode to. The steps are `events` and `actions` merged by `order`; at least two are required (400 with attr `events` otherwise). Every step must happen inside the date range and within the conversion window counted from step 1. Any key not listed is a 400 naming it; keys the web app sends that the mock does not model are listed as accepted and ignored.
          * @example {
          *       "insight": "FUNNELS",
          *       "events": [
@@ -1391,8 +1391,79 @@ export interface components {
             funnel_step_reference?: "total" | "previous" | null;
             /** @description Display type as sent by the UI (for example `FunnelViz`, `ActionsLineGraph`); accepted and ignored, except that `ActionsLineGraph` without `funnel_viz_type` means `trends` (legacy). */
             display?: string | null;
-        } & {
-            [key: string]: unknown;
+            /** @description Several property breakdowns at once (newer web apps): each item names a `property` and its `type`; results break down by the combination of their values. Wins over `breakdown`. */
+            breakdowns?: ({
+                property?: string | number;
+                /** @enum {string|null} */
+                type?: "event" | "events" | "person" | "cohort" | "group" | "session" | "hogql" | null;
+                normalize_url?: boolean;
+            } & {
+                [key: string]: unknown;
+            })[] | null;
+            /** @description Accepted and ignored: older web apps sent it to bypass caches. */
+            cache_invalidation_key?: string | null;
+            /** @description Accepted and ignored: the web app's id for cancelling a running query (see /insights/cancel/). */
+            client_query_id?: string | null;
+            /** @description Accepted and ignored: a data point key of the funnel-trends actors. */
+            drop_off?: boolean | null;
+            /** @description Accepted and ignored here: a data point key of the trend actors. */
+            entity_id?: string | number | boolean | null;
+            /** @description Accepted and ignored here: a data point key of the trend actors. */
+            entity_math?: string | null;
+            /** @description Accepted and ignored here: a data point key of the trend actors. */
+            entity_type?: string | null;
+            /** @description Accepted and ignored: a data point key of the funnel-trends actors. */
+            entrance_period_start?: string | null;
+            /** @description Accepted and ignored: the dashboard the web app loaded the insight from. */
+            from_dashboard?: string | number | boolean | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            funnel_advanced?: boolean | null;
+            /** @description Accepted and ignored: aggregation by a HogQL expression is not modelled. */
+            funnel_aggregate_by_hogql?: string | null;
+            /** @description Accepted and ignored by `/insights/funnel/` (see `FunnelCorrelationRequest`). */
+            funnel_correlation_event_exclude_property_names?: unknown[] | null;
+            /** @description Accepted and ignored by `/insights/funnel/` (see `FunnelCorrelationRequest`). */
+            funnel_correlation_event_names?: unknown[] | null;
+            /** @description Accepted and ignored by `/insights/funnel/` (see `FunnelCorrelationRequest`). */
+            funnel_correlation_exclude_event_names?: unknown[] | null;
+            /** @description Accepted and ignored by `/insights/funnel/` (see `FunnelCorrelationRequest`). */
+            funnel_correlation_exclude_names?: unknown[] | null;
+            /** @description Accepted and ignored by `/insights/funnel/` (see `FunnelCorrelationRequest`). */
+            funnel_correlation_names?: unknown[] | null;
+            /** @description Data point of the correlation actors when sent in the body (the query parameter wins). */
+            funnel_correlation_person_converted?: string | number | boolean | null;
+            /** @description Data point of the correlation actors when sent in the body (the query parameter wins). */
+            funnel_correlation_person_entity?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Data point of the correlation actors when sent in the body (the query parameter wins). */
+            funnel_correlation_person_limit?: string | number | boolean | null;
+            /** @description Data point of the correlation actors when sent in the body (the query parameter wins). */
+            funnel_correlation_person_offset?: string | number | boolean | null;
+            /** @description Data point of the correlation actors when sent in the body (the query parameter wins). */
+            funnel_correlation_property_values?: string | number | boolean | null;
+            /** @description Accepted and ignored by `/insights/funnel/` (see `FunnelCorrelationRequest`); the web app keeps it in funnel filters. */
+            funnel_correlation_type?: string | null;
+            /** @description Accepted and ignored: custom step selection of the web app's actors modal. */
+            funnel_custom_steps?: unknown[] | null;
+            /** @description Data point of `POST /persons/funnel/` when sent in the body (the query parameter wins); ignored by `/insights/funnel/`. */
+            funnel_step?: number | null;
+            /** @description Data point of `POST /persons/funnel/` when sent in the body (the query parameter wins); ignored by `/insights/funnel/`. */
+            funnel_step_breakdown?: string | number | boolean | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            hidden_legend_breakdowns?: unknown[] | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            hidden_legend_keys?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            layout?: string | null;
+            /** @description Accepted and ignored: the web app's series being edited. */
+            new_entity?: unknown[] | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            show_legend?: boolean | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            show_values_on_series?: boolean | null;
         };
         /**
          * @description Answer of the funnel endpoints in the analysis envelope. `result` is, by `funnel_viz_type`: `steps` a list of steps, or with a breakdown a list of step lists (one per value); `trends` a list of FunnelTrendsResult; `time_to_convert` one FunnelTimeToConvert. With no actor at all (or everyone excluded) a steps funnel is `[]`.
@@ -2024,7 +2095,7 @@ export interface components {
             average_conversion_time: number;
         };
         /**
-         * @description Paths filter: the body of `POST /insights/path/`, and what the query parameters of `GET /insights/path/` decode to. Per actor, events are ordered by time and split into sessions at gaps of 30 minutes or more; consecutive duplicates collapse. A `$pageview` item is its `$current_url` (trailing `/` removed except for the root), a `$screen` item its `$screen_name`, any other event its name. Unknown keys are ignored.
+         * @description Paths filter: the body of `POST /insights/path/`, and what the query parameters of `GET /insights/path/` decode to. Per actor, events are ordered by time and split into sessions at gaps of 30 minutes or more; consecutive duplicates collapse. A `$pageview` item is its `$current_url` (trailing `/` removed except for the root), a `$screen` item its `$screen_name`, any other event its name. Any key not listed is a 400 naming it; keys the web app sends that the mock does not model are listed as accepted and ignored.
          * @example {
          *       "insight": "PATHS",
          *       "include_event_types": [
@@ -2093,8 +2164,46 @@ export interface components {
             properties?: components["schemas"]["PropertyFilters"];
             /** @default false */
             filter_test_accounts?: boolean;
-        } & {
-            [key: string]: unknown;
+            /** @description Accepted and ignored: paths read `include_event_types`, `start_point` and `end_point`. */
+            actions?: unknown[] | null;
+            /** @description Accepted and ignored: paths count persons. */
+            aggregation_group_type_index?: number | null;
+            /** @description Accepted and ignored (paths have no breakdown). */
+            breakdowns?: unknown[] | null;
+            /** @description Accepted and ignored: older web apps sent it to bypass caches. */
+            cache_invalidation_key?: string | null;
+            /** @description Accepted and ignored: the web app's id for cancelling a running query (see /insights/cancel/). */
+            client_query_id?: string | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            display?: string | null;
+            /** @description Accepted and ignored: paths read `include_event_types`, `start_point` and `end_point`. */
+            events?: unknown[] | null;
+            /** @description Accepted and ignored. */
+            explicit_date?: boolean | null;
+            /** @description Accepted and ignored: the dashboard the web app loaded the insight from. */
+            from_dashboard?: string | number | boolean | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            hidden_legend_keys?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Accepted and ignored: paths have no buckets. */
+            interval?: string | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            layout?: string | null;
+            /** @description Accepted and ignored: the web app's series being edited. */
+            new_entity?: unknown[] | null;
+            /** @description Data point of `POST /persons/path/` when sent in the body (the query parameter wins); ignored by `/insights/path/`. */
+            path_dropoff_key?: string | null;
+            /** @description Data point of `POST /persons/path/` when sent in the body (the query parameter wins); ignored by `/insights/path/`. */
+            path_end_key?: string | null;
+            /** @description Data point of `POST /persons/path/` when sent in the body (the query parameter wins); ignored by `/insights/path/`. */
+            path_start_key?: string | null;
+            /** @description Accepted and ignored (the mock never samples). */
+            sampling_factor?: number | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            show_legend?: boolean | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            show_values_on_series?: boolean | null;
         };
         /**
          * @description Answer of the path endpoints in the analysis envelope.
@@ -2529,7 +2638,7 @@ export interface components {
             breakdown_value?: unknown;
         };
         /**
-         * @description Retention filter: what the query parameters of `GET /insights/retention/` decode to (the endpoint has no body), and the `filters` of a retention insight. The window is `total_intervals` periods ending with the period that contains `date_to`. Unknown keys are ignored.
+         * @description Retention filter: what the query parameters of `GET /insights/retention/` decode to (the endpoint has no body), and the `filters` of a retention insight. The window is `total_intervals` periods ending with the period that contains `date_to`. Any key not listed is a 400 naming it; keys the web app sends that the mock does not model are listed as accepted and ignored.
          * @example {
          *       "insight": "RETENTION",
          *       "target_entity": {
@@ -2586,8 +2695,55 @@ export interface components {
              */
             breakdown_type?: "event" | "events" | "person" | "cohort" | "group" | "session" | "hogql" | null;
             aggregation_group_type_index?: number | null;
-        } & {
-            [key: string]: unknown;
+            /** @description Accepted and ignored: retention reads `target_entity` and `returning_entity`. */
+            actions?: unknown[] | null;
+            /** @description Accepted and ignored here. */
+            breakdown_group_type_index?: number | null;
+            /** @description Several property breakdowns at once (newer web apps): each item names a `property` and its `type`; results break down by the combination of their values. Wins over `breakdown`. */
+            breakdowns?: ({
+                property?: string | number;
+                /** @enum {string|null} */
+                type?: "event" | "events" | "person" | "cohort" | "group" | "session" | "hogql" | null;
+                normalize_url?: boolean;
+            } & {
+                [key: string]: unknown;
+            })[] | null;
+            /** @description Accepted and ignored: older web apps sent it to bypass caches. */
+            cache_invalidation_key?: string | null;
+            /** @description Accepted and ignored: the web app's id for cancelling a running query (see /insights/cancel/). */
+            client_query_id?: string | null;
+            /** @description Accepted and ignored: cumulative retention is not modelled. */
+            cumulative?: boolean | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            display?: string | null;
+            /** @description Accepted and ignored: retention reads `target_entity` and `returning_entity`. */
+            events?: unknown[] | null;
+            /** @description Accepted and ignored: the window follows from `date_to` and `total_intervals`. */
+            explicit_date?: boolean | null;
+            /** @description Accepted and ignored: the dashboard the web app loaded the insight from. */
+            from_dashboard?: string | number | boolean | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            hidden_legend_keys?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Accepted and ignored: retention uses `period`. */
+            interval?: string | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            layout?: string | null;
+            /** @description Accepted and ignored: the web app's series being edited. */
+            new_entity?: unknown[] | null;
+            /** @description Accepted and ignored: the web app's choice of percentages relative to the first or previous period. */
+            retention_reference?: string | null;
+            /** @description Accepted and ignored (the mock never samples). */
+            sampling_factor?: number | null;
+            /** @description Accepted and ignored here: a data point key of the retention actors. */
+            selected_interval?: number | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            show_legend?: boolean | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            show_mean?: boolean | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            show_values_on_series?: boolean | null;
         };
         /**
          * @description Answer of `GET /insights/retention/` in the analysis envelope.
@@ -2684,7 +2840,7 @@ export interface components {
             t: number;
         };
         /**
-         * @description Trend filter: the body of `POST /insights/trend/`, and what the query parameters of `GET /insights/trend/` decode to. `insight` (or `shown_as`) switches to stickiness or lifecycle. At least one of `events` and `actions` must be non-empty (400 with attr `events` otherwise; checked by the server, not by this schema). Unknown keys (the UI sends many display-only keys) are ignored.
+         * @description Trend filter: the body of `POST /insights/trend/`, and what the query parameters of `GET /insights/trend/` decode to. `insight` (or `shown_as`) switches to stickiness or lifecycle. At least one of `events` and `actions` must be non-empty (400 with attr `events` otherwise; checked by the server, not by this schema). Any key not listed here is a 400 naming it; the keys the web app sends that the mock does not model are listed, accepted and ignored.
          * @example {
          *       "insight": "TRENDS",
          *       "events": [
@@ -2786,8 +2942,71 @@ export interface components {
             aggregation_group_type_index?: number | null;
             /** @description Accepted and ignored (the mock never samples). */
             sampling_factor?: number | null;
-        } & {
-            [key: string]: unknown;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            aggregation_axis_format?: string | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            aggregation_axis_postfix?: string | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            aggregation_axis_prefix?: string | null;
+            /** @description Accepted and ignored here: a data point key of the actors endpoints. */
+            breakdown_value?: string | number | boolean | null;
+            /** @description Several property breakdowns at once (newer web apps): each item names a `property` and its `type`; results break down by the combination of their values. Wins over `breakdown`. */
+            breakdowns?: ({
+                property?: string | number;
+                /** @enum {string|null} */
+                type?: "event" | "events" | "person" | "cohort" | "group" | "session" | "hogql" | null;
+                normalize_url?: boolean;
+            } & {
+                [key: string]: unknown;
+            })[] | null;
+            /** @description Accepted and ignored: older web apps sent it to bypass caches. */
+            cache_invalidation_key?: string | null;
+            /** @description Accepted and ignored: the web app's id for cancelling a running query (see /insights/cancel/). */
+            client_query_id?: string | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            decimal_places?: number | null;
+            /** @description Accepted and ignored here: a data point key of the trend actors (their GET form takes it as a query parameter). */
+            entity_id?: string | number | boolean | null;
+            /** @description Accepted and ignored here: a data point key of the trend actors. */
+            entity_math?: string | null;
+            /** @description Accepted and ignored here: a data point key of the trend actors. */
+            entity_order?: string | number | boolean | null;
+            /** @description Accepted and ignored here: a data point key of the trend actors. */
+            entity_type?: string | null;
+            /** @description Accepted and ignored: several formulas (newer web apps); `formula` is computed. */
+            formulas?: unknown[] | null;
+            /** @description Accepted and ignored: the dashboard the web app loaded the insight from. */
+            from_dashboard?: string | number | boolean | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            hidden_legend_keys?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            layout?: string | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            min_decimal_places?: number | null;
+            /** @description Accepted and ignored: the web app's series being edited. */
+            new_entity?: unknown[] | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            show_alert_threshold_lines?: boolean | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            show_labels_on_series?: boolean | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            show_legend?: boolean | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            show_mean?: boolean | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            show_multiple_y_axes?: boolean | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            show_percent_stack_view?: boolean | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            show_values_on_series?: boolean | null;
+            /** @description Accepted and ignored: a data point key of the stickiness actors (their GET form takes it as a query parameter). */
+            stickiness_days?: number | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            toggledLifecycles?: unknown[] | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            y_axis_scale_type?: string | null;
         };
         /**
          * @description Answer of the trend endpoints (trends, stickiness, lifecycle) in the analysis envelope.

@@ -100,3 +100,34 @@ describe("CSV cells agree with the document", () => {
     ]);
   });
 });
+
+describe("unknown fields of analysis bodies are a 400 naming the field", () => {
+  it.each([
+    ["trend", "/insights/trend/", { ...pageviews, date_form: "-90d" }, "date_form"],
+    ["funnel", "/insights/funnel/", { ...steps, funnel_windw_interval: 7 }, "funnel_windw_interval"],
+    ["correlation", "/insights/funnel/correlation/", { ...steps, funnel_correlation_typo: "events" }, "funnel_correlation_typo"],
+    ["paths", "/insights/path/", { step_limits: 5 }, "step_limits"],
+    ["persons of a funnel step", "/persons/funnel/?funnel_step=1", { ...steps, funnel_stepp: 1 }, "funnel_stepp"],
+    ["persons of a path", "/persons/path/", { path_start_keyy: "1_/" }, "path_start_keyy"],
+  ])("%s", async (_name, path, body, attr) => {
+    const res = await s.post(`${P}${path}`, body);
+    expect(res.status, JSON.stringify(res.body)).toBe(400);
+    expect(res.body).toMatchObject({ type: "validation_error", attr });
+    expect(res.body.detail).toContain(attr);
+  });
+
+  it("as the query forms already do", async () => {
+    const res = await s.get(`${P}/insights/trend/?${qs({ ...pageviews, date_form: "-90d" })}`);
+    expect([res.status, res.body.attr]).toEqual([400, "date_form"]);
+  });
+
+  it("accepts the keys the web app sends that the mock does not model", async () => {
+    const display = { hidden_legend_keys: { "0": true }, show_legend: true, show_values_on_series: false, aggregation_axis_format: "numeric", decimal_places: 2, new_entity: [], from_dashboard: 3, client_query_id: "q-1" };
+    const trend = await s.post(`${P}/insights/trend/`, { ...pageviews, date_from: "2024-03-01", date_to: "2024-03-03", ...display });
+    expect([trend.status, trend.body.result[0].data]).toEqual([200, [3, 1, 1]]);
+    const funnel = await s.post(`${P}/insights/funnel/`, { ...steps, date_from: "2024-03-01", layout: "horizontal", funnel_correlation_type: "events", funnel_advanced: true });
+    expect(funnel.status).toBe(200);
+    const persons = await s.post(`${P}/persons/funnel/`, { ...steps, date_from: "2024-03-01", funnel_step: 2 });
+    expect(persons.status).toBe(200);
+  });
+});
