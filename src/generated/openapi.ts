@@ -1915,11 +1915,11 @@ export interface components {
         InsightWrite: {
             name?: string | null;
             derived_name?: string | null;
-            /** @description Legacy filter definition (see `Insight.filters`). */
+            /** @description Legacy filter definition (see `Insight.filters`). Checked as the analysis endpoints check their bodies, before anything is stored: `insight` must be a kind (TRENDS, STICKINESS, LIFECYCLE, FUNNELS, RETENTION, PATHS; default TRENDS), the keys of that kind's request schema (`TrendRequest`, `FunnelRequest`, `RetentionRequest`, `PathRequest`) must have valid values, dates must be in the date grammar, and a filter with series (or a retention or paths filter) must be computable; otherwise 400 naming the field under `filters` (`filters__insight`, `filters__events__0__math`). Keys those schemas do not list are stored as they are, as the real service stores them; `{}` (a draft) is always accepted. */
             filters?: {
                 [key: string]: unknown;
             };
-            /** @description Query node (see `Insight.query`). */
+            /** @description Query node (see `Insight.query`). An insight query the mock computes (`InsightVizNode` or a bare `TrendsQuery`, `FunnelsQuery`, `RetentionQuery`, `PathsQuery`, `StickinessQuery`, `LifecycleQuery`) is checked like `filters`, through the legacy filter it is equivalent to: a 400 with attr `query`, the detail naming the legacy field. Other node kinds (`DataTableNode`, `HogQLQuery`, …) are stored as they are and have no result. */
             query?: {
                 [key: string]: unknown;
             } | null;

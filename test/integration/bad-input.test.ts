@@ -131,3 +131,41 @@ describe("unknown fields of analysis bodies are a 400 naming the field", () => {
     expect(persons.status).toBe(200);
   });
 });
+
+describe("saved insights: filters and query are validated as the analysis endpoints validate them", () => {
+  it.each([
+    ["an unknown kind", { filters: { insight: "PIE" } }, "filters__insight"],
+    ["an unknown math", { filters: { insight: "TRENDS", events: [{ id: "$pageview", math: "mode" }] } }, "filters__events__0__math"],
+    ["a bad interval", { filters: { events: [{ id: "$pageview" }], interval: "fortnight" } }, "filters__interval"],
+    ["a bad date, even without series", { filters: { insight: "TRENDS", date_from: "banana" } }, "filters__date_from"],
+    ["a one-step funnel", { filters: { insight: "FUNNELS", events: [{ id: "$pageview", order: 0 }] } }, "filters__events"],
+    ["a bad retention period", { filters: { insight: "RETENTION", period: "Decade" } }, "filters__period"],
+    ["a query with a bad date", { query: { kind: "InsightVizNode", source: { kind: "TrendsQuery", series: [{ kind: "EventsNode", event: "$pageview" }], dateRange: { date_from: "last tuesday" } } } }, "query"],
+    ["a query with an unknown math", { query: { kind: "TrendsQuery", series: [{ kind: "EventsNode", event: "$pageview", math: "mode" }] } }, "query"],
+  ])("create with %s is a 400 naming the field, and nothing is stored", async (_name, body, attr) => {
+    const before = (await s.get(`${P}/insights/`)).body.count;
+    const res = await s.post(`${P}/insights/`, { name: "Bad", ...body });
+    expect(res.status, JSON.stringify(res.body)).toBe(400);
+    expect(res.body).toMatchObject({ type: "validation_error", attr });
+    expect((await s.get(`${P}/insights/`)).body.count).toBe(before);
+  });
+
+  it("a PATCH with a bad filter is a 400 and leaves the insight as it was", async () => {
+    const before = (await s.get(`${P}/insights/1/`)).body;
+    const res = await s.patch(`${P}/insights/1/`, { name: "Renamed", filters: { ...before.filters, events: [{ id: "$pageview", math: "avg_nothing" }] } });
+    expect([res.status, res.body.attr]).toEqual([400, "filters__events__0__math"]);
+    const after = (await s.get(`${P}/insights/1/`)).body;
+    expect([after.name, after.filters]).toEqual([before.name, before.filters]);
+  });
+
+  it("stores the free-form keys the real service stores, drafts, and query nodes the mock does not compute", async () => {
+    const filters = { insight: "TRENDS", events: [{ id: "$pageview", type: "events", order: 0 }], date_from: "2024-03-01", date_to: "2024-03-03", evnets: [], some_future_key: { a: 1 } };
+    const created = await s.post(`${P}/insights/`, { name: "Free-form", filters });
+    expect(created.status).toBe(201);
+    expect(created.body.filters).toEqual(filters);
+    expect((await s.get(`${P}/insights/${created.body.id}/`)).body.result[0].data).toEqual([3, 1, 1]);
+    expect((await s.post(`${P}/insights/`, { filters: { insight: "funnels" } })).status).toBe(201);
+    expect((await s.post(`${P}/insights/`, { filters: { insight: "PATHS" } })).status).toBe(201);
+    expect((await s.post(`${P}/insights/`, { query: { kind: "DataTableNode", source: { kind: "EventsQuery", select: ["*"] } } })).status).toBe(201);
+  });
+});

@@ -46,6 +46,13 @@ export function readDateField(filter: Loose, key: string, ctx: TimeContext): Par
   return parsed;
 }
 
+/** Every date field of a filter is in the grammar (a 400 naming the first one that is not), computed or not. */
+export function requireDateFields(filter: Loose, ctx: TimeContext): void {
+  if (filter.date_from !== "all") readDateField(filter, "date_from", ctx);
+  readDateField(filter, "date_to", ctx);
+  readDateField(filter, "compare_to", ctx);
+}
+
 function parseFrom(filter: Loose, ctx: TimeContext, earliest: number | undefined): ParsedDate {
   if (filter.date_from === "all") return { ms: earliest ?? ctx.now - 7 * MS.day, kind: "datetime", amount: 0 };
   return readDateField(filter, "date_from", ctx) ?? parseDateExpression("-7d", ctx.now, ctx.timezone, ctx.weekStartDay);
