@@ -1421,15 +1421,15 @@ export interface components {
             /** @description Accepted and ignored: aggregation by a HogQL expression is not modelled. */
             funnel_aggregate_by_hogql?: string | null;
             /** @description Accepted and ignored by `/insights/funnel/` (see `FunnelCorrelationRequest`). */
-            funnel_correlation_event_exclude_property_names?: unknown[] | null;
+            funnel_correlation_event_exclude_property_names?: string[] | null;
             /** @description Accepted and ignored by `/insights/funnel/` (see `FunnelCorrelationRequest`). */
-            funnel_correlation_event_names?: unknown[] | null;
+            funnel_correlation_event_names?: string[] | null;
             /** @description Accepted and ignored by `/insights/funnel/` (see `FunnelCorrelationRequest`). */
-            funnel_correlation_exclude_event_names?: unknown[] | null;
+            funnel_correlation_exclude_event_names?: string[] | null;
             /** @description Accepted and ignored by `/insights/funnel/` (see `FunnelCorrelationRequest`). */
-            funnel_correlation_exclude_names?: unknown[] | null;
+            funnel_correlation_exclude_names?: string[] | null;
             /** @description Accepted and ignored by `/insights/funnel/` (see `FunnelCorrelationRequest`). */
-            funnel_correlation_names?: unknown[] | null;
+            funnel_correlation_names?: string[] | null;
             /** @description Data point of the correlation actors when sent in the body (the query parameter wins). */
             funnel_correlation_person_converted?: string | number | boolean | null;
             /** @description Data point of the correlation actors when sent in the body (the query parameter wins). */
@@ -1445,13 +1445,13 @@ export interface components {
             /** @description Accepted and ignored by `/insights/funnel/` (see `FunnelCorrelationRequest`); the web app keeps it in funnel filters. */
             funnel_correlation_type?: string | null;
             /** @description Accepted and ignored: custom step selection of the web app's actors modal. */
-            funnel_custom_steps?: unknown[] | null;
+            funnel_custom_steps?: number[] | null;
             /** @description Data point of `POST /persons/funnel/` when sent in the body (the query parameter wins); ignored by `/insights/funnel/`. */
             funnel_step?: number | null;
             /** @description Data point of `POST /persons/funnel/` when sent in the body (the query parameter wins); ignored by `/insights/funnel/`. */
             funnel_step_breakdown?: string | number | boolean | null;
             /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
-            hidden_legend_breakdowns?: unknown[] | null;
+            hidden_legend_breakdowns?: string[] | null;
             /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
             hidden_legend_keys?: {
                 [key: string]: unknown;
@@ -1459,7 +1459,9 @@ export interface components {
             /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
             layout?: string | null;
             /** @description Accepted and ignored: the web app's series being edited. */
-            new_entity?: unknown[] | null;
+            new_entity?: {
+                [key: string]: unknown;
+            }[] | null;
             /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
             show_legend?: boolean | null;
             /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
@@ -2165,11 +2167,15 @@ export interface components {
             /** @default false */
             filter_test_accounts?: boolean;
             /** @description Accepted and ignored: paths read `include_event_types`, `start_point` and `end_point`. */
-            actions?: unknown[] | null;
+            actions?: {
+                [key: string]: unknown;
+            }[] | null;
             /** @description Accepted and ignored: paths count persons. */
             aggregation_group_type_index?: number | null;
             /** @description Accepted and ignored (paths have no breakdown). */
-            breakdowns?: unknown[] | null;
+            breakdowns?: {
+                [key: string]: unknown;
+            }[] | null;
             /** @description Accepted and ignored: older web apps sent it to bypass caches. */
             cache_invalidation_key?: string | null;
             /** @description Accepted and ignored: the web app's id for cancelling a running query (see /insights/cancel/). */
@@ -2177,7 +2183,9 @@ export interface components {
             /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
             display?: string | null;
             /** @description Accepted and ignored: paths read `include_event_types`, `start_point` and `end_point`. */
-            events?: unknown[] | null;
+            events?: {
+                [key: string]: unknown;
+            }[] | null;
             /** @description Accepted and ignored. */
             explicit_date?: boolean | null;
             /** @description Accepted and ignored: the dashboard the web app loaded the insight from. */
@@ -2191,7 +2199,9 @@ export interface components {
             /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
             layout?: string | null;
             /** @description Accepted and ignored: the web app's series being edited. */
-            new_entity?: unknown[] | null;
+            new_entity?: {
+                [key: string]: unknown;
+            }[] | null;
             /** @description Data point of `POST /persons/path/` when sent in the body (the query parameter wins); ignored by `/insights/path/`. */
             path_dropoff_key?: string | null;
             /** @description Data point of `POST /persons/path/` when sent in the body (the query parameter wins); ignored by `/insights/path/`. */
@@ -2696,7 +2706,9 @@ export interface components {
             breakdown_type?: "event" | "events" | "person" | "cohort" | "group" | "session" | "hogql" | null;
             aggregation_group_type_index?: number | null;
             /** @description Accepted and ignored: retention reads `target_entity` and `returning_entity`. */
-            actions?: unknown[] | null;
+            actions?: {
+                [key: string]: unknown;
+            }[] | null;
             /** @description Accepted and ignored here. */
             breakdown_group_type_index?: number | null;
             /** @description Several property breakdowns at once (newer web apps): each item names a `property` and its `type`; results break down by the combination of their values. Wins over `breakdown`. */
@@ -2717,7 +2729,9 @@ export interface components {
             /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
             display?: string | null;
             /** @description Accepted and ignored: retention reads `target_entity` and `returning_entity`. */
-            events?: unknown[] | null;
+            events?: {
+                [key: string]: unknown;
+            }[] | null;
             /** @description Accepted and ignored: the window follows from `date_to` and `total_intervals`. */
             explicit_date?: boolean | null;
             /** @description Accepted and ignored: the dashboard the web app loaded the insight from. */
@@ -2731,7 +2745,9 @@ export interface components {
             /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
             layout?: string | null;
             /** @description Accepted and ignored: the web app's series being edited. */
-            new_entity?: unknown[] | null;
+            new_entity?: {
+                [key: string]: unknown;
+            }[] | null;
             /** @description Accepted and ignored: the web app's choice of percentages relative to the first or previous period. */
             retention_reference?: string | null;
             /** @description Accepted and ignored (the mock never samples). */
@@ -2974,7 +2990,7 @@ export interface components {
             /** @description Accepted and ignored here: a data point key of the trend actors. */
             entity_type?: string | null;
             /** @description Accepted and ignored: several formulas (newer web apps); `formula` is computed. */
-            formulas?: unknown[] | null;
+            formulas?: string[] | null;
             /** @description Accepted and ignored: the dashboard the web app loaded the insight from. */
             from_dashboard?: string | number | boolean | null;
             /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
@@ -2986,7 +3002,9 @@ export interface components {
             /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
             min_decimal_places?: number | null;
             /** @description Accepted and ignored: the web app's series being edited. */
-            new_entity?: unknown[] | null;
+            new_entity?: {
+                [key: string]: unknown;
+            }[] | null;
             /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
             show_alert_threshold_lines?: boolean | null;
             /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
@@ -3004,7 +3022,7 @@ export interface components {
             /** @description Accepted and ignored: a data point key of the stickiness actors (their GET form takes it as a query parameter). */
             stickiness_days?: number | null;
             /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
-            toggledLifecycles?: unknown[] | null;
+            toggledLifecycles?: string[] | null;
             /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
             y_axis_scale_type?: string | null;
         };
