@@ -2186,7 +2186,7 @@ export interface components {
             events?: {
                 [key: string]: unknown;
             }[] | null;
-            /** @description Accepted and ignored. */
+            /** @description Keep the exact `date_from`/`date_to` instants instead of whole days. */
             explicit_date?: boolean | null;
             /** @description Accepted and ignored: the dashboard the web app loaded the insight from. */
             from_dashboard?: string | number | boolean | null;
@@ -2989,8 +2989,15 @@ export interface components {
             entity_order?: string | number | boolean | null;
             /** @description Accepted and ignored here: a data point key of the trend actors. */
             entity_type?: string | null;
-            /** @description Accepted and ignored: several formulas (newer web apps); `formula` is computed. */
+            /** @description Several formulas (newer web apps), each computed like `formula` into its own result; `formulaNodes` wins, then `formulas`, then `formula`. */
             formulas?: string[] | null;
+            /** @description Several formulas with their display names (the current web app); wins over `formulas` and `formula`. */
+            formulaNodes?: ({
+                formula: string;
+                custom_name?: string | null;
+            } & {
+                [key: string]: unknown;
+            })[] | null;
             /** @description Accepted and ignored: the dashboard the web app loaded the insight from. */
             from_dashboard?: string | number | boolean | null;
             /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */

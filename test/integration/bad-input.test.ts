@@ -169,3 +169,13 @@ describe("saved insights: filters and query are validated as the analysis endpoi
     expect((await s.post(`${P}/insights/`, { query: { kind: "DataTableNode", source: { kind: "EventsQuery", select: ["*"] } } })).status).toBe(201);
   });
 });
+
+describe("keys the analyses read are all in the closed schemas", () => {
+  it("formulaNodes and formulas", async () => {
+    const two = { events: [{ id: "$pageview", order: 0 }, { id: "signup", order: 1 }], date_from: "2024-03-01", date_to: "2024-03-03" };
+    const nodes = await s.post(`${P}/insights/trend/`, { ...two, formulaNodes: [{ formula: "A+B", custom_name: "Both" }] });
+    expect([nodes.status, nodes.body.result?.length]).toEqual([200, 1]);
+    const formulas = await s.post(`${P}/insights/trend/`, { ...two, formulas: ["A", "B"] });
+    expect([formulas.status, formulas.body.result?.length]).toEqual([200, 2]);
+  });
+});
