@@ -1322,7 +1322,7 @@ export interface components {
             funnel_to_step: number;
         };
         /**
-         * @description Funnel filter: the body of `POST /insights/funnel/`, and what the query parameters of `GET /insights/funnel/` decode to. The steps are `events` and `actions` merged by `order`; at least two are required (400 with attr `events` otherwise). Every step must happen inside the date range and within the conversion window counted from step 1. Unknown keys are ignored.
+         * @description Funnel filter: the body of `POST /insights/funnel/`, and what the query parameters of `GET /insights/funnel/` decode to. The steps are `events` and `actions` merged by `order`; at least two are required (400 with attr `events` otherwise). Every step must happen inside the date range and within the conversion window counted from step 1. Any key not listed is a 400 naming it; keys the web app sends that the mock does not model are listed as accepted and ignored.
          * @example {
          *       "insight": "FUNNELS",
          *       "events": [
@@ -1362,11 +1362,11 @@ export interface components {
             /** @default false */
             filter_test_accounts?: boolean;
             /**
-             * @description Start of the range (grammar of `TrendRequest.date_from`).
+             * @description Start of the range (the date grammar of `TrendRequest.date_from`; anything else is a 400 naming the field).
              * @default -7d
              */
             date_from?: string | null;
-            /** @description End of the range. Choice: absent or null means now (the spec says -7d). */
+            /** @description End of the range, same grammar (except `all`). Choice: absent or null means now (the spec says -7d). */
             date_to?: string | null;
             /** @default false */
             explicit_date?: boolean;
@@ -1452,8 +1452,81 @@ export interface components {
             funnel_step_reference?: "total" | "previous" | null;
             /** @description Display type as sent by the UI (for example `FunnelViz`, `ActionsLineGraph`); accepted and ignored, except that `ActionsLineGraph` without `funnel_viz_type` means `trends` (legacy). */
             display?: string | null;
-        } & {
-            [key: string]: unknown;
+            /** @description Several property breakdowns at once (newer web apps): each item names a `property` and its `type`; results break down by the combination of their values. Wins over `breakdown`. */
+            breakdowns?: ({
+                property?: string | number;
+                /** @enum {string|null} */
+                type?: "event" | "events" | "person" | "cohort" | "group" | "session" | "hogql" | null;
+                normalize_url?: boolean;
+            } & {
+                [key: string]: unknown;
+            })[] | null;
+            /** @description Accepted and ignored: older web apps sent it to bypass caches. */
+            cache_invalidation_key?: string | null;
+            /** @description Accepted and ignored: the web app's id for cancelling a running query (see /insights/cancel/). */
+            client_query_id?: string | null;
+            /** @description Accepted and ignored: a data point key of the funnel-trends actors. */
+            drop_off?: boolean | null;
+            /** @description Accepted and ignored here: a data point key of the trend actors. */
+            entity_id?: string | number | boolean | null;
+            /** @description Accepted and ignored here: a data point key of the trend actors. */
+            entity_math?: string | null;
+            /** @description Accepted and ignored here: a data point key of the trend actors. */
+            entity_type?: string | null;
+            /** @description Accepted and ignored: a data point key of the funnel-trends actors. */
+            entrance_period_start?: string | null;
+            /** @description Accepted and ignored: the dashboard the web app loaded the insight from. */
+            from_dashboard?: string | number | boolean | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            funnel_advanced?: boolean | null;
+            /** @description Accepted and ignored: aggregation by a HogQL expression is not modelled. */
+            funnel_aggregate_by_hogql?: string | null;
+            /** @description Accepted and ignored by `/insights/funnel/` (see `FunnelCorrelationRequest`). */
+            funnel_correlation_event_exclude_property_names?: string[] | null;
+            /** @description Accepted and ignored by `/insights/funnel/` (see `FunnelCorrelationRequest`). */
+            funnel_correlation_event_names?: string[] | null;
+            /** @description Accepted and ignored by `/insights/funnel/` (see `FunnelCorrelationRequest`). */
+            funnel_correlation_exclude_event_names?: string[] | null;
+            /** @description Accepted and ignored by `/insights/funnel/` (see `FunnelCorrelationRequest`). */
+            funnel_correlation_exclude_names?: string[] | null;
+            /** @description Accepted and ignored by `/insights/funnel/` (see `FunnelCorrelationRequest`). */
+            funnel_correlation_names?: string[] | null;
+            /** @description Data point of the correlation actors when sent in the body (the query parameter wins). */
+            funnel_correlation_person_converted?: string | number | boolean | null;
+            /** @description Data point of the correlation actors when sent in the body (the query parameter wins). */
+            funnel_correlation_person_entity?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Data point of the correlation actors when sent in the body (the query parameter wins). */
+            funnel_correlation_person_limit?: string | number | boolean | null;
+            /** @description Data point of the correlation actors when sent in the body (the query parameter wins). */
+            funnel_correlation_person_offset?: string | number | boolean | null;
+            /** @description Data point of the correlation actors when sent in the body (the query parameter wins). */
+            funnel_correlation_property_values?: string | number | boolean | null;
+            /** @description Accepted and ignored by `/insights/funnel/` (see `FunnelCorrelationRequest`); the web app keeps it in funnel filters. */
+            funnel_correlation_type?: string | null;
+            /** @description Accepted and ignored: custom step selection of the web app's actors modal. */
+            funnel_custom_steps?: number[] | null;
+            /** @description Data point of `POST /persons/funnel/` when sent in the body (the query parameter wins); ignored by `/insights/funnel/`. */
+            funnel_step?: number | null;
+            /** @description Data point of `POST /persons/funnel/` when sent in the body (the query parameter wins); ignored by `/insights/funnel/`. */
+            funnel_step_breakdown?: string | number | boolean | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            hidden_legend_breakdowns?: string[] | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            hidden_legend_keys?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            layout?: string | null;
+            /** @description Accepted and ignored: the web app's series being edited. */
+            new_entity?: {
+                [key: string]: unknown;
+            }[] | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            show_legend?: boolean | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            show_values_on_series?: boolean | null;
         };
         /**
          * @description Answer of the funnel endpoints in the analysis envelope. `result` is, by `funnel_viz_type`: `steps` a list of steps, or with a breakdown a list of step lists (one per value); `trends` a list of FunnelTrendsResult; `time_to_convert` one FunnelTimeToConvert. With no actor at all (or everyone excluded) a steps funnel is `[]`.
@@ -1905,11 +1978,11 @@ export interface components {
         InsightWrite: {
             name?: string | null;
             derived_name?: string | null;
-            /** @description Legacy filter definition (see `Insight.filters`). */
+            /** @description Legacy filter definition (see `Insight.filters`). Checked as the analysis endpoints check their bodies, before anything is stored: `insight` must be a kind (TRENDS, STICKINESS, LIFECYCLE, FUNNELS, RETENTION, PATHS; default TRENDS), the keys of that kind's request schema (`TrendRequest`, `FunnelRequest`, `RetentionRequest`, `PathRequest`) must have valid values, dates must be in the date grammar, and a filter with series (or a retention or paths filter) must be computable; otherwise 400 naming the field under `filters` (`filters__insight`, `filters__events__0__math`). Keys those schemas do not list are stored as they are, as the real service stores them; `{}` (a draft) is always accepted. */
             filters?: {
                 [key: string]: unknown;
             };
-            /** @description Query node (see `Insight.query`). */
+            /** @description Query node (see `Insight.query`). An insight query the mock computes (`InsightVizNode` or a bare `TrendsQuery`, `FunnelsQuery`, `RetentionQuery`, `PathsQuery`, `StickinessQuery`, `LifecycleQuery`) is checked like `filters`, through the legacy filter it is equivalent to: a 400 with attr `query`, the detail naming the legacy field. Other node kinds (`DataTableNode`, `HogQLQuery`, …) are stored as they are and have no result. */
             query?: {
                 [key: string]: unknown;
             } | null;
@@ -2085,7 +2158,7 @@ export interface components {
             average_conversion_time: number;
         };
         /**
-         * @description Paths filter: the body of `POST /insights/path/`, and what the query parameters of `GET /insights/path/` decode to. Per actor, events are ordered by time and split into sessions at gaps of 30 minutes or more; consecutive duplicates collapse. A `$pageview` item is its `$current_url` (trailing `/` removed except for the root), a `$screen` item its `$screen_name`, any other event its name. Unknown keys are ignored.
+         * @description Paths filter: the body of `POST /insights/path/`, and what the query parameters of `GET /insights/path/` decode to. Per actor, events are ordered by time and split into sessions at gaps of 30 minutes or more; consecutive duplicates collapse. A `$pageview` item is its `$current_url` (trailing `/` removed except for the root), a `$screen` item its `$screen_name`, any other event its name. Any key not listed is a 400 naming it; keys the web app sends that the mock does not model are listed as accepted and ignored.
          * @example {
          *       "insight": "PATHS",
          *       "include_event_types": [
@@ -2146,15 +2219,62 @@ export interface components {
             funnel_filter?: {
                 [key: string]: unknown;
             } | null;
-            /** @default -7d */
+            /**
+             * @description Start of the range (the date grammar of `TrendRequest.date_from`).
+             * @default -7d
+             */
             date_from?: string | null;
-            /** @description Default now. */
+            /** @description End of the range, same grammar (except `all`); default now. */
             date_to?: string | null;
             properties?: components["schemas"]["PropertyFilters"];
             /** @default false */
             filter_test_accounts?: boolean;
-        } & {
-            [key: string]: unknown;
+            /** @description Accepted and ignored: paths read `include_event_types`, `start_point` and `end_point`. */
+            actions?: {
+                [key: string]: unknown;
+            }[] | null;
+            /** @description Accepted and ignored (paths have no breakdown). */
+            breakdowns?: {
+                [key: string]: unknown;
+            }[] | null;
+            /** @description Accepted and ignored: older web apps sent it to bypass caches. */
+            cache_invalidation_key?: string | null;
+            /** @description Accepted and ignored: the web app's id for cancelling a running query (see /insights/cancel/). */
+            client_query_id?: string | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            display?: string | null;
+            /** @description Accepted and ignored: paths read `include_event_types`, `start_point` and `end_point`. */
+            events?: {
+                [key: string]: unknown;
+            }[] | null;
+            /** @description Keep the exact `date_from`/`date_to` instants instead of whole days. */
+            explicit_date?: boolean | null;
+            /** @description Accepted and ignored: the dashboard the web app loaded the insight from. */
+            from_dashboard?: string | number | boolean | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            hidden_legend_keys?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Accepted and ignored: paths have no buckets. */
+            interval?: string | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            layout?: string | null;
+            /** @description Accepted and ignored: the web app's series being edited. */
+            new_entity?: {
+                [key: string]: unknown;
+            }[] | null;
+            /** @description Data point of `POST /persons/path/` when sent in the body (the query parameter wins); ignored by `/insights/path/`. */
+            path_dropoff_key?: string | null;
+            /** @description Data point of `POST /persons/path/` when sent in the body (the query parameter wins); ignored by `/insights/path/`. */
+            path_end_key?: string | null;
+            /** @description Data point of `POST /persons/path/` when sent in the body (the query parameter wins); ignored by `/insights/path/`. */
+            path_start_key?: string | null;
+            /** @description Accepted and ignored (the mock never samples). */
+            sampling_factor?: number | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            show_legend?: boolean | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            show_values_on_series?: boolean | null;
         };
         /**
          * @description Answer of the path endpoints in the analysis envelope.
@@ -2622,7 +2742,7 @@ export interface components {
             breakdown_value?: unknown;
         };
         /**
-         * @description Retention filter: what the query parameters of `GET /insights/retention/` decode to (the endpoint has no body), and the `filters` of a retention insight. The window is `total_intervals` periods ending with the period that contains `date_to`. Unknown keys are ignored.
+         * @description Retention filter: what the query parameters of `GET /insights/retention/` decode to (the endpoint has no body), and the `filters` of a retention insight. The window is `total_intervals` periods ending with the period that contains `date_to`. Any key not listed is a 400 naming it; keys the web app sends that the mock does not model are listed as accepted and ignored.
          * @example {
          *       "insight": "RETENTION",
          *       "target_entity": {
@@ -2665,9 +2785,9 @@ export interface components {
              * @default 11
              */
             total_intervals?: number;
-            /** @description The last cohort is the period containing this date; default now. */
+            /** @description The last cohort is the period containing this date (the date grammar of `TrendRequest.date_from`, except `all`); default now. */
             date_to?: string | null;
-            /** @description Accepted and ignored (the window follows from `date_to` and `total_intervals`). */
+            /** @description Ignored (the window follows from `date_to` and `total_intervals`), but it must be in the date grammar of `TrendRequest.date_from`. */
             date_from?: string | null;
             properties?: components["schemas"]["PropertyFilters"];
             /** @default false */
@@ -2680,8 +2800,61 @@ export interface components {
             breakdown_type?: "event" | "events" | "person" | "cohort" | "group" | "session" | "hogql" | null;
             /** @description Cohorts of groups of this group type (0–4) instead of persons: an event's group is `properties.$groups[<group type name>]`; events outside such a group drop out. `/persons/retention/` then lists groups. */
             aggregation_group_type_index?: number | null;
-        } & {
-            [key: string]: unknown;
+            /** @description Accepted and ignored: retention reads `target_entity` and `returning_entity`. */
+            actions?: {
+                [key: string]: unknown;
+            }[] | null;
+            /** @description Accepted and ignored here. */
+            breakdown_group_type_index?: number | null;
+            /** @description Several property breakdowns at once (newer web apps): each item names a `property` and its `type`; results break down by the combination of their values. Wins over `breakdown`. */
+            breakdowns?: ({
+                property?: string | number;
+                /** @enum {string|null} */
+                type?: "event" | "events" | "person" | "cohort" | "group" | "session" | "hogql" | null;
+                normalize_url?: boolean;
+            } & {
+                [key: string]: unknown;
+            })[] | null;
+            /** @description Accepted and ignored: older web apps sent it to bypass caches. */
+            cache_invalidation_key?: string | null;
+            /** @description Accepted and ignored: the web app's id for cancelling a running query (see /insights/cancel/). */
+            client_query_id?: string | null;
+            /** @description Accepted and ignored: cumulative retention is not modelled. */
+            cumulative?: boolean | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            display?: string | null;
+            /** @description Accepted and ignored: retention reads `target_entity` and `returning_entity`. */
+            events?: {
+                [key: string]: unknown;
+            }[] | null;
+            /** @description Accepted and ignored: the window follows from `date_to` and `total_intervals`. */
+            explicit_date?: boolean | null;
+            /** @description Accepted and ignored: the dashboard the web app loaded the insight from. */
+            from_dashboard?: string | number | boolean | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            hidden_legend_keys?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Accepted and ignored: retention uses `period`. */
+            interval?: string | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            layout?: string | null;
+            /** @description Accepted and ignored: the web app's series being edited. */
+            new_entity?: {
+                [key: string]: unknown;
+            }[] | null;
+            /** @description Accepted and ignored: the web app's choice of percentages relative to the first or previous period. */
+            retention_reference?: string | null;
+            /** @description Accepted and ignored (the mock never samples). */
+            sampling_factor?: number | null;
+            /** @description Accepted and ignored here: a data point key of the retention actors. */
+            selected_interval?: number | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            show_legend?: boolean | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            show_mean?: boolean | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            show_values_on_series?: boolean | null;
         };
         /**
          * @description Answer of `GET /insights/retention/` in the analysis envelope.
@@ -2778,7 +2951,7 @@ export interface components {
             t: number;
         };
         /**
-         * @description Trend filter: the body of `POST /insights/trend/`, and what the query parameters of `GET /insights/trend/` decode to. `insight` (or `shown_as`) switches to stickiness or lifecycle. At least one of `events` and `actions` must be non-empty (400 with attr `events` otherwise; checked by the server, not by this schema). Unknown keys (the UI sends many display-only keys) are ignored.
+         * @description Trend filter: the body of `POST /insights/trend/`, and what the query parameters of `GET /insights/trend/` decode to. `insight` (or `shown_as`) switches to stickiness or lifecycle. At least one of `events` and `actions` must be non-empty (400 with attr `events` otherwise; checked by the server, not by this schema). Any key not listed here is a 400 naming it; the keys the web app sends that the mock does not model are listed, accepted and ignored.
          * @example {
          *       "insight": "TRENDS",
          *       "events": [
@@ -2816,11 +2989,11 @@ export interface components {
              */
             filter_test_accounts?: boolean;
             /**
-             * @description Start of the range: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date (`-7d`, `-2w`, `-1m`, `-1y`, `-24h`), `dStart`, `mStart`, `yStart`, or `all` (earliest event). Null means the default. Choice: a range holding more than 20,000 intervals (hourly: about 2.3 years) is a 400 on `date_from`.
+             * @description Start of the range. The date grammar (reference: analytics §1.2), shared by every date field of the analyses, their actors and their GET forms: `YYYY-MM-DD` (`YYYY-M-D` too); an ISO 8601 date-time `YYYY-MM-DD[T ]HH:MM[:SS[.ffffff]]` with an optional `Z` or `±HH[:MM]` offset (none ⇒ the project's time zone); a relative date `[-][N]U[Start|End]` where U is `h` hours, `d` days, `w` weeks, `m` months, `q` quarters (13 weeks), `y` years, `M` minutes or `s` seconds before now (`-7d`, `-24h`, `-2w`, `-1m`, `-1y`, `-30M`; N omitted = 0), and `Start`/`End` move to the start/end of that unit (`dStart` today 00:00, `-1mStart` the 1st of last month, `mEnd`, `yStart`, `wStart`, `qStart`, `hStart`); and, for `date_from` only, `all` (the project's earliest event). Null or an empty string means the default. Choice: anything else (`banana`, `2026-13-45`, `last tuesday`) is a 400 naming the field; the real service silently reads it as now. A range holding more than 20,000 intervals (hourly: about 2.3 years) is a 400 on `date_from`.
              * @default -7d
              */
             date_from?: string | null;
-            /** @description End of the range, same grammar (except `all`); a date covers its whole day unless `explicit_date` is true. Choice: absent or null means now, as the real service does (the spec says the default is -7d). */
+            /** @description End of the range, same grammar as `date_from` (except `all`); a date covers its whole day unless `explicit_date` is true. Choice: absent or null means now, as the real service does (the spec says the default is -7d). */
             date_to?: string | null;
             /**
              * @description Keep the exact `date_from`/`date_to` instants instead of widening them to whole buckets.
@@ -2848,7 +3021,7 @@ export interface components {
              * @default false
              */
             compare?: boolean;
-            /** @description Relative date (for example `-1w`) by which to shift the current range for the comparison instead of the previous period. */
+            /** @description Relative date (for example `-1w`) by which to shift the current range for the comparison instead of the previous period; the grammar of `date_from` (anything else is a 400 on `compare_to`). */
             compare_to?: string | null;
             /** @description Property to break down by (a key, or a HogQL expression with `breakdown_type` `hogql`); for `breakdown_type` `cohort` a list of cohort ids and/or `all`. */
             breakdown?: string | number | (string | number)[] | null;
@@ -2880,8 +3053,80 @@ export interface components {
             aggregation_group_type_index?: number | null;
             /** @description Accepted and ignored (the mock never samples). */
             sampling_factor?: number | null;
-        } & {
-            [key: string]: unknown;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            aggregation_axis_format?: string | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            aggregation_axis_postfix?: string | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            aggregation_axis_prefix?: string | null;
+            /** @description Accepted and ignored here: a data point key of the actors endpoints. */
+            breakdown_value?: string | number | boolean | null;
+            /** @description Several property breakdowns at once (newer web apps): each item names a `property` and its `type`; results break down by the combination of their values. Wins over `breakdown`. */
+            breakdowns?: ({
+                property?: string | number;
+                /** @enum {string|null} */
+                type?: "event" | "events" | "person" | "cohort" | "group" | "session" | "hogql" | null;
+                normalize_url?: boolean;
+            } & {
+                [key: string]: unknown;
+            })[] | null;
+            /** @description Accepted and ignored: older web apps sent it to bypass caches. */
+            cache_invalidation_key?: string | null;
+            /** @description Accepted and ignored: the web app's id for cancelling a running query (see /insights/cancel/). */
+            client_query_id?: string | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            decimal_places?: number | null;
+            /** @description Accepted and ignored here: a data point key of the trend actors (their GET form takes it as a query parameter). */
+            entity_id?: string | number | boolean | null;
+            /** @description Accepted and ignored here: a data point key of the trend actors. */
+            entity_math?: string | null;
+            /** @description Accepted and ignored here: a data point key of the trend actors. */
+            entity_order?: string | number | boolean | null;
+            /** @description Accepted and ignored here: a data point key of the trend actors. */
+            entity_type?: string | null;
+            /** @description Several formulas (newer web apps), each computed like `formula` into its own result; `formulaNodes` wins, then `formulas`, then `formula`. */
+            formulas?: string[] | null;
+            /** @description Several formulas with their display names (the current web app); wins over `formulas` and `formula`. */
+            formulaNodes?: ({
+                formula: string;
+                custom_name?: string | null;
+            } & {
+                [key: string]: unknown;
+            })[] | null;
+            /** @description Accepted and ignored: the dashboard the web app loaded the insight from. */
+            from_dashboard?: string | number | boolean | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            hidden_legend_keys?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            layout?: string | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            min_decimal_places?: number | null;
+            /** @description Accepted and ignored: the web app's series being edited. */
+            new_entity?: {
+                [key: string]: unknown;
+            }[] | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            show_alert_threshold_lines?: boolean | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            show_labels_on_series?: boolean | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            show_legend?: boolean | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            show_mean?: boolean | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            show_multiple_y_axes?: boolean | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            show_percent_stack_view?: boolean | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            show_values_on_series?: boolean | null;
+            /** @description Accepted and ignored: a data point key of the stickiness actors (their GET form takes it as a query parameter). */
+            stickiness_days?: number | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            toggledLifecycles?: string[] | null;
+            /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
+            y_axis_scale_type?: string | null;
         };
         /**
          * @description Answer of the trend endpoints (trends, stickiness, lifecycle) in the analysis envelope.
@@ -3126,7 +3371,7 @@ export interface components {
         person_id: string;
         /** @description Event uuid (dashes optional). Validated by the server: a malformed uuid is 400 with attr `id`; an unknown event is 404. */
         event_id: string;
-        /** @description Response format (spec: every endpoint takes it). `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema): a header row of the (flattened, sorted) field names, then one row per item of a list's `results`, of an analysis' `result` (one row per series with its data points), of a bare list, or one row for a single object. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell. Cells starting with = + - @ tab or CR are prefixed with a single quote against formula injection. Choice: the rows of a list are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. Errors are always JSON. */
+        /** @description Response format (spec: every endpoint takes it). `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema): a header row of the (flattened, sorted) field names, then one row per item of a list's `results`, of an analysis' `result` (one row per series with its data points), of a bare list, or one row for a single object. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell; booleans are `True`/`False`, as the real service's renderer writes them. Against formula injection (OWASP), a cell whose text starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'` (so `-30d` is written `'-30d` and `=1+1` `'=1+1`), except a plain number (`-3`, `-0.5`, `-1e3`), which is written as is. Choice: the real renderer prefixes nothing. Choice: the rows of a list are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. Errors are always JSON. */
         format: "json" | "csv";
         /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
         format_any: "json" | "csv";
@@ -3157,9 +3402,9 @@ export interface components {
         properties: string;
         /** @description Apply the project's test-account filters. */
         filter_test_accounts: boolean;
-        /** @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
+        /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
         date_from: string;
-        /** @description End of the range, same grammar; default now. */
+        /** @description End of the range, the grammar of `date_from` except `all` (anything else is a 400 naming `date_to`); default now. */
         date_to: string;
         /** @description Keep exact instants instead of whole buckets. */
         explicit_date: boolean;
@@ -3194,7 +3439,7 @@ export interface components {
         formula: string;
         /** @description Also return the previous period. */
         compare: boolean;
-        /** @description Relative shift of the comparison period, for example `-1w`. */
+        /** @description Relative shift of the comparison period, for example `-1w` (the date grammar of `date_from`; anything else is a 400 naming `compare_to`). */
         compare_to: string;
         /** @description Moving average window in buckets; default 1. */
         smoothing_intervals: number;
@@ -3348,7 +3593,7 @@ export interface operations {
     projects_list: {
         parameters: {
             query?: {
-                /** @description Response format (spec: every endpoint takes it). `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema): a header row of the (flattened, sorted) field names, then one row per item of a list's `results`, of an analysis' `result` (one row per series with its data points), of a bare list, or one row for a single object. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell. Cells starting with = + - @ tab or CR are prefixed with a single quote against formula injection. Choice: the rows of a list are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. Errors are always JSON. */
+                /** @description Response format (spec: every endpoint takes it). `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema): a header row of the (flattened, sorted) field names, then one row per item of a list's `results`, of an analysis' `result` (one row per series with its data points), of a bare list, or one row for a single object. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell; booleans are `True`/`False`, as the real service's renderer writes them. Against formula injection (OWASP), a cell whose text starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'` (so `-30d` is written `'-30d` and `=1+1` `'=1+1`), except a plain number (`-3`, `-0.5`, `-1e3`), which is written as is. Choice: the real renderer prefixes nothing. Choice: the rows of a list are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. Errors are always JSON. */
                 format?: components["parameters"]["format"];
                 /** @description Page size. */
                 limit?: components["parameters"]["limit"];
@@ -3381,7 +3626,7 @@ export interface operations {
             query?: {
                 /** @description Only insights created by this user id. */
                 created_by?: number;
-                /** @description Response format (spec: every endpoint takes it). `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema): a header row of the (flattened, sorted) field names, then one row per item of a list's `results`, of an analysis' `result` (one row per series with its data points), of a bare list, or one row for a single object. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell. Cells starting with = + - @ tab or CR are prefixed with a single quote against formula injection. Choice: the rows of a list are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. Errors are always JSON. */
+                /** @description Response format (spec: every endpoint takes it). `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema): a header row of the (flattened, sorted) field names, then one row per item of a list's `results`, of an analysis' `result` (one row per series with its data points), of a bare list, or one row for a single object. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell; booleans are `True`/`False`, as the real service's renderer writes them. Against formula injection (OWASP), a cell whose text starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'` (so `-30d` is written `'-30d` and `=1+1` `'=1+1`), except a plain number (`-3`, `-0.5`, `-1e3`), which is written as is. Choice: the real renderer prefixes nothing. Choice: the rows of a list are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. Errors are always JSON. */
                 format?: components["parameters"]["format"];
                 /** @description Page size. */
                 limit?: components["parameters"]["limit"];
@@ -3568,9 +3813,9 @@ export interface operations {
                 properties?: components["parameters"]["properties"];
                 /** @description Apply the project's test-account filters. */
                 filter_test_accounts?: components["parameters"]["filter_test_accounts"];
-                /** @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
+                /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
                 date_from?: components["parameters"]["date_from"];
-                /** @description End of the range, same grammar; default now. */
+                /** @description End of the range, the grammar of `date_from` except `all` (anything else is a 400 naming `date_to`); default now. */
                 date_to?: components["parameters"]["date_to"];
                 /** @description Keep exact instants instead of whole buckets. */
                 explicit_date?: components["parameters"]["explicit_date"];
@@ -3722,9 +3967,9 @@ export interface operations {
                 properties?: components["parameters"]["properties"];
                 /** @description Apply the project's test-account filters. */
                 filter_test_accounts?: components["parameters"]["filter_test_accounts"];
-                /** @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
+                /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
                 date_from?: components["parameters"]["date_from"];
-                /** @description End of the range, same grammar; default now. */
+                /** @description End of the range, the grammar of `date_from` except `all` (anything else is a 400 naming `date_to`); default now. */
                 date_to?: components["parameters"]["date_to"];
                 /** @description Keep exact instants instead of whole buckets. */
                 explicit_date?: components["parameters"]["explicit_date"];
@@ -3942,9 +4187,9 @@ export interface operations {
                 funnel_paths?: components["parameters"]["funnel_paths"];
                 /** @description JSON-encoded FunnelRequest plus `funnel_step`, used with `funnel_paths`. */
                 funnel_filter?: components["parameters"]["funnel_filter"];
-                /** @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
+                /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
                 date_from?: components["parameters"]["date_from"];
-                /** @description End of the range, same grammar; default now. */
+                /** @description End of the range, the grammar of `date_from` except `all` (anything else is a 400 naming `date_to`); default now. */
                 date_to?: components["parameters"]["date_to"];
                 /**
                  * @description JSON-encoded PropertyFilters (a list of filters or a property group).
@@ -4041,9 +4286,9 @@ export interface operations {
                 period?: components["parameters"]["period"];
                 /** @description Number of cohorts and columns. */
                 total_intervals?: components["parameters"]["total_intervals"];
-                /** @description End of the range, same grammar; default now. */
+                /** @description End of the range, the grammar of `date_from` except `all` (anything else is a 400 naming `date_to`); default now. */
                 date_to?: components["parameters"]["date_to"];
-                /** @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
+                /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
                 date_from?: components["parameters"]["date_from"];
                 /**
                  * @description JSON-encoded PropertyFilters (a list of filters or a property group).
@@ -4157,9 +4402,9 @@ export interface operations {
                 properties?: components["parameters"]["properties"];
                 /** @description Apply the project's test-account filters. */
                 filter_test_accounts?: components["parameters"]["filter_test_accounts"];
-                /** @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
+                /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
                 date_from?: components["parameters"]["date_from"];
-                /** @description End of the range, same grammar; default now. */
+                /** @description End of the range, the grammar of `date_from` except `all` (anything else is a 400 naming `date_to`); default now. */
                 date_to?: components["parameters"]["date_to"];
                 /** @description Keep exact instants instead of whole buckets. */
                 explicit_date?: components["parameters"]["explicit_date"];
@@ -4171,7 +4416,7 @@ export interface operations {
                 formula?: components["parameters"]["formula"];
                 /** @description Also return the previous period. */
                 compare?: components["parameters"]["compare"];
-                /** @description Relative shift of the comparison period, for example `-1w`. */
+                /** @description Relative shift of the comparison period, for example `-1w` (the date grammar of `date_from`; anything else is a 400 naming `compare_to`). */
                 compare_to?: components["parameters"]["compare_to"];
                 /**
                  * @description Property key to break down by, or a JSON-encoded list (cohort ids, `all`).
@@ -4474,7 +4719,7 @@ export interface operations {
                 distinct_id?: string;
                 /** @description Only persons whose `properties.email` equals this value (exact, case-sensitive). */
                 email?: string;
-                /** @description Response format (spec: every endpoint takes it). `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema): a header row of the (flattened, sorted) field names, then one row per item of a list's `results`, of an analysis' `result` (one row per series with its data points), of a bare list, or one row for a single object. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell. Cells starting with = + - @ tab or CR are prefixed with a single quote against formula injection. Choice: the rows of a list are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. Errors are always JSON. */
+                /** @description Response format (spec: every endpoint takes it). `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema): a header row of the (flattened, sorted) field names, then one row per item of a list's `results`, of an analysis' `result` (one row per series with its data points), of a bare list, or one row for a single object. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell; booleans are `True`/`False`, as the real service's renderer writes them. Against formula injection (OWASP), a cell whose text starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'` (so `-30d` is written `'-30d` and `=1+1` `'=1+1`), except a plain number (`-3`, `-0.5`, `-1e3`), which is written as is. Choice: the real renderer prefixes nothing. Choice: the rows of a list are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. Errors are always JSON. */
                 format?: components["parameters"]["format"];
                 /** @description Page size. */
                 limit?: number;
@@ -4616,9 +4861,9 @@ export interface operations {
                 properties?: components["parameters"]["properties"];
                 /** @description Apply the project's test-account filters. */
                 filter_test_accounts?: components["parameters"]["filter_test_accounts"];
-                /** @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
+                /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
                 date_from?: components["parameters"]["date_from"];
-                /** @description End of the range, same grammar; default now. */
+                /** @description End of the range, the grammar of `date_from` except `all` (anything else is a 400 naming `date_to`); default now. */
                 date_to?: components["parameters"]["date_to"];
                 /** @description Keep exact instants instead of whole buckets. */
                 explicit_date?: components["parameters"]["explicit_date"];
@@ -4780,9 +5025,9 @@ export interface operations {
                 properties?: components["parameters"]["properties"];
                 /** @description Apply the project's test-account filters. */
                 filter_test_accounts?: components["parameters"]["filter_test_accounts"];
-                /** @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
+                /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
                 date_from?: components["parameters"]["date_from"];
-                /** @description End of the range, same grammar; default now. */
+                /** @description End of the range, the grammar of `date_from` except `all` (anything else is a 400 naming `date_to`); default now. */
                 date_to?: components["parameters"]["date_to"];
                 /** @description Keep exact instants instead of whole buckets. */
                 explicit_date?: components["parameters"]["explicit_date"];
@@ -4973,9 +5218,9 @@ export interface operations {
                 properties?: components["parameters"]["properties"];
                 /** @description Apply the project's test-account filters. */
                 filter_test_accounts?: components["parameters"]["filter_test_accounts"];
-                /** @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
+                /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
                 date_from?: components["parameters"]["date_from"];
-                /** @description End of the range, same grammar; default now. */
+                /** @description End of the range, the grammar of `date_from` except `all` (anything else is a 400 naming `date_to`); default now. */
                 date_to?: components["parameters"]["date_to"];
                 /** @description Keep exact instants instead of whole buckets. */
                 explicit_date?: components["parameters"]["explicit_date"];
@@ -4987,7 +5232,7 @@ export interface operations {
                 formula?: components["parameters"]["formula"];
                 /** @description Also return the previous period. */
                 compare?: components["parameters"]["compare"];
-                /** @description Relative shift of the comparison period, for example `-1w`. */
+                /** @description Relative shift of the comparison period, for example `-1w` (the date grammar of `date_from`; anything else is a 400 naming `compare_to`). */
                 compare_to?: components["parameters"]["compare_to"];
                 /**
                  * @description Property key to break down by, or a JSON-encoded list (cohort ids, `all`).
@@ -5099,9 +5344,9 @@ export interface operations {
                 funnel_paths?: components["parameters"]["funnel_paths"];
                 /** @description JSON-encoded FunnelRequest plus `funnel_step`, used with `funnel_paths`. */
                 funnel_filter?: components["parameters"]["funnel_filter"];
-                /** @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
+                /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
                 date_from?: components["parameters"]["date_from"];
-                /** @description End of the range, same grammar; default now. */
+                /** @description End of the range, the grammar of `date_from` except `all` (anything else is a 400 naming `date_to`); default now. */
                 date_to?: components["parameters"]["date_to"];
                 /**
                  * @description JSON-encoded PropertyFilters (a list of filters or a property group).
@@ -5218,9 +5463,9 @@ export interface operations {
                 period?: components["parameters"]["period"];
                 /** @description Number of cohorts and columns. */
                 total_intervals?: components["parameters"]["total_intervals"];
-                /** @description End of the range, same grammar; default now. */
+                /** @description End of the range, the grammar of `date_from` except `all` (anything else is a 400 naming `date_to`); default now. */
                 date_to?: components["parameters"]["date_to"];
-                /** @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
+                /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
                 date_from?: components["parameters"]["date_from"];
                 /**
                  * @description JSON-encoded PropertyFilters (a list of filters or a property group).
@@ -5301,9 +5546,9 @@ export interface operations {
                 properties?: components["parameters"]["properties"];
                 /** @description Apply the project's test-account filters. */
                 filter_test_accounts?: components["parameters"]["filter_test_accounts"];
-                /** @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
+                /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
                 date_from?: components["parameters"]["date_from"];
-                /** @description End of the range, same grammar; default now. */
+                /** @description End of the range, the grammar of `date_from` except `all` (anything else is a 400 naming `date_to`); default now. */
                 date_to?: components["parameters"]["date_to"];
                 /** @description Keep exact instants instead of whole buckets. */
                 explicit_date?: components["parameters"]["explicit_date"];
@@ -5315,7 +5560,7 @@ export interface operations {
                 formula?: components["parameters"]["formula"];
                 /** @description Also return the previous period. */
                 compare?: components["parameters"]["compare"];
-                /** @description Relative shift of the comparison period, for example `-1w`. */
+                /** @description Relative shift of the comparison period, for example `-1w` (the date grammar of `date_from`; anything else is a 400 naming `compare_to`). */
                 compare_to?: components["parameters"]["compare_to"];
                 /**
                  * @description Property key to break down by, or a JSON-encoded list (cohort ids, `all`).
@@ -5411,9 +5656,9 @@ export interface operations {
                 properties?: components["parameters"]["properties"];
                 /** @description Apply the project's test-account filters. */
                 filter_test_accounts?: components["parameters"]["filter_test_accounts"];
-                /** @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
+                /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
                 date_from?: components["parameters"]["date_from"];
-                /** @description End of the range, same grammar; default now. */
+                /** @description End of the range, the grammar of `date_from` except `all` (anything else is a 400 naming `date_to`); default now. */
                 date_to?: components["parameters"]["date_to"];
                 /** @description Keep exact instants instead of whole buckets. */
                 explicit_date?: components["parameters"]["explicit_date"];
@@ -5425,7 +5670,7 @@ export interface operations {
                 formula?: components["parameters"]["formula"];
                 /** @description Also return the previous period. */
                 compare?: components["parameters"]["compare"];
-                /** @description Relative shift of the comparison period, for example `-1w`. */
+                /** @description Relative shift of the comparison period, for example `-1w` (the date grammar of `date_from`; anything else is a 400 naming `compare_to`). */
                 compare_to?: components["parameters"]["compare_to"];
                 /**
                  * @description Property key to break down by, or a JSON-encoded list (cohort ids, `all`).
@@ -5754,9 +5999,9 @@ export interface operations {
                  * @example [{"key":"$browser","value":"Chrome","operator":"exact","type":"event"}]
                  */
                 properties?: components["parameters"]["properties"];
-                /** @description Start of the range (absolute or relative, for example `2024-03-01`, `-7d`, `mStart`, `all`); default `-7d`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
+                /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
                 date_from?: components["parameters"]["date_from"];
-                /** @description End of the range, same grammar; default now. */
+                /** @description End of the range, the grammar of `date_from` except `all` (anything else is a 400 naming `date_to`); default now. */
                 date_to?: components["parameters"]["date_to"];
                 /** @description Bucket size; default `day`. */
                 interval?: components["parameters"]["interval"];
@@ -5908,7 +6153,7 @@ export interface operations {
                  * @example $pageview
                  */
                 event?: string;
-                /** @description Response format (spec: every endpoint takes it). `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema): a header row of the (flattened, sorted) field names, then one row per item of a list's `results`, of an analysis' `result` (one row per series with its data points), of a bare list, or one row for a single object. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell. Cells starting with = + - @ tab or CR are prefixed with a single quote against formula injection. Choice: the rows of a list are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. Errors are always JSON. */
+                /** @description Response format (spec: every endpoint takes it). `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema): a header row of the (flattened, sorted) field names, then one row per item of a list's `results`, of an analysis' `result` (one row per series with its data points), of a bare list, or one row for a single object. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell; booleans are `True`/`False`, as the real service's renderer writes them. Against formula injection (OWASP), a cell whose text starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'` (so `-30d` is written `'-30d` and `=1+1` `'=1+1`), except a plain number (`-3`, `-0.5`, `-1e3`), which is written as is. Choice: the real renderer prefixes nothing. Choice: the rows of a list are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. Errors are always JSON. */
                 format?: components["parameters"]["format"];
                 /** @description Maximum number of results. */
                 limit?: number;

@@ -1,3 +1,4 @@
+import { parseAbsolute } from "../analyses/shared/date-parse.ts";
 import { parseRelativeOrAbsoluteDate } from "../analyses/shared/date-range.ts";
 import { fail } from "../http/errors.ts";
 import { propertiesParam } from "../http/property-filters.ts";
@@ -19,15 +20,16 @@ const RELATIVE = /^-?\d+[hdwmqyMs]$/;
 const queryOf = (args: HandlerArgs) => args.c.request.query as Q;
 const dashed = (id: string) => id.toLowerCase().replace(/^(.{8})-?(.{4})-?(.{4})-?(.{4})-?(.{12})$/, "$1-$2-$3-$4-$5");
 
-/** `after`/`before`: ISO 8601 or relative (`-7d`, `2h`, `1w`: now minus that); anything else is a 400 naming it. */
+/** `after`/`before`: ISO 8601 (no offset = UTC) or relative (`-7d`, `2h`, `1w`: now minus that); anything else is a 400 naming it. */
 function instantParam(args: HandlerArgs, name: "after" | "before"): number | null {
   const raw = queryOf(args)[name];
   if (raw === undefined) return null;
   const value = String(raw);
-  if (RELATIVE.test(value)) return parseRelativeOrAbsoluteDate(value.startsWith("-") ? value : `-${value}`, args.deps.clock.now(), args.project.timezone, "start");
-  const ms = Date.parse(value);
-  if (Number.isNaN(ms)) throw fail.invalid(name, `${name} must be an ISO 8601 date-time or a relative date such as -7d or 2h.`);
-  return /[zZ]|[+-]\d\d:?\d\d$/.test(value) || !value.includes("T") ? ms : Date.parse(`${value}Z`);
+  const ms = RELATIVE.test(value)
+    ? parseRelativeOrAbsoluteDate(value.startsWith("-") ? value : `-${value}`, args.deps.clock.now(), args.project.timezone, "start")
+    : parseAbsolute(value, "UTC")?.ms;
+  if (ms === undefined) throw fail.invalid(name, `${name} must be an ISO 8601 date-time or a relative date such as -7d or 2h.`);
+  return ms;
 }
 
 /** A `select`/`where` parameter: a JSON array of HogQL expression strings. */
@@ -161,7 +163,7 @@ export const eventHandlers = {
     const names = q.event_name === undefined ? null : new Set([q.event_name].flat().map(String));
     const term = typeof q.value === "string" ? q.value.toLowerCase() : null;
     const now = args.deps.clock.now();
-    const since = parseRelativeOrAbsoluteDate(`-${VALUES_WINDOW_DAYS}dStart`, now, args.project.timezone, "start");
+    const since = parseRelativeOrAbsoluteDate(`-${VALUES_WINDOW_DAYS}dStart`, now, args.project.timezone, "start")!;
     const counts = new Map<string, number>();
     for (const e of args.deps.store.events.of(args.project.id)) {
       if (e.timestamp < since || e.timestamp > now || (names && !names.has(e.event))) continue;

@@ -6,6 +6,7 @@ import type { InsightRecord, ProjectRecord } from "../store/schema.ts";
 import { INSIGHT_WRITABLE, type InsightInput, type Store } from "../store/store.ts";
 import { activityPage } from "./activity-json.ts";
 import { toInsightBasicJson, toInsightJson } from "./insight-json.ts";
+import { requireValidDefinition } from "./insight-validation.ts";
 
 const LAST_VIEWED_LIMIT = 5;
 
@@ -77,6 +78,7 @@ export const insightHandlers = {
   insights_create: async (args) => {
     const input = writableFields(args.c.request.requestBody);
     requireDashboards(input, args.project, args.deps.store);
+    requireValidDefinition(input, args);
     const insight = await args.deps.store.insights.create(args.project.id, input, args.caller.user.id);
     return reply(201, toInsightJson(insight, args.project, args.deps, { compute: false }));
   },
@@ -99,6 +101,7 @@ export const insightHandlers = {
     const insight = findInsight(args, { includeDeleted: true });
     if (insight.deleted && input.deleted !== false) throw fail.notFound();
     requireDashboards(input, args.project, args.deps.store);
+    requireValidDefinition(input, args);
     const updated = await args.deps.store.insights.update(insight, input, args.caller.user.id);
     return reply(200, toInsightJson(updated, args.project, args.deps));
   },

@@ -122,7 +122,7 @@ async function buildBackend(handlers: HandlerMap) {
         const operationId = c.operation.operationId!;
         const override = deps.overrides?.take(operationId, () => ({ method: req.method, path: req.path, operation_id: operationId, query: queryFields(req.url.search), body: req.body }));
         if (override) await applyOverride(override, c.operation, mock);
-        if (steering.code === undefined) return;
+        if (steering.code === undefined && steering.example === undefined) return;
         throw steeredResponse(c.operation, steering, mock);
       },
     },

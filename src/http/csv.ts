@@ -1,5 +1,14 @@
-/** Cells a spreadsheet would run as a formula (OWASP CSV injection): prefixed with a quote. */
+/**
+ * Cells a spreadsheet would run as a formula (OWASP CSV injection: a leading = + - @ tab or CR) get a `'`
+ * prefix; a plain number (`-3`, `-0.5`, `-1e3`) is read as a number, never as a formula, so it is kept as is.
+ * The real service's renderer (djangorestframework-csv) neutralises nothing; this is our choice.
+ */
 const FORMULA_START = /^[=+\-@\t\r]/;
+const PLAIN_NUMBER = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
+
+/** Booleans as the real service's renderer writes them: Python's `True`/`False` (reference: ingestion-persons-events §6.5). */
+const text = (value: unknown): string =>
+  typeof value === "object" ? JSON.stringify(value) : typeof value === "boolean" ? (value ? "True" : "False") : String(value);
 
 function flatten(value: unknown, prefix: string, out: Map<string, unknown>): void {
   if (value !== null && typeof value === "object" && !Array.isArray(value) && prefix.split(".").length < 2) {
@@ -11,9 +20,9 @@ function flatten(value: unknown, prefix: string, out: Map<string, unknown>): voi
 
 function cell(value: unknown): string {
   if (value === null || value === undefined) return "";
-  let text = typeof value === "object" ? JSON.stringify(value) : typeof value === "boolean" ? (value ? "True" : "False") : String(value);
-  if (FORMULA_START.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  let written = text(value);
+  if (FORMULA_START.test(written) && !PLAIN_NUMBER.test(written)) written = `'${written}`;
+  return /[",\r\n]/.test(written) ? `"${written.replace(/"/g, '""')}"` : written;
 }
 
 /**

@@ -45,12 +45,35 @@ export class SteeredResponse {
 
 type Mocker = (operationId: string, opts: { code?: number; example?: string }) => { status: number; mock: unknown };
 
-/** The documented response of `operation` for the asked status (its named example, else its first, else one built from the schema). */
+type DocumentedResponse = { content?: Record<string, { examples?: Record<string, unknown> }> };
+
+/** The status `Prefer: example=` alone answers with, as Prism picks it: the operation's first documented 2xx. */
+function successCode(operation: Operation): number | undefined {
+  const codes = Object.keys(operation.responses ?? {}).filter((c) => /^2\d\d$/.test(c));
+  return codes.length ? Number(codes.sort()[0]) : undefined;
+}
+
+/** An asked example must be one of the response's named examples: a 400 listing them otherwise (never a silent fallback). */
+function requireExample(operation: Operation, code: number, response: DocumentedResponse, example: string | undefined): void {
+  if (example === undefined) return;
+  const names = Object.keys(response.content?.["application/json"]?.examples ?? {});
+  if (names.includes(example)) return;
+  const listed = names.length ? `named examples: ${names.join(", ")}` : "it has no named examples";
+  throw fail.invalid("Prefer", `Example "${example}" is not documented for ${operation.operationId} ${code}; ${listed}.`);
+}
+
+/**
+ * The documented response of `operation` for the asked status (its named example, else its first, else one built
+ * from the schema); `example=` without `code=` picks that example of the success response.
+ */
 export function steeredResponse(operation: Operation, steering: Steering, mock: Mocker): SteeredResponse {
-  const code = steering.code!;
+  const code = steering.code ?? successCode(operation);
+  if (code === undefined) throw fail.invalid("Prefer", `${operation.operationId} documents no success status to take example "${steering.example}" from.`);
   assertDocumentedStatus(operation, code, "Prefer");
-  const response = operation.responses![String(code)] as { content?: Record<string, unknown> };
+  const response = (operation.responses as Record<string, DocumentedResponse>)[String(code)]!;
+  requireExample(operation, code, response, steering.example);
   if (!response.content || !response.content["application/json"]) return new SteeredResponse({ status: code });
   const { mock: body } = mock(operation.operationId!, { code, example: steering.example });
-  return new SteeredResponse({ status: code, body, headers: { "preference-applied": `code=${code}` } });
+  const applied = [steering.code === undefined ? "" : `code=${code}`, steering.example === undefined ? "" : `example=${steering.example}`];
+  return new SteeredResponse({ status: code, body, headers: { "preference-applied": applied.filter(Boolean).join(", ") } });
 }

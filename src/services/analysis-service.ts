@@ -173,6 +173,8 @@ export function createAnalysisService(store: Store, clock: Clock) {
   return {
     run,
     actors,
+    /** Computes without caching, for its rejections only: a saved insight's definition must be computable. */
+    check: (project: ProjectRecord, kind: string, filter: Filter): void => void compute(project, kind, filter),
     /** An insight's result; `overrides` are the dashboard's filters when loaded with from_dashboard. */
     /** `compute: false` (lists, create) serves only what is cached, as the real service's list does. */
     forInsight(project: ProjectRecord, insight: InsightRecord, opts: { refresh: boolean; overrides?: Filter; compute?: boolean }): InsightPackage {

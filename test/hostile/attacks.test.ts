@@ -76,6 +76,9 @@ describe("regex and not_regex filters run in linear time", () => {
 describe("CSV output cannot run as a spreadsheet formula", () => {
   const DANGEROUS = ["=1+1", "+1+1", "-1+1", "@SUM(A1)", "\t=1+1", "\r=1+1", '=HYPERLINK("http://evil","x")', "=cmd|' /C calc'!A0"];
   const FORMULA_START = /^[=+\-@\t\r]/;
+  /** A plain number is read as a number by a spreadsheet, never as a formula: written as is. */
+  const PLAIN_NUMBER = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
+  const runnable = (cell: string) => FORMULA_START.test(cell) && !PLAIN_NUMBER.test(cell);
 
   it("prefixes every dangerous cell of the persons, insights and events lists, header included", async () => {
     const properties: Record<string, string> = {};
@@ -89,7 +92,7 @@ describe("CSV output cannot run as a spreadsheet formula", () => {
       expect(res.headers.get("content-type")).toMatch(/^text\/csv/);
       const cells = parseCsv(res.text).flat();
       expect(cells.length).toBeGreaterThan(10);
-      for (const cell of cells) expect(FORMULA_START.test(cell), `${list}: ${JSON.stringify(cell)}`).toBe(false);
+      for (const cell of cells) expect(runnable(cell), `${list}: ${JSON.stringify(cell)}`).toBe(false);
     }
     const persons = parseCsv((await s.get("/api/projects/1/persons/?format=csv")).text);
     const header = persons[0]!;
@@ -100,8 +103,9 @@ describe("CSV output cannot run as a spreadsheet formula", () => {
   it("toCsv neutralises each dangerous first character, also in nested values, and leaves the rest as it was", () => {
     const rows = DANGEROUS.map((v) => ({ v, nested: { w: v }, n: -5, safe: "a=b" }));
     const parsed = parseCsv(toCsv(rows));
-    for (const cell of parsed.flat()) expect(FORMULA_START.test(cell), JSON.stringify(cell)).toBe(false);
+    for (const cell of parsed.flat()) expect(runnable(cell), JSON.stringify(cell)).toBe(false);
     expect(parsed[1]).toContain("a=b");
+    expect(parsed.slice(1).map((r) => r[parsed[0]!.indexOf("n")])).toEqual(DANGEROUS.map(() => "-5"));
     expect(parsed.slice(1).map((r) => r[parsed[0]!.indexOf("v")])).toEqual(DANGEROUS.map((v) => `'${v}`));
   });
 });

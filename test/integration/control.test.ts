@@ -108,6 +108,23 @@ describe("frontend conveniences", () => {
     expect((await s.get("/api/projects/1/insights/", { key: null, headers: { prefer: "code=200" } })).status).toBe(401);
   });
 
+  it("Prefer: example=NAME alone picks that example of the success response; an unknown name is a 400 listing the names", async () => {
+    const picked = await s.get("/api/projects/1/insights/1/", { headers: { prefer: "example=trend_insight" } });
+    expect(picked.status).toBe(200);
+    expect(picked.body).toMatchObject({ id: 42, short_id: "aB3dE9xQ", name: "Daily pageviews" });
+    expect(picked.headers.get("preference-applied")).toBe("example=trend_insight");
+    const created = await s.post("/api/projects/1/insights/", {}, { headers: { prefer: "example=trend_insight" } });
+    expect([created.status, created.body.name]).toEqual([201, "Daily pageviews"]);
+    for (const prefer of ["example=nope", "code=200, example=nope"]) {
+      const unknown = await s.get("/api/projects/1/insights/1/", { headers: { prefer } });
+      expect(unknown.status).toBe(400);
+      expect(unknown.body).toMatchObject({ attr: "Prefer", code: "invalid_input" });
+      expect(unknown.body.detail).toContain("named examples: trend_insight");
+    }
+    expect((await s.get("/api/projects/1/insights/", { headers: { prefer: "code=200, example=saved_insights" } })).body.results[0].id).toBeDefined();
+    expect((await s.get("/api/projects/1/insights/1/", { key: null, headers: { prefer: "example=trend_insight" } })).status).toBe(401);
+  });
+
   it("Prefer: delay=N delays the answer; a bad delay is a 400", async () => {
     const started = Date.now();
     await s.get("/api/projects/1/insights/", { headers: { prefer: "delay=150" } });

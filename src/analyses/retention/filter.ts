@@ -1,7 +1,7 @@
 import { reject } from "../errors.ts";
 import { readBreakdown, type BreakdownDef } from "../shared/breakdown.ts";
 import type { AnalysisContext, Interval } from "../shared/context.ts";
-import { parseDateExpression } from "../shared/date-parse.ts";
+import { readDateField } from "../shared/date-range.ts";
 import { decodeJsonish, readNumber, readString, type Loose } from "../shared/filter-read.ts";
 import { plus, startOf } from "../shared/local-time.ts";
 import { entityFrom, type SeriesEntity } from "../shared/series.ts";
@@ -78,11 +78,11 @@ function readType(filter: Loose): RetentionSpec["type"] {
 
 /**
  * The window: total_intervals periods ending with the one that contains date_to (default now); weeks start on
- * the project's week start, months on the 1st (reference §7.2). date_from is ignored.
+ * the project's week start, months on the 1st (reference §7.2). date_from is ignored, but must still be a date.
  */
 function windowEdges(filter: Loose, interval: Interval, count: number, ctx: AnalysisContext): number[] {
-  const rawTo = readString(filter, "date_to");
-  const to = rawTo ? parseDateExpression(rawTo, ctx.now, ctx.timezone, ctx.weekStartDay).ms : ctx.now;
+  if (filter.date_from !== "all") readDateField(filter, "date_from", ctx);
+  const to = readDateField(filter, "date_to", ctx)?.ms ?? ctx.now;
   const last = startOf(to, interval, ctx.timezone, ctx.weekStartDay);
   return Array.from({ length: count + 1 }, (_, i) => plus(last, i - (count - 1), interval, ctx.timezone));
 }

@@ -3,31 +3,38 @@ import { endOfDay, plus, safeZone, startOf, zoned, type CalendarUnit } from "./l
 
 /**
  * The date grammar shared by date_from/date_to, compare_to and the events API (reference: analytics §1.2):
- * absolute dates and date-times (no offset ⇒ project zone), -Nh/-Nd/-Nw/-Nm/-Nq/-Ny/-NM/-Ns, the
- * …Start/…End positions, and `now` for anything unparseable.
+ * absolute dates and date-times (no offset ⇒ project zone), -Nh/-Nd/-Nw/-Nm/-Nq/-Ny/-NM/-Ns with an optional
+ * Start/End position. The real service reads anything else as "now" (its relative_date_parse searches the text
+ * for a unit letter); here anything else is no date at all, so the API can answer 400 instead of a silent "now".
  */
 export type DateKind = "date" | "datetime" | "relative";
 
 export interface ParsedDate {
   ms: number;
   kind: DateKind;
-  /** Relative unit letter (h, d, w, m, q, y, M, s); undefined for absolute values and bare `now`. */
+  /** Relative unit letter (h, d, w, m, q, y, M, s); undefined for absolute values. */
   unit?: string;
   /** Relative amount (0 when the number was omitted). */
   amount: number;
   position?: "Start" | "End";
 }
 
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}[ T]\d{1,2}:\d{2}/;
-const RELATIVE = /-?(\d+)?([a-zA-Z])(Start|End)?/;
+/** How the API describes the grammar in its 400s. */
+export const DATE_GRAMMAR =
+  "YYYY-MM-DD, an ISO 8601 date-time, or a relative date such as -7d, -24h, -2w, -1m, -1q, -1y, -30M, -10s, dStart, -1mStart, yEnd";
+
+/** `YYYY-M-D` as well: the real service falls back to strptime("%Y-%m-%d"), which takes unpadded months and days. */
+const DATE_ONLY = /^\d{4}-\d{1,2}-\d{1,2}$/;
+/** ISO 8601 date-time as Python's isoparse takes it from clients: minutes required, seconds and fraction optional. */
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}(:?\d{2})?)?$/i;
+const RELATIVE = /^-?(\d+)?([hdwmqyMs])(Start|End)?$/;
 
 const UNITS: Record<string, CalendarUnit> = { h: "hour", d: "day", w: "week", m: "month", q: "quarter", y: "year", M: "minute", s: "second" };
 
 export function parseAbsolute(value: string, timezone: string): ParsedDate | undefined {
   const trimmed = value.trim();
   if (DATE_ONLY.test(trimmed)) {
-    const dt = DateTime.fromISO(trimmed, { zone: safeZone(timezone) });
+    const dt = DateTime.fromFormat(trimmed, "y-M-d", { zone: safeZone(timezone) });
     return dt.isValid ? { ms: dt.toMillis(), kind: "date", amount: 0 } : undefined;
   }
   if (DATE_TIME.test(trimmed)) {
@@ -37,16 +44,26 @@ export function parseAbsolute(value: string, timezone: string): ParsedDate | und
   return undefined;
 }
 
-/** Parses one value of the grammar against `now` in the project zone. */
-export function parseDateExpression(value: string, now: number, timezone: string, weekStartDay: 0 | 1 = 0): ParsedDate {
+/** One value of the grammar against `now` in the project zone; undefined when the value is not in the grammar. */
+export function parseDate(value: string, now: number, timezone: string, weekStartDay: 0 | 1 = 0): ParsedDate | undefined {
   const absolute = parseAbsolute(value, timezone);
   if (absolute) return absolute;
-  const match = RELATIVE.exec(value);
-  const unit = match ? UNITS[match[2]!] : undefined;
-  if (!match || !unit) return { ms: now, kind: "relative", amount: 0 };
+  const match = RELATIVE.exec(value.trim());
+  if (!match) return undefined;
+  const unit = UNITS[match[2]!]!;
   const amount = match[1] ? Number(match[1]) : 0;
+  if (!Number.isSafeInteger(amount)) return undefined;
   const position = match[3] as "Start" | "End" | undefined;
-  return { ms: applyRelative(now, unit, amount, position, timezone, weekStartDay), kind: "relative", unit: match[2], amount, position };
+  const ms = applyRelative(now, unit, amount, position, timezone, weekStartDay);
+  return Number.isFinite(ms) ? { ms, kind: "relative", unit: match[2], amount, position } : undefined;
+}
+
+/**
+ * The real service's lenient reading, for values that are data rather than request fields (a date property
+ * filter's value): anything outside the grammar is now.
+ */
+export function parseDateExpression(value: string, now: number, timezone: string, weekStartDay: 0 | 1 = 0): ParsedDate {
+  return parseDate(value, now, timezone, weekStartDay) ?? { ms: now, kind: "relative", amount: 0 };
 }
 
 function applyRelative(now: number, unit: CalendarUnit, amount: number, position: "Start" | "End" | undefined, tz: string, wsd: 0 | 1): number {
@@ -62,12 +79,13 @@ function applyRelative(now: number, unit: CalendarUnit, amount: number, position
 
 /**
  * A single instant for APIs that take one bound (the events API's after/before): a bare date is the start
- * of that day for edge "start" and its last millisecond for edge "end"; everything else as parsed.
+ * of that day for edge "start" and its last millisecond for edge "end"; everything else as parsed; undefined
+ * when the value is not in the grammar.
  */
-export function parseRelativeOrAbsoluteDate(value: string, now: number, timezone: string, edge: "start" | "end"): number {
-  const parsed = parseDateExpression(value, now, timezone);
-  if (parsed.kind === "date" && edge === "end") return endOfDay(parsed.ms, timezone);
-  return parsed.ms;
+export function parseRelativeOrAbsoluteDate(value: string, now: number, timezone: string, edge: "start" | "end"): number | undefined {
+  const parsed = parseDate(value, now, timezone);
+  if (parsed?.kind === "date" && edge === "end") return endOfDay(parsed.ms, timezone);
+  return parsed?.ms;
 }
 
 /** ISO 8601 with the project offset, as Django writes aware datetimes ("Z" for UTC, microseconds at day ends). */

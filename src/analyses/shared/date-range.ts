@@ -1,10 +1,11 @@
 import type { AnalysisContext, Interval } from "./context.ts";
 import { MS } from "./context.ts";
-import { parseDateExpression, type ParsedDate } from "./date-parse.ts";
+import { reject } from "../errors.ts";
+import { DATE_GRAMMAR, parseDate, parseDateExpression, type ParsedDate } from "./date-parse.ts";
 import { readBool, readString, type Loose } from "./filter-read.ts";
 import { endOfDay, fromWallClock, startOf, toWallClock } from "./local-time.ts";
 
-export { parseDateExpression, parseRelativeOrAbsoluteDate, isoInZone } from "./date-parse.ts";
+export { parseDate, parseDateExpression, parseRelativeOrAbsoluteDate, isoInZone } from "./date-parse.ts";
 
 /** The queried window: both ends inclusive, in epoch ms (reference: analytics §1.2). */
 export interface QueryWindow {
@@ -25,17 +26,36 @@ const SUB_DAY_UNITS = new Set(["h", "M", "s"]);
 /** Resolves date_from/date_to/explicit_date for an interval; `earliest` is the project's first event (for `all`). */
 export function resolveDateRange(filter: Loose, interval: Interval, ctx: TimeContext, earliest: number | undefined): QueryWindow {
   const explicit = readBool(filter, "explicit_date");
-  const fromParsed = parseFrom(readString(filter, "date_from"), ctx, earliest);
-  const rawTo = readString(filter, "date_to");
-  const toParsed = rawTo ? parseDateExpression(rawTo, ctx.now, ctx.timezone, ctx.weekStartDay) : undefined;
+  const fromParsed = parseFrom(filter, ctx, earliest);
+  const toParsed = readDateField(filter, "date_to", ctx);
   const from = explicit ? fromParsed.ms : alignFrom(fromParsed, interval, ctx);
   const to = explicit ? (toParsed?.ms ?? ctx.now) : alignTo(toParsed, interval, ctx);
   return { from, to, interval, fromParsed, toParsed };
 }
 
-function parseFrom(raw: string | undefined, ctx: TimeContext, earliest: number | undefined): ParsedDate {
-  if (raw === "all") return { ms: earliest ?? ctx.now - 7 * MS.day, kind: "datetime", amount: 0 };
-  return parseDateExpression(raw || "-7d", ctx.now, ctx.timezone, ctx.weekStartDay);
+/**
+ * A date field of a filter: undefined when absent (missing, null or ""), the parsed value when in the grammar
+ * (reference §1.2), and a 400 naming the field otherwise — never a silent "now".
+ */
+export function readDateField(filter: Loose, key: string, ctx: TimeContext): ParsedDate | undefined {
+  const raw = filter[key];
+  if (raw === undefined || raw === null || raw === "") return undefined;
+  const text = readString(filter, key);
+  const parsed = text === undefined ? undefined : parseDate(text, ctx.now, ctx.timezone, ctx.weekStartDay);
+  if (!parsed) throw reject.invalid(key, `${JSON.stringify(raw)} is not a date: use ${DATE_GRAMMAR}${key === "date_from" ? ", or all" : ""}.`);
+  return parsed;
+}
+
+/** Every date field of a filter is in the grammar (a 400 naming the first one that is not), computed or not. */
+export function requireDateFields(filter: Loose, ctx: TimeContext): void {
+  if (filter.date_from !== "all") readDateField(filter, "date_from", ctx);
+  readDateField(filter, "date_to", ctx);
+  readDateField(filter, "compare_to", ctx);
+}
+
+function parseFrom(filter: Loose, ctx: TimeContext, earliest: number | undefined): ParsedDate {
+  if (filter.date_from === "all") return { ms: earliest ?? ctx.now - 7 * MS.day, kind: "datetime", amount: 0 };
+  return readDateField(filter, "date_from", ctx) ?? parseDateExpression("-7d", ctx.now, ctx.timezone, ctx.weekStartDay);
 }
 
 /** date_from: day granularity truncates (except -Nh), hour truncates absolute values only, month goes to the 1st. */

@@ -2,6 +2,7 @@ import { reject } from "../errors.ts";
 import { readBreakdown, type BreakdownDef } from "../shared/breakdown.ts";
 import type { AnalysisContext, Interval } from "../shared/context.ts";
 import { INTERVALS } from "../shared/context.ts";
+import { readDateField } from "../shared/date-range.ts";
 import { compileFormula, type Formula } from "../shared/formula.ts";
 import { isObject, readBool, readList, readNumber, readString, type Loose } from "../shared/filter-read.ts";
 import { mergeSeries, type SeriesEntity } from "../shared/series.ts";
@@ -53,7 +54,7 @@ export function readTrendFilter(filter: TrendFilter, ctx: AnalysisContext): Tren
     smoothing: Math.max(1, Math.floor(readNumber(filter, "smoothing_intervals") ?? 1)),
     formulas: readFormulas(filter, series.length),
     compare: readBool(filter, "compare"),
-    compareTo: readString(filter, "compare_to") || undefined,
+    compareTo: readDateField(filter, "compare_to", ctx) ? readString(filter, "compare_to") : undefined,
     breakdown: readBreakdown(filter, ctx),
     breakdownLimit: limit !== undefined && limit > 0 ? Math.floor(limit) : 25,
     hideOther: readBool(filter, "breakdown_hide_other_aggregation"),

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { buildBuckets, bucketKeys, bucketLabels } from "../../../src/analyses/shared/buckets.ts";
-import { parseDateExpression, parseRelativeOrAbsoluteDate } from "../../../src/analyses/shared/date-parse.ts";
-import { previousPeriod, resolveDateRange, shiftedPeriod, type TimeContext } from "../../../src/analyses/shared/date-range.ts";
+import { parseDate, parseDateExpression, parseRelativeOrAbsoluteDate } from "../../../src/analyses/shared/date-parse.ts";
+import { AnalysisInputError } from "../../../src/analyses/errors.ts";
+import { previousPeriod, readDateField, resolveDateRange, shiftedPeriod, type TimeContext } from "../../../src/analyses/shared/date-range.ts";
 import type { Interval } from "../../../src/analyses/shared/context.ts";
 import { utc } from "./support.ts";
 
@@ -50,11 +51,51 @@ describe("date grammar (reference §1.2)", () => {
     expect(iso(parseDateExpression("wStart", utc("2024-03-20T15:30"), "UTC", 1).ms)).toBe("2024-03-18T00:00:00.000Z");
   });
 
+  const accepted: [string, string][] = [
+    ["2024-3-5", "2024-03-05T00:00:00.000Z"],
+    ["2024-03-05T10:20:30.123456", "2024-03-05T10:20:30.123Z"],
+    ["2024-03-05t10:20z", "2024-03-05T10:20:00.000Z"],
+    ["2024-03-05 10:20:30-0130", "2024-03-05T11:50:30.000Z"],
+    [" -7d ", "2024-03-13T15:30:00.000Z"],
+    ["qStart", "2024-01-01T00:00:00.000Z"],
+    ["-1yEnd", "2023-12-31T23:59:59.999Z"],
+  ];
+  it.each(accepted)("accepts %s", (value, want) => {
+    expect(iso(parseDate(value, utc("2024-03-20T15:30"), "UTC")!.ms)).toBe(want);
+  });
+
+  // The real service reads all of these as "now"; here they are not dates.
+  const refused = [
+    "banana", "2026-13-45", "2024-02-30", "last tuesday", "today", "now", "all", "-7D", "-7days", "7 d", "+7d",
+    "-1x", "dstart", "-1dStart!", "2024-03-05T25:00", "2024-03-05T10", "20240305", "-99999999999999999999d", "",
+  ];
+  it.each(refused)("refuses %j", (value) => {
+    expect(parseDate(value, utc("2024-03-20T15:30"), "UTC")).toBeUndefined();
+  });
+
+  it("reads filter date fields: absent, parsed, or a rejection naming the field", () => {
+    const ctx = at("2024-03-20T15:30");
+    expect(readDateField({}, "date_to", ctx)).toBeUndefined();
+    expect(readDateField({ date_to: null }, "date_to", ctx)).toBeUndefined();
+    expect(readDateField({ date_to: "" }, "date_to", ctx)).toBeUndefined();
+    expect(iso(readDateField({ date_to: "-1d" }, "date_to", ctx)!.ms)).toBe("2024-03-19T15:30:00.000Z");
+    const error = (() => {
+      try {
+        resolveDateRange({ date_from: "last tuesday" }, "day", ctx, undefined);
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(AnalysisInputError);
+    expect((error as AnalysisInputError).attr).toBe("date_from");
+    expect(() => resolveDateRange({ date_to: "all" }, "day", ctx, undefined)).toThrow(/date_to|not a date/);
+  });
+
   it("gives the events API one bound per edge", () => {
     const now = utc("2024-03-20T15:30");
-    expect(iso(parseRelativeOrAbsoluteDate("2024-03-05", now, "UTC", "start"))).toBe("2024-03-05T00:00:00.000Z");
-    expect(iso(parseRelativeOrAbsoluteDate("2024-03-05", now, "UTC", "end"))).toBe("2024-03-05T23:59:59.999Z");
-    expect(iso(parseRelativeOrAbsoluteDate("-1d", now, "UTC", "end"))).toBe("2024-03-19T15:30:00.000Z");
+    expect(iso(parseRelativeOrAbsoluteDate("2024-03-05", now, "UTC", "start")!)).toBe("2024-03-05T00:00:00.000Z");
+    expect(iso(parseRelativeOrAbsoluteDate("2024-03-05", now, "UTC", "end")!)).toBe("2024-03-05T23:59:59.999Z");
+    expect(iso(parseRelativeOrAbsoluteDate("-1d", now, "UTC", "end")!)).toBe("2024-03-19T15:30:00.000Z");
   });
 });
 

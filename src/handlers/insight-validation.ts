@@ -1,0 +1,83 @@
+import { queryNodeToFilter } from "../analyses/query-node.ts";
+import { requireDateFields } from "../analyses/shared/date-range.ts";
+import { decodeJsonish } from "../analyses/shared/filter-read.ts";
+import { asClientError, fail } from "../http/errors.ts";
+import type { HandlerArgs } from "../http/types.ts";
+import type { InsightInput } from "../store/store.ts";
+
+type Filter = Record<string, unknown>;
+
+/** The request schema of the analysis endpoint that computes each insight kind: a saved filter is checked against it. */
+const FILTER_SCHEMA: Readonly<Record<string, string>> = {
+  TRENDS: "TrendRequest",
+  STICKINESS: "TrendRequest",
+  LIFECYCLE: "TrendRequest",
+  FUNNELS: "FunnelRequest",
+  RETENTION: "RetentionRequest",
+  PATHS: "PathRequest",
+};
+
+/** Kinds whose filter is computable without series (retention and paths have defaults for what they follow). */
+const NO_SERIES_NEEDED = new Set(["RETENTION", "PATHS"]);
+
+const hasSeries = (filter: Filter): boolean =>
+  ["events", "actions"].some((key) => {
+    const list = decodeJsonish(filter[key]);
+    return Array.isArray(list) && list.length > 0;
+  });
+
+/**
+ * A written insight's `filters` and `query` must be what the analysis endpoints accept (400 naming the field,
+ * before anything is stored): a known kind, valid values for the keys the endpoints know, valid dates, and, when
+ * the definition has series, a computable one. Keys the endpoints do not know are stored as they are, as the
+ * real service stores them; query nodes the mock does not compute (DataTableNode, HogQLQuery, …) too.
+ */
+export function requireValidDefinition(input: InsightInput, args: HandlerArgs): void {
+  if (input.filters !== undefined && Object.keys(input.filters).length > 0) requireValidFilters(input.filters as Filter, args);
+  if (input.query) requireValidQuery(input.query as Filter, args);
+}
+
+function requireValidFilters(filters: Filter, args: HandlerArgs): void {
+  const kind = filters.insight === undefined ? "TRENDS" : String(filters.insight).toUpperCase();
+  if (!FILTER_SCHEMA[kind]) {
+    throw fail.invalid("filters__insight", `${JSON.stringify(filters.insight)} is not an insight kind: one of ${Object.keys(FILTER_SCHEMA).join(", ")}.`);
+  }
+  args.deps.schemas.assertKnown(FILTER_SCHEMA[kind]!, filters.insight === undefined ? filters : { ...filters, insight: kind }, "filters");
+  underField("filters", (attr) => `filters__${attr}`, () => requireComputable(kind, filters, args));
+}
+
+function requireValidQuery(query: Filter, args: HandlerArgs): void {
+  let definition: { kind: string; filter: Filter };
+  try {
+    definition = queryNodeToFilter(query);
+  } catch {
+    return;
+  }
+  const { kind, filter } = definition;
+  underField("query", () => "query", () => {
+    args.deps.schemas.assertKnown(FILTER_SCHEMA[kind]!, filter);
+    requireComputable(kind, filter, args);
+  });
+}
+
+function requireComputable(kind: string, filter: Filter, args: HandlerArgs): void {
+  const project = args.project;
+  requireDateFields(filter, { now: args.deps.clock.now(), timezone: project.timezone, weekStartDay: project.week_start_day });
+  if (NO_SERIES_NEEDED.has(kind) || hasSeries(filter)) args.deps.analyses.check(project, kind, filter);
+}
+
+/**
+ * Runs `check`, reporting a rejection under the insight's field: `filters__events__0__math`; for a query, whose
+ * fields have other names than the legacy filter the mock computes, `query` with the legacy field in the detail.
+ */
+function underField(root: string, attrOf: (attr: string) => string, check: () => void): void {
+  try {
+    check();
+  } catch (err) {
+    const client = asClientError(err);
+    if (!client) throw err;
+    const { attr, detail, code } = client.body;
+    if (attr === null) throw fail.invalid(root, detail, code);
+    throw fail.invalid(attrOf(attr), root === "query" ? `${attr} (as a legacy filter): ${detail}` : detail, code);
+  }
+}
