@@ -1,5 +1,6 @@
 import { hogqlLoaded, loadHogql } from "../hogql/parse.ts";
 import type { Store } from "../store/store.ts";
+import { nestsDeeperThan } from "../util/json-depth.ts";
 
 const MENTION = /hogql/i;
 /** Where analyses run: insights (and their analysis endpoints) and the actors endpoints under persons. */
@@ -24,7 +25,8 @@ export function hogqlPreloader(store: Store) {
     if (hogqlLoaded()) return;
     if (MENTION.test(decodeURIComponentSafe(req.originalUrl))) return void (await loadHogql());
     if (!ANALYSIS_PATH.test(req.path)) return;
-    const bodyMentions = req.body !== null && typeof req.body === "object" && MENTION.test(JSON.stringify(req.body));
+    // A body too deep to serialise is refused before any analysis runs: nothing to preload for it.
+    const bodyMentions = req.body !== null && typeof req.body === "object" && !nestsDeeperThan(req.body) && MENTION.test(JSON.stringify(req.body));
     if (bodyMentions || storeMentions()) await loadHogql();
   };
 }

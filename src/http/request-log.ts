@@ -1,4 +1,5 @@
 import { maskKey } from "../util/ids.ts";
+import { nestsDeeperThan, tooDeepMessage } from "../util/json-depth.ts";
 
 /**
  * One answered request, as the control API reports it: enough for a test to verify what an app sent.
@@ -35,6 +36,8 @@ export const maskKeys = (text: string): string => text.replace(PERSONAL_KEY, (ke
 /** The body as it is logged: masked, and cut at BODY_CAP bytes of JSON text (then a string, flagged). */
 export function loggedBody(body: unknown): { body: unknown; body_truncated: boolean } {
   if (body === undefined || body === null) return { body: null, body_truncated: false };
+  // A body nested too deep to serialise was refused with a 400; the log keeps a note, never a stack overflow.
+  if (nestsDeeperThan(body)) return { body: tooDeepMessage, body_truncated: true };
   const text = JSON.stringify(body);
   const masked = maskKeys(text);
   if (Buffer.byteLength(masked) <= BODY_CAP) return { body: masked === text ? body : (JSON.parse(masked) as unknown), body_truncated: false };

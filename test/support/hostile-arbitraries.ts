@@ -395,7 +395,7 @@ export const strayRequest: fc.Arbitrary<RawRequest> = fc
   .record({
     method: fc.constantFrom("GET", "POST", "PUT", "PATCH", "DELETE"),
     path: fc.constantFrom(
-      "/", "/api", "/api/", "/api/projects/1/nope/", "/api/projects/1/insights/1/extra/", "/api/projects/1/insights/trend/extra/",
+      "/nope/", "/api", "/api/", "/api/projects/1/nope/", "/api/projects/1/insights/1/extra/", "/api/projects/1/insights/trend/extra/",
       "/api//projects/1/insights/", "/API/PROJECTS/", "/api/projects/1/../../", "/api/projects/1/%2e%2e/%2e%2e/",
       "/api/projects/1/insights/..%2F..%2Fpackage.json", "/.git/config", "/package.json", "/%2e%2e/package.json",
       "/api/projects/__proto__/", "/api/projects/1/persons/1/split/x/", "/api/projects/1/events/values/x/",
