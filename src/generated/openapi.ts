@@ -870,7 +870,7 @@ export interface paths {
         };
         /**
          * Values of an event property
-         * @description Suggests values of event property `key` for filter pickers: the distinct values among the project's events of the last 7 days (timestamp at or after now minus 7 days, by the server clock — choice; the real service counts from the start of that day in the project time zone), with the number of events having each, most frequent first (ties by value ascending), at most `limit`. Values are given in their string form (`"565"`, `"true"`); list values are flattened into their elements; object values are JSON strings. `value` keeps only values containing it (case-insensitive); `event_name` (repeatable) keeps only events with one of those names. Missing `key` is 400 with attr `key`. Choices: the spec says "Event representation"; we return a plain list of `{name, count}` (the real service omits `count`); `limit` (default 10, at most 100) is ours.
+         * @description Suggests values of event property `key` for filter pickers: the distinct values among the project's events of the last 7 days (timestamp at or after now minus 7 days, by the server clock — choice; the real service counts from the start of that day in the project time zone), with the number of events having each, most frequent first (ties by value ascending), at most `limit`. Values are given in their string form (`"565"`, `"true"`); list values are flattened into their elements; object values are JSON strings. `value` keeps only values containing it (case-insensitive); `event_name` (repeatable) keeps only events with one of those names. `key=custom_event` counts the names of events outside PostHog's `$` taxonomy (names not starting with `$`); `is_column=true` reads an event column instead of a property (`event`, `distinct_id`, `uuid`, `timestamp` as ISO text, `person_id` as the person's uuid; another key is a 400 naming `key`); `event` and `distinct_id` are read as columns even without it. Not modelled: the real service's `properties_<name>` filters (an unknown query parameter, so a 400). Missing `key` is 400 with attr `key`. Choices: the spec says "Event representation"; we return a plain list of `{name, count}` (the real service omits `count`); `limit` (default 10, at most 100) is ours.
          */
         get: operations["events_values_retrieve"];
         put?: never;
@@ -895,7 +895,7 @@ export interface paths {
         };
         /**
          * Retrieve an event
-         * @description Returns one event by uuid (dashes optional). A malformed uuid is 400 with attr `id`; an unknown event is 404. Choice: `person` is included as in the list (the real service needs `include_person=true` for it).
+         * @description Returns one event by uuid (dashes optional). A malformed uuid is 400 with attr `id`; an unknown event is 404. As the real service: `person` is null unless `include_person=true` (reference: ingestion-persons-events §5.2), then it is the summary the list shows.
          */
         get: operations["events_retrieve"];
         put?: never;
@@ -6210,6 +6210,8 @@ export interface operations {
                  * @example $browser
                  */
                 key: string;
+                /** @description Read `key` as an event column (`event`, `distinct_id`, `uuid`, `timestamp`, `person_id`) instead of a property. */
+                is_column?: boolean;
                 /** @description Case-insensitive substring the values must contain. */
                 value?: string;
                 /**
@@ -6256,6 +6258,8 @@ export interface operations {
     events_retrieve: {
         parameters: {
             query?: {
+                /** @description Include the person currently owning `distinct_id` (else `person` is null). */
+                include_person?: boolean;
                 /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
                 format?: components["parameters"]["format_any"];
             };

@@ -122,6 +122,27 @@ function nextLink(url: URL, matches: readonly EventRecord[], lastIndex: number, 
   return u.toString();
 }
 
+/** Event columns `is_column=true` reads (reference §5.3); `event` and `distinct_id` are read as columns even without it. */
+const EVENT_COLUMNS: Record<string, (e: EventRecord, personUuid: (e: EventRecord) => string | undefined) => unknown> = {
+  event: (e) => e.event,
+  distinct_id: (e) => e.distinct_id,
+  uuid: (e) => e.uuid,
+  timestamp: (e) => new Date(e.timestamp).toISOString(),
+  person_id: (e, personUuid) => personUuid(e),
+};
+
+/**
+ * What `events/values` counts for `key`: `custom_event` is the names of the events outside PostHog's `$` taxonomy
+ * (reference §5.3); an event column with `is_column`; otherwise the event property.
+ */
+function valueReader(key: string, isColumn: boolean, personUuid: (e: EventRecord) => string | undefined): (e: EventRecord) => unknown {
+  if (key === "custom_event") return (e) => (e.event.startsWith("$") ? undefined : e.event);
+  const column = EVENT_COLUMNS[key];
+  if (column && (isColumn || key === "event" || key === "distinct_id")) return (e) => column(e, personUuid);
+  if (isColumn) throw fail.invalid("key", `"${key}" is not an event column (columns: ${Object.keys(EVENT_COLUMNS).join(", ")}).`);
+  return (e) => e.properties[key];
+}
+
 export const eventHandlers = {
   /** Newest first; `where` filters, `select` switches the rows to the chosen columns (reference §5.1). */
   events_list: async (args) => {
@@ -152,11 +173,13 @@ export const eventHandlers = {
     if (!UUID.test(id)) throw fail.invalid("id", "Invalid UUID");
     const event = args.deps.store.events.get(args.project.id, dashed(id));
     if (!event) throw fail.notFound(`No events exist for event UUID ${id}`);
-    const person = args.deps.store.analysisData.index(args.project.id).personsByDistinctId.get(event.distinct_id);
+    // The real service answers `person: null` unless asked (reference §5.2).
+    const includePerson = (args.c.request.query as Q).include_person === true;
+    const person = includePerson ? args.deps.store.analysisData.index(args.project.id).personsByDistinctId.get(event.distinct_id) : undefined;
     return reply(200, toEventJson(event, person));
   },
 
-  /** Distinct values of a property over the last 7 days, most frequent first; arrays flattened, scalars as strings. */
+  /** Distinct values of a property (or, with is_column, an event column) over the last 7 days, most frequent first. */
   events_values_retrieve: (args) => {
     const q = queryOf(args);
     const key = String(q.key);
@@ -164,11 +187,12 @@ export const eventHandlers = {
     const term = typeof q.value === "string" ? q.value.toLowerCase() : null;
     const now = args.deps.clock.now();
     const since = parseRelativeOrAbsoluteDate(`-${VALUES_WINDOW_DAYS}dStart`, now, args.project.timezone, "start")!;
+    const index = args.deps.store.analysisData.index(args.project.id);
+    const read = valueReader(key, (q as { is_column?: boolean }).is_column === true, (e) => index.personsByDistinctId.get(e.distinct_id)?.uuid);
     const counts = new Map<string, number>();
     for (const e of args.deps.store.events.of(args.project.id)) {
       if (e.timestamp < since || e.timestamp > now || (names && !names.has(e.event))) continue;
-      const raw = key === "event" || key === "distinct_id" ? e[key] : e.properties[key];
-      for (const value of [raw].flat()) {
+      for (const value of [read(e)].flat()) {
         if (value === undefined || value === null) continue;
         const name = typeof value === "object" ? JSON.stringify(value) : String(value);
         if (term === null || name.toLowerCase().includes(term)) counts.set(name, (counts.get(name) ?? 0) + 1);

@@ -105,6 +105,38 @@ describe("events list over the worked example", () => {
     expect((await s.get(`${P}/events/${uuid(12)}/`)).status).toBe(404);
   });
 
+  it("retrieve shows the person only with include_person=true (reference §5.2)", async () => {
+    s = await startTestServer(scenario("basic"));
+    const plain = await s.get(`${P}/events/${uuid(3)}/`);
+    expect(plain.body.person).toBeNull();
+    const withPerson = await s.get(`${P}/events/${uuid(3)}/?include_person=true`);
+    expect(withPerson.body.person).toMatchObject({ distinct_ids: [plain.body.distinct_id] });
+    expect((await s.get(`${P}/events/${uuid(3)}/?include_person=false`)).body.person).toBeNull();
+    expect((await s.get(`${P}/events/${uuid(3)}/?include_person=maybe`)).body.attr).toBe("include_person");
+  });
+
+  it("values: custom_event names and event columns with is_column (reference §5.3)", async () => {
+    s = await startTestServer(scenario("basic"));
+    // Project 1 of basic.json: signup by a, b, c; purchase by a, b; every other event name starts with "$".
+    expect((await s.get(`${P}/events/values/?key=custom_event`)).body).toEqual([
+      { name: "signup", count: 3 },
+      { name: "purchase", count: 2 },
+    ]);
+    // a: signup, purchase, two pageviews; b: pageview, pageleave, signup, purchase; c: pageview, signup; a-anon: one pageview.
+    expect((await s.get(`${P}/events/values/?key=distinct_id&is_column=true`)).body).toEqual([
+      { name: "a", count: 4 },
+      { name: "b", count: 4 },
+      { name: "c", count: 2 },
+      { name: "a-anon", count: 1 },
+    ]);
+    expect((await s.get(`${P}/events/values/?key=timestamp&is_column=true&value=2024-03-01T0`)).body).toEqual([
+      { name: "2024-03-01T08:00:00.000Z", count: 1 },
+      { name: "2024-03-01T08:10:00.000Z", count: 1 },
+      { name: "2024-03-01T09:00:00.000Z", count: 1 },
+    ]);
+    expect((await s.get(`${P}/events/values/?key=%24browser&is_column=true`)).body.attr).toBe("key");
+  });
+
   it("values: distinct values of the last 7 days, most frequent first; key required", async () => {
     s = await startTestServer(scenario("basic"));
     expect((await s.get(`${P}/events/values/?key=%24browser`)).body).toEqual([
