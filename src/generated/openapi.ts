@@ -795,7 +795,7 @@ export interface paths {
         put?: never;
         /**
          * Split a person
-         * @description Splits the person: `main_distinct_id` (default: the person's first distinct id) stays on this person with all its properties; every other distinct id becomes a new person with no properties (created now). A `main_distinct_id` that does not belong to the person is 400 with attr `main_distinct_id`. Writes a `split_person` activity log entry. Choices: applied at once; the answer is 200 (spec status) with the updated person, the one keeping `main_distinct_id` (the real service answers 201 `{"success": true}` and splits asynchronously); `properties` in the body is accepted and ignored.
+         * @description Splits the person: `main_distinct_id` (default: the person's first distinct id) stays on this person with all its properties; every other distinct id becomes a new person with no properties (created now). A `main_distinct_id` that does not belong to the person is 400 with attr `main_distinct_id`. Writes a `split_person` activity log entry as the real service does (`name` the person's uuid; one change `{action: split, after: {distinct_ids: <every id before the split>}}`). Choices: applied at once; the answer is 200 (spec status) with the updated person, the one keeping `main_distinct_id` (the real service answers 201 `{"success": true}` and splits asynchronously); `properties` in the body is accepted and ignored.
          */
         post: operations["persons_split_create"];
         delete?: never;

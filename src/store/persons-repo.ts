@@ -111,7 +111,8 @@ export function createPersonsRepo(core: StoreCore, schedule: DeletionSchedule) {
 
     /** Every distinct id but the kept one becomes a new person without properties (reference §4.6). */
     async split(person: PersonRecord, keep: string, userId: number) {
-      const others = person.distinct_ids.filter((d) => d !== keep);
+      const before = [...person.distinct_ids];
+      const others = before.filter((d) => d !== keep);
       const index = core.indexOf(person.project_id);
       person.distinct_ids = [keep];
       for (const distinctId of others) {
@@ -128,7 +129,8 @@ export function createPersonsRepo(core: StoreCore, schedule: DeletionSchedule) {
         indexPerson(index, created);
       }
       indexPerson(index, person);
-      const changes: ActivityChange[] = [{ type: "Person", action: "split", field: null, before: null, after: { distinct_ids: others } }];
+      // As the real service logs it: every distinct id the person had before the split (posthog/api/person.py, split).
+      const changes: ActivityChange[] = [{ type: "Person", action: "split", field: null, before: null, after: { distinct_ids: before } }];
       await saved(person.project_id, [activity(person, "split_person", userId, changes)], true);
       return person;
     },

@@ -121,7 +121,9 @@ describe("person retrieve and edits", () => {
     await s.del(`${P}/persons/2/`);
     const own = await s.get(`${P}/persons/1/activity/`);
     expect(own.body.results.map((a: any) => a.activity)).toEqual(["split_person", "delete_property", "updated"]);
-    expect(own.body.results[0].detail.changes[0]).toMatchObject({ action: "split", after: { distinct_ids: ["a-anon"] } });
+    // The real service logs every distinct id the person had before the split, and the person's uuid as the name.
+    expect(own.body.results[0].detail.changes[0]).toMatchObject({ action: "split", after: { distinct_ids: ["a", "a-anon"] } });
+    expect(own.body.results[0].detail.name).toBe((await s.get(`${P}/persons/1/`)).body.uuid);
     expect(own.body.results[2].user).toEqual({ first_name: "Ada", email: "ada@example.com" });
     const all = await s.get(`${P}/persons/activity/?limit=3`);
     expect(all.body.total_count).toBe(4);
