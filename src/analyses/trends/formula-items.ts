@@ -31,11 +31,20 @@ function evaluate(formula: FormulaSpec, row: (TrendResultItem | undefined)[], sp
   return { ...result, data, count: data.reduce((a, b) => a + b, 0) };
 }
 
-/** Regular values first, then null, then other; within them by total, descending (PostHog apply_formula). */
+/**
+ * Regular values first, then null, then other; within them descending by total, count, the data compared
+ * bucket by bucket, then the value (PostHog trends_query_runner.py, apply_formula: one reversed sort key).
+ */
 function byBreakdownThenTotal(a: TrendResultItem, b: TrendResultItem): number {
   const rank = (i: TrendResultItem) => (i.breakdown_value === BREAKDOWN_OTHER ? 2 : i.breakdown_value === BREAKDOWN_NULL ? 1 : 0);
   const total = (i: TrendResultItem) => i.aggregated_value ?? (i.data ?? []).reduce((x, y) => x + y, 0);
   const ka = keyOf(a);
   const kb = keyOf(b);
-  return rank(a) - rank(b) || total(b) - total(a) || b.count - a.count || (kb < ka ? -1 : kb > ka ? 1 : 0);
+  return rank(a) - rank(b) || total(b) - total(a) || b.count - a.count || compareData(b.data ?? [], a.data ?? []) || (kb < ka ? -1 : kb > ka ? 1 : 0);
+}
+
+/** Lists compared as Python compares them: bucket by bucket, a shorter prefix first. */
+function compareData(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return a.length - b.length;
 }

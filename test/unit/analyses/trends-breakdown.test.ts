@@ -110,6 +110,19 @@ describe("formula (reference §2.6)", () => {
     ]);
   });
 
+  it("ties on total and count are ordered by the data, bucket by bucket, before the value (PostHog apply_formula)", () => {
+    // a: two pageviews on Mar 1 → [2, 0, 0]; z: two on Mar 2 → [0, 2, 0]. Equal totals and counts; [2,0,0] > [0,2,0].
+    const w = journeys({
+      x: { properties: { plan: "a" }, events: [ev("$pageview", "2024-03-01T10:00"), ev("$pageview", "2024-03-01T11:00")] },
+      y: { properties: { plan: "z" }, events: [ev("$pageview", "2024-03-02T10:00"), ev("$pageview", "2024-03-02T11:00")] },
+    });
+    const items = trend(w, { ...both, formula: "A+B", breakdown: "plan", breakdown_type: "person" });
+    expect(items.map(({ breakdown_value, data }) => ({ breakdown_value, data }))).toEqual([
+      { breakdown_value: "a", data: [2, 0, 0] },
+      { breakdown_value: "z", data: [0, 2, 0] },
+    ]);
+  });
+
   it("is evaluated per compare period", () => {
     const items = trend(worked(), { ...both, date_from: "2024-03-02", formula: "A+B", compare: true });
     expect(items.map(({ compare_label, data, days }) => ({ compare_label, data, days }))).toEqual([
