@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { DURATION, flags, INTERLEAVED_ROUNDS, ONLY, SCENARIOS, loadAtStart, median, OURS_COMMAND, PROFILE_DIR, ROOT, ROUNDS, t0Run, WARMUP } from "./harness.ts";
 import { ANALYSES, analysisEndpoint, type AnalysisName } from "./requests.ts";
-import { inProcess, interleaved, notes, results, startups, type LoadResult, type Startup } from "./results.ts";
+import { counterparts, inProcess, interleaved, notes, results, startups, type LoadResult, type Startup } from "./results.ts";
 import { IN_PROCESS_RUNS } from "./scenarios/analyses.ts";
 
 const fmt = (n: number, d = 0) => (Number.isFinite(n) ? n.toLocaleString("en-US", { minimumFractionDigits: d, maximumFractionDigits: d }) : "–");
@@ -159,6 +159,10 @@ export function report(): string {
     ["--data, second start", su("ours, 1 M events, second start")],
   ];
   for (const [what, s] of rssBig) if (s) target(`RSS after start with 1 M events (${what}) ≤ 1 GiB`, `${fmt(s.rssMb)} MiB`, s.rssMb <= 1024);
+  for (const c of counterparts) {
+    const ratio = c.ms / c.counterpartMs;
+    target(`${c.label} ≤ ${c.limit}× ${c.counterpart}`, `${fmt(c.ms)} ms vs ${fmt(c.counterpartMs)} ms = ${fmt(ratio, 2)}×`, ratio <= c.limit);
+  }
   L();
   if (notes.length) {
     L("## Notes");

@@ -25,6 +25,16 @@ export interface Startup {
 export const startups: Startup[] = [];
 export const notes: string[] = [];
 
+/** A costlier analysis next to its plain counterpart, in process (issue 14: group funnels, session breakdowns ≤ 2×). */
+export interface CounterpartRatio {
+  label: string;
+  counterpart: string;
+  ms: number;
+  counterpartMs: number;
+  limit: number;
+}
+export const counterparts: CounterpartRatio[] = [];
+
 /**
  * The ratios the targets name, measured interleaved (bench/scenarios/http.ts). Each target's ratio is the
  * median of the per-round ratios.

@@ -8,10 +8,10 @@
  * in-process at 100 k and 1 M events; writes the tables to bench/README.md and prints them.
  *
  * The scenarios live in bench/scenarios/ (http.ts: HTTP ratios; analyses.ts: analyses growth; startup.ts:
- * start-up and RSS) over a shared harness (bench/harness.ts); bench/report.ts writes the tables.
+ * start-up and RSS; groups-sessions.ts: group funnels and session breakdowns next to their counterparts) over a shared harness (bench/harness.ts); bench/report.ts writes the tables.
  *
  * Flags: --quick (short rounds, for trying the script), --rounds N, --duration S, --warmup S,
- *        --only http,analyses,startup (some scenarios; the others' rows are left out),
+ *        --only http,analyses,startup,groups-sessions (some scenarios; the others' rows are left out),
  *        --out FILE (default bench/README.md; "-" prints only), --profile DIR (our server runs with
  *        node --cpu-prof, profiles land in DIR; read them with bench/profile-top.mjs), --note TEXT (a line
  *        added to the report, e.g. which of several runs it is).
@@ -23,6 +23,7 @@ import path from "node:path";
 import { BIG, DURATION, live, log, ONLY, OUT, PROFILE_DIR, ROOT, ROUNDS, WARMUP } from "./harness.ts";
 import { report } from "./report.ts";
 import { phaseBigInMemory, phaseInProcess } from "./scenarios/analyses.ts";
+import { phaseGroupsAndSessions } from "./scenarios/groups-sessions.ts";
 import { phaseDefault, phaseExpress, phaseInterleaved, phasePrism } from "./scenarios/http.ts";
 import { npmStartAsTyped, phaseBigDataFile } from "./scenarios/startup.ts";
 
@@ -44,6 +45,7 @@ async function main() {
     await phaseInProcess(100_000);
     await phaseInProcess(BIG);
   }
+  if (ONLY.has("groups-sessions")) await phaseGroupsAndSessions();
   const text = report();
   process.stdout.write(text);
   if (OUT !== "-") {
