@@ -70,9 +70,14 @@ function histogramKeying(part: PropertyPart, binCount: number, source: ScanSourc
   });
   const width = (max - min) / binCount;
   const lowerBin = new Map<string, number>();
+  // One label per bin that holds a value, made on first use (not per event: building strings dominated the scan).
+  const labels = new Map<number, string>();
   const labelOf = (bin: number) => {
+    const known = labels.get(bin);
+    if (known !== undefined) return known;
     const label = `[${minimal(min + bin * width)},${minimal(bin === binCount - 1 ? max + 0.01 : min + (bin + 1) * width)}]`;
     lowerBin.set(label, Math.min(bin, lowerBin.get(label) ?? Infinity));
+    labels.set(bin, label);
     return label;
   };
   return {
