@@ -40,8 +40,8 @@ export function computeFunnel(events: readonly EventRecord[], filter: FunnelFilt
 }
 
 /** The group actors of a group-aggregated funnel (aggregation_group_type_index 1–4); undefined when persons are the actors. */
-const groupActorsOf = (spec: FunnelSpec, ctx: AnalysisContext): GroupActorOf | undefined =>
-  spec.groupIndex === undefined ? undefined : groupActorResolver(groupLookup(ctx.groups), spec.groupIndex);
+const groupActorsOf = (spec: FunnelSpec, ctx: AnalysisContext, events: readonly EventRecord[]): GroupActorOf | undefined =>
+  spec.groupIndex === undefined ? undefined : groupActorResolver(groupLookup(ctx.groups), spec.groupIndex, events);
 
 function collect(
   events: readonly EventRecord[],
@@ -50,7 +50,7 @@ function collect(
   ctx: AnalysisContext,
   stepCount: number,
   actorOf = actorResolver(ctx),
-  aggregate = groupActorsOf(spec, ctx),
+  aggregate = groupActorsOf(spec, ctx, events),
 ): Journey[] {
   const steps = spec.steps.slice(0, stepCount).map((entity) => compileEntityMatcher(entity, ctx, ALWAYS, `${entity.type}__${entity.position}`));
   const exclusions = spec.exclusions.map((x, i) => compileEntityMatcher(x.entity, ctx, ALWAYS, `exclusions__${i}`));
@@ -125,12 +125,12 @@ export function funnelPopulation(events: readonly EventRecord[], filter: FunnelF
   const window = resolveDateRange(filter, spec.interval, ctx, events[0]?.timestamp);
   const rules: AttemptRules = { stepCount: spec.steps.length, windowMs: spec.windowMs, orderType: spec.orderType, exclusions: spec.exclusions };
   const actorOf = actorResolver(ctx);
-  const aggregate = groupActorsOf(spec, ctx);
+  const aggregate = groupActorsOf(spec, ctx, events);
   const journeys = collect(events, spec, window, ctx, spec.steps.length, actorOf, aggregate);
   const byKey = countedAttempts(journeys, assigner(spec), rules, spec);
   const keying = spec.breakdown ? funnelKeying(spec.breakdown, spec) : undefined;
   const actors = new Map(journeys.map((j) => [j.actor.id, j.actor]));
-  const actorOfEvent = aggregate ?? ((event: EventRecord) => actorOf(event.distinct_id));
+  const actorOfEvent = aggregate ? (event: EventRecord) => aggregate(event) : (event: EventRecord) => actorOf(event.distinct_id);
   return { spec, window, byKey, present: (key) => keying?.present(key), actorOfEvent, actors };
 }
 

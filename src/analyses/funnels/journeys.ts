@@ -30,7 +30,8 @@ export interface CollectInput {
   /** The event's person: filters and step conditions test it. */
   actorOf: ActorOf;
   /** With group aggregation, the event's group actor (none: the event drops out); otherwise the person is the actor. */
-  aggregate?: (event: EventRecord) => Actor | undefined;
+  /** Group actors: the actor of `events[position]`. */
+  aggregate?: (event: EventRecord, position: number) => Actor | undefined;
 }
 
 /** Stands for the person where nothing tests it (group aggregation without person conditions). */
@@ -55,7 +56,7 @@ export function collectJourneys(input: CollectInput): Journey[] {
     const steps = entry ? entry.steps(event, person) : 0;
     const exclusions = entry ? entry.exclusions(event, person) : 0;
     if (!input.keepAll && steps === 0 && exclusions === 0) continue;
-    const actor = input.aggregate ? input.aggregate(event) : person;
+    const actor = input.aggregate ? input.aggregate(event, i) : person;
     if (actor === undefined) continue;
     actors[actor.slot] = actor;
     kept.index[n] = i;

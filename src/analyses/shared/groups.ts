@@ -17,8 +17,18 @@ export interface GroupData {
 /** The group key of an event for one group type: undefined when the event is in no group of that type (empty = none). */
 export type GroupKeyOf = (event: EventRecord) => string | undefined;
 
+/** Each event's group of one type as a dense id (-1: in none), aligned with the events array it was built for. */
+export interface GroupIds {
+  events: readonly EventRecord[];
+  ids: Int32Array;
+  keys: string[];
+  idOfKey: ReadonlyMap<string, number>;
+}
+
 export interface GroupLookup {
   keyOf(groupTypeIndex: number): GroupKeyOf;
+  /** The dense group ids of `events` for one type, built once per lookup (that is, per data version). */
+  idsOf(groupTypeIndex: number, events: readonly EventRecord[]): GroupIds;
   /** The stored group, undefined when no group record exists (an event may name a group never identified). */
   record(groupTypeIndex: number, groupKey: string): GroupRecord | undefined;
 }
@@ -36,12 +46,19 @@ export function groupLookup(data: GroupData | undefined): GroupLookup {
 
 function buildLookup(data: GroupData): GroupLookup {
   const readers = new Map<number, GroupKeyOf>();
+  const idTables = new Map<number, GroupIds>();
   let byKey: Map<string, GroupRecord> | undefined;
+  const keyOf = (index: number) => {
+    let reader = readers.get(index);
+    if (!reader) readers.set(index, (reader = keyReader(data.types.find((t) => t.group_type_index === index)?.group_type, index)));
+    return reader;
+  };
   return {
-    keyOf(index) {
-      let reader = readers.get(index);
-      if (!reader) readers.set(index, (reader = keyReader(data.types.find((t) => t.group_type_index === index)?.group_type, index)));
-      return reader;
+    keyOf,
+    idsOf(index, events) {
+      let table = idTables.get(index);
+      if (!table || table.events !== events || table.ids.length !== events.length) idTables.set(index, (table = denseIds(events, keyOf(index))));
+      return table;
     },
     record(index, key) {
       byKey ??= new Map(data.groups.map((g) => [`${g.group_type_index}\u0001${g.group_key}`, g]));
@@ -61,6 +78,24 @@ function keyReader(name: string | undefined, index: number): GroupKeyOf {
   };
 }
 
+/** One pass: the group key of every event, as dense ids (reading `$groups` per event per analysis doubled a group funnel's cost). */
+function denseIds(events: readonly EventRecord[], keyOf: GroupKeyOf): GroupIds {
+  const ids = new Int32Array(events.length);
+  const keys: string[] = [];
+  const idOfKey = new Map<string, number>();
+  for (let i = 0; i < events.length; i++) {
+    const key = keyOf(events[i]!);
+    if (key === undefined) {
+      ids[i] = -1;
+      continue;
+    }
+    let id = idOfKey.get(key);
+    if (id === undefined) idOfKey.set(key, (id = keys.push(key) - 1));
+    ids[i] = id;
+  }
+  return { events, ids, keys, idOfKey };
+}
+
 export type GroupPropertiesOf = (event: EventRecord | undefined) => Properties | undefined;
 
 /** The properties of the event's group of one type: the group's current properties, undefined when it has none. */
@@ -78,21 +113,29 @@ export function groupPropertiesOf(lookup: GroupLookup, index: number): GroupProp
  * and drop out, as in the real service.
  */
 export interface GroupActorOf {
-  (event: EventRecord): Actor | undefined;
+  /** The actor of an event: read from the dense ids when `position` (in the events the resolver was made for) is given. */
+  (event: EventRecord, position?: number): Actor | undefined;
   count(): number;
 }
 
-export function groupActorResolver(lookup: GroupLookup, index: number): GroupActorOf {
+export function groupActorResolver(lookup: GroupLookup, index: number, events: readonly EventRecord[]): GroupActorOf {
+  const { ids, keys, idOfKey } = lookup.idsOf(index, events);
   const keyOf = lookup.keyOf(index);
-  const byKey = new Map<string, Actor>();
-  const resolve = (event: EventRecord): Actor | undefined => {
+  const byId: (Actor | undefined)[] = [];
+  let count = 0;
+  const idOf = (event: EventRecord, position: number | undefined): number => {
+    if (position !== undefined) return ids[position]!;
     const key = keyOf(event);
-    if (key === undefined) return undefined;
-    let actor = byKey.get(key);
-    if (!actor) byKey.set(key, (actor = { id: byKey.size + 1, person: undefined, slot: byKey.size, group: { index, key } }));
+    return key === undefined ? -1 : (idOfKey.get(key) ?? -1);
+  };
+  const resolve = (event: EventRecord, position?: number): Actor | undefined => {
+    const id = idOf(event, position);
+    if (id < 0) return undefined;
+    let actor = byId[id];
+    if (!actor) byId[id] = actor = { id: count + 1, person: undefined, slot: count++, group: { index, key: keys[id]! } };
     return actor;
   };
-  return Object.assign(resolve, { count: () => byKey.size });
+  return Object.assign(resolve, { count: () => count });
 }
 
 /** A group type index as filters carry it (number or numeric string); undefined when absent or not one of 0–4. */
