@@ -11,7 +11,7 @@ import { controlRouter, guard } from "./control/router.ts";
 import { createControl } from "./control/service.ts";
 import { snapshotOf } from "./control/snapshot.ts";
 import { handlers } from "./handlers/index.ts";
-import { createApi, OPENAPI_PATH, rebuildApi } from "./http/api.ts";
+import { createApi, OPENAPI_PATH, personsQueryKeysOf, rebuildApi } from "./http/api.ts";
 import { docsRouter } from "./http/docs.ts";
 import { hogqlPreloader } from "./http/hogql-preload.ts";
 import { asClientError, type ApiError, fail } from "./http/errors.ts";
@@ -106,10 +106,12 @@ function readDeclaredBody(jsonParser: express.RequestHandler, takesBody: (req: R
 
 /** Builds the express app over a store and a clock; no globals, so tests start as many as they like. */
 export async function createApp({ store, clock, config, logger, startup }: AppOptions) {
-  const analyses = createAnalysisService(store, clock);
+  // Persons URLs in results carry only what the persons endpoints declare; read from the router built below.
+  const analyses = createAnalysisService(store, clock, { personsQueryKeys: (endpoint) => personsQueryKeys(endpoint) });
   const overrides = createOverrides(() => router.api);
   const baseDeps = { store, clock, config, analyses, bodies: createBodyCache(), overrides };
   let router = await createApi(handlers, baseDeps);
+  let personsQueryKeys = personsQueryKeysOf(router.api);
   const requestLog = new RequestLog(config.requestLogSize);
   const control = createControl({
     store,
@@ -206,6 +208,7 @@ export async function createApp({ store, clock, config, logger, startup }: AppOp
     ? watch(path.dirname(OPENAPI_PATH), { recursive: true }, debounce(async () => {
         try {
           router = await rebuildApi(handlers, baseDeps);
+          personsQueryKeys = personsQueryKeysOf(router.api);
           logger.info("openapi/ changed: contract reloaded (state kept)");
         } catch (e) {
           logger.error("openapi/ changed but does not load; keeping the previous contract", e);

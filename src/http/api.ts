@@ -2,6 +2,7 @@ import OpenAPIBackendModule, { type Context, type Request as ApiRequest } from "
 import addFormats from "ajv-formats";
 import type { Ajv } from "ajv";
 import { authenticate } from "./auth.ts";
+import type { PersonsEndpoint } from "../analyses/shared/context.ts";
 import { ApiError, fail, fromAjvError } from "./errors.ts";
 import { compileOperationMatcher, compileRequestParser } from "./operation-matcher.ts";
 import { createSchemaValidator, type SchemaValidator } from "./schemas.ts";
@@ -173,5 +174,25 @@ function routerOver({ api, schemas }: { api: Backend; schemas: SchemaValidator }
         throw e;
       }
     },
+  };
+}
+
+/** The persons endpoints results link to, by the operation that answers their GET form. */
+const PERSONS_OPERATIONS: Record<PersonsEndpoint, string> = {
+  funnel: "persons_funnel_retrieve",
+  retention: "persons_retention_retrieve",
+  "funnel/correlation": "persons_funnel_correlation_retrieve",
+};
+
+/** The query parameters the document declares for a persons endpoint (what a persons URL may carry), memoised per backend. */
+export function personsQueryKeysOf(api: Backend): (endpoint: PersonsEndpoint) => ReadonlySet<string> | undefined {
+  const known = new Map<PersonsEndpoint, ReadonlySet<string> | undefined>();
+  return (endpoint) => {
+    if (!known.has(endpoint)) {
+      const operation = api.getOperation(PERSONS_OPERATIONS[endpoint]);
+      const names = (operation?.parameters ?? []).flatMap((p) => ("in" in p && p.in === "query" ? [p.name] : []));
+      known.set(endpoint, operation ? new Set(names) : undefined);
+    }
+    return known.get(endpoint);
   };
 }

@@ -88,7 +88,12 @@ export function definitionOf(insight: Pick<InsightRecord, "filters" | "query">):
 }
 
 /** Runs analyses over the store's data and caches results by project, data version and normalised filter. */
-export function createAnalysisService(store: Store, clock: Clock) {
+export interface AnalysisServiceOptions {
+  /** The query parameters each persons endpoint declares (from the document), for the persons URLs in results. */
+  personsQueryKeys?: AnalysisContext["personsQueryKeys"];
+}
+
+export function createAnalysisService(store: Store, clock: Clock, options: AnalysisServiceOptions = {}) {
   const cache = new LRUCache<string, CacheEntry>({ max: CACHE_ENTRIES });
   let revision = 0;
   const remember = (key: string, entry: CacheEntry) => {
@@ -120,6 +125,7 @@ export function createAnalysisService(store: Store, clock: Clock) {
       testAccountFilters: project.test_account_filters,
       groups: store.analysisData.groupData(project.id),
       sessions: () => sessionsOf(project.id),
+      personsQueryKeys: options.personsQueryKeys,
     };
   }
 

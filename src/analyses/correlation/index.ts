@@ -48,7 +48,7 @@ export function computeCorrelation(events: readonly EventRecord[], filter: Funne
   const failures = population.entrants.size - successes;
   if (successes === 0 || failures === 0) return { events: [], skewed: true };
   const table = contingency(population);
-  const urlOf = (name: string, converted: boolean) => peopleUrl(ctx.projectId, "funnel/correlation", filter, personPoint(population.spec, name, converted));
+  const urlOf = (name: string, converted: boolean) => peopleUrl(ctx, "funnel/correlation", filter, personPoint(population.spec, name, converted));
   return { events: oddsRows(table, successes, failures, population.spec.type, urlOf), skewed: successes / failures > 10 || failures / successes > 10 };
 }
 

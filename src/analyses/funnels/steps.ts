@@ -1,6 +1,7 @@
 import type { AnalysisContext } from "../shared/context.ts";
 import type { Loose } from "../shared/filter-read.ts";
 import { mean, quantile } from "../shared/math.ts";
+import { filterParams, paramValue } from "../shared/people-url.ts";
 import { seriesLabel } from "../shared/series.ts";
 import type { Attempt } from "./attempts.ts";
 import type { Presented } from "./attribution.ts";
@@ -26,7 +27,7 @@ export interface FunnelStep {
 /** Step k counts the actors whose furthest step is ≥ k; times (seconds) are step k−1 → k of the counted attempt. */
 export function stepObjects(attempts: Iterable<Attempt>, spec: FunnelSpec, ctx: AnalysisContext, breakdown?: Presented): FunnelStep[] {
   const list = [...attempts];
-  const base = peopleUrlBase(spec.raw, ctx.projectId);
+  const base = peopleUrlBase(spec.raw, ctx);
   const suffix = breakdown ? `&funnel_step_breakdown=${encodeURIComponent(paramValue(breakdown.breakdown_value))}` : "";
   return spec.steps.map((entity, k) => {
     const reached = list.filter((a) => a.level > k);
@@ -50,14 +51,8 @@ export function stepObjects(attempts: Iterable<Attempt>, spec: FunnelSpec, ctx: 
   });
 }
 
-const paramValue = (value: unknown): string => (typeof value === "string" ? value : JSON.stringify(value));
-
 /** The legacy persons URL: the filter as query parameters, lists and objects JSON-encoded (§5.5). */
-function peopleUrlBase(filter: Loose, projectId: string): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(filter)) {
-    if (value === undefined || value === null || key === "funnel_step" || key === "funnel_step_breakdown") continue;
-    params.append(key, paramValue(value));
-  }
-  return `/api/projects/${projectId}/persons/funnel/?${params.toString()}`;
+function peopleUrlBase(filter: Loose, ctx: AnalysisContext): string {
+  const params = filterParams(ctx, "funnel", filter, (key) => key === "funnel_step" || key === "funnel_step_breakdown");
+  return `/api/projects/${ctx.projectId}/persons/funnel/?${params.toString()}`;
 }

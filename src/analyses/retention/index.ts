@@ -60,7 +60,7 @@ export function computeRetention(events: readonly EventRecord[], filter: Retenti
     Array.from({ length: n }, (_, i) => {
       const values = Array.from({ length: n }, (_, j) => ({ count: countCell(group.activities, i, j), people: [] as never[], label: `${spec.period} ${j}` }));
       const point = { selected_interval: i, ...(group.breakdownValue === undefined ? {} : { breakdown_value: group.breakdownValue }) };
-      const row: RetentionCohort = { values, label: `${spec.period} ${i}`, date: isoInZone(spec.edges[i]!, ctx.timezone), people_url: peopleUrl(ctx.projectId, "retention", spec.raw, point) };
+      const row: RetentionCohort = { values, label: `${spec.period} ${i}`, date: isoInZone(spec.edges[i]!, ctx.timezone), people_url: peopleUrl(ctx, "retention", spec.raw, point) };
       if (group.breakdownValue !== undefined) row.breakdown_value = group.breakdownValue;
       return row;
     }),

@@ -20,7 +20,15 @@ export interface AnalysisContext {
   groups?: GroupData;
   /** The project's sessions (derived from all its events), computed on first use and cached per data version. */
   sessions?: () => SessionTable;
+  /**
+   * The query parameters a persons endpoint declares: persons URLs carry only those of the filter's keys, so a
+   * display key (`layout`, `show_legend`) never makes the link a 400. Absent: every key is carried.
+   */
+  personsQueryKeys?: (endpoint: PersonsEndpoint) => ReadonlySet<string> | undefined;
 }
+
+/** The persons endpoints that results link to (legacy persons URLs). */
+export type PersonsEndpoint = "funnel" | "retention" | "funnel/correlation";
 
 /** The part of the context that compiling property filters needs. */
 export type FilterContext = Pick<AnalysisContext, "cohorts" | "now" | "timezone"> & Pick<Partial<AnalysisContext>, "groups">;
