@@ -23,10 +23,12 @@ const WARMUP = Number(flags.warmup ?? 2);
 const EVENTS_PER_BATCH = 100;
 const DISTINCT_IDS = 1000;
 const TOKEN = derivedProjectToken("1");
+/** One frozen clock for both starts: captured events land relative to it, and the restart reads them at the same "now". */
+const NOW = "2024-03-05T12:00:00Z";
 
-async function startServer(dataFile: string): Promise<{ url: string; stop: () => Promise<void> }> {
+async function startServer(dataFile: string, fresh = true): Promise<{ url: string; stop: () => Promise<void> }> {
   const nodeArgs = flags.profile ? ["--cpu-prof", "--cpu-prof-dir", path.resolve(flags.profile)] : [];
-  const child = spawn(process.execPath, [...nodeArgs, "dist/main.mjs", "--port", "0", "--data", dataFile, "--fixtures", "fixtures/scenarios/basic.json", "--log-level", "info"], {
+  const child = spawn(process.execPath, [...nodeArgs, "dist/main.mjs", "--port", "0", "--data", dataFile, ...(fresh ? ["--fixtures", "fixtures/scenarios/basic.json"] : []), "--now", NOW, "--log-level", "info"], {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -44,7 +46,7 @@ async function startServer(dataFile: string): Promise<{ url: string; stop: () =>
   child.stdout!.resume();
   child.stderr!.resume();
   const exited = new Promise((resolve) => child.once("exit", resolve));
-  return { url, stop: () => (child.kill("SIGTERM"), exited.then(() => undefined)) };
+  return { url, stop: () => (child.exitCode === null && child.kill("SIGTERM"), exited.then(() => undefined)) };
 }
 
 let counter = 0;
@@ -82,8 +84,31 @@ async function load(url: string, seconds: number) {
   return { eventsPerSecond: (acked * EVENTS_PER_BATCH) / elapsed, acked, other, errors: result.errors + result.timeouts, p50: result.latency.p50, p99: result.latency.p99 };
 }
 
+const TREND = { events: [{ id: "bench event", math: "dau" }], breakdown: "plan", date_from: "-1d", interval: "hour" };
+const TREND_RUNS = 15;
+
+/** p50 of a refreshed trend (recomputed each time) over what the server holds, through HTTP, c=1. */
+async function trendP50(url: string): Promise<{ ms: number; total: number }> {
+  const times: number[] = [];
+  let total = 0;
+  for (let i = 0; i < TREND_RUNS + 2; i++) {
+    const started = performance.now();
+    const res = await fetch(`${url}/api/projects/1/insights/trend/?refresh=true`, {
+      method: "POST",
+      headers: { authorization: "Bearer phx_test_owner_key_0001", "content-type": "application/json" },
+      body: JSON.stringify(TREND),
+    });
+    const body = (await res.json()) as { result: { count: number }[] };
+    if (i >= 2) times.push(performance.now() - started);
+    total = body.result.reduce((sum, item) => sum + item.count, 0);
+  }
+  times.sort((a, b) => a - b);
+  return { ms: times[times.length >> 1]!, total };
+}
+
 const dir = mkdtempSync(path.join(os.tmpdir(), "analytics-mock-bench-capture-"));
-const server = await startServer(path.join(dir, "db.json"));
+const dataFile = path.join(dir, "db.json");
+const server = await startServer(dataFile);
 try {
   await load(server.url, WARMUP);
   const r = await load(server.url, SECONDS);
@@ -91,6 +116,19 @@ try {
     `POST /batch/ (${EVENTS_PER_BATCH} events, durable) c=${CONNECTIONS} ${SECONDS}s: ${Math.round(r.eventsPerSecond).toLocaleString("en")} events/s ` +
       `(${r.acked} batches acknowledged, ${r.other} other answers, ${r.errors} errors; latency p50 ${r.p50} ms, p99 ${r.p99} ms) on ${os.cpus().length} CPUs, load ${os.loadavg()[0]!.toFixed(1)}`,
   );
+  // The same trend over the events just captured, then over the same events loaded from the data file at a restart.
+  const captured = await trendP50(server.url);
+  await server.stop();
+  const reloaded = await startServer(dataFile, false);
+  try {
+    const loaded = await trendP50(reloaded.url);
+    console.log(
+      `trend (dau by plan, hourly, last day) p50: over captured events ${captured.ms.toFixed(1)} ms, over the same events loaded ${loaded.ms.toFixed(1)} ms ` +
+        `(ratio ${(captured.ms / loaded.ms).toFixed(2)}×; totals ${captured.total} / ${loaded.total})`,
+    );
+  } finally {
+    await reloaded.stop();
+  }
 } finally {
   await server.stop();
   rmSync(dir, { recursive: true, force: true });

@@ -11,7 +11,7 @@
  * start-up and RSS; groups-sessions.ts: group funnels and session breakdowns next to their counterparts) over a shared harness (bench/harness.ts); bench/report.ts writes the tables.
  *
  * Flags: --quick (short rounds, for trying the script), --rounds N, --duration S, --warmup S,
- *        --only http,analyses,startup,groups-sessions (some scenarios; the others' rows are left out),
+ *        --only http,analyses,startup,groups-sessions,capture (some scenarios; the others' rows are left out),
  *        --out FILE (default bench/README.md; "-" prints only), --profile DIR (our server runs with
  *        node --cpu-prof, profiles land in DIR; read them with bench/profile-top.mjs), --note TEXT (a line
  *        added to the report, e.g. which of several runs it is).
@@ -23,6 +23,7 @@ import path from "node:path";
 import { BIG, DURATION, live, log, ONLY, OUT, PROFILE_DIR, ROOT, ROUNDS, WARMUP } from "./harness.ts";
 import { report } from "./report.ts";
 import { phaseBigInMemory, phaseInProcess } from "./scenarios/analyses.ts";
+import { phaseCapture } from "./scenarios/capture.ts";
 import { phaseGroupsAndSessions } from "./scenarios/groups-sessions.ts";
 import { phaseDefault, phaseExpress, phaseInterleaved, phasePrism } from "./scenarios/http.ts";
 import { npmStartAsTyped, phaseBigDataFile } from "./scenarios/startup.ts";
@@ -46,6 +47,7 @@ async function main() {
     await phaseInProcess(BIG);
   }
   if (ONLY.has("groups-sessions")) await phaseGroupsAndSessions();
+  if (ONLY.has("capture")) phaseCapture();
   const text = report();
   process.stdout.write(text);
   if (OUT !== "-") {
