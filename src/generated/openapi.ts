@@ -3049,7 +3049,7 @@ export interface components {
              * @default 1
              */
             smoothing_intervals?: number;
-            /** @description Count groups of this group type (0–4) instead of persons: an event's group is `properties.$groups[<group type name>]`; events outside such a group count for nobody. Null counts persons. Trends, stickiness and their actors endpoints (which then list groups); lifecycle counts persons. */
+            /** @description Count groups of this group type (0–4) instead of persons: an event's group is `properties.$groups[<group type name>]`; events outside such a group count for nobody. Null counts persons. Trends, stickiness, lifecycle and their actors endpoints (which then list groups); a lifecycle's `new` bucket for a group is the one holding the group's `created_at`. */
             aggregation_group_type_index?: number | null;
             /** @description Accepted and ignored (the mock never samples). */
             sampling_factor?: number | null;

@@ -177,3 +177,35 @@ describe("paths by group", () => {
     expect(res.body.result.map((e: { source: string; target: string; value: number }) => [e.source, e.target, e.value])).toEqual([["1_https://b2b.test/pricing", "2_signup", 1]]);
   });
 });
+
+describe("lifecycle aggregated by a group type", () => {
+  // $pageview by company, daily, Mar 1–4 (the bucket before, Feb 29, is looked at too). acme: Mar 1 (ann, ben —
+  // one company) and Mar 3; globex: Mar 1; initech: Mar 2; eve's pageview has no company and drops out. Every
+  // company was created before the range, so no bucket is "new": a first activity is resurrecting, the day after
+  // an activity without one is dormant.
+  const lifecycle = { events: [{ id: "$pageview", type: "events", order: 0 }], shown_as: "Lifecycle", date_from: "2024-03-01", date_to: "2024-03-04", interval: "day", aggregation_group_type_index: 0 };
+
+  it("counts companies, with the groups' own created_at", async () => {
+    const res = await s.post(`${P}/insights/trend/`, lifecycle);
+    expect(res.status).toBe(200);
+    const byStatus = Object.fromEntries((res.body.result as { status: string; data: number[] }[]).map((i) => [i.status, i.data]));
+    expect(byStatus).toEqual({ new: [0, 0, 0, 0], returning: [0, 0, 0, 0], resurrecting: [2, 1, 1, 0], dormant: [0, -2, -1, -1] });
+  });
+
+  it("lists the companies behind a lifecycle number, in the group actor shape", async () => {
+    const query = new URLSearchParams({
+      events: JSON.stringify(lifecycle.events),
+      shown_as: "Lifecycle",
+      date_from: "2024-03-01",
+      date_to: "2024-03-04",
+      interval: "day",
+      aggregation_group_type_index: "0",
+      lifecycle_type: "dormant",
+      target_date: "2024-03-02",
+    });
+    const res = await s.get(`${P}/persons/lifecycle/?${query.toString()}`);
+    expect(res.status).toBe(200);
+    const people = res.body.results[0].people as { type: string; group_key: string }[];
+    expect(people.map((p) => [p.type, p.group_key]).sort()).toEqual([["group", "acme"], ["group", "globex"]]);
+  });
+});

@@ -67,8 +67,8 @@ export function lifecycleActors(events: readonly EventRecord[], filter: Loose, c
   if (!rawDate) throw reject.required("target_date");
   const target = parseAbsolute(rawDate, ctx.timezone);
   if (!target) throw reject.invalid("target_date", `"${rawDate}" is not a date.`);
-  const { buckets, persons } = lifecycleStatuses(events, withPointSeries(filter, point), ctx);
+  const { buckets, persons, groupIndex } = lifecycleStatuses(events, withPointSeries(filter, point), ctx);
   const bucket = upperBound(buckets.edges, target.ms) - 1;
   if (bucket < 0 || bucket >= buckets.length) return [];
-  return onceEach(persons[status as LifecycleStatus][bucket]!);
+  return asGroups(onceEach(persons[status as LifecycleStatus][bucket]!), groupIndex);
 }

@@ -1,15 +1,18 @@
 import { reject } from "../errors.ts";
-import type { EventRecord, PersonRecord } from "../../store/schema.ts";
-import { actorResolver } from "../shared/actors.ts";
+import type { EventRecord } from "../../store/schema.ts";
+import { actorResolver, type Actor } from "../shared/actors.ts";
 import { bucketKeys, buildBuckets, type Buckets } from "../shared/buckets.ts";
 import type { AnalysisContext } from "../shared/context.ts";
 import { resolveDateRange } from "../shared/date-range.ts";
 import { compileEntityMatcher, compileGlobalFilter } from "../shared/entity-match.ts";
+import { groupLookup } from "../shared/groups.ts";
 import { legacyLabel } from "../shared/labels.ts";
 import { plus } from "../shared/local-time.ts";
 import { forEachMatch } from "../shared/scan.ts";
 import { seriesLabel, type SeriesEntity } from "../shared/series.ts";
-import { readTrendFilter, type TrendFilter } from "../trends/filter.ts";
+import { readTrendFilter, type TrendFilter, type TrendSpec } from "../trends/filter.ts";
+import type { ActorKey } from "../trends/maths.ts";
+import { actorKeyOf } from "../trends/run.ts";
 import { seriesAction } from "../trends/items.ts";
 
 export const LIFECYCLE_STATUSES = ["new", "returning", "resurrecting", "dormant"] as const;
@@ -26,11 +29,13 @@ export interface LifecycleItem {
   labels: string[];
 }
 
-/** Per status and bucket of the range, the persons with that status there. */
+/** Per status and bucket of the range, the actors (person ids, or group keys) with that status there. */
 export interface LifecycleStatuses {
   entity: SeriesEntity;
   buckets: Buckets;
-  persons: Record<LifecycleStatus, Set<number>[]>;
+  persons: Record<LifecycleStatus, Set<ActorKey>[]>;
+  /** The group type the actors are groups of (aggregation_group_type_index); undefined = persons. */
+  groupIndex: number | undefined;
 }
 
 /**
@@ -62,30 +67,44 @@ export function lifecycleStatuses(events: readonly EventRecord[], filter: TrendF
   // Bucket 0 of `extended` is the one before the range; PostHog counts whole buckets here, from their start.
   const start = plus(buckets.edges[0]!, -1, spec.interval, ctx.timezone);
   const extended = buildBuckets({ from: start, to: buckets.edges[buckets.length]! - 1, interval: spec.interval }, ctx.timezone, ctx.weekStartDay);
-  const activity = activeBuckets(events, extended, entity, filter, ctx);
-  const persons = Object.fromEntries(LIFECYCLE_STATUSES.map((s) => [s, buckets.edges.slice(1).map(() => new Set<number>())])) as LifecycleStatuses["persons"];
-  for (const { person, id, active } of activity.values()) {
-    const created = person ? extended.indexOf(Date.parse(person.created_at)) : -1;
+  const activity = activeBuckets(events, extended, entity, spec, filter, ctx);
+  const persons = Object.fromEntries(LIFECYCLE_STATUSES.map((s) => [s, buckets.edges.slice(1).map(() => new Set<ActorKey>())])) as LifecycleStatuses["persons"];
+  for (const { key, createdAt, active } of activity.values()) {
+    const created = createdAt === undefined ? -1 : extended.indexOf(createdAt);
     classify(active, created, (status, bucket) => {
-      if (bucket >= 1 && bucket <= buckets.length) persons[status][bucket - 1]!.add(id);
+      if (bucket >= 1 && bucket <= buckets.length) persons[status][bucket - 1]!.add(key);
     });
   }
-  return { entity, buckets, persons };
+  return { entity, buckets, persons, groupIndex: spec.groupIndex };
 }
 
 interface Activity {
-  id: number;
-  person: PersonRecord | undefined;
+  key: ActorKey;
+  /** The actor's creation (a person's created_at, a group's created_at), epoch ms; undefined when unknown. */
+  createdAt: number | undefined;
   /** Indexes of the extended buckets with activity, ascending, without repeats. */
   active: number[];
 }
 
-function activeBuckets(events: readonly EventRecord[], extended: Buckets, entity: SeriesEntity, filter: TrendFilter, ctx: AnalysisContext): Map<number, Activity> {
+/**
+ * Each actor's active buckets. Actors are persons, or with aggregation_group_type_index the events' groups of that
+ * type (reference: analytics §1.1), whose `new` bucket is the one holding the group's created_at.
+ */
+function activeBuckets(events: readonly EventRecord[], extended: Buckets, entity: SeriesEntity, spec: TrendSpec, filter: TrendFilter, ctx: AnalysisContext): Map<ActorKey, Activity> {
   const matcher = compileEntityMatcher(entity, ctx, compileGlobalFilter(filter, ctx), `${entity.type}__${entity.position}`);
-  const byActor = new Map<number, Activity>();
+  const keyOf = actorKeyOf({ ...entity, math: undefined }, spec, ctx);
+  const lookup = groupLookup(ctx.groups);
+  const createdAtOf = (key: ActorKey, person: Actor["person"]): number | undefined => {
+    if (spec.groupIndex === undefined) return person ? Date.parse(person.created_at) : undefined;
+    const record = lookup.record(spec.groupIndex, String(key));
+    return record ? Date.parse(record.created_at) : undefined;
+  };
+  const byActor = new Map<ActorKey, Activity>();
   forEachMatch(events, extended, matcher, actorResolver(ctx), (event, actor) => {
-    let activity = byActor.get(actor.id);
-    if (!activity) byActor.set(actor.id, (activity = { id: actor.id, person: actor.person, active: [] }));
+    const key = keyOf(event, actor);
+    if (key === undefined) return;
+    let activity = byActor.get(key);
+    if (!activity) byActor.set(key, (activity = { key, createdAt: createdAtOf(key, actor.person), active: [] }));
     const bucket = extended.indexOf(event.timestamp);
     if (bucket >= 0 && activity.active.at(-1) !== bucket) activity.active.push(bucket);
   });
