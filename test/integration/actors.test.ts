@@ -133,6 +133,27 @@ describe("the number of actors equals the insight's number", () => {
     }
   });
 
+  it("persons URLs carry only keys the persons endpoints declare: display keys are left out, breakdowns kept", async () => {
+    const display = { layout: "vertical", show_legend: true, hidden_legend_keys: { 0: true }, show_values_on_series: true };
+    const pair = ["$pageview", "signed_up"].map((id, order) => ({ id, type: "events", order }));
+    const funnels = (await post(`${P}/insights/funnel/`, { ...display, events: pair, date_from: "-60d", breakdowns: [{ property: "$browser", type: "event" }] })).body.result;
+    for (const steps of funnels.slice(0, 2)) {
+      expect(new URL(steps[1].converted_people_url, s.base).searchParams.has("layout")).toBe(false);
+      expect((await listAll(steps[1].converted_people_url)).uuids.length).toBe(steps[1].count);
+      expect((await listAll(steps[1].dropped_people_url)).uuids.length).toBe(steps[0].count - steps[1].count);
+    }
+    const correlation = (await post(`${P}/insights/funnel/correlation/`, { ...display, events: pair, date_from: "-90d" })).body.result;
+    for (const row of correlation.events.slice(0, 2)) {
+      expect((await listAll(row.success_people_url)).uuids.length).toBe(row.success_count);
+      expect((await listAll(row.failure_people_url)).uuids.length).toBe(row.failure_count);
+    }
+    // The retention GET declares no display key; a saved retention insight's filters may hold them.
+    const saved = await post(`${P}/insights/`, { name: "weekly retention", filters: { ...display, insight: "RETENTION", period: "Week", total_intervals: 4, show_mean: true } });
+    const rows = (await get(`${P}/insights/${saved.body.id}/?refresh=true`)).body.result;
+    expect(rows).toHaveLength(4);
+    for (const row of rows) expect((await listAll(row.people_url)).uuids.length).toBe(row.values[0].count);
+  });
+
   it("retention: each cohort's people_url lists the cohort (recurring and first time)", async () => {
     for (const retention_type of ["retention_recurring", "retention_first_time"]) {
       const filter = { period: "Week", total_intervals: 8, retention_type };
