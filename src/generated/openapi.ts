@@ -3012,7 +3012,7 @@ export interface components {
              */
             display?: "ActionsLineGraph" | "ActionsLineGraphCumulative" | "ActionsTable" | "ActionsPie" | "ActionsBar" | "ActionsBarValue" | "ActionsAreaGraph" | "ActionsStackedBar" | "ActionsUnstackedBar" | "WorldMap" | "BoldNumber";
             /**
-             * @description Combines the series bucket by bucket, for example `A+B` or `(A-B)/B`; letters follow the merged order of `events` and `actions`. Division by zero gives 0. Only the formula result is returned.
+             * @description Combines the series bucket by bucket, for example `A+B` or `(A-B)/B`; letters follow the merged order of `events` and `actions`. Division by zero gives 0. Only the formula result is returned. With a breakdown the formula runs per value of any series (a series lacking the value adds zeros), as the real service's apply_formula: regular values, then null, then other; within them by total (where the first series lacks the value the total counts as 0, the real service's zero filler being the base), count and data, descending, then by the value descending. With `compare`, each period separately, ordered by count descending, ties in natural case-insensitive order of the value. Choice: an item based on such a filler keeps the `filter`, `labels` and `days` of the series that has the value (the real service's filler item has no `filter` or `labels`).
              * @example (A-B)/B
              */
             formula?: string | null;
@@ -3583,6 +3583,11 @@ export interface components {
         path_end_key: string;
         /** @description Node at which the listed actors' paths end. */
         path_dropoff_key: string;
+        /**
+         * @description JSON-encoded array of `{property, type, ...}`: several breakdowns at once (the value becomes a list). Carried by the analyses' persons URLs so that following one lists the same actors.
+         * @example [{"property":"$browser","type":"event"}]
+         */
+        breakdowns: string;
     };
     requestBodies: never;
     headers: never;
@@ -4880,6 +4885,11 @@ export interface operations {
                 breakdown_limit?: components["parameters"]["breakdown_limit"];
                 /** @description Group type of a `group` breakdown. */
                 breakdown_group_type_index?: components["parameters"]["breakdown_group_type_index"];
+                /**
+                 * @description JSON-encoded array of `{property, type, ...}`: several breakdowns at once (the value becomes a list). Carried by the analyses' persons URLs so that following one lists the same actors.
+                 * @example [{"property":"$browser","type":"event"}]
+                 */
+                breakdowns?: components["parameters"]["breakdowns"];
                 /** @description Breakdown attribution; default `first_touch`. */
                 breakdown_attribution_type?: components["parameters"]["breakdown_attribution_type"];
                 /** @description Step index for `breakdown_attribution_type` `step`. */
@@ -5044,6 +5054,11 @@ export interface operations {
                 breakdown_limit?: components["parameters"]["breakdown_limit"];
                 /** @description Group type of a `group` breakdown. */
                 breakdown_group_type_index?: components["parameters"]["breakdown_group_type_index"];
+                /**
+                 * @description JSON-encoded array of `{property, type, ...}`: several breakdowns at once (the value becomes a list). Carried by the analyses' persons URLs so that following one lists the same actors.
+                 * @example [{"property":"$browser","type":"event"}]
+                 */
+                breakdowns?: components["parameters"]["breakdowns"];
                 /** @description Breakdown attribution; default `first_touch`. */
                 breakdown_attribution_type?: components["parameters"]["breakdown_attribution_type"];
                 /** @description Step index for `breakdown_attribution_type` `step`. */
@@ -5481,6 +5496,13 @@ export interface operations {
                 breakdown?: components["parameters"]["breakdown"];
                 /** @description Kind of breakdown; default `event`. */
                 breakdown_type?: components["parameters"]["breakdown_type"];
+                /**
+                 * @description JSON-encoded array of `{property, type, ...}`: several breakdowns at once (the value becomes a list). Carried by the analyses' persons URLs so that following one lists the same actors.
+                 * @example [{"property":"$browser","type":"event"}]
+                 */
+                breakdowns?: components["parameters"]["breakdowns"];
+                /** @description Group type of a `group` breakdown. */
+                breakdown_group_type_index?: components["parameters"]["breakdown_group_type_index"];
                 /** @description Count groups of this group type instead of persons (events outside such a group drop out). Funnels read it as the spec's table does: 0 counts persons, 1 to 4 the group type of that index (see `FunnelRequest.aggregation_group_type_index`); the other analyses as the real service does: 0 to 4 name a group type, absent counts persons. */
                 aggregation_group_type_index?: components["parameters"]["aggregation_group_type_index"];
                 /** @description Cohort (0-based row) of the retention data point; default 0. */
