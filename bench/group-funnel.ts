@@ -6,25 +6,14 @@
  *
  * bench/run.ts can call `benchGroupFunnel(events)` and print `formatGroupFunnel(result)` in its report.
  */
-import { createClock } from "../src/clock.ts";
-import { generateFixtures } from "../src/fixtures/generate.ts";
-import { createAnalysisService } from "../src/services/analysis-service.ts";
-import { stateFromFixtures } from "../src/store/load-fixtures.ts";
-import { createStore } from "../src/store/store.ts";
+import { inProcessAnalyses } from "./in-process.ts";
+import { ANALYSES } from "./requests.ts";
 
 const NOW = "2024-06-15T12:00:00Z";
 const SEED = 42;
 const RUNS = 15;
 
-const FUNNEL = {
-  insight: "FUNNELS",
-  events: [
-    { id: "$pageview", type: "events", order: 0 },
-    { id: "signed_up", type: "events", order: 1 },
-    { id: "purchase", type: "events", order: 2 },
-  ],
-  date_from: "-30d",
-};
+const FUNNEL = ANALYSES["funnel 3 steps"];
 /** Workspaces (group type 1 of the web project): the spec reads 0 as users, so 1 is the first group type a funnel can use. */
 const BY_WORKSPACE = { ...FUNNEL, aggregation_group_type_index: 1 };
 
@@ -46,12 +35,7 @@ const median = (xs: number[]) => {
 };
 
 export async function benchGroupFunnel(events = 1_000_000): Promise<GroupFunnelResult> {
-  const now = new Date(NOW);
-  const { now: _generatedAt, ...doc } = generateFixtures({ seed: SEED, now, events });
-  const clock = createClock(now.getTime());
-  const store = await createStore(stateFromFixtures(doc, clock.now()), clock, null, { persist: false });
-  const service = createAnalysisService(store, clock);
-  const project = store.projects.get("1")!;
+  const { service, project, total } = await inProcessAnalyses(events, NOW, SEED);
   const run = (filter: Record<string, unknown>) => service.run(project, "FUNNELS", filter, { refresh: true }).result as { count: number }[];
   for (let i = 0; i < 3; i++) run(FUNNEL), run(BY_WORKSPACE); // warm-up
   const person: number[] = [];
@@ -67,7 +51,7 @@ export async function benchGroupFunnel(events = 1_000_000): Promise<GroupFunnelR
   const personMs = median(person);
   const groupMs = median(group);
   return {
-    events: store.analysisData.events("1").length + store.analysisData.events("2").length,
+    events: total,
     personMs,
     groupMs,
     ratio: groupMs / personMs,

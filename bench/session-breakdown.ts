@@ -4,11 +4,7 @@
  * `npx tsx bench/session-breakdown.ts [events]` (default 1,000,000).
  */
 import { fileURLToPath } from "node:url";
-import { createClock } from "../src/clock.ts";
-import { generateFixtures } from "../src/fixtures/generate.ts";
-import { createAnalysisService } from "../src/services/analysis-service.ts";
-import { stateFromFixtures } from "../src/store/load-fixtures.ts";
-import { createStore } from "../src/store/store.ts";
+import { inProcessAnalyses } from "./in-process.ts";
 
 const NOW = "2024-06-01T12:00:00Z";
 const RUNS = 7;
@@ -31,11 +27,7 @@ export interface SessionBreakdownFigures {
 }
 
 export async function benchSessionBreakdown(events = 1_000_000): Promise<SessionBreakdownFigures> {
-  const clock = createClock(Date.parse(NOW));
-  const { now: _generatedAt, ...doc } = generateFixtures({ seed: 42, now: new Date(NOW), events });
-  const store = await createStore(stateFromFixtures(doc, clock.now()), clock, null, { persist: false });
-  const service = createAnalysisService(store, clock);
-  const project = store.projects.get("1")!;
+  const { service, project, total } = await inProcessAnalyses(events, NOW);
   const t0 = performance.now();
   service.run(project, "TRENDS", SESSION_BREAKDOWNS["session ($entry_pathname)"]!, { refresh: true });
   const sessionDerivationMs = performance.now() - t0;
@@ -50,7 +42,6 @@ export async function benchSessionBreakdown(events = 1_000_000): Promise<Session
     }
     medianMs[name] = median(times);
   }
-  const total = store.analysisData.events("1").length + store.analysisData.events("2").length;
   return { events: total, sessionDerivationMs, medianMs };
 }
 

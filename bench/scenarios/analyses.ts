@@ -2,11 +2,7 @@
  * Scenario "analyses growth": 1,000,000 events in memory over HTTP (refresh=true and cached), and the
  * analyses in-process at 100 k and 1 M events, to see how they grow with the number of events.
  */
-import { createClock } from "../../src/clock.ts";
-import { generateFixtures } from "../../src/fixtures/generate.ts";
-import { createAnalysisService } from "../../src/services/analysis-service.ts";
-import { stateFromFixtures } from "../../src/store/load-fixtures.ts";
-import { createStore } from "../../src/store/store.ts";
+import { inProcessAnalyses } from "../in-process.ts";
 import { BIG, bench, check, log, median, NOW, rssMb, SEED, startOurs, stopProc } from "../harness.ts";
 import { ANALYSES, analysisEndpoint, READS, type AnalysisName } from "../requests.ts";
 import { inProcess, notes, startups } from "../results.ts";
@@ -38,12 +34,7 @@ export async function phaseBigInMemory() {
 export const IN_PROCESS_RUNS = 11;
 
 export async function phaseInProcess(events: number) {
-  const now = new Date(NOW);
-  const { now: _generatedAt, ...doc } = generateFixtures({ seed: SEED, now, events });
-  const clock = createClock(now.getTime());
-  const store = await createStore(stateFromFixtures(doc, clock.now()), clock, null, { persist: false });
-  const service = createAnalysisService(store, clock);
-  const project = store.projects.get("1")!;
+  const { service, project, total } = await inProcessAnalyses(events, NOW, SEED);
   const ms: Record<string, number> = {};
   for (const [name, filter] of Object.entries(ANALYSES)) {
     const kind = filter.insight;
@@ -56,6 +47,6 @@ export async function phaseInProcess(events: number) {
     }
     ms[name] = median(times);
   }
-  inProcess.push({ events: store.analysisData.events("1").length + store.analysisData.events("2").length, ms });
+  inProcess.push({ events: total, ms });
   log(`in-process at ${events} events: ${Object.entries(ms).map(([k, v]) => `${k} ${v.toFixed(1)} ms`).join(", ")}`);
 }

@@ -1,0 +1,22 @@
+/**
+ * The analyses without HTTP: the generated dataset of `events` events in a memory store, with the analysis
+ * service over it. Shared by the in-process scenarios and the standalone bench files (which must not import
+ * bench/harness.ts: it reads the bench's own command line).
+ */
+import { createClock } from "../src/clock.ts";
+import { generateFixtures } from "../src/fixtures/generate.ts";
+import { createAnalysisService } from "../src/services/analysis-service.ts";
+import { stateFromFixtures } from "../src/store/load-fixtures.ts";
+import { createStore } from "../src/store/store.ts";
+
+export async function inProcessAnalyses(events: number, nowIso: string, seed = 42) {
+  const now = new Date(nowIso);
+  const { now: _generatedAt, ...doc } = generateFixtures({ seed, now, events });
+  const clock = createClock(now.getTime());
+  const store = await createStore(stateFromFixtures(doc, clock.now()), clock, null, { persist: false });
+  const service = createAnalysisService(store, clock);
+  const project = store.projects.get("1")!;
+  /** Events stored over both projects of the dataset. */
+  const total = store.analysisData.events("1").length + store.analysisData.events("2").length;
+  return { store, service, project, total };
+}
