@@ -7,7 +7,7 @@ import { readState, storeFiles } from "../../src/store/persistence.ts";
 import { derivedProjectToken } from "../../src/util/ids.ts";
 import { BASIC_FIXTURE, startChild, type ChildServer } from "../support/child-server.ts";
 import { rawRequest } from "../support/hostile-http.ts";
-import { prng } from "../support/write-storm.ts";
+import { prng, stormUntilKilled } from "../support/write-storm.ts";
 
 /**
  * A server process under a capture storm (posthog-node-shaped `/batch/` requests of 10 events, a new person
@@ -59,30 +59,9 @@ async function send(base: string, body: string, agent: http.Agent): Promise<bool
   }
 }
 
-async function storm(server: ChildServer, round: number, killAfter: number, acked: Batch[]): Promise<number> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: WORKERS });
-  let next = 0;
-  let ackedHere = 0;
-  let dead = false;
-  const worker = async () => {
-    while (!dead) {
-      const { body, batch } = batchOf(round, next++);
-      if (!(await send(server.url, body, agent))) {
-        dead = true;
-        return;
-      }
-      acked.push(batch);
-      if (++ackedHere === killAfter) {
-        server.child.kill("SIGKILL");
-        dead = true;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: WORKERS }, worker));
-  agent.destroy();
-  await server.exited;
-  return ackedHere;
-}
+/** Sends batches until the server dies; kills it once `killAfter` batches were acknowledged. */
+const storm = (server: ChildServer, round: number, killAfter: number, acked: Batch[]): Promise<number> =>
+  stormUntilKilled(server, { workers: WORKERS, killAfter, write: (n) => batchOf(round, n), record: (b) => b.batch, deliver: (url, b, agent) => send(url, b.body, agent) }, acked);
 
 describe("capture crash safety", () => {
   it(`survives ${ROUNDS} SIGKILLs under a capture storm with every acknowledged event`, { timeout: 600_000 }, async () => {

@@ -1,11 +1,10 @@
-import http from "node:http";
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { readState, storeFiles } from "../../src/store/persistence.ts";
 import { BASIC_FIXTURE, launchChild, startChild, type ChildServer } from "../support/child-server.ts";
-import { missingWrites, prng, send, stateOverHttp, writeOf, type Write } from "../support/write-storm.ts";
+import { missingWrites, prng, send, stateOverHttp, stormUntilKilled, writeOf, type Write } from "../support/write-storm.ts";
 
 /**
  * A server process under a write storm is killed with SIGKILL at seeded moments (after a seeded number of
@@ -23,30 +22,8 @@ afterEach(async () => {
 });
 
 /** Writes until the server dies; kills it once `killAfter` writes were acknowledged. */
-async function storm(server: ChildServer, tag: string, killAfter: number, acked: Write[]): Promise<number> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: WORKERS });
-  let next = 0;
-  let ackedHere = 0;
-  let dead = false;
-  const worker = async () => {
-    while (!dead) {
-      const w = writeOf(tag, next++);
-      if (!(await send(server.url, w, agent))) {
-        dead = true;
-        return;
-      }
-      acked.push(w);
-      if (++ackedHere === killAfter) {
-        server.child.kill("SIGKILL");
-        dead = true;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: WORKERS }, worker));
-  agent.destroy();
-  await server.exited;
-  return ackedHere;
-}
+const storm = (server: ChildServer, tag: string, killAfter: number, acked: Write[]): Promise<number> =>
+  stormUntilKilled(server, { workers: WORKERS, killAfter, write: (n) => writeOf(tag, n), record: (w) => w, deliver: send }, acked);
 
 describe("crash safety", () => {
   it(`survives ${ROUNDS} SIGKILLs under a write storm with every acknowledged write`, { timeout: 600_000 }, async () => {

@@ -94,3 +94,38 @@ export async function stateOverHttp(base: string): Promise<State> {
   const persons = await Promise.all(PERSONS.map(([project, id]) => get(`/api/projects/${project}/persons/${id}/`).then((p) => ({ ...p, project_id: project }))));
   return { meta: { insights } as unknown as State["meta"], persons, events: [], activity: [] } as unknown as State;
 }
+
+/**
+ * Sends writes from `workers` keep-alive connections until the server dies, and kills it with SIGKILL once
+ * `killAfter` of them were acknowledged. `write(n)` makes the n-th write and its record, `deliver` sends one and
+ * says whether it was acknowledged; acknowledged records are pushed to `acked`. Resolves with how many this
+ * storm acknowledged, once the process has exited.
+ */
+export async function stormUntilKilled<W, R>(
+  server: { url: string; child: { kill(signal: NodeJS.Signals): boolean }; exited: Promise<unknown> },
+  opts: { workers: number; killAfter: number; write: (n: number) => W; record: (w: W) => R; deliver: (url: string, w: W, agent: http.Agent) => Promise<boolean> },
+  acked: R[],
+): Promise<number> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: opts.workers });
+  let next = 0;
+  let ackedHere = 0;
+  let dead = false;
+  const worker = async () => {
+    while (!dead) {
+      const w = opts.write(next++);
+      if (!(await opts.deliver(server.url, w, agent))) {
+        dead = true;
+        return;
+      }
+      acked.push(opts.record(w));
+      if (++ackedHere === opts.killAfter) {
+        server.child.kill("SIGKILL");
+        dead = true;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: opts.workers }, worker));
+  agent.destroy();
+  await server.exited;
+  return ackedHere;
+}
