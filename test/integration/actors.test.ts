@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultApiKey, generateFixtures } from "../../src/fixtures/generate.ts";
-import { scenario, startTestServer, type RequestOptions, type TestResponse, type TestServer } from "../support/server.ts";
+import { qs, type RequestOptions, scenario, startTestServer, type TestResponse, type TestServer } from "../support/server.ts";
 
 /**
  * The persons ("actors") endpoints against the default generated fixtures (500 persons, 50k events, seed 42):
@@ -19,8 +19,6 @@ afterAll(() => s.close());
 const opts: RequestOptions = { key: KEY };
 const get = (path: string) => s.get(path, opts);
 const post = (path: string, body: unknown) => s.post(path, body, opts);
-const qs = (filter: Record<string, unknown>): string =>
-  new URLSearchParams(Object.entries(filter).map(([k, v]): [string, string] => [k, typeof v === "string" ? v : JSON.stringify(v)])).toString();
 
 interface Listed {
   uuids: string[];

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { scenario, startTestServer, type TestServer } from "../support/server.ts";
+import { qs, scenario, startTestServer, type TestServer } from "../support/server.ts";
 
 /**
  * The analysis endpoints over HTTP on fixtures/scenarios/basic.json: the §2.8 data of the analytics reference,
@@ -13,9 +13,6 @@ afterEach(() => s.close());
 
 const P = "/api/projects/1";
 
-/** A GET query string: lists and objects JSON-encoded, as the legacy GET forms take them. */
-const qs = (filter: Record<string, unknown>): string =>
-  new URLSearchParams(Object.entries(filter).map(([k, v]): [string, string] => [k, typeof v === "string" ? v : JSON.stringify(v)])).toString();
 
 const march = { date_from: "2024-03-01", date_to: "2024-03-03" };
 const pageviews = { events: [{ id: "$pageview", type: "events", order: 0 }], ...march };

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parseCsv } from "../support/csv-parse.ts";
-import { scenario, startTestServer, type TestResponse, type TestServer } from "../support/server.ts";
+import { qs, scenario, startTestServer, type TestResponse, type TestServer } from "../support/server.ts";
 
 /**
  * Bad input is never a silent 200 (issue 13): dates outside the grammar, unknown body fields, saved insights
@@ -13,8 +13,6 @@ beforeEach(async () => {
 afterEach(() => s.close());
 
 const P = "/api/projects/1";
-const qs = (filter: Record<string, unknown>): string =>
-  new URLSearchParams(Object.entries(filter).map(([k, v]): [string, string] => [k, typeof v === "string" ? v : JSON.stringify(v)])).toString();
 
 const pageviews = { events: [{ id: "$pageview", type: "events", order: 0 }] };
 const steps = { events: ["$pageview", "signup"].map((id, order) => ({ id, type: "events", order })) };

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { scenario, startTestServer, type TestServer } from "../support/server.ts";
+import { qs, scenario, startTestServer, type TestServer } from "../support/server.ts";
 
 /**
  * Group analytics over HTTP on fixtures/scenarios/groups.json (clock 2024-03-05T12:00Z, project UTC). Group types:
@@ -35,8 +35,6 @@ const shop = {
   date_from: "2024-03-01",
   date_to: "2024-03-04",
 };
-const qs = (filter: Record<string, unknown>): string =>
-  new URLSearchParams(Object.entries(filter).map(([k, v]): [string, string] => [k, typeof v === "string" ? v : JSON.stringify(v)])).toString();
 
 type Step = { count: number; average_conversion_time: number | null; median_conversion_time: number | null };
 

@@ -101,3 +101,7 @@ export async function startTestServer(doc: FixtureDocument, over: Partial<Config
 }
 
 export type TestServer = Awaited<ReturnType<typeof startTestServer>>;
+
+/** A GET query string as the legacy analysis forms take it: lists and objects JSON-encoded, strings as they are. */
+export const qs = (filter: Record<string, unknown>): string =>
+  new URLSearchParams(Object.entries(filter).map(([k, v]): [string, string] => [k, typeof v === "string" ? v : JSON.stringify(v)])).toString();
