@@ -72,7 +72,8 @@ Usage: ${command} [options]
   --now ISO         freeze the clock at this instant (default: the fixture's "now", else the wall clock)
   --seed N          seed of the generated dataset (default ${DEFAULTS.seed})
   --persons N       persons in the generated dataset (default 500)
-  --events N        events in the generated dataset (default 50000)
+  --events N        events in the generated dataset (default 50000); more than the JavaScript heap
+                    holds (about 600 bytes each) is refused at start, naming the NODE_OPTIONS to raise it
   --body-limit N    maximum request body in bytes (default ${DEFAULTS.bodyLimit})
   --log-level L     silent | info | debug (default info; debug adds stack traces to start-up errors)
   --cors-origins L  comma-separated allowed origins, "*" for any, "none" to turn CORS off (default *)

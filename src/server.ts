@@ -7,6 +7,7 @@ import { createClock, isoUtc, type Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import { defaultApiKey, generateFixtures } from "./fixtures/generate.ts";
 import { answerClientErrors } from "./http/client-errors.ts";
+import { generationRefusal } from "./memory-budget.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { readFixtureFile, stateFromFixtures } from "./store/load-fixtures.ts";
 import { readState, storeFiles, type StoreFiles } from "./store/persistence.ts";
@@ -80,6 +81,8 @@ async function initialState(config: Config, files: StoreFiles | null, document?:
   const stored = files && !config.resetData ? await readState(files) : null;
   if (stored) return { state: stored, clock: createClock(config.now), source: "data-file", write: false };
   const clock = createClock(config.now);
+  const refusal = config.events === null ? null : generationRefusal(config.events);
+  if (refusal) throw new StartupError(refusal);
   const doc = generateFixtures({ seed: config.seed, now: new Date(clock.now()), persons: config.persons ?? undefined, events: config.events ?? undefined });
   const { now: _generatedAt, ...withoutNow } = doc;
   const state = stateFromFixtures(withoutNow, clock.now());
