@@ -1,14 +1,14 @@
 import type { State } from "../store/schema.ts";
 
 /**
- * A copy of a state that later writes cannot reach. Events and activity entries are never mutated in place
- * (deletions replace the array), so their arrays are copied shallowly; the rest is cloned deeply.
+ * A copy of a state that later writes cannot reach. Activity entries are never mutated in place, so their
+ * array is copied shallowly; the event tables are shared until either side changes; the rest is cloned deeply.
  */
 export function snapshotOf(state: State): State {
   return {
     meta: structuredClone(state.meta),
     persons: structuredClone(state.persons),
-    events: state.events.slice(),
+    events: state.events.share(),
     activity: state.activity.slice(),
   };
 }

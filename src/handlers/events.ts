@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import { parseAbsolute } from "../analyses/shared/date-parse.ts";
 import { parseRelativeOrAbsoluteDate } from "../analyses/shared/date-range.ts";
 import { fail } from "../http/errors.ts";
@@ -5,10 +6,13 @@ import { propertiesParam } from "../http/property-filters.ts";
 import { parseParam } from "../http/query-json.ts";
 import { reply, type Handler, type HandlerArgs } from "../http/types.ts";
 import { isPersonId } from "../store/persons-repo.ts";
+import type { EventTable } from "../store/event-table.ts";
+import type { Store } from "../store/store.ts";
 import type { EventRecord } from "../store/schema.ts";
 import { compileHogql, Interval, truthy, type EventRow, type Value } from "../hogql/evaluate.ts";
 import { loadHogql, parseHogqlExpr } from "../hogql/parse.ts";
 import { toEventJson } from "./event-json.ts";
+import { eventProperty } from "../analyses/shared/event-read.ts";
 
 type Q = Record<string, unknown>;
 /** Events more than 5 s in the future stay hidden unless the client sets `before` (reference §5.1). */
@@ -72,13 +76,17 @@ const jsonValue = (v: Value): unknown => (v instanceof Date ? v.toISOString() : 
 const typeOf = (v: unknown) =>
   v === null ? "Nullable(Nothing)" : typeof v === "number" ? "Float64" : typeof v === "boolean" ? "Bool" : typeof v === "string" ? (/^\d{4}-\d\d-\d\dT/.test(v) ? "DateTime" : "String") : "JSON";
 
-function eventPredicate(args: HandlerArgs): (e: EventRecord) => boolean {
+/** The half-open time bounds of a list: `after` < timestamp < `before` (or now + the grace). */
+function timeBounds(args: HandlerArgs): { after: number | null; ceiling: number } {
+  const before = instantParam(args, "before");
+  return { after: instantParam(args, "after"), ceiling: before ?? args.deps.clock.now() + FUTURE_GRACE_MS + 1 };
+}
+
+/** The filters of a list besides time and name; null when there are none. */
+function eventPredicate(args: HandlerArgs): ((e: EventRecord) => boolean) | null {
   const q = queryOf(args);
   const { store, clock, schemas } = args.deps;
   const index = store.analysisData.index(args.project.id);
-  const after = instantParam(args, "after");
-  const before = instantParam(args, "before");
-  const ceiling = before ?? clock.now() + FUTURE_GRACE_MS + 1;
   let ids: Set<string> | null = null;
   if (q.person_id !== undefined) {
     const personId = String(q.person_id);
@@ -88,10 +96,8 @@ function eventPredicate(args: HandlerArgs): (e: EventRecord) => boolean {
   const ctx = { cohorts: store.analysisData.cohorts(args.project.id), now: clock.now(), timezone: args.project.timezone, groups: store.analysisData.groupData(args.project.id) };
   const matchesProperties = propertiesParam(q.properties, schemas, ctx);
   const where = whereClause(args);
+  if (q.distinct_id === undefined && ids === null && matchesProperties === null && where === null) return null;
   return (e) =>
-    e.timestamp < ceiling &&
-    (after === null || e.timestamp > after) &&
-    (q.event === undefined || e.event === q.event) &&
     (q.distinct_id === undefined || e.distinct_id === String(q.distinct_id)) &&
     (ids === null || ids.has(e.distinct_id)) &&
     (matchesProperties === null || matchesProperties({ event: e, person: index.personsByDistinctId.get(e.distinct_id) })) &&
@@ -112,12 +118,13 @@ function ascendingOrder(q: Q): boolean {
  * timestamp and `offset` skipping the events at that timestamp already returned, so that events sharing the
  * boundary timestamp are neither skipped nor repeated (the real service skips them).
  */
-function nextLink(url: URL, matches: readonly EventRecord[], lastIndex: number, ascending: boolean): string {
-  const last = matches[lastIndex]!;
+function nextLink(url: URL, table: EventTable, matches: Int32Array, lastIndex: number, ascending: boolean): string {
+  const at = (k: number) => table.timestampAt(matches[ascending ? k : matches.length - 1 - k]!);
+  const last = at(lastIndex);
   let first = lastIndex;
-  while (first > 0 && matches[first - 1]!.timestamp === last.timestamp) first--;
+  while (first > 0 && at(first - 1) === last) first--;
   const u = new URL(url);
-  u.searchParams.set(ascending ? "after" : "before", new Date(last.timestamp + (ascending ? -1 : 1)).toISOString());
+  u.searchParams.set(ascending ? "after" : "before", new Date(last + (ascending ? -1 : 1)).toISOString());
   u.searchParams.set("offset", String(lastIndex - first + 1));
   return u.toString();
 }
@@ -140,7 +147,52 @@ function valueReader(key: string, isColumn: boolean, personUuid: (e: EventRecord
   const column = EVENT_COLUMNS[key];
   if (column && (isColumn || key === "event" || key === "distinct_id")) return (e) => column(e, personUuid);
   if (isColumn) throw fail.invalid("key", `"${key}" is not an event column (columns: ${Object.keys(EVENT_COLUMNS).join(", ")}).`);
-  return (e) => e.properties[key];
+  return (e) => eventProperty(e, key);
+}
+
+/** Match lists kept per store: a page of the same list (or the list polled again) does not filter it again. */
+const matchCaches = new WeakMap<Store, LRUCache<string, Int32Array>>();
+const MATCH_LISTS_KEPT = 64;
+
+/**
+ * Positions (ascending) of the project's events that the list's filters accept. Time bounds are two binary
+ * searches and the name its position list; the other filters run once per data version and query (a `where`
+ * that reads now() is not kept). The cache key holds the bounds' positions, not their instants.
+ */
+function matchingPositions(args: HandlerArgs, table: EventTable): Int32Array {
+  const q = queryOf(args);
+  const { after, ceiling } = timeBounds(args);
+  const lo = after === null ? 0 : firstPositionAtOrAfter(table, after + 1);
+  const hi = firstPositionAtOrAfter(table, ceiling);
+  const { store } = args.deps;
+  const { limit: _l, offset: _o, after: _a, before: _b, orderBy: _ob, select: _s, format: _f, ...filters } = q;
+  const key = JSON.stringify([args.project.id, store.analysisData.version(args.project.id), lo, hi, filters, q.where === undefined ? 0 : args.deps.clock.now()]);
+  let cache = matchCaches.get(store);
+  if (!cache) matchCaches.set(store, (cache = new LRUCache({ max: MATCH_LISTS_KEPT })));
+  const known = cache.get(key);
+  if (known) return known;
+  const predicate = eventPredicate(args);
+  const candidates = q.event === undefined ? null : store.events.positionsNamed(args.project.id, String(q.event));
+  const out: number[] = [];
+  const consider = (position: number) => {
+    if (position >= lo && position < hi && (predicate === null || predicate(table.at(position)!))) out.push(position);
+  };
+  if (candidates) for (const position of candidates) consider(position);
+  else for (let position = lo; position < hi; position++) consider(position);
+  const matches = Int32Array.from(out);
+  cache.set(key, matches);
+  return matches;
+}
+
+function firstPositionAtOrAfter(table: EventTable, ts: number): number {
+  let lo = 0;
+  let hi = table.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (table.timestampAt(mid) < ts) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 export const eventHandlers = {
@@ -152,14 +204,15 @@ export const eventHandlers = {
     const columns = selectColumns(args);
     const limit = Number(q.limit ?? 100);
     const offset = Number(q.offset ?? 0);
-    const { events } = args.deps.store;
-    const candidates = q.event === undefined ? events.of(args.project.id) : events.named(args.project.id, String(q.event));
-    const matches = candidates.filter(eventPredicate(args));
-    if (!ascending) matches.reverse();
-    const page = matches.slice(offset, offset + limit);
+    const table = args.deps.store.events.of(args.project.id);
+    const matches = matchingPositions(args, table);
+    const picked = Array.from({ length: Math.max(0, Math.min(limit, matches.length - offset)) }, (_, k) => matches[ascending ? offset + k : matches.length - 1 - offset - k]!);
     const index = args.deps.store.analysisData.index(args.project.id);
-    const rows = page.map((event) => ({ event, person: index.personsByDistinctId.get(event.distinct_id) }));
-    const next = offset + limit < matches.length ? nextLink(args.url, matches, offset + page.length - 1, ascending) : null;
+    const rows = picked.map((position) => {
+      const event = table.at(position)!;
+      return { event, person: index.personsByDistinctId.get(event.distinct_id) };
+    });
+    const next = offset + limit < matches.length ? nextLink(args.url, table, matches, offset + picked.length - 1, ascending) : null;
     if (columns) {
       const results = rows.map((row) => columns.map((c) => c.value(row)));
       const types = columns.map((_, i) => typeOf(results.find((r) => r[i] !== null)?.[i] ?? null));

@@ -1,4 +1,5 @@
 import { parseRelativeOrAbsoluteDate } from "../analyses/shared/date-range.ts";
+import { indexRange } from "../analyses/shared/scan.ts";
 import { fail } from "../http/errors.ts";
 import { parseParam } from "../http/query-json.ts";
 import type { HandlerArgs } from "../http/types.ts";
@@ -58,9 +59,14 @@ export function personTimeline(person: PersonRecord, args: HandlerArgs) {
   const names = new Set(listParam(q, "events").map((e) => (e as Q).id).filter((id): id is string => typeof id === "string"));
   const crucial = [...personKeys([listParam(q, "properties"), listParam(q, "events")], new Set())].sort();
   const ids = new Set(person.distinct_ids);
-  const events = args.deps.store.events
-    .of(args.project.id)
-    .filter((e) => ids.has(e.distinct_id) && e.timestamp >= from && e.timestamp <= to && (names.size === 0 || names.has(e.event)));
+  const table = args.deps.store.events.of(args.project.id);
+  const [start, end] = indexRange(table, from, to);
+  const events: EventRecord[] = [];
+  for (let i = start; i < end; i++) {
+    if (!ids.has(table.distinctIdOfId(table.distinctIdIdAt(i)))) continue;
+    const e = table.at(i)!;
+    if (names.size === 0 || names.has(e.event)) events.push(e);
+  }
   const points: { timestamp: string; properties: Properties; relevant_event_count: number }[] = [];
   let snapshot: Properties = person.properties;
   let signature: string | null = null;

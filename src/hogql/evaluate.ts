@@ -1,4 +1,5 @@
 import { compileLikePattern, compileUserRegex } from "../analyses/shared/regex.ts";
+import { eventProperty } from "../analyses/shared/event-read.ts";
 import { reject } from "../analyses/errors.ts";
 import type { EventRecord, PersonRecord } from "../store/schema.ts";
 import type { HogqlNode } from "./parse.ts";
@@ -85,7 +86,8 @@ function field(chain: string[], attr: string): Compiled {
     case "timestamp":
       return ({ event }) => new Date(event.timestamp);
     case "properties":
-      return ({ event }) => dig(event.properties, rest);
+      if (rest.length === 0) return ({ event }) => dig(event.properties, rest);
+      return ({ event }) => dig(eventProperty(event, rest[0]!), rest.slice(1));
     case "person_id":
       return ({ person }) => person?.uuid ?? null;
     case "person":

@@ -15,7 +15,7 @@ import { INTERVALS } from "../analyses/shared/context.ts";
 import { resolveDateRange, type TimeContext } from "../analyses/shared/date-range.ts";
 import { deriveSessions, type SessionTable } from "../analyses/shared/session-properties.ts";
 import { asClientError, fail } from "../http/errors.ts";
-import type { EventRecord, InsightRecord, ProjectRecord } from "../store/schema.ts";
+import type { EventList, InsightRecord, ProjectRecord } from "../store/schema.ts";
 import type { Store } from "../store/store.ts";
 
 type Filter = Record<string, unknown>;
@@ -32,7 +32,7 @@ const COMPUTE = {
   RETENTION: computeRetention,
   PATHS: computePaths,
   FUNNEL_CORRELATION: computeCorrelation,
-} as const satisfies Record<string, (events: readonly EventRecord[], filter: Filter, ctx: AnalysisContext) => unknown>;
+} as const satisfies Record<string, (events: EventList, filter: Filter, ctx: AnalysisContext) => unknown>;
 
 export type AnalysisKind = keyof typeof COMPUTE;
 

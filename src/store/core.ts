@@ -1,5 +1,5 @@
 import type { Clock } from "../clock.ts";
-import { buildIndexes, emptyIndex, type ProjectIndex } from "./indexes.ts";
+import { buildIndexes, indexOver, noIndex, type ProjectIndex } from "./indexes.ts";
 import type { Databases } from "./persistence.ts";
 import type { ActivityRecord, MetaData } from "./schema.ts";
 
@@ -12,11 +12,11 @@ export function createCore(dbs: Databases, clock: Clock) {
     clock,
     meta: (): MetaData => dbs.meta.data,
     nowIso: () => new Date(clock.now()).toISOString(),
-    indexOf: (projectId: string): ProjectIndex => indexes.get(projectId) ?? emptyIndex(),
+    indexOf: (projectId: string): ProjectIndex => indexes.get(projectId) ?? noIndex(projectId),
     /** The project's index, created (and kept) for a project that had no data yet: for writes. */
     indexFor: (projectId: string): ProjectIndex => {
       let index = indexes.get(projectId);
-      if (!index) indexes.set(projectId, (index = emptyIndex()));
+      if (!index) indexes.set(projectId, (index = indexOver(dbs.events.data, projectId)));
       return index;
     },
     reindex: () => {

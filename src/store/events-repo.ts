@@ -1,4 +1,5 @@
 import type { StoreCore } from "./core.ts";
+import type { EventTable } from "./event-table.ts";
 import type { EventRecord } from "./schema.ts";
 
 /**
@@ -9,10 +10,14 @@ export function createEventsRepo(core: StoreCore) {
   const { dbs, meta } = core;
   return {
     /** The project's events, timestamp ascending. */
-    of: (projectId: string): readonly EventRecord[] => core.indexOf(projectId).events,
-    /** The project's events of one name, timestamp ascending. */
-    named: (projectId: string, name: string): readonly EventRecord[] => core.indexOf(projectId).eventsByName.get(name) ?? [],
-    get: (projectId: string, uuid: string) => core.indexOf(projectId).eventsByUuid.get(uuid),
+    of: (projectId: string): EventTable => core.indexOf(projectId).events,
+    /** Positions (in `of`) of the project's events of one name, ascending. */
+    positionsNamed: (projectId: string, name: string): Int32Array => core.indexOf(projectId).events.positionsOfName(name),
+    get: (projectId: string, uuid: string): EventRecord | undefined => {
+      const table = core.indexOf(projectId).events;
+      const at = table.positionOfUuid(uuid);
+      return at === -1 ? undefined : table.at(at);
+    },
 
     /**
      * Adds captured events: appended to the events file (never rewriting it), placed by timestamp in the
@@ -21,11 +26,8 @@ export function createEventsRepo(core: StoreCore) {
      */
     append(projectId: string, events: readonly EventRecord[]): Promise<void> {
       if (events.length === 0) return Promise.resolve();
-      const index = core.indexFor(projectId);
-      for (const event of events) {
-        dbs.events.data.push(event);
-        index.addEvent(event);
-      }
+      const table = core.indexFor(projectId).events;
+      for (const event of events) table.add(event);
       core.bump(projectId);
       return dbs.appendEvents(events);
     },
@@ -37,8 +39,10 @@ export function createEventsRepo(core: StoreCore) {
       const now = core.clock.now();
       const due = queue.filter((d) => Date.parse(d.run_at) <= now);
       if (due.length === 0) return false;
-      const doomed = new Set(due.flatMap((d) => d.distinct_ids.map((id) => `${d.project_id}\u0000${id}`)));
-      dbs.events.data = dbs.events.data.filter((e) => !doomed.has(`${e.project_id}\u0000${e.distinct_id}`));
+      for (const projectId of new Set(due.map((d) => d.project_id))) {
+        const doomed = new Set(due.filter((d) => d.project_id === projectId).flatMap((d) => d.distinct_ids));
+        dbs.events.data.removeDistinctIds(projectId, (id) => doomed.has(id));
+      }
       meta().pending_deletions = queue.filter((d) => !due.includes(d));
       core.reindex();
       for (const projectId of new Set(due.map((d) => d.project_id))) core.bump(projectId);

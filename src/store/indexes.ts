@@ -1,84 +1,40 @@
-import type { EventRecord, PersonRecord } from "./schema.ts";
+import type { EventStore } from "./event-store.ts";
+import { EventTable } from "./event-table.ts";
+import type { PersonRecord } from "./schema.ts";
 
-/** Lookups rebuilt from the stored arrays; never persisted. */
+/** Lookups rebuilt from the stored state; never persisted. */
 export interface ProjectIndex {
-  /** The project's events, timestamp ascending (analyses binary-search it). */
-  events: EventRecord[];
-  /** Built on first use: a million-entry map is most of the start-up cost and only event retrieval needs it. */
-  readonly eventsByUuid: Map<string, EventRecord>;
-  /** Built on first use: each event name's events, timestamp ascending (the events list filtered by name). */
-  readonly eventsByName: Map<string, EventRecord[]>;
+  /** The project's events, timestamp ascending (analyses binary-search it); the store's own table. */
+  events: EventTable;
   personsByDistinctId: Map<string, PersonRecord>;
   personsById: Map<number, PersonRecord>;
   personsByUuid: Map<string, PersonRecord>;
-  /** Adds a captured event at its place by timestamp (events may arrive out of order), in every built lookup. */
-  addEvent(event: EventRecord): void;
 }
 
-/** Timestamp order; ties keep arrival order (the event goes after every event of the same instant). */
-function insertByTime(list: EventRecord[], event: EventRecord): void {
-  let lo = 0;
-  let hi = list.length;
-  if (hi === 0 || list[hi - 1]!.timestamp <= event.timestamp) {
-    list.push(event);
-    return;
-  }
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (list[mid]!.timestamp <= event.timestamp) lo = mid + 1;
-    else hi = mid;
-  }
-  list.splice(lo, 0, event);
-}
+const emptyIndex = (events: EventTable): ProjectIndex => ({
+  events,
+  personsByDistinctId: new Map(),
+  personsById: new Map(),
+  personsByUuid: new Map(),
+});
 
-const emptyIndex = (): ProjectIndex => {
-  let byUuid: Map<string, EventRecord> | undefined;
-  let byName: Map<string, EventRecord[]> | undefined;
-  return {
-    events: [],
-    get eventsByUuid() {
-      return (byUuid ??= new Map(this.events.map((e) => [e.uuid, e])));
-    },
-    get eventsByName() {
-      if (byName) return byName;
-      byName = new Map();
-      for (const e of this.events) {
-        const list = byName.get(e.event);
-        if (list) list.push(e);
-        else byName.set(e.event, [e]);
-      }
-      return byName;
-    },
-    personsByDistinctId: new Map(),
-    personsById: new Map(),
-    personsByUuid: new Map(),
-    addEvent(event) {
-      insertByTime(this.events, event);
-      byUuid?.set(event.uuid, event);
-      if (!byName) return;
-      const list = byName.get(event.event);
-      if (list) insertByTime(list, event);
-      else byName.set(event.event, [event]);
-    },
-  };
-};
+/** An index for a project that has nothing yet (reads only: its table belongs to no store). */
+export const noIndex = (projectId: string): ProjectIndex => emptyIndex(new EventTable(projectId));
 
-export function buildIndexes(persons: readonly PersonRecord[], events: readonly EventRecord[]): Map<string, ProjectIndex> {
+export function buildIndexes(persons: readonly PersonRecord[], events: EventStore): Map<string, ProjectIndex> {
   const byProject = new Map<string, ProjectIndex>();
   const of = (projectId: string) => {
     let index = byProject.get(projectId);
-    if (!index) byProject.set(projectId, (index = emptyIndex()));
+    if (!index) byProject.set(projectId, (index = emptyIndex(events.tableFor(projectId))));
     return index;
   };
+  for (const projectId of events.projects()) of(projectId);
   for (const person of persons) indexPerson(of(person.project_id), person);
-  for (const event of events) of(event.project_id).events.push(event);
-  // Captured events are appended to the file in arrival order, which need not be timestamp order.
-  for (const index of byProject.values()) {
-    const list = index.events;
-    if (!list.every((e, i) => i === 0 || list[i - 1]!.timestamp <= e.timestamp)) list.sort((a, b) => a.timestamp - b.timestamp);
-  }
   return byProject;
 }
+
+/** The index of a project that had no data yet, over the store's (new) table for it: for writes. */
+export const indexOver = (events: EventStore, projectId: string): ProjectIndex => emptyIndex(events.tableFor(projectId));
 
 export function indexPerson(index: ProjectIndex, person: PersonRecord): void {
   index.personsById.set(person.id, person);
@@ -93,5 +49,3 @@ export function unindexPerson(index: ProjectIndex, person: PersonRecord): void {
     if (index.personsByDistinctId.get(id) === person) index.personsByDistinctId.delete(id);
   }
 }
-
-export { emptyIndex };

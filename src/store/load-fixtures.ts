@@ -5,6 +5,7 @@ import addFormats from "ajv-formats";
 import type { FixtureDocument } from "../fixtures/fixture-document.ts";
 import { derivedProjectToken, looksAnonymous, personUuid, stableShortId, stableUuid } from "../util/ids.ts";
 import { projectFile } from "../util/project-files.ts";
+import { EventStore } from "./event-store.ts";
 import type {
   DashboardRecord,
   DashboardTileRecord,
@@ -83,10 +84,12 @@ export function stateFromFixtures(doc: FixtureDocument, now: number): State {
     }),
   );
   uniqueTokens(projects);
-  const events = toEvents(doc, requireProject);
-  const groupTypes = withEventGroupTypes(toGroupTypes(doc), events);
+  const records = toEvents(doc, requireProject);
+  const groupTypes = withEventGroupTypes(toGroupTypes(doc), records);
   const groups = toGroups(doc, groupTypes, now, requireProject);
-  const persons = toPersons(doc, events, now, requireProject);
+  const persons = toPersons(doc, records, now, requireProject);
+  const events = EventStore.from(records);
+  records.length = 0;
   const insights = toInsights(doc, now, requireProject, userIds);
   const { dashboards, tiles } = dashboardsOf(doc, insights);
   (doc.actions ?? []).forEach((a, i) => requireProject(`/actions/${i}`, a.project_id));

@@ -39,12 +39,21 @@ export class NdjsonFile<T> implements Adapter<T[]> {
   }
 
   read(): Promise<T[] | null> {
-    return this.#serial(() => this.#read());
+    const records: T[] = [];
+    return this.#serial(async () => ((await this.#readEach((r) => records.push(r))) ? records : null));
   }
 
-  write(records: T[]): Promise<void> {
-    // The list as it is now: records pushed later are appended by their own (queued) append, not written twice.
-    const snapshot = records.slice();
+  /** Streams the records to `each` (ten million never sit in one array); false when the file does not exist. */
+  readEach(each: (record: T) => void): Promise<boolean> {
+    return this.#serial(() => this.#readEach(each));
+  }
+
+  /**
+   * Replaces the file with these records. An array is copied first (records pushed later are appended by their
+   * own queued append, not written twice); any other iterable must already be a snapshot that will not change.
+   */
+  write(records: Iterable<T>): Promise<void> {
+    const snapshot = Array.isArray(records) ? (records.slice() as T[]) : records;
     return this.#serial(() => this.#write(snapshot));
   }
 
@@ -62,8 +71,7 @@ export class NdjsonFile<T> implements Adapter<T[]> {
     return run;
   }
 
-  async #read(): Promise<T[] | null> {
-    const records: T[] = [];
+  async #readEach(each: (record: T) => void): Promise<boolean> {
     const stream = createReadStream(this.#file, { encoding: "utf8" });
     const lines = createInterface({ input: stream, crlfDelay: Infinity });
     let lineNo = 0;
@@ -71,20 +79,22 @@ export class NdjsonFile<T> implements Adapter<T[]> {
       for await (const line of lines) {
         lineNo++;
         if (line === "") continue;
+        let record: T;
         try {
-          records.push(JSON.parse(line) as T);
+          record = JSON.parse(line) as T;
         } catch (e) {
           throw new StoreFileError(this.#file, `line ${lineNo} is not valid JSON (${(e as Error).message})`);
         }
+        each(record);
       }
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === "ENOENT") return null;
+      if ((e as NodeJS.ErrnoException).code === "ENOENT") return false;
       throw e;
     }
-    return records;
+    return true;
   }
 
-  async #write(records: readonly T[]): Promise<void> {
+  async #write(records: Iterable<T>): Promise<void> {
     await mkdir(path.dirname(this.#file), { recursive: true });
     const handle = await open(this.#temp, "w");
     try {

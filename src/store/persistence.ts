@@ -5,6 +5,7 @@ import { Low, Memory, type Adapter } from "lowdb";
 import { JSONFile } from "lowdb/node";
 import { NdjsonFile, StoreFileError } from "./ndjson-file.ts";
 import { TurnCommittedJsonFile } from "./turn-committed-json-file.ts";
+import { EventStore } from "./event-store.ts";
 import { derivedProjectToken } from "../util/ids.ts";
 import type { ActivityRecord, EventRecord, MetaData, PersonRecord, State } from "./schema.ts";
 
@@ -56,7 +57,8 @@ class CountedLow<T> extends Low<T> {
 export interface Databases {
   meta: Low<MetaData>;
   persons: Low<{ persons: PersonRecord[] }>;
-  events: Low<EventRecord[]>;
+  /** The events in column tables; `write` rewrites the events file from a snapshot of them. */
+  events: { data: EventStore; write(): Promise<void> };
   activity: Low<ActivityRecord[]>;
   /** Appends to the activity log without rewriting it (memory: a no-op beyond the array). */
   appendActivity(records: readonly ActivityRecord[]): Promise<void>;
@@ -76,7 +78,10 @@ export function openDatabases(files: StoreFiles | null, initial: State): Databas
     return {
       meta: low(new Memory<MetaData>(), initial.meta),
       persons: low(new Memory<{ persons: PersonRecord[] }>(), { persons: initial.persons }),
-      events: low(new Memory<EventRecord[]>(), initial.events),
+      events: {
+        data: initial.events,
+        write: async () => void writes.count++,
+      },
       activity: low(new Memory<ActivityRecord[]>(), initial.activity),
       appendActivity: async () => void writes.count++,
       appendEvents: async () => void writes.count++,
@@ -89,7 +94,14 @@ export function openDatabases(files: StoreFiles | null, initial: State): Databas
   return {
     meta: low(new TurnCommittedJsonFile<MetaData>(files.meta), initial.meta),
     persons: low(new TurnCommittedJsonFile<{ persons: PersonRecord[] }>(files.persons), { persons: initial.persons }),
-    events: low(eventsFile, initial.events),
+    events: {
+      data: initial.events,
+      write() {
+        writes.count++;
+        // A snapshot: events captured while the file is written go to it by their own append.
+        return eventsFile.write(this.data.share());
+      },
+    },
     activity: low(activityFile, initial.activity),
     appendActivity: (records) => {
       writes.count++;
@@ -123,8 +135,10 @@ export async function readState(files: StoreFiles): Promise<State | null> {
   }
   const persons = (await readJson<{ persons: PersonRecord[] }>(files.persons))?.persons;
   if (!Array.isArray(persons)) throw new StoreFileError(files.persons, "missing or without a persons list");
-  const events = await new NdjsonFile<EventRecord>(files.events).read();
-  if (!events) throw new StoreFileError(files.events, "missing");
+  const events = new EventStore();
+  const found = await new NdjsonFile<EventRecord>(files.events).readEach((e) => events.add(e));
+  if (!found) throw new StoreFileError(files.events, "missing");
+  events.trim();
   const activity = (await new NdjsonFile<ActivityRecord>(files.activity).read()) ?? [];
   return { meta: upgradeMeta(meta), persons, events, activity };
 }

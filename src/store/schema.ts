@@ -3,6 +3,8 @@
  * These are internal shapes; the wire shapes come from the OpenAPI document (src/generated/openapi.ts).
  */
 
+import type { EventStore } from "./event-store.ts";
+
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type Properties = Record<string, unknown>;
 
@@ -71,6 +73,18 @@ export interface EventRecord {
   timestamp: number;
   properties: Properties;
   elements_chain: string;
+  /** Rows of a column table read one property without building `properties` (src/store/event-table.ts). */
+  prop?(key: string): unknown;
+}
+
+/**
+ * Events in timestamp order as analyses read them: a project's column table (src/store/event-table.ts), or a
+ * plain array (unit tests). Read by position with `at`.
+ */
+export interface EventList {
+  readonly length: number;
+  at(index: number): EventRecord | undefined;
+  [Symbol.iterator](): Iterator<EventRecord>;
 }
 
 export interface ActionStep {
@@ -208,7 +222,7 @@ export interface MetaData {
 export interface State {
   meta: MetaData;
   persons: PersonRecord[];
-  /** Sorted by timestamp ascending. */
-  events: EventRecord[];
+  /** Per project, sorted by timestamp ascending (column tables: src/store/event-table.ts). */
+  events: EventStore;
   activity: ActivityRecord[];
 }

@@ -2,7 +2,7 @@ import type { State } from "./schema.ts";
 
 /** Offset that moves the newest event to `now` (0 without events). Events are sorted by timestamp. */
 export function offsetToNow(state: State, now: number): number {
-  const newest = state.events.at(-1)?.timestamp;
+  const newest = state.events.newestTimestamp();
   return newest === undefined ? 0 : now - newest;
 }
 
@@ -15,7 +15,7 @@ const shiftIso = (iso: string, offsetMs: number): string => new Date(Date.parse(
  */
 export function shiftState(state: State, offsetMs: number): void {
   if (offsetMs === 0) return;
-  for (const e of state.events) e.timestamp += offsetMs;
+  state.events.shiftTimestamps(offsetMs);
   for (const p of state.persons) p.created_at = shiftIso(p.created_at, offsetMs);
   for (const a of state.activity) a.created_at = shiftIso(a.created_at, offsetMs);
   const { meta } = state;

@@ -77,7 +77,7 @@ describe("capture crash safety", () => {
       child = await startChild(["--data", data]);
       expect(child.output()).toContain("(data-file)");
       const state = (await readState(files))!;
-      const stored = new Set(state.events.map((e) => e.uuid));
+      const stored = new Set([...state.events].map((e) => e.uuid));
       expect(acked.flatMap((b) => b.uuids).filter((u) => !stored.has(u))).toEqual([]);
       const mapped = new Map(state.persons.flatMap((p) => p.distinct_ids.map((d) => [d, p.id] as const)));
       // Both ids of each acknowledged batch belong to one (merged) person.

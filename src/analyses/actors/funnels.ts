@@ -1,5 +1,5 @@
 import { reject } from "../errors.ts";
-import type { EventRecord } from "../../store/schema.ts";
+import type { EventList } from "../../store/schema.ts";
 import { correlationPopulation } from "../correlation/index.ts";
 import { funnelPopulation, type Attempt } from "../funnels/index.ts";
 import { actorKey } from "../shared/actors.ts";
@@ -16,7 +16,7 @@ import { asGroups, onceEach, type ActorKey, type ActorRow } from "./types.ts";
  * (1-based, default 1) = reached step k, −k = reached step k−1 but not k; funnel_step_breakdown picks a breakdown
  * value (every value without it).
  */
-export function funnelActors(events: readonly EventRecord[], filter: Loose, ctx: AnalysisContext, point: DataPoint): ActorRow[] {
+export function funnelActors(events: EventList, filter: Loose, ctx: AnalysisContext, point: DataPoint): ActorRow[] {
   const population = funnelPopulation(events, filter, ctx);
   const steps = population.spec.steps.length;
   const step = readNumber(point, "funnel_step") ?? 1;
@@ -38,7 +38,7 @@ export function funnelActors(events: readonly EventRecord[], filter: Loose, ctx:
  * who did funnel_correlation_person_entity inside their span, or whose person matches
  * funnel_correlation_property_values.
  */
-export function correlationActors(events: readonly EventRecord[], filter: Loose, ctx: AnalysisContext, point: DataPoint): ActorRow[] {
+export function correlationActors(events: EventList, filter: Loose, ctx: AnalysisContext, point: DataPoint): ActorRow[] {
   const population = correlationPopulation(events, filter, ctx);
   const converted = readString(point, "funnel_correlation_person_converted")?.toLowerCase() !== "false";
   const actors = new Set<ActorKey>();

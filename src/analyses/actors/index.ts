@@ -1,4 +1,4 @@
-import type { EventRecord } from "../../store/schema.ts";
+import type { EventList } from "../../store/schema.ts";
 import type { AnalysisContext } from "../shared/context.ts";
 import type { Loose } from "../shared/filter-read.ts";
 import { correlationActors, funnelActors } from "./funnels.ts";
@@ -23,6 +23,6 @@ export const ACTORS_OF = {
   FUNNEL_CORRELATION: correlationActors,
   RETENTION: retentionActors,
   PATHS: pathActors,
-} as const satisfies Record<string, (events: readonly EventRecord[], filter: Loose, ctx: AnalysisContext, point: DataPoint) => ActorRow[]>;
+} as const satisfies Record<string, (events: EventList, filter: Loose, ctx: AnalysisContext, point: DataPoint) => ActorRow[]>;
 
 export type ActorsKind = keyof typeof ACTORS_OF;

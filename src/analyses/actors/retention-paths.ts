@@ -1,5 +1,5 @@
 import { reject } from "../errors.ts";
-import type { EventRecord } from "../../store/schema.ts";
+import type { EventList } from "../../store/schema.ts";
 import { nodeOf, pathsOf, type Path } from "../paths/index.ts";
 import { inCell, retentionActivity } from "../retention/index.ts";
 import type { AnalysisContext } from "../shared/context.ts";
@@ -8,7 +8,7 @@ import { actorRows, asGroups, onceEach, type ActorKey, type ActorRow } from "./t
 import { sameValue, type DataPoint } from "./point.ts";
 
 /** The actors of retention cohort selected_interval (0-based, default 0), of breakdown_value when given. */
-export function retentionActors(events: readonly EventRecord[], filter: Loose, ctx: AnalysisContext, point: DataPoint): ActorRow[] {
+export function retentionActors(events: EventList, filter: Loose, ctx: AnalysisContext, point: DataPoint): ActorRow[] {
   const { spec, groups } = retentionActivity(events, filter, ctx);
   const cohort = readNumber(point, "selected_interval") ?? 0;
   if (!Number.isInteger(cohort) || cohort < 0 || cohort >= spec.totalIntervals) {
@@ -28,7 +28,7 @@ export function retentionActors(events: readonly EventRecord[], filter: Loose, c
  * the start / any node equal to the end when only one is given), or paths ending at path_dropoff_key. `value` is
  * the actor's number of such paths: summed over the actors it is the edge's value.
  */
-export function pathActors(events: readonly EventRecord[], filter: Loose, ctx: AnalysisContext, point: DataPoint): ActorRow[] {
+export function pathActors(events: EventList, filter: Loose, ctx: AnalysisContext, point: DataPoint): ActorRow[] {
   const { spec, paths } = pathsOf(events, filter, ctx);
   const start = readString(point, "path_start_key");
   const end = readString(point, "path_end_key");

@@ -1,5 +1,5 @@
 import { reject } from "../errors.ts";
-import type { EventRecord } from "../../store/schema.ts";
+import type { EventList } from "../../store/schema.ts";
 import { lifecycleStatuses, LIFECYCLE_STATUSES, type LifecycleStatus } from "../lifecycle/index.ts";
 import { actorResolver } from "../shared/actors.ts";
 import { upperBound } from "../shared/buckets.ts";
@@ -24,11 +24,11 @@ const NOT_FOR_ACTORS = { compare: false, compare_to: undefined, formula: undefin
  * collection on, the row of `breakdown_value` (every row without one), every bucket of the range. `value` is the
  * actor's number of events for `total` counts (their sum is the number), null for the unique maths.
  */
-export function trendActors(events: readonly EventRecord[], filter: Loose, ctx: AnalysisContext, point: DataPoint): ActorRow[] {
+export function trendActors(events: EventList, filter: Loose, ctx: AnalysisContext, point: DataPoint): ActorRow[] {
   const trendFilter = { ...withPointSeries(filter, point), ...NOT_FOR_ACTORS };
   const spec = readTrendFilter(trendFilter, ctx);
   const entity = pickSeries(spec.series, point);
-  const window = resolveDateRange(trendFilter, spec.totalValue ? "day" : spec.interval, ctx, events[0]?.timestamp);
+  const window = resolveDateRange(trendFilter, spec.totalValue ? "day" : spec.interval, ctx, events.at(0)?.timestamp);
   const run = runSeries(entity, window, { events, spec, ctx, actorOf: actorResolver(ctx), global: compileGlobalFilter(trendFilter, ctx), collectActors: true });
   const asked = readString(point, "breakdown_value");
   const rows = (run?.rows ?? []).filter((row) => asked === undefined || (row.breakdown !== undefined && sameValue(row.breakdown.value, asked)));
@@ -49,7 +49,7 @@ function union(rows: readonly Row[], counts: boolean): Map<ActorKey, number | nu
 }
 
 /** The actors of a stickiness position (`/persons/stickiness/`): active on exactly stickiness_days buckets. */
-export function stickinessActors(events: readonly EventRecord[], filter: Loose, ctx: AnalysisContext, point: DataPoint): ActorRow[] {
+export function stickinessActors(events: EventList, filter: Loose, ctx: AnalysisContext, point: DataPoint): ActorRow[] {
   const days = requiredNumber(point, "stickiness_days");
   const series = stickinessSeries(events, { ...withPointSeries(filter, point), compare: false }, ctx);
   const entity = pickSeries(series.map((s) => s.entity), point);
@@ -59,7 +59,7 @@ export function stickinessActors(events: readonly EventRecord[], filter: Loose, 
 }
 
 /** The persons of a lifecycle status in the bucket holding target_date (`/persons/lifecycle/`). */
-export function lifecycleActors(events: readonly EventRecord[], filter: Loose, ctx: AnalysisContext, point: DataPoint): ActorRow[] {
+export function lifecycleActors(events: EventList, filter: Loose, ctx: AnalysisContext, point: DataPoint): ActorRow[] {
   const status = readString(point, "lifecycle_type");
   if (!status) throw reject.required("lifecycle_type");
   if (!(LIFECYCLE_STATUSES as readonly string[]).includes(status)) throw reject.invalid("lifecycle_type", `"${status}" is not a lifecycle status.`);

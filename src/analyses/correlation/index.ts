@@ -1,4 +1,4 @@
-import type { EventRecord, PersonRecord } from "../../store/schema.ts";
+import type { EventList, EventRecord, PersonRecord } from "../../store/schema.ts";
 import type { Actor } from "../shared/actors.ts";
 import type { AnalysisContext } from "../shared/context.ts";
 import { findAction } from "../shared/series.ts";
@@ -41,7 +41,7 @@ export interface CorrelationPopulation {
  * having it, an odds ratio with a prior of 1, insignificant values dropped; top 10 success then top 10 failure.
  * A breakdown on the funnel is ignored.
  */
-export function computeCorrelation(events: readonly EventRecord[], filter: FunnelFilter, ctx: AnalysisContext): CorrelationResult {
+export function computeCorrelation(events: EventList, filter: FunnelFilter, ctx: AnalysisContext): CorrelationResult {
   const population = correlationPopulation(events, filter, ctx);
   let successes = 0;
   for (const e of population.entrants.values()) if (e.converted) successes++;
@@ -53,7 +53,7 @@ export function computeCorrelation(events: readonly EventRecord[], filter: Funne
 }
 
 /** The funnel's entrants and their spans: the table counts them, the actors endpoint lists them. */
-export function correlationPopulation(events: readonly EventRecord[], filter: FunnelFilter, ctx: AnalysisContext): CorrelationPopulation {
+export function correlationPopulation(events: EventList, filter: FunnelFilter, ctx: AnalysisContext): CorrelationPopulation {
   const spec = readCorrelationSpec(filter);
   const funnel = funnelPopulation(events, { ...filter, breakdown: undefined, breakdowns: undefined }, ctx);
   const last = funnel.spec.steps.length;
@@ -67,7 +67,7 @@ export function correlationPopulation(events: readonly EventRecord[], filter: Fu
   const visitSpans = (visit: (event: EventRecord, entrant: FunnelEntrant) => void) => {
     const [start, end] = indexRange(events, funnel.window.from, funnel.window.to);
     for (let i = start; i < end; i++) {
-      const event = events[i]!;
+      const event = events.at(i)!;
       if (stepNames.has(event.event) || spec.excludeEventNames.has(event.event)) continue;
       const actor = funnel.actorOfEvent(event);
       const entrant = actor && entrants.get(actor.id);

@@ -1,4 +1,4 @@
-import type { EventRecord } from "../../store/schema.ts";
+import type { EventList, EventRecord } from "../../store/schema.ts";
 import { actorResolver, type Actor } from "../shared/actors.ts";
 import type { AnalysisContext } from "../shared/context.ts";
 import { resolveDateRange, type QueryWindow } from "../shared/date-range.ts";
@@ -24,9 +24,9 @@ export type FunnelResult = FunnelStep[] | FunnelStep[][] | FunnelTrendItem[] | T
  * range and the conversion window; as steps (a list per breakdown value), conversion trends, or time to
  * convert. Nobody in the funnel ⇒ `[]`.
  */
-export function computeFunnel(events: readonly EventRecord[], filter: FunnelFilter, ctx: AnalysisContext): FunnelResult {
+export function computeFunnel(events: EventList, filter: FunnelFilter, ctx: AnalysisContext): FunnelResult {
   const spec = readFunnelFilter(filter, ctx);
-  const window = resolveDateRange(filter, spec.interval, ctx, events[0]?.timestamp);
+  const window = resolveDateRange(filter, spec.interval, ctx, events.at(0)?.timestamp);
   // Trends and time to convert stop at funnel_to_step (PostHog max_steps_override).
   const stepCount = spec.viz === "steps" ? spec.steps.length : spec.toStep + 1;
   const rules: AttemptRules = { stepCount, windowMs: spec.windowMs, orderType: spec.orderType, exclusions: spec.exclusions };
@@ -40,11 +40,11 @@ export function computeFunnel(events: readonly EventRecord[], filter: FunnelFilt
 }
 
 /** The group actors of a group-aggregated funnel (aggregation_group_type_index 1–4); undefined when persons are the actors. */
-const groupActorsOf = (spec: FunnelSpec, ctx: AnalysisContext, events: readonly EventRecord[]): GroupActorOf | undefined =>
+const groupActorsOf = (spec: FunnelSpec, ctx: AnalysisContext, events: EventList): GroupActorOf | undefined =>
   spec.groupIndex === undefined ? undefined : groupActorResolver(groupLookup(ctx.groups), spec.groupIndex, events);
 
 function collect(
-  events: readonly EventRecord[],
+  events: EventList,
   spec: FunnelSpec,
   window: QueryWindow,
   ctx: AnalysisContext,
@@ -120,9 +120,9 @@ export interface FunnelPopulation {
  * The actors behind a steps funnel, through the same code as computeFunnel's steps: step k counts the actors
  * whose attempt reached k. The persons endpoint and funnel correlation list and split them.
  */
-export function funnelPopulation(events: readonly EventRecord[], filter: FunnelFilter, ctx: AnalysisContext): FunnelPopulation {
+export function funnelPopulation(events: EventList, filter: FunnelFilter, ctx: AnalysisContext): FunnelPopulation {
   const spec = readFunnelFilter(filter, ctx);
-  const window = resolveDateRange(filter, spec.interval, ctx, events[0]?.timestamp);
+  const window = resolveDateRange(filter, spec.interval, ctx, events.at(0)?.timestamp);
   const rules: AttemptRules = { stepCount: spec.steps.length, windowMs: spec.windowMs, orderType: spec.orderType, exclusions: spec.exclusions };
   const actorOf = actorResolver(ctx);
   const aggregate = groupActorsOf(spec, ctx, events);

@@ -1,8 +1,9 @@
-import type { EventRecord } from "../../store/schema.ts";
+import type { EventList, EventRecord } from "../../store/schema.ts";
 import type { Actor, ActorOf } from "../shared/actors.ts";
 import type { EventMatcher } from "../shared/entity-match.ts";
 import { ALWAYS, type RowPredicate } from "../shared/property-filter.ts";
 import { indexRange } from "../shared/scan.ts";
+import { timestampAt } from "../shared/event-read.ts";
 
 /**
  * Per actor, the events of the date range that matter to the funnel, in time order, each with a bitmask
@@ -12,7 +13,7 @@ import { indexRange } from "../shared/scan.ts";
  */
 export interface Journey {
   actor: Actor;
-  source: readonly EventRecord[];
+  source: EventList;
   /** Index into `source` of each journey event. */
   eventIndex: Int32Array;
   ts: Float64Array;
@@ -21,7 +22,7 @@ export interface Journey {
 }
 
 export interface CollectInput {
-  events: readonly EventRecord[];
+  events: EventList;
   range: { from: number; to: number };
   steps: readonly EventMatcher[];
   exclusions: readonly EventMatcher[];
@@ -30,14 +31,14 @@ export interface CollectInput {
   /** The event's person: filters and step conditions test it. */
   actorOf: ActorOf;
   /** With group aggregation, the event's group actor (none: the event drops out); otherwise the person is the actor. */
-  /** Group actors: the actor of `events[position]`. */
+  /** Group actors: the actor of `events.at(position)`. */
   aggregate?: (event: EventRecord, position: number) => Actor | undefined;
 }
 
 /** Stands for the person where nothing tests it (group aggregation without person conditions). */
 const NO_PERSON: Actor = { id: 0, person: undefined, slot: -1 };
 
-export const eventAt = (journey: Journey, i: number): EventRecord => journey.source[journey.eventIndex[i]!]!;
+export const eventAt = (journey: Journey, i: number): EventRecord => journey.source.at(journey.eventIndex[i]!)!;
 
 export function collectJourneys(input: CollectInput): Journey[] {
   const [start, end] = indexRange(input.events, input.range.from, input.range.to);
@@ -48,7 +49,7 @@ export function collectJourneys(input: CollectInput): Journey[] {
   const needsPerson = !input.aggregate || input.global !== ALWAYS || [...input.steps, ...input.exclusions].some((m) => m.rest !== ALWAYS);
   let n = 0;
   for (let i = start; i < end; i++) {
-    const event = input.events[i]!;
+    const event = input.events.at(i)!;
     const entry = masks(event.event);
     if (entry === undefined && !input.keepAll) continue;
     const person = needsPerson ? input.actorOf(event.distinct_id) : NO_PERSON;
@@ -76,7 +77,7 @@ interface Kept {
 }
 
 /** Counting sort by actor slot, stable, so each actor's events stay in time order. */
-function groupByActor(source: readonly EventRecord[], kept: Kept, n: number, actors: Actor[]): Journey[] {
+function groupByActor(source: EventList, kept: Kept, n: number, actors: Actor[]): Journey[] {
   const offsets = new Int32Array(actors.length + 1);
   for (let k = 0; k < n; k++) offsets[kept.actor[k]! + 1]!++;
   for (let s = 0; s < actors.length; s++) offsets[s + 1]! += offsets[s]!;
@@ -85,7 +86,7 @@ function groupByActor(source: readonly EventRecord[], kept: Kept, n: number, act
   for (let k = 0; k < n; k++) {
     const at = fill[kept.actor[k]!]!++;
     out.index[at] = kept.index[k]!;
-    out.ts[at] = source[kept.index[k]!]!.timestamp;
+    out.ts[at] = timestampAt(source, kept.index[k]!);
     out.steps[at] = kept.steps[k]!;
     out.exclusions[at] = kept.exclusions[k]!;
   }

@@ -1,5 +1,5 @@
 import { reject } from "../errors.ts";
-import type { EventRecord } from "../../store/schema.ts";
+import type { EventList } from "../../store/schema.ts";
 import { actorResolver, type Actor } from "../shared/actors.ts";
 import { bucketKeys, buildBuckets, type Buckets } from "../shared/buckets.ts";
 import type { AnalysisContext } from "../shared/context.ts";
@@ -44,7 +44,7 @@ export interface LifecycleStatuses {
  * in the previous bucket, not new) and `dormant` (active in the previous bucket only, counted negatively). The
  * bucket before the range is looked at, so the first bucket can be returning or dormant.
  */
-export function computeLifecycle(events: readonly EventRecord[], filter: TrendFilter, ctx: AnalysisContext): LifecycleItem[] {
+export function computeLifecycle(events: EventList, filter: TrendFilter, ctx: AnalysisContext): LifecycleItem[] {
   const { entity, buckets, persons } = lifecycleStatuses(events, filter, ctx);
   const label = seriesLabel(entity, ctx);
   const days = bucketKeys(buckets, ctx.timezone);
@@ -58,11 +58,11 @@ export function computeLifecycle(events: readonly EventRecord[], filter: TrendFi
 }
 
 /** The persons behind every lifecycle number: the items count them, the actors endpoint lists them. */
-export function lifecycleStatuses(events: readonly EventRecord[], filter: TrendFilter, ctx: AnalysisContext): LifecycleStatuses {
+export function lifecycleStatuses(events: EventList, filter: TrendFilter, ctx: AnalysisContext): LifecycleStatuses {
   const spec = readTrendFilter(filter, ctx);
   if (spec.series.length !== 1) throw reject.invalid("events", "Lifecycle insights need exactly one series.");
   const entity = spec.series[0]!;
-  const window = resolveDateRange(filter, spec.interval, ctx, events[0]?.timestamp);
+  const window = resolveDateRange(filter, spec.interval, ctx, events.at(0)?.timestamp);
   const buckets = buildBuckets(window, ctx.timezone, ctx.weekStartDay);
   // Bucket 0 of `extended` is the one before the range; PostHog counts whole buckets here, from their start.
   const start = plus(buckets.edges[0]!, -1, spec.interval, ctx.timezone);
@@ -90,7 +90,7 @@ interface Activity {
  * Each actor's active buckets. Actors are persons, or with aggregation_group_type_index the events' groups of that
  * type (reference: analytics §1.1), whose `new` bucket is the one holding the group's created_at.
  */
-function activeBuckets(events: readonly EventRecord[], extended: Buckets, entity: SeriesEntity, spec: TrendSpec, filter: TrendFilter, ctx: AnalysisContext): Map<ActorKey, Activity> {
+function activeBuckets(events: EventList, extended: Buckets, entity: SeriesEntity, spec: TrendSpec, filter: TrendFilter, ctx: AnalysisContext): Map<ActorKey, Activity> {
   const matcher = compileEntityMatcher(entity, ctx, compileGlobalFilter(filter, ctx), `${entity.type}__${entity.position}`);
   const keyOf = actorKeyOf({ ...entity, math: undefined }, spec, ctx);
   const lookup = groupLookup(ctx.groups);

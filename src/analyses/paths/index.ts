@@ -1,4 +1,4 @@
-import type { EventRecord } from "../../store/schema.ts";
+import type { EventList } from "../../store/schema.ts";
 import { actorResolver } from "../shared/actors.ts";
 import { groupLookup } from "../shared/groups.ts";
 import type { ActorKey } from "../trends/maths.ts";
@@ -37,7 +37,7 @@ export const SESSION_GAP_MS = 30 * 60_000;
  * `<k>_<item>`. Edges count the paths using them, with the mean time between their events in ms; sorted by value
  * (descending), source, target; weight-filtered, cut at edge_limit, and kept only when reachable from a `1_` node.
  */
-export function computePaths(events: readonly EventRecord[], filter: PathsFilter, ctx: AnalysisContext): PathEdge[] {
+export function computePaths(events: EventList, filter: PathsFilter, ctx: AnalysisContext): PathEdge[] {
   const { spec, paths } = pathsOf(events, filter, ctx);
   const edges = new Map<string, { source: string; target: string; value: number; total: number }>();
   for (const path of paths) {
@@ -79,9 +79,9 @@ function reachable<E extends { source: string; target: string }>(edges: E[]): E[
 }
 
 /** Every path of the range: the edges count them, the actors endpoint lists their actors. */
-export function pathsOf(events: readonly EventRecord[], filter: PathsFilter, ctx: AnalysisContext): { spec: PathsSpec; paths: Path[] } {
+export function pathsOf(events: EventList, filter: PathsFilter, ctx: AnalysisContext): { spec: PathsSpec; paths: Path[] } {
   const spec = readPathsFilter(filter);
-  const window = resolveDateRange(filter, "day", ctx, events[0]?.timestamp);
+  const window = resolveDateRange(filter, "day", ctx, events.at(0)?.timestamp);
   const global = compileGlobalFilter(filter, ctx);
   const actorOf = actorResolver(ctx);
   const groupKeyOf = spec.groupIndex === undefined ? undefined : groupLookup(ctx.groups).keyOf(spec.groupIndex);
@@ -93,7 +93,7 @@ export function pathsOf(events: readonly EventRecord[], filter: PathsFilter, ctx
   };
   const [start, end] = indexRange(events, window.from, window.to);
   for (let i = start; i < end; i++) {
-    const event = events[i]!;
+    const event = events.at(i)!;
     const item = itemOf(event, spec);
     if (item === undefined) continue;
     const person = actorOf(event.distinct_id);

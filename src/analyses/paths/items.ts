@@ -1,6 +1,7 @@
 import type { EventRecord } from "../../store/schema.ts";
 import { stringForm } from "../shared/property-operators.ts";
 import { trimSlash, type PathsSpec } from "./filter.ts";
+import { eventProperty } from "../shared/event-read.ts";
 
 /**
  * Path items and path cutting (reference: analytics §8.1–8.2; PostHog paths_query_runner): what an event stands
@@ -17,8 +18,8 @@ export function itemOf(event: EventRecord, spec: PathsSpec): string | undefined 
     return undefined;
   }
   let item = event.event;
-  if (isPageview && wants("$pageview")) item = trimSlash(text(event.properties.$current_url));
-  else if (isScreen && wants("$screen")) item = text(event.properties.$screen_name);
+  if (isPageview && wants("$pageview")) item = trimSlash(text(eventProperty(event, "$current_url")));
+  else if (isScreen && wants("$screen")) item = text(eventProperty(event, "$screen_name"));
   for (const { re, alias } of spec.cleaning) item = item.replace(re, alias);
   const grouping = spec.groupings.find((g) => g.re.test(item));
   if (grouping) item = grouping.pattern;

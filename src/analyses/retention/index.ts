@@ -1,4 +1,4 @@
-import type { EventRecord } from "../../store/schema.ts";
+import type { EventList, EventRecord } from "../../store/schema.ts";
 import type { Actor } from "../shared/actors.ts";
 import { actorResolver } from "../shared/actors.ts";
 import { cohortHas, partValue, type BreakdownDef } from "../shared/breakdown.ts";
@@ -53,7 +53,7 @@ export const inCell = (a: RetentionActivity, i: number, j: number): boolean =>
  * first-ever target event, if inside the window. Value j counts the cohort (j = 0), then its actors that did the
  * returning event j periods later, inside the window.
  */
-export function computeRetention(events: readonly EventRecord[], filter: RetentionFilter, ctx: AnalysisContext): RetentionCohort[] {
+export function computeRetention(events: EventList, filter: RetentionFilter, ctx: AnalysisContext): RetentionCohort[] {
   const { spec, groups } = retentionActivity(events, filter, ctx);
   const n = spec.totalIntervals;
   return groups.flatMap((group) =>
@@ -74,7 +74,7 @@ const countCell = (activities: readonly RetentionActivity[], i: number, j: numbe
 };
 
 /** Every actor's cohorts and returns, per breakdown value: the table counts them, the actors endpoint lists them. */
-export function retentionActivity(events: readonly EventRecord[], filter: RetentionFilter, ctx: AnalysisContext): { spec: RetentionSpec; groups: RetentionGroup[] } {
+export function retentionActivity(events: EventList, filter: RetentionFilter, ctx: AnalysisContext): { spec: RetentionSpec; groups: RetentionGroup[] } {
   const spec = readRetentionFilter(filter, ctx);
   const n = spec.totalIntervals;
   const buckets = buildBuckets({ from: spec.edges[0]!, to: spec.edges[n]! - 1, interval: spec.interval }, ctx.timezone, ctx.weekStartDay);
@@ -85,7 +85,7 @@ export function retentionActivity(events: readonly EventRecord[], filter: Retent
   // First-time retention needs every earlier target event; returns and recurring cohorts only the window's.
   const [start, end] = indexRange(events, spec.type === "retention_recurring" ? buckets.from : -Infinity, buckets.to);
   for (let e = start; e < end; e++) {
-    const event = events[e]!;
+    const event = events.at(e)!;
     const actor = actorOf(event.distinct_id);
     const seen = { cohorting: matchesEvent(matchers.cohorting, event, actor.person), returned: matchesEvent(matchers.returning, event, actor.person) };
     if ((!seen.cohorting && !seen.returned) || !matchers.global(event, actor.person)) continue;

@@ -7,6 +7,7 @@ import { hogqlReader } from "./hogql-breakdown.ts";
 import { cohortMembers } from "./property-filter.ts";
 import { stringForm } from "./property-operators.ts";
 import { sessionPropertyReader, SESSION_PROPERTY_NAMES, UNDERIVED_SESSION_PROPERTIES } from "./session-properties.ts";
+import { eventProperty } from "./event-read.ts";
 
 /** Breakdown definitions shared by trends and funnels (reference: analytics §2.5, §5.4). */
 export const BREAKDOWN_NULL = "$$_posthog_breakdown_null_$$";
@@ -111,7 +112,7 @@ export function partValue(part: PropertyPart, event: EventRecord, person: Person
       ? person?.properties[part.key]
       : part.groupProperties
         ? part.groupProperties(event)?.[part.key]
-        : event.properties[part.key];
+        : eventProperty(event, part.key);
   if (raw === undefined || raw === null) return null;
   const text = part.normalizeUrl ? normalizeUrl(stringForm(raw)) : stringForm(raw);
   return text === "" ? null : text;

@@ -5,6 +5,7 @@ import { ALWAYS, all, compileRowPredicate, type RowPredicate } from "./property-
 import { stringForm } from "./property-operators.ts";
 import { compileLikePattern, compileUserRegex } from "./regex.ts";
 import { findAction, type SeriesEntity } from "./series.ts";
+import { eventProperty } from "./event-read.ts";
 
 /**
  * Which events a series (or funnel step, or exclusion) matches: a cheap event-name test first, then the
@@ -54,7 +55,7 @@ function compileStep(step: ActionStep, ctx: FilterContext, attr: string): RowPre
   return (event, person) => {
     if (!event || (name !== null && event.event !== name)) return false;
     if (url) {
-      const current = event.properties.$current_url;
+      const current = eventProperty(event, "$current_url");
       if (current === undefined || current === null || !url(stringForm(current))) return false;
     }
     return props(event, person);

@@ -1,7 +1,8 @@
-import type { EventRecord, GroupRecord, GroupTypeRecord, Properties } from "../../store/schema.ts";
+import type { EventList, EventRecord, GroupRecord, GroupTypeRecord, Properties } from "../../store/schema.ts";
 import type { Actor } from "./actors.ts";
 import { reject } from "../errors.ts";
 import { isObject } from "./filter-read.ts";
+import { eventProperty } from "./event-read.ts";
 
 /**
  * Group analytics (reference: analytics §1.1; ingestion-persons-events §2 item 3): an event belongs to the group
@@ -19,7 +20,7 @@ export type GroupKeyOf = (event: EventRecord) => string | undefined;
 
 /** Each event's group of one type as a dense id (-1: in none), aligned with the events array it was built for. */
 export interface GroupIds {
-  events: readonly EventRecord[];
+  events: EventList;
   ids: Int32Array;
   keys: string[];
   idOfKey: ReadonlyMap<string, number>;
@@ -28,7 +29,7 @@ export interface GroupIds {
 export interface GroupLookup {
   keyOf(groupTypeIndex: number): GroupKeyOf;
   /** The dense group ids of `events` for one type, built once per lookup (that is, per data version). */
-  idsOf(groupTypeIndex: number, events: readonly EventRecord[]): GroupIds;
+  idsOf(groupTypeIndex: number, events: EventList): GroupIds;
   /** The stored group, undefined when no group record exists (an event may name a group never identified). */
   record(groupTypeIndex: number, groupKey: string): GroupRecord | undefined;
 }
@@ -71,20 +72,20 @@ function buildLookup(data: GroupData): GroupLookup {
 function keyReader(name: string | undefined, index: number): GroupKeyOf {
   const column = `$group_${index}`;
   return (event) => {
-    const groups = event.properties.$groups;
+    const groups = eventProperty(event, "$groups");
     let value = name !== undefined && isObject(groups) ? groups[name] : undefined;
-    if (value === undefined || value === null) value = event.properties[column];
+    if (value === undefined || value === null) value = eventProperty(event, column);
     return value === undefined || value === null || value === "" ? undefined : String(value);
   };
 }
 
 /** One pass: the group key of every event, as dense ids (reading `$groups` per event per analysis doubled a group funnel's cost). */
-function denseIds(events: readonly EventRecord[], keyOf: GroupKeyOf): GroupIds {
+function denseIds(events: EventList, keyOf: GroupKeyOf): GroupIds {
   const ids = new Int32Array(events.length);
   const keys: string[] = [];
   const idOfKey = new Map<string, number>();
   for (let i = 0; i < events.length; i++) {
-    const key = keyOf(events[i]!);
+    const key = keyOf(events.at(i)!);
     if (key === undefined) {
       ids[i] = -1;
       continue;
@@ -118,7 +119,7 @@ export interface GroupActorOf {
   count(): number;
 }
 
-export function groupActorResolver(lookup: GroupLookup, index: number, events: readonly EventRecord[]): GroupActorOf {
+export function groupActorResolver(lookup: GroupLookup, index: number, events: EventList): GroupActorOf {
   const { ids, keys, idOfKey } = lookup.idsOf(index, events);
   const keyOf = lookup.keyOf(index);
   const byId: (Actor | undefined)[] = [];

@@ -3,6 +3,7 @@ import type { FilterContext } from "./context.ts";
 import { decodeJsonish, isObject, type Loose } from "./filter-read.ts";
 import { groupLookup, groupPropertiesOf, groupTypeIndexOf } from "./groups.ts";
 import { compileOperator } from "./property-operators.ts";
+import { eventProperty } from "./event-read.ts";
 
 /**
  * Property filters (reference: analytics §1.4): flat lists (AND) and nested AND/OR groups of event,
@@ -86,7 +87,7 @@ function compileFilter(filter: Loose, ctx: FilterContext, attr: string): RowPred
     };
   }
   return (event) => {
-    const value = event?.properties[key];
+    const value = event === undefined ? undefined : eventProperty(event, key);
     return value === undefined || value === null ? missing : test(value);
   };
 }

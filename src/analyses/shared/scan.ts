@@ -1,21 +1,22 @@
-import type { EventRecord } from "../../store/schema.ts";
+import type { EventList, EventRecord } from "../../store/schema.ts";
 import type { Actor, ActorOf } from "./actors.ts";
 import type { EventMatcher } from "./entity-match.ts";
+import { isColumnar, timestampAt, type EventColumns } from "./event-read.ts";
 
 /** Index of the first event with timestamp ≥ ts (events are sorted ascending). */
-export function firstAtOrAfter(events: readonly EventRecord[], ts: number): number {
+export function firstAtOrAfter(events: EventList, ts: number): number {
   let lo = 0;
   let hi = events.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (events[mid]!.timestamp < ts) lo = mid + 1;
+    if (timestampAt(events, mid) < ts) lo = mid + 1;
     else hi = mid;
   }
   return lo;
 }
 
 /** Half-open index range [start, end) of the events with from ≤ timestamp ≤ to: a binary search, no scan. */
-export function indexRange(events: readonly EventRecord[], from: number, to: number): [number, number] {
+export function indexRange(events: EventList, from: number, to: number): [number, number] {
   const start = firstAtOrAfter(events, from);
   const end = Number.isFinite(to) ? firstAtOrAfter(events, to + 1) : events.length;
   return [start, Math.max(start, end)];
@@ -26,18 +27,37 @@ export function indexRange(events: readonly EventRecord[], from: number, to: num
  * before the actor lookup and the compiled property filters. Shared by every analysis.
  */
 export function forEachMatch(
-  events: readonly EventRecord[],
+  events: EventList,
   range: { from: number; to: number },
   matcher: EventMatcher,
   actorOf: ActorOf,
   visit: (event: EventRecord, actor: Actor) => void,
 ): void {
   const [start, end] = indexRange(events, range.from, range.to);
+  if (isColumnar(events)) return forEachColumnMatch(events, start, end, matcher, actorOf, visit);
   const { names, rest } = matcher;
   for (let i = start; i < end; i++) {
-    const event = events[i]!;
+    const event = events.at(i)!;
     if (names !== null && !names.has(event.event)) continue;
     const actor = actorOf(event.distinct_id);
+    if (rest(event, actor.person)) visit(event, actor);
+  }
+}
+
+/**
+ * The same over a column table: the name is tested on its id and the actor looked up once per distinct id,
+ * so an event that fails the name test costs two array reads and no object.
+ */
+function forEachColumnMatch(events: EventColumns, start: number, end: number, matcher: EventMatcher, actorOf: ActorOf, visit: (event: EventRecord, actor: Actor) => void): void {
+  const { names, rest } = matcher;
+  const wanted = names === null ? null : new Set([...names].map((n) => events.nameIdOf(n)).filter((id) => id !== undefined));
+  if (wanted?.size === 0) return;
+  const actors: Actor[] = [];
+  for (let i = start; i < end; i++) {
+    if (wanted !== null && !wanted.has(events.nameIdAt(i))) continue;
+    const did = events.distinctIdIdAt(i);
+    const actor = (actors[did] ??= actorOf(events.distinctIdOfId(did)));
+    const event = events.at(i)!;
     if (rest(event, actor.person)) visit(event, actor);
   }
 }

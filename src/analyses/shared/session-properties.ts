@@ -1,4 +1,5 @@
-import type { EventRecord } from "../../store/schema.ts";
+import type { EventList, EventRecord } from "../../store/schema.ts";
+import { eventProperty } from "./event-read.ts";
 
 /**
  * Session properties, derived from the events sharing `properties.$session_id` as the real service's sessions
@@ -38,12 +39,12 @@ const ENTRY_PROPERTIES: Readonly<Record<string, string>> = {
 };
 
 const currentUrl = (event: EventRecord): string | null => {
-  const url = event.properties.$current_url;
+  const url = eventProperty(event, "$current_url");
   return typeof url === "string" && url !== "" ? url : null;
 };
 
 /** One pass over the project's events (timestamp ascending): the first event of a session is its entry. */
-export function deriveSessions(events: readonly EventRecord[]): SessionTable {
+export function deriveSessions(events: EventList): SessionTable {
   const sessions = new Map<string, SessionProps>();
   for (const event of events) {
     const id = sessionIdOf(event);
@@ -65,7 +66,7 @@ export function deriveSessions(events: readonly EventRecord[]): SessionTable {
 }
 
 export const sessionIdOf = (event: EventRecord): string | null => {
-  const id = event.properties.$session_id;
+  const id = eventProperty(event, "$session_id");
   return id === undefined || id === null || id === "" ? null : String(id);
 };
 
@@ -142,7 +143,7 @@ export function sessionPropertyReader(key: string, table: () => SessionTable): (
   if (!read) return undefined;
   let values: ReadonlyMap<string, unknown> | undefined;
   return (event) => {
-    const raw = event.properties.$session_id;
+    const raw = eventProperty(event, "$session_id");
     const id = typeof raw === "string" ? raw : raw === undefined || raw === null ? "" : String(raw);
     if (id === "") return null;
     values ??= valuesOf(table(), key, read);

@@ -1,4 +1,4 @@
-import type { EventRecord } from "../../store/schema.ts";
+import type { EventList } from "../../store/schema.ts";
 import { actorResolver, type ActorOf } from "../shared/actors.ts";
 import { buildBuckets, type Buckets } from "../shared/buckets.ts";
 import type { AnalysisContext, Interval } from "../shared/context.ts";
@@ -38,14 +38,14 @@ export interface StickinessSeries {
  * that performed it on exactly k buckets of the range (same bucketing as trends). Actors are persons, or
  * `$group_N` values with unique_group / aggregation_group_type_index; every other math counts persons.
  */
-export function computeStickiness(events: readonly EventRecord[], filter: TrendFilter, ctx: AnalysisContext): StickinessItem[] {
+export function computeStickiness(events: EventList, filter: TrendFilter, ctx: AnalysisContext): StickinessItem[] {
   return stickinessSeries(events, filter, ctx).map((series) => stickinessItem(series, ctx));
 }
 
 /** The active-bucket count of every actor, per series and compare period: the items count them, the actors endpoint lists them. */
-export function stickinessSeries(events: readonly EventRecord[], filter: TrendFilter, ctx: AnalysisContext): StickinessSeries[] {
+export function stickinessSeries(events: EventList, filter: TrendFilter, ctx: AnalysisContext): StickinessSeries[] {
   const spec = readTrendFilter(filter, ctx);
-  const window = resolveDateRange(filter, spec.interval, ctx, events[0]?.timestamp);
+  const window = resolveDateRange(filter, spec.interval, ctx, events.at(0)?.timestamp);
   const shared = { events, spec, ctx, actorOf: actorResolver(ctx), global: compileGlobalFilter(filter, ctx) };
   return comparePeriods(window, spec, ctx).flatMap((period) =>
     spec.series.flatMap((entity) => {
@@ -57,7 +57,7 @@ export function stickinessSeries(events: readonly EventRecord[], filter: TrendFi
 }
 
 interface Shared {
-  events: readonly EventRecord[];
+  events: EventList;
   spec: TrendSpec;
   ctx: AnalysisContext;
   actorOf: ActorOf;

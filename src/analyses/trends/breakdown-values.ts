@@ -1,4 +1,4 @@
-import type { EventRecord } from "../../store/schema.ts";
+import type { EventList, EventRecord } from "../../store/schema.ts";
 import type { Actor, ActorOf } from "../shared/actors.ts";
 import { BREAKDOWN_NULL, BREAKDOWN_OTHER, cohortHas, partValue, type BreakdownDef, type PropertyPart } from "../shared/breakdown.ts";
 import type { EventMatcher } from "../shared/entity-match.ts";
@@ -21,7 +21,7 @@ export interface Keying {
 }
 
 export interface ScanSource {
-  events: readonly EventRecord[];
+  events: EventList;
   range: { from: number; to: number };
   matcher: EventMatcher;
   actorOf: ActorOf;

@@ -1,4 +1,4 @@
-import type { EventRecord } from "../../store/schema.ts";
+import type { EventList } from "../../store/schema.ts";
 import { actorResolver } from "../shared/actors.ts";
 import type { AnalysisContext } from "../shared/context.ts";
 import { previousPeriod, resolveDateRange, shiftedPeriod, withBounds, type QueryWindow } from "../shared/date-range.ts";
@@ -16,10 +16,10 @@ export type { TrendResultItem } from "./items.ts";
  * of the project-time-zone range, or one aggregated value for total-value displays; formulas replace the
  * series. `events` are all events of the project, sorted by timestamp.
  */
-export function computeTrends(events: readonly EventRecord[], filter: TrendFilter, ctx: AnalysisContext): TrendResultItem[] {
+export function computeTrends(events: EventList, filter: TrendFilter, ctx: AnalysisContext): TrendResultItem[] {
   const spec = readTrendFilter(filter, ctx);
   // Total-value displays ignore the interval and resolve the range by day (PostHog trends_query_runner).
-  const window = resolveDateRange(filter, spec.totalValue ? "day" : spec.interval, ctx, events[0]?.timestamp);
+  const window = resolveDateRange(filter, spec.totalValue ? "day" : spec.interval, ctx, events.at(0)?.timestamp);
   const shared: RunShared = { events, spec, ctx, actorOf: actorResolver(ctx), global: compileGlobalFilter(filter, ctx) };
   const echo = filterEcho(spec, window, ctx);
   const periods = comparePeriods(window, spec, ctx);

@@ -4,6 +4,7 @@ import { upperBound, type Buckets } from "../shared/buckets.ts";
 import { plus, startOf } from "../shared/local-time.ts";
 import { AGGREGATES } from "../shared/math.ts";
 import { numericForm } from "../shared/property-operators.ts";
+import { eventProperty } from "../shared/event-read.ts";
 
 /**
  * Per-series maths (reference: analytics §2.3): accumulators that take matching events in timestamp order
@@ -123,7 +124,7 @@ interface Windows {
 
 const keyOfActor = (_event: EventRecord, key: ActorKey): ActorKey => key;
 const sessionKey = (event: EventRecord): ActorKey => {
-  const id = event.properties.$session_id;
+  const id = eventProperty(event, "$session_id");
   return id === undefined || id === null ? "" : String(id);
 };
 
@@ -179,7 +180,7 @@ function propertyValues(buckets: Buckets, property: string, aggregate: (values: 
   return {
     add(event) {
       const i = buckets.indexOf(event.timestamp);
-      const value = numericForm(event.properties[property]);
+      const value = numericForm(eventProperty(event, property));
       if (i >= 0 && !Number.isNaN(value)) perBucket[i]!.push(value);
     },
     values: () => perBucket.map((values) => aggregate(values)),

@@ -1,4 +1,4 @@
-import type { EventRecord } from "../../store/schema.ts";
+import type { EventList, EventRecord } from "../../store/schema.ts";
 import type { Actor, ActorOf } from "../shared/actors.ts";
 import { buildBuckets, singleBucket, type Buckets } from "../shared/buckets.ts";
 import type { AnalysisContext } from "../shared/context.ts";
@@ -29,7 +29,7 @@ export interface SeriesRun {
 }
 
 export interface RunShared {
-  events: readonly EventRecord[];
+  events: EventList;
   spec: TrendSpec;
   ctx: AnalysisContext;
   actorOf: ActorOf;
@@ -148,7 +148,7 @@ function firstTimeScan(scan: Scan, visit: (event: EventRecord, actor: Actor) => 
   const seen = new Set<ActorKey>();
   const [, end] = indexRange(shared.events, -Infinity, buckets.to);
   for (let i = 0; i < end; i++) {
-    const event = shared.events[i]!;
+    const event = shared.events.at(i)!;
     if (base.names !== null && !base.names.has(event.event)) continue;
     const actor = shared.actorOf(event.distinct_id);
     if (!base.rest(event, actor.person)) continue;

@@ -1,3 +1,4 @@
+import { EventStore } from "../../../src/store/event-store.ts";
 import { describe, expect, it } from "vitest";
 import { describeOffset, offsetToNow, shiftState } from "../../../src/store/shift-times.ts";
 import type { State } from "../../../src/store/schema.ts";
@@ -28,10 +29,10 @@ function state(): State {
       groups: [{ project_id: "1", group_type_index: 0, group_key: "acme", properties: {}, created_at: "2024-01-01T06:00:00.000Z" }],
     },
     persons: [{ id: 1, project_id: "1", uuid: "u", distinct_ids: ["a"], properties: {}, created_at: "2024-01-01T12:00:00.000Z", is_identified: true }],
-    events: [
+    events: EventStore.from([
       { uuid: "e1", project_id: "1", event: "x", distinct_id: "a", timestamp: Date.parse("2024-01-01T12:00:00Z"), properties: {}, elements_chain: "" },
       { uuid: "e2", project_id: "1", event: "x", distinct_id: "a", timestamp: Date.parse("2024-01-10T12:00:00Z"), properties: {}, elements_chain: "" },
-    ],
+    ]),
     activity: [{ id: "a1", project_id: "1", scope: "Insight", item_id: "1", activity: "created", user_id: 1, detail: { name: null, short_id: null, changes: null, trigger: null, type: null }, created_at: "2024-01-01T00:00:00.000Z" }],
   };
 }
@@ -39,13 +40,13 @@ function state(): State {
 describe("shifting a stored state to now", () => {
   it("the offset moves the newest event onto now; no events, no offset", () => {
     expect(offsetToNow(state(), Date.parse("2024-01-24T12:00:00Z"))).toBe(14 * DAY);
-    expect(offsetToNow({ ...state(), events: [] }, Date.parse("2024-01-24T12:00:00Z"))).toBe(0);
+    expect(offsetToNow({ ...state(), events: new EventStore() }, Date.parse("2024-01-24T12:00:00Z"))).toBe(0);
   });
 
   it("moves every recorded instant by the offset and leaves filters and the deletion schedule alone", () => {
     const s = state();
     shiftState(s, 14 * DAY);
-    expect(s.events.map((e) => new Date(e.timestamp).toISOString())).toEqual(["2024-01-15T12:00:00.000Z", "2024-01-24T12:00:00.000Z"]);
+    expect([...s.events].map((e) => new Date(e.timestamp).toISOString())).toEqual(["2024-01-15T12:00:00.000Z", "2024-01-24T12:00:00.000Z"]);
     expect(s.persons[0]!.created_at).toBe("2024-01-15T12:00:00.000Z");
     expect(s.meta.groups[0]!.created_at).toBe("2024-01-15T06:00:00.000Z");
     const insight = s.meta.insights[0]!;

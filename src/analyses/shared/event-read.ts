@@ -1,0 +1,18 @@
+import type { EventList, EventRecord } from "../../store/schema.ts";
+
+/** One event property: a column table's row reads it alone, a plain record from its object. */
+export const eventProperty = (event: EventRecord, key: string): unknown => (event.prop ? event.prop(key) : event.properties[key]);
+
+/** What a column table offers beyond `at`: reads by position without making a row (src/store/event-table.ts). */
+export interface EventColumns extends EventList {
+  timestampAt(i: number): number;
+  nameIdAt(i: number): number;
+  distinctIdIdAt(i: number): number;
+  nameIdOf(name: string): number | undefined;
+  distinctIdOfId(id: number): string;
+}
+
+export const isColumnar = (events: EventList): events is EventColumns => typeof (events as Partial<EventColumns>).timestampAt === "function";
+
+/** The timestamp of the event at `i`, without making a row where the list is a column table. */
+export const timestampAt = (events: EventList, i: number): number => (isColumnar(events) ? events.timestampAt(i) : events.at(i)!.timestamp);

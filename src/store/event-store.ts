@@ -1,0 +1,80 @@
+import { EventDictionaries, EventTable, type EventRow } from "./event-table.ts";
+import type { EventRecord } from "./schema.ts";
+
+/**
+ * Every project's events, one column table each (src/store/event-table.ts), with one set of dictionaries.
+ * Iterating yields every event as a row, project by project, each project's in timestamp order.
+ */
+export class EventStore implements Iterable<EventRow> {
+  readonly #tables = new Map<string, EventTable>();
+
+  constructor(readonly dict: EventDictionaries = new EventDictionaries()) {}
+
+  static from(records: Iterable<EventRecord>): EventStore {
+    const store = new EventStore();
+    for (const r of records) store.add(r);
+    store.trim();
+    return store;
+  }
+
+  get length(): number {
+    let n = 0;
+    for (const t of this.#tables.values()) n += t.length;
+    return n;
+  }
+
+  /** The project's table, created empty when it has none (for writes). */
+  tableFor(projectId: string): EventTable {
+    let table = this.#tables.get(projectId);
+    if (!table) this.#tables.set(projectId, (table = new EventTable(projectId, this.dict)));
+    return table;
+  }
+
+  table(projectId: string): EventTable | undefined {
+    return this.#tables.get(projectId);
+  }
+
+  projects(): string[] {
+    return [...this.#tables.keys()];
+  }
+
+  add(record: EventRecord): void {
+    this.tableFor(record.project_id).add(record);
+  }
+
+  /** Removes a project's events whose distinct id `doomed` accepts; true when any was removed. */
+  removeDistinctIds(projectId: string, doomed: (distinctId: string) => boolean): boolean {
+    return this.#tables.get(projectId)?.retainDistinctIds((d) => !doomed(d)) ?? false;
+  }
+
+  /** The newest timestamp over every project (undefined without events). */
+  newestTimestamp(): number | undefined {
+    let newest: number | undefined;
+    for (const t of this.#tables.values()) if (t.length && (newest === undefined || t.timestampAt(t.length - 1) > newest)) newest = t.timestampAt(t.length - 1);
+    return newest;
+  }
+
+  shiftTimestamps(offsetMs: number): void {
+    for (const t of this.#tables.values()) t.shiftTimestamps(offsetMs);
+  }
+
+  trim(): void {
+    for (const t of this.#tables.values()) t.trim();
+  }
+
+  /** The same events, changing independently from now on (O(1) per project: see EventTable.share). */
+  share(): EventStore {
+    const copy = new EventStore(this.dict);
+    for (const [id, t] of this.#tables) copy.#tables.set(id, t.share());
+    return copy;
+  }
+
+  *[Symbol.iterator](): IterableIterator<EventRow> {
+    for (const t of this.#tables.values()) yield* t;
+  }
+
+  /** Every event as a plain record (small states: tests, snapshots shown whole). */
+  toArray(): EventRecord[] {
+    return [...this].map((r) => r.toJSON());
+  }
+}

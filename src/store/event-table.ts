@@ -1,0 +1,500 @@
+/**
+ * A project's events as columns: typed arrays for the timestamps and the dictionary ids of every string, and
+ * the properties as a "shape" (the event's key list, shared by all events with the same keys) plus one value
+ * id per key. Ten million events take ~1 GiB instead of the ~3 GiB their objects took, and a scan reads
+ * numbers, not objects. A row is materialised as an object (`EventRow`) only for what is read.
+ *
+ * Rows keep a reference to the column set they were read from: appending writes past every existing row,
+ * and every other change (an out-of-order insert, a deletion, growth) builds new arrays, so a row read before
+ * a change keeps reading what it read. Tables made by `share()` share the arrays until one of them changes.
+ */
+import type { EventRecord, Properties } from "./schema.ts";
+
+/** The columns of one table; replaced, never rewritten below `length`, when events are inserted or removed. */
+interface Columns {
+  ts: Float64Array;
+  name: Uint32Array;
+  did: Uint32Array;
+  /** Four words per event: the uuid's 128 bits, or ODD_UUID ×3 and an index into `oddUuids`. */
+  uuid: Uint32Array;
+  chain: Uint32Array;
+  shape: Uint32Array;
+  /** Where the event's value ids start in `vals` (as many as its shape has keys). */
+  voff: Uint32Array;
+  vals: Uint32Array;
+  /** How far rows and values have been written: a table may append in place only at this mark. */
+  hw: number;
+  vhw: number;
+}
+
+const ODD_UUID = 0xffffffff;
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+
+/** A string dictionary: id ↔ value, append-only (tables sharing one never see each other's ids change). */
+class Dictionary<T> {
+  readonly values: T[] = [];
+  readonly #ids = new Map<T, number>();
+  constructor(initial: readonly T[] = []) {
+    for (const v of initial) this.id(v);
+  }
+  id(value: T): number {
+    let id = this.#ids.get(value);
+    if (id === undefined) {
+      id = this.values.length;
+      this.values.push(value);
+      this.#ids.set(value, id);
+    }
+    return id;
+  }
+  find(value: T): number | undefined {
+    return this.#ids.get(value);
+  }
+}
+
+/** Property values by id: strings and numbers by value, objects and lists by their JSON (frozen, shared). */
+class ValueDictionary {
+  readonly values: unknown[] = [false, true, null];
+  readonly #strings = new Map<string, number>();
+  readonly #numbers = new Map<number, number>();
+  readonly #json = new Map<string, number>();
+
+  id(value: unknown): number {
+    switch (typeof value) {
+      case "boolean":
+        return value ? 1 : 0;
+      case "string":
+        return this.#intern(this.#strings, value, value);
+      case "number":
+        return this.#intern(this.#numbers, value, value);
+      default:
+        if (value === null) return 2;
+        return this.#intern(this.#json, JSON.stringify(value), deepFreeze(value));
+    }
+  }
+
+  #intern<K>(map: Map<K, number>, key: K, value: unknown): number {
+    let id = map.get(key);
+    if (id === undefined) {
+      id = this.values.length;
+      this.values.push(value);
+      map.set(key, id);
+    }
+    return id;
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+/** What tables of one store share: every dictionary (append-only). */
+export class EventDictionaries {
+  readonly names = new Dictionary<string>();
+  readonly distinctIds = new Dictionary<string>();
+  readonly chains = new Dictionary<string>([""]);
+  readonly keys = new Dictionary<string>();
+  readonly values = new ValueDictionary();
+  /** Each shape's key ids, in the order the event had them. */
+  readonly shapes: Uint32Array[] = [];
+  readonly #shapeIds = new Map<string, number>();
+  readonly oddUuids = new Dictionary<string>();
+
+  shapeId(keyIds: readonly number[]): number {
+    const signature = keyIds.join(",");
+    let id = this.#shapeIds.get(signature);
+    if (id === undefined) {
+      id = this.shapes.length;
+      this.shapes.push(Uint32Array.from(keyIds));
+      this.#shapeIds.set(signature, id);
+    }
+    return id;
+  }
+}
+
+const emptyColumns = (capacity: number, vals: number): Columns => ({
+  ts: new Float64Array(capacity),
+  name: new Uint32Array(capacity),
+  did: new Uint32Array(capacity),
+  uuid: new Uint32Array(capacity * 4),
+  chain: new Uint32Array(capacity),
+  shape: new Uint32Array(capacity),
+  voff: new Uint32Array(capacity),
+  vals: new Uint32Array(vals),
+  hw: 0,
+  vhw: 0,
+});
+
+/** One event encoded: what `insertAt` writes (values separately, they go to the end of `vals`). */
+interface Encoded {
+  ts: number;
+  name: number;
+  did: number;
+  uuid: [number, number, number, number];
+  chain: number;
+  shape: number;
+  values: number[];
+}
+
+export class EventTable {
+  #cols: Columns;
+  #length = 0;
+  #valsLength = 0;
+  /** Changes whenever the rows do (the lookups below are rebuilt then). */
+  #generation = 0;
+  #byName: { generation: number; positions: Map<number, Int32Array> } | undefined;
+  #posByShape = new Map<number, Int32Array>();
+
+  constructor(
+    readonly projectId: string,
+    readonly dict: EventDictionaries = new EventDictionaries(),
+    capacity = 1024,
+  ) {
+    this.#cols = emptyColumns(capacity, capacity * 8);
+  }
+
+  get length(): number {
+    return this.#length;
+  }
+
+  /** Epoch ms of the event at `i` (ascending in i). */
+  timestampAt(i: number): number {
+    return this.#cols.ts[i]!;
+  }
+  nameIdAt(i: number): number {
+    return this.#cols.name[i]!;
+  }
+  distinctIdIdAt(i: number): number {
+    return this.#cols.did[i]!;
+  }
+  nameIdOf(name: string): number | undefined {
+    return this.dict.names.find(name);
+  }
+  distinctIdOfId(id: number): string {
+    return this.dict.distinctIds.values[id]!;
+  }
+
+  /** The event at `i` as a row object (undefined past the end, as an array's `at`). */
+  at(i: number): EventRow | undefined {
+    if (i < 0) i += this.#length;
+    return i >= 0 && i < this.#length ? new EventRow(this, this.#cols, i) : undefined;
+  }
+
+  *[Symbol.iterator](): IterableIterator<EventRow> {
+    const cols = this.#cols;
+    const n = this.#length;
+    for (let i = 0; i < n; i++) yield new EventRow(this, cols, i);
+  }
+
+  /** Adds an event at its place by timestamp; ties keep arrival order. */
+  add(event: EventRecord): void {
+    const encoded = this.#encode(event);
+    const n = this.#length;
+    const ts = this.#cols.ts;
+    if (n === 0 || ts[n - 1]! <= encoded.ts) return this.#append(encoded);
+    let lo = 0;
+    let hi = n;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (ts[mid]! <= encoded.ts) lo = mid + 1;
+      else hi = mid;
+    }
+    this.#insertAt(lo, encoded);
+  }
+
+  /** Keeps the events whose distinct id passes; true when any was removed. */
+  retainDistinctIds(keep: (distinctId: string) => boolean): boolean {
+    const verdict = new Map<number, boolean>();
+    const src = this.#cols;
+    const n = this.#length;
+    const kept: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const did = src.did[i]!;
+      let ok = verdict.get(did);
+      if (ok === undefined) verdict.set(did, (ok = keep(this.dict.distinctIds.values[did]!)));
+      if (ok) kept.push(i);
+    }
+    if (kept.length === n) return false;
+    const cols = emptyColumns(Math.max(1024, kept.length), Math.max(8192, this.#valsLength));
+    let v = 0;
+    kept.forEach((from, to) => {
+      copyRow(src, from, cols, to);
+      const count = this.dict.shapes[src.shape[from]!]!.length;
+      cols.vals.set(src.vals.subarray(src.voff[from]!, src.voff[from]! + count), v);
+      cols.voff[to] = v;
+      v += count;
+    });
+    cols.hw = kept.length;
+    cols.vhw = v;
+    this.#cols = cols;
+    this.#length = kept.length;
+    this.#valsLength = v;
+    this.#generation++;
+    return true;
+  }
+
+  /**
+   * A table with the same rows that changes independently of this one, in O(1): both share the arrays, the
+   * first to append does so in place, the other copies them when it changes (see Columns.hw).
+   */
+  share(): EventTable {
+    const copy = new EventTable(this.projectId, this.dict, 0);
+    copy.#cols = this.#cols;
+    copy.#length = this.#length;
+    copy.#valsLength = this.#valsLength;
+    return copy;
+  }
+
+  /** Drops the spare capacity (after a bulk load): the arrays are copied to their exact size. */
+  trim(): void {
+    const cols = this.#cols;
+    if (cols.ts.length === this.#length && cols.vals.length === this.#valsLength) return;
+    const next = emptyColumns(this.#length, this.#valsLength);
+    for (const key of ["ts", "name", "did", "chain", "shape", "voff"] as const) (next[key] as Uint32Array).set((cols[key] as Uint32Array).subarray(0, this.#length));
+    next.uuid.set(cols.uuid.subarray(0, this.#length * 4));
+    next.vals.set(cols.vals.subarray(0, this.#valsLength));
+    next.hw = this.#length;
+    next.vhw = this.#valsLength;
+    this.#cols = next;
+  }
+
+  /** Moves every timestamp by `offsetMs`, in place: only for a freshly loaded table nothing shares yet. */
+  shiftTimestamps(offsetMs: number): void {
+    const ts = this.#cols.ts;
+    for (let i = 0; i < this.#length; i++) ts[i] = ts[i]! + offsetMs;
+    this.#generation++;
+  }
+
+  /** Positions of one event name's events, ascending (built once per change of the rows). */
+  positionsOfName(name: string): Int32Array {
+    const id = this.dict.names.find(name);
+    if (id === undefined) return new Int32Array(0);
+    if (this.#byName?.generation !== this.#generation) {
+      const counts = new Map<number, number>();
+      const names = this.#cols.name;
+      for (let i = 0; i < this.#length; i++) counts.set(names[i]!, (counts.get(names[i]!) ?? 0) + 1);
+      const positions = new Map<number, Int32Array>();
+      const fill = new Map<number, number>();
+      for (const [nameId, count] of counts) {
+        positions.set(nameId, new Int32Array(count));
+        fill.set(nameId, 0);
+      }
+      for (let i = 0; i < this.#length; i++) {
+        const nameId = names[i]!;
+        const at = fill.get(nameId)!;
+        positions.get(nameId)![at] = i;
+        fill.set(nameId, at + 1);
+      }
+      this.#byName = { generation: this.#generation, positions };
+    }
+    return this.#byName.positions.get(id) ?? new Int32Array(0);
+  }
+
+  /** Position of the event with this uuid, or -1: a scan of the uuid words (no 10-million-entry map kept). */
+  positionOfUuid(uuid: string): number {
+    const words = this.#uuidWords(uuid, false);
+    if (words === null) return -1;
+    const col = this.#cols.uuid;
+    const [w0, w1, w2, w3] = words;
+    for (let i = 0, j = 0; i < this.#length; i++, j += 4) {
+      if (col[j] === w0 && col[j + 1] === w1 && col[j + 2] === w2 && col[j + 3] === w3) return i;
+    }
+    return -1;
+  }
+
+  /** Reads one property of the event at `i` without materialising the others. */
+  propertyAt(i: number, key: string, cols: Columns = this.#cols): unknown {
+    const keyId = this.dict.keys.find(key);
+    if (keyId === undefined) return undefined;
+    const shape = cols.shape[i]!;
+    const pos = this.#positionInShape(shape, keyId);
+    return pos < 0 ? undefined : this.dict.values.values[cols.vals[cols.voff[i]! + pos]!];
+  }
+
+  /** The properties object of the event at `i`. */
+  propertiesAt(i: number, cols: Columns = this.#cols): Properties {
+    const keys = this.dict.shapes[cols.shape[i]!]!;
+    const start = cols.voff[i]!;
+    const out: Properties = {};
+    for (let k = 0; k < keys.length; k++) out[this.dict.keys.values[keys[k]!]!] = this.dict.values.values[cols.vals[start + k]!];
+    return out;
+  }
+
+  uuidAt(i: number, cols: Columns = this.#cols): string {
+    const j = i * 4;
+    const w = cols.uuid;
+    if (w[j] === ODD_UUID && w[j + 1] === ODD_UUID && w[j + 2] === ODD_UUID) return this.dict.oddUuids.values[w[j + 3]!]!;
+    let s = "";
+    for (let k = 0; k < 4; k++) {
+      const x = w[j + k]!;
+      s += HEX[x >>> 24]! + HEX[(x >>> 16) & 255]! + HEX[(x >>> 8) & 255]! + HEX[x & 255]!;
+    }
+    return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`;
+  }
+
+  /** Where a key sits in a shape's key list, -1 when absent; cached per key. */
+  #positionInShape(shape: number, keyId: number): number {
+    let byShape = this.#posByShape.get(keyId);
+    const shapes = this.dict.shapes;
+    if (!byShape || byShape.length <= shape) {
+      byShape = new Int32Array(shapes.length);
+      for (let s = 0; s < shapes.length; s++) byShape[s] = shapes[s]!.indexOf(keyId);
+      this.#posByShape.set(keyId, byShape);
+    }
+    return byShape[shape]!;
+  }
+
+  #encode(event: EventRecord): Encoded {
+    const dict = this.dict;
+    const keyIds: number[] = [];
+    const values: number[] = [];
+    const props = event.properties;
+    for (const key in props) {
+      const value = props[key];
+      if (value === undefined) continue;
+      keyIds.push(dict.keys.id(key));
+      values.push(dict.values.id(value));
+    }
+    return {
+      ts: event.timestamp,
+      name: dict.names.id(event.event),
+      did: dict.distinctIds.id(event.distinct_id),
+      uuid: this.#uuidWords(event.uuid, true)!,
+      chain: dict.chains.id(event.elements_chain ?? ""),
+      shape: dict.shapeId(keyIds),
+      values,
+    };
+  }
+
+  #uuidWords(uuid: string, intern: boolean): [number, number, number, number] | null {
+    if (UUID_RE.test(uuid)) {
+      const hex = uuid.replace(/-/g, "");
+      const words: [number, number, number, number] = [0, 0, 0, 0];
+      for (let k = 0; k < 4; k++) words[k] = Number.parseInt(hex.slice(k * 8, k * 8 + 8), 16);
+      if (!(words[0] === ODD_UUID && words[1] === ODD_UUID && words[2] === ODD_UUID)) return words;
+    }
+    const id = intern ? this.dict.oddUuids.id(uuid) : this.dict.oddUuids.find(uuid);
+    return id === undefined ? null : [ODD_UUID, ODD_UUID, ODD_UUID, id];
+  }
+
+  #ensureCapacity(rows: number, vals: number): void {
+    const cols = this.#cols;
+    const mine = cols.hw === this.#length && cols.vhw === this.#valsLength;
+    if (mine && cols.ts.length >= rows && cols.vals.length >= vals) return;
+    // Growth by half, not doubling: at ten million rows a doubled table would strand a gigabyte.
+    const next = emptyColumns(Math.max(rows, Math.ceil(cols.ts.length * 1.5), 1024), Math.max(vals, Math.ceil(cols.vals.length * 1.5), 8192));
+    for (const key of ["ts", "name", "did", "chain", "shape", "voff"] as const) (next[key] as Uint32Array).set((cols[key] as Uint32Array).subarray(0, this.#length));
+    next.uuid.set(cols.uuid.subarray(0, this.#length * 4));
+    next.vals.set(cols.vals.subarray(0, this.#valsLength));
+    next.hw = this.#length;
+    next.vhw = this.#valsLength;
+    this.#cols = next;
+  }
+
+  #append(e: Encoded): void {
+    this.#ensureCapacity(this.#length + 1, this.#valsLength + e.values.length);
+    this.#write(this.#cols, this.#length, e);
+    this.#length++;
+    this.#cols.hw = this.#length;
+    this.#cols.vhw = this.#valsLength;
+    this.#generation++;
+  }
+
+  /** An out-of-order event: new arrays with a gap at `at` (rows read earlier keep the old ones). */
+  #insertAt(at: number, e: Encoded): void {
+    const src = this.#cols;
+    const n = this.#length;
+    const next = emptyColumns(Math.max(src.ts.length, n + 1), Math.max(src.vals.length, this.#valsLength + e.values.length));
+    for (const key of ["ts", "name", "did", "chain", "shape", "voff"] as const) {
+      const from = src[key] as Uint32Array;
+      const to = next[key] as Uint32Array;
+      to.set(from.subarray(0, at));
+      to.set(from.subarray(at, n), at + 1);
+    }
+    next.uuid.set(src.uuid.subarray(0, at * 4));
+    next.uuid.set(src.uuid.subarray(at * 4, n * 4), (at + 1) * 4);
+    next.vals.set(src.vals.subarray(0, this.#valsLength));
+    this.#cols = next;
+    this.#write(next, at, e);
+    this.#length++;
+    next.hw = this.#length;
+    next.vhw = this.#valsLength;
+    this.#generation++;
+  }
+
+  #write(cols: Columns, i: number, e: Encoded): void {
+    cols.ts[i] = e.ts;
+    cols.name[i] = e.name;
+    cols.did[i] = e.did;
+    cols.uuid.set(e.uuid, i * 4);
+    cols.chain[i] = e.chain;
+    cols.shape[i] = e.shape;
+    cols.voff[i] = this.#valsLength;
+    cols.vals.set(e.values, this.#valsLength);
+    this.#valsLength += e.values.length;
+  }
+}
+
+function copyRow(from: Columns, i: number, to: Columns, j: number): void {
+  to.ts[j] = from.ts[i]!;
+  to.name[j] = from.name[i]!;
+  to.did[j] = from.did[i]!;
+  to.chain[j] = from.chain[i]!;
+  to.shape[j] = from.shape[i]!;
+  to.uuid.set(from.uuid.subarray(i * 4, i * 4 + 4), j * 4);
+}
+
+/**
+ * One stored event as an EventRecord: its fields are read from the columns when asked, `properties` built
+ * once on first read. `prop(key)` reads one property without building the object (what analyses use).
+ */
+export class EventRow implements EventRecord {
+  #properties: Properties | undefined;
+  constructor(
+    readonly table: EventTable,
+    private readonly cols: Columns,
+    /** Position in the table when read (rows are never moved under a row object). */
+    readonly position: number,
+  ) {}
+
+  get project_id(): string {
+    return this.table.projectId;
+  }
+  get uuid(): string {
+    return this.table.uuidAt(this.position, this.cols);
+  }
+  get event(): string {
+    return this.table.dict.names.values[this.cols.name[this.position]!]!;
+  }
+  get distinct_id(): string {
+    return this.table.dict.distinctIds.values[this.cols.did[this.position]!]!;
+  }
+  get timestamp(): number {
+    return this.cols.ts[this.position]!;
+  }
+  get elements_chain(): string {
+    return this.table.dict.chains.values[this.cols.chain[this.position]!]!;
+  }
+  get properties(): Properties {
+    return (this.#properties ??= this.table.propertiesAt(this.position, this.cols));
+  }
+  prop(key: string): unknown {
+    return this.#properties ? this.#properties[key] : this.table.propertyAt(this.position, key, this.cols);
+  }
+  /** The plain record (for JSON: getters are not own properties). */
+  toJSON(): EventRecord {
+    return {
+      uuid: this.uuid,
+      project_id: this.project_id,
+      event: this.event,
+      distinct_id: this.distinct_id,
+      timestamp: this.timestamp,
+      properties: this.properties,
+      elements_chain: this.elements_chain,
+    };
+  }
+}
