@@ -4,16 +4,14 @@
  * bench/harness.ts: it reads the bench's own command line).
  */
 import { createClock } from "../src/clock.ts";
-import { generateFixtures } from "../src/fixtures/generate.ts";
+import { generatedState } from "../src/fixtures/generated-state.ts";
 import { createAnalysisService } from "../src/services/analysis-service.ts";
-import { stateFromFixtures } from "../src/store/load-fixtures.ts";
 import { createStore } from "../src/store/store.ts";
 
 export async function inProcessAnalyses(events: number, nowIso: string, seed = 42) {
   const now = new Date(nowIso);
-  const { now: _generatedAt, ...doc } = generateFixtures({ seed, now, events });
   const clock = createClock(now.getTime());
-  const store = await createStore(stateFromFixtures(doc, clock.now()), clock, null, { persist: false });
+  const store = await createStore(generatedState({ seed, now, events }, clock.now()), clock, null, { persist: false });
   const service = createAnalysisService(store, clock);
   const project = store.projects.get("1")!;
   /** Events stored over both projects of the dataset. */

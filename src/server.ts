@@ -5,7 +5,8 @@ import { existsSync } from "node:fs";
 import type { Express } from "express";
 import { createClock, isoUtc, type Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
-import { defaultApiKey, generateFixtures } from "./fixtures/generate.ts";
+import { defaultApiKey } from "./fixtures/generate.ts";
+import { generatedState } from "./fixtures/generated-state.ts";
 import { answerClientErrors } from "./http/client-errors.ts";
 import { generationRefusal } from "./memory-budget.ts";
 import { createLogger, type Logger } from "./logger.ts";
@@ -83,9 +84,7 @@ async function initialState(config: Config, files: StoreFiles | null, document?:
   const clock = createClock(config.now);
   const refusal = config.events === null ? null : generationRefusal(config.events);
   if (refusal) throw new StartupError(refusal);
-  const doc = generateFixtures({ seed: config.seed, now: new Date(clock.now()), persons: config.persons ?? undefined, events: config.events ?? undefined });
-  const { now: _generatedAt, ...withoutNow } = doc;
-  const state = stateFromFixtures(withoutNow, clock.now());
+  const state = generatedState({ seed: config.seed, now: new Date(clock.now()), persons: config.persons ?? undefined, events: config.events ?? undefined }, clock.now());
   state.meta.origin = "generated";
   return { state, clock, source: "generated", write: true };
 }

@@ -174,6 +174,14 @@ export class EventTable {
   nameIdOf(name: string): number | undefined {
     return this.dict.names.find(name);
   }
+  /** The scan columns as they are now (valid up to `length`; read-only for callers). */
+  scanColumns(): { ts: Float64Array; name: Uint32Array; did: Uint32Array; names: number; distinctIds: number } {
+    const cols = this.#cols;
+    return { ts: cols.ts, name: cols.name, did: cols.did, names: this.dict.names.values.length, distinctIds: this.dict.distinctIds.values.length };
+  }
+  nameOfId(id: number): string {
+    return this.dict.names.values[id]!;
+  }
   distinctIdOfId(id: number): string {
     return this.dict.distinctIds.values[id]!;
   }

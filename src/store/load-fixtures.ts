@@ -69,8 +69,12 @@ export async function readFixtureFile(file: string): Promise<FixtureDocument> {
 const toMs = (iso: string) => Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(iso) ? iso : `${iso}Z`);
 const isoOf = (iso: string) => new Date(toMs(iso)).toISOString();
 
-/** Builds the whole state from a validated fixture document; `now` fills creation times the document leaves out. */
-export function stateFromFixtures(doc: FixtureDocument, now: number): State {
+/**
+ * Builds the whole state from a validated fixture document; `now` fills creation times the document leaves out.
+ * `events`, when given, are the document's events already in the store (generated straight into it; their
+ * uuids are unique by construction), and the document's own list is ignored.
+ */
+export function stateFromFixtures(doc: FixtureDocument, now: number, events?: EventStore): State {
   const users = (doc.users ?? []).map(toUser);
   const projects = (doc.projects ?? []).map(toProject);
   const projectIds = new Set(projects.map((p) => p.id));
@@ -84,12 +88,11 @@ export function stateFromFixtures(doc: FixtureDocument, now: number): State {
     }),
   );
   uniqueTokens(projects);
-  const records = toEvents(doc, requireProject);
+  const records: Iterable<EventRecord> = events ?? toEvents(doc, requireProject);
   const groupTypes = withEventGroupTypes(toGroupTypes(doc), records);
   const groups = toGroups(doc, groupTypes, now, requireProject);
   const persons = toPersons(doc, records, now, requireProject);
-  const events = EventStore.from(records);
-  records.length = 0;
+  events ??= EventStore.from(records);
   const insights = toInsights(doc, now, requireProject, userIds);
   const { dashboards, tiles } = dashboardsOf(doc, insights);
   (doc.actions ?? []).forEach((a, i) => requireProject(`/actions/${i}`, a.project_id));
@@ -184,13 +187,13 @@ function toGroupTypes(doc: FixtureDocument): GroupTypeRecord[] {
  * order the events first use them, as the real service's ingestion does; beyond five types the name is ignored
  * (reference: ingestion-persons-events §2 item 3).
  */
-export function withEventGroupTypes(declared: GroupTypeRecord[], events: readonly EventRecord[]): GroupTypeRecord[] {
+export function withEventGroupTypes(declared: GroupTypeRecord[], events: Iterable<EventRecord>): GroupTypeRecord[] {
   const types = [...declared];
   // Per project, the names already mapped (a million events: no key strings built per event).
   const known = new Map<string, Set<string>>();
   for (const t of types) (known.get(t.project_id) ?? known.set(t.project_id, new Set()).get(t.project_id)!).add(t.group_type);
   for (const event of events) {
-    const groups = event.properties.$groups;
+    const groups = event.prop ? event.prop("$groups") : event.properties.$groups;
     if (typeof groups !== "object" || groups === null || Array.isArray(groups)) continue;
     let names = known.get(event.project_id);
     if (!names) known.set(event.project_id, (names = new Set()));
@@ -255,7 +258,7 @@ function toEvents(doc: FixtureDocument, requireProject: (pointer: string, id: st
 
 function toPersons(
   doc: FixtureDocument,
-  events: EventRecord[],
+  events: Iterable<EventRecord>,
   now: number,
   requireProject: (pointer: string, id: string) => void,
 ): PersonRecord[] {

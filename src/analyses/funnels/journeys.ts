@@ -3,7 +3,7 @@ import type { Actor, ActorOf } from "../shared/actors.ts";
 import type { EventMatcher } from "../shared/entity-match.ts";
 import { ALWAYS, type RowPredicate } from "../shared/property-filter.ts";
 import { indexRange } from "../shared/scan.ts";
-import { timestampAt } from "../shared/event-read.ts";
+import { isColumnar, timestampAt } from "../shared/event-read.ts";
 
 /**
  * Per actor, the events of the date range that matter to the funnel, in time order, each with a bitmask
@@ -47,12 +47,31 @@ export function collectJourneys(input: CollectInput): Journey[] {
   const masks = maskerOf(input.steps, input.exclusions);
   // Group actors need the event's person only when a filter or step condition tests it.
   const needsPerson = !input.aggregate || input.global !== ALWAYS || [...input.steps, ...input.exclusions].some((m) => m.rest !== ALWAYS);
+  // Over a column table the name test and the person lookup run on ids, before any row is made.
+  const columns = isColumnar(input.events) ? input.events : null;
+  const entryByName: (Masks | undefined | null)[] = [];
+  const personByDid: Actor[] = [];
   let n = 0;
   for (let i = start; i < end; i++) {
+    let entry: Masks | undefined;
+    let person: Actor | undefined;
+    if (columns) {
+      const nameId = columns.nameIdAt(i);
+      let known = entryByName[nameId];
+      if (known === undefined) entryByName[nameId] = known = masks(columns.nameOfId(nameId)) ?? null;
+      if (known === null && !input.keepAll) continue;
+      entry = known ?? undefined;
+      if (needsPerson) {
+        const did = columns.distinctIdIdAt(i);
+        person = personByDid[did] ??= input.actorOf(columns.distinctIdOfId(did));
+      }
+    }
     const event = input.events.at(i)!;
-    const entry = masks(event.event);
-    if (entry === undefined && !input.keepAll) continue;
-    const person = needsPerson ? input.actorOf(event.distinct_id) : NO_PERSON;
+    if (!columns) {
+      entry = masks(event.event);
+      if (entry === undefined && !input.keepAll) continue;
+    }
+    person ??= needsPerson ? input.actorOf(event.distinct_id) : NO_PERSON;
     if (input.global !== ALWAYS && !input.global(event, person.person)) continue;
     const steps = entry ? entry.steps(event, person) : 0;
     const exclusions = entry ? entry.exclusions(event, person) : 0;
@@ -105,8 +124,10 @@ type Mask = (event: EventRecord, actor: Actor) => number;
  * Per event name, the step and exclusion masks: matchers that only test the name contribute fixed bits,
  * the others are evaluated. Built lazily, once per distinct event name.
  */
-function maskerOf(steps: readonly EventMatcher[], exclusions: readonly EventMatcher[]): (name: string) => { steps: Mask; exclusions: Mask } | undefined {
-  const cache = new Map<string, { steps: Mask; exclusions: Mask } | undefined>();
+type Masks = { steps: Mask; exclusions: Mask };
+
+function maskerOf(steps: readonly EventMatcher[], exclusions: readonly EventMatcher[]): (name: string) => Masks | undefined {
+  const cache = new Map<string, Masks | undefined>();
   return (name) => {
     if (cache.has(name)) return cache.get(name);
     const s = maskFor(steps, name);

@@ -9,6 +9,9 @@ export interface EventColumns extends EventList {
   nameIdAt(i: number): number;
   distinctIdIdAt(i: number): number;
   nameIdOf(name: string): number | undefined;
+  nameOfId(id: number): string;
+  /** Raw columns for tight loops (read-only); `names`/`distinctIds` bound the ids in them. */
+  scanColumns(): { ts: Float64Array; name: Uint32Array; did: Uint32Array; names: number; distinctIds: number };
   distinctIdOfId(id: number): string;
 }
 

@@ -50,13 +50,18 @@ export function forEachMatch(
  */
 function forEachColumnMatch(events: EventColumns, start: number, end: number, matcher: EventMatcher, actorOf: ActorOf, visit: (event: EventRecord, actor: Actor) => void): void {
   const { names, rest } = matcher;
-  const wanted = names === null ? null : new Set([...names].map((n) => events.nameIdOf(n)).filter((id) => id !== undefined));
-  if (wanted?.size === 0) return;
-  const actors: Actor[] = [];
+  const cols = events.scanColumns();
+  const wanted = names === null ? null : new Uint8Array(cols.names);
+  if (wanted) for (const name of names!) {
+    const id = events.nameIdOf(name);
+    if (id !== undefined) wanted[id] = 1;
+  }
+  const actors: (Actor | undefined)[] = new Array(cols.distinctIds).fill(undefined);
+  const { name, did } = cols;
   for (let i = start; i < end; i++) {
-    if (wanted !== null && !wanted.has(events.nameIdAt(i))) continue;
-    const did = events.distinctIdIdAt(i);
-    const actor = (actors[did] ??= actorOf(events.distinctIdOfId(did)));
+    if (wanted !== null && wanted[name[i]!] === 0) continue;
+    const d = did[i]!;
+    const actor = (actors[d] ??= actorOf(events.distinctIdOfId(d)));
     const event = events.at(i)!;
     if (rest(event, actor.person)) visit(event, actor);
   }
