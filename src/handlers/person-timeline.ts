@@ -1,5 +1,6 @@
 import { parseRelativeOrAbsoluteDate } from "../analyses/shared/date-range.ts";
 import { indexRange } from "../analyses/shared/scan.ts";
+import { eventProperty } from "../analyses/shared/event-read.ts";
 import { fail } from "../http/errors.ts";
 import { parseParam } from "../http/query-json.ts";
 import type { HandlerArgs } from "../http/types.ts";
@@ -37,8 +38,8 @@ const listParam = (q: Q, name: string): unknown[] => {
 
 /** Applies an event's `$set_once` then `$set` to a properties snapshot (reference: ingestion §3.3). */
 function applySets(snapshot: Properties, event: EventRecord): Properties {
-  const setOnce = event.properties.$set_once as Properties | undefined;
-  const set = event.properties.$set as Properties | undefined;
+  const setOnce = eventProperty(event, "$set_once") as Properties | undefined;
+  const set = eventProperty(event, "$set") as Properties | undefined;
   if (!setOnce && !set) return snapshot;
   const next = { ...snapshot };
   for (const [k, v] of Object.entries(setOnce ?? {})) if (!(k in next)) next[k] = v;

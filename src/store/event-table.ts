@@ -25,11 +25,34 @@ interface Columns {
   /** How far rows and values have been written: a table may append in place only at this mark. */
   hw: number;
   vhw: number;
+  /** Set once a second table reads these arrays (share): no change in place below `hw` from then on. */
+  shared: boolean;
 }
 
 const ODD_UUID = 0xffffffff;
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+/** Value of a lower-case hex digit's char code, -1 for anything else. */
+const NIBBLE = Int8Array.from({ length: 128 }, (_, c) => (c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : -1));
+
+/** The four words of a canonical lower-case uuid (8-4-4-4-12), or null: one pass over the characters. */
+function canonicalUuidWords(uuid: string): [number, number, number, number] | null {
+  if (uuid.length !== 36) return null;
+  const words: [number, number, number, number] = [0, 0, 0, 0];
+  let nibbles = 0;
+  for (let i = 0; i < 36; i++) {
+    const c = uuid.charCodeAt(i);
+    if (i === 8 || i === 13 || i === 18 || i === 23) {
+      if (c !== 45) return null;
+      continue;
+    }
+    const v = c < 128 ? NIBBLE[c]! : -1;
+    if (v < 0) return null;
+    const w = nibbles >>> 3;
+    words[w] = ((words[w]! << 4) | v) >>> 0;
+    nibbles++;
+  }
+  return words;
+}
 
 /** A string dictionary: id ↔ value, append-only (tables sharing one never see each other's ids change). */
 class Dictionary<T> {
@@ -92,6 +115,11 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+interface ShapeNode {
+  id: number;
+  next: Map<number, ShapeNode>;
+}
+
 /** What tables of one store share: every dictionary (append-only). */
 export class EventDictionaries {
   readonly names = new Dictionary<string>();
@@ -101,18 +129,22 @@ export class EventDictionaries {
   readonly values = new ValueDictionary();
   /** Each shape's key ids, in the order the event had them. */
   readonly shapes: Uint32Array[] = [];
-  readonly #shapeIds = new Map<string, number>();
+  /** Shapes by key list, as a trie of key ids: no signature string built per event. */
+  readonly #shapeTrie: ShapeNode = { id: -1, next: new Map() };
   readonly oddUuids = new Dictionary<string>();
 
   shapeId(keyIds: readonly number[]): number {
-    const signature = keyIds.join(",");
-    let id = this.#shapeIds.get(signature);
-    if (id === undefined) {
-      id = this.shapes.length;
-      this.shapes.push(Uint32Array.from(keyIds));
-      this.#shapeIds.set(signature, id);
+    let node = this.#shapeTrie;
+    for (const key of keyIds) {
+      let child = node.next.get(key);
+      if (!child) node.next.set(key, (child = { id: -1, next: new Map() }));
+      node = child;
     }
-    return id;
+    if (node.id === -1) {
+      node.id = this.shapes.length;
+      this.shapes.push(Uint32Array.from(keyIds));
+    }
+    return node.id;
   }
 }
 
@@ -127,6 +159,7 @@ const emptyColumns = (capacity: number, vals: number): Columns => ({
   vals: new Uint32Array(vals),
   hw: 0,
   vhw: 0,
+  shared: false,
 });
 
 /** One event encoded: what `insertAt` writes (values separately, they go to the end of `vals`). */
@@ -254,6 +287,7 @@ export class EventTable {
     copy.#cols = this.#cols;
     copy.#length = this.#length;
     copy.#valsLength = this.#valsLength;
+    this.#cols.shared = true;
     return copy;
   }
 
@@ -270,8 +304,9 @@ export class EventTable {
     this.#cols = next;
   }
 
-  /** Moves every timestamp by `offsetMs`, in place: only for a freshly loaded table nothing shares yet. */
+  /** Moves every timestamp by `offsetMs` (in place unless another table shares the arrays). */
   shiftTimestamps(offsetMs: number): void {
+    if (this.#cols.shared) this.#copyColumns(this.#length, this.#valsLength);
     const ts = this.#cols.ts;
     for (let i = 0; i < this.#length; i++) ts[i] = ts[i]! + offsetMs;
     this.#generation++;
@@ -379,12 +414,8 @@ export class EventTable {
   }
 
   #uuidWords(uuid: string, intern: boolean): [number, number, number, number] | null {
-    if (UUID_RE.test(uuid)) {
-      const hex = uuid.replace(/-/g, "");
-      const words: [number, number, number, number] = [0, 0, 0, 0];
-      for (let k = 0; k < 4; k++) words[k] = Number.parseInt(hex.slice(k * 8, k * 8 + 8), 16);
-      if (!(words[0] === ODD_UUID && words[1] === ODD_UUID && words[2] === ODD_UUID)) return words;
-    }
+    const words = canonicalUuidWords(uuid);
+    if (words !== null && !(words[0] === ODD_UUID && words[1] === ODD_UUID && words[2] === ODD_UUID)) return words;
     const id = intern ? this.dict.oddUuids.id(uuid) : this.dict.oddUuids.find(uuid);
     return id === undefined ? null : [ODD_UUID, ODD_UUID, ODD_UUID, id];
   }
@@ -394,7 +425,13 @@ export class EventTable {
     const mine = cols.hw === this.#length && cols.vhw === this.#valsLength;
     if (mine && cols.ts.length >= rows && cols.vals.length >= vals) return;
     // Growth by half, not doubling: at ten million rows a doubled table would strand a gigabyte.
-    const next = emptyColumns(Math.max(rows, Math.ceil(cols.ts.length * 1.5), 1024), Math.max(vals, Math.ceil(cols.vals.length * 1.5), 8192));
+    this.#copyColumns(Math.max(rows, Math.ceil(cols.ts.length * 1.5), 1024), Math.max(vals, Math.ceil(cols.vals.length * 1.5), 8192));
+  }
+
+  /** Moves the rows into new arrays of these capacities (this table's own from then on). */
+  #copyColumns(rows: number, vals: number): void {
+    const cols = this.#cols;
+    const next = emptyColumns(rows, vals);
     for (const key of ["ts", "name", "did", "chain", "shape", "voff"] as const) (next[key] as Uint32Array).set((cols[key] as Uint32Array).subarray(0, this.#length));
     next.uuid.set(cols.uuid.subarray(0, this.#length * 4));
     next.vals.set(cols.vals.subarray(0, this.#valsLength));
@@ -457,11 +494,10 @@ function copyRow(from: Columns, i: number, to: Columns, j: number): void {
 }
 
 /**
- * One stored event as an EventRecord: its fields are read from the columns when asked, `properties` built
- * once on first read. `prop(key)` reads one property without building the object (what analyses use).
+ * One stored event as an EventRecord: its fields are read from the columns when asked. `prop(key)` reads one
+ * property without building the object (what analyses use).
  */
 export class EventRow implements EventRecord {
-  #properties: Properties | undefined;
   constructor(
     readonly table: EventTable,
     private readonly cols: Columns,
@@ -487,11 +523,12 @@ export class EventRow implements EventRecord {
   get elements_chain(): string {
     return this.table.dict.chains.values[this.cols.chain[this.position]!]!;
   }
+  /** Built on each read (rows are made by the million and must stay three fields small): read it once. */
   get properties(): Properties {
-    return (this.#properties ??= this.table.propertiesAt(this.position, this.cols));
+    return this.table.propertiesAt(this.position, this.cols);
   }
   prop(key: string): unknown {
-    return this.#properties ? this.#properties[key] : this.table.propertyAt(this.position, key, this.cols);
+    return this.table.propertyAt(this.position, key, this.cols);
   }
   /** The plain record (for JSON: getters are not own properties). */
   toJSON(): EventRecord {

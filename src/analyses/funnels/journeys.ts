@@ -3,7 +3,7 @@ import type { Actor, ActorOf } from "../shared/actors.ts";
 import type { EventMatcher } from "../shared/entity-match.ts";
 import { ALWAYS, type RowPredicate } from "../shared/property-filter.ts";
 import { indexRange } from "../shared/scan.ts";
-import { isColumnar, timestampAt } from "../shared/event-read.ts";
+import { isColumnar, type EventColumns } from "../shared/event-read.ts";
 
 /**
  * Per actor, the events of the date range that matter to the funnel, in time order, each with a bitmask
@@ -42,61 +42,109 @@ export const eventAt = (journey: Journey, i: number): EventRecord => journey.sou
 
 export function collectJourneys(input: CollectInput): Journey[] {
   const [start, end] = indexRange(input.events, input.range.from, input.range.to);
-  const kept = { index: new Int32Array(end - start), actor: new Int32Array(end - start), steps: new Int32Array(end - start), exclusions: new Int32Array(end - start) };
-  const actors: Actor[] = [];
+  const kept = Kept.reset(end - start);
   const masks = maskerOf(input.steps, input.exclusions);
   // Group actors need the event's person only when a filter or step condition tests it.
   const needsPerson = !input.aggregate || input.global !== ALWAYS || [...input.steps, ...input.exclusions].some((m) => m.rest !== ALWAYS);
-  // Over a column table the name test and the person lookup run on ids, before any row is made.
-  const columns = isColumnar(input.events) ? input.events : null;
-  const entryByName: (Masks | undefined | null)[] = [];
-  const personByDid: Actor[] = [];
-  let n = 0;
-  for (let i = start; i < end; i++) {
-    let entry: Masks | undefined;
-    let person: Actor | undefined;
-    if (columns) {
-      const nameId = columns.nameIdAt(i);
-      let known = entryByName[nameId];
-      if (known === undefined) entryByName[nameId] = known = masks(columns.nameOfId(nameId)) ?? null;
-      if (known === null && !input.keepAll) continue;
-      entry = known ?? undefined;
-      if (needsPerson) {
-        const did = columns.distinctIdIdAt(i);
-        person = personByDid[did] ??= input.actorOf(columns.distinctIdOfId(did));
-      }
-    }
-    const event = input.events.at(i)!;
-    if (!columns) {
-      entry = masks(event.event);
-      if (entry === undefined && !input.keepAll) continue;
-    }
-    person ??= needsPerson ? input.actorOf(event.distinct_id) : NO_PERSON;
-    if (input.global !== ALWAYS && !input.global(event, person.person)) continue;
+  const consider = (i: number, event: EventRecord, person: Actor, entry: Masks | undefined) => {
+    if (input.global !== ALWAYS && !input.global(event, person.person)) return;
     const steps = entry ? entry.steps(event, person) : 0;
     const exclusions = entry ? entry.exclusions(event, person) : 0;
-    if (!input.keepAll && steps === 0 && exclusions === 0) continue;
+    if (!input.keepAll && steps === 0 && exclusions === 0) return;
     const actor = input.aggregate ? input.aggregate(event, i) : person;
-    if (actor === undefined) continue;
-    actors[actor.slot] = actor;
-    kept.index[n] = i;
-    kept.actor[n] = actor.slot;
-    kept.steps[n] = steps;
-    kept.exclusions[n] = exclusions;
-    n++;
+    if (actor !== undefined) kept.push(i, event.timestamp, actor, steps, exclusions);
+  };
+  if (isColumnar(input.events)) {
+    collectFromColumns(input.events, start, end, input, masks, needsPerson, consider);
+  } else {
+    for (let i = start; i < end; i++) {
+      const event = input.events.at(i)!;
+      const entry = masks(event.event);
+      if (entry === undefined && !input.keepAll) continue;
+      consider(i, event, needsPerson ? input.actorOf(event.distinct_id) : NO_PERSON, entry);
+    }
   }
-  return groupByActor(input.events, kept, n, actors);
+  return groupByActor(input.events, kept);
 }
 
-interface Kept {
-  index: Int32Array;
-  actor: Int32Array;
-  steps: Int32Array;
-  exclusions: Int32Array;
+/** Over a column table the name test and the person lookup run on ids, before any row is made. */
+function collectFromColumns(
+  events: EventColumns,
+  start: number,
+  end: number,
+  input: CollectInput,
+  masks: (name: string) => Masks | undefined,
+  needsPerson: boolean,
+  consider: (i: number, event: EventRecord, person: Actor, entry: Masks | undefined) => void,
+): void {
+  const cols = events.scanColumns();
+  // Per name id: 0 not looked at yet, 1 no step or exclusion, 2 some.
+  const state = new Uint8Array(cols.names);
+  const entries: (Masks | undefined)[] = new Array(cols.names).fill(undefined);
+  const persons: (Actor | undefined)[] = needsPerson ? new Array(cols.distinctIds).fill(undefined) : [];
+  const { name, did } = cols;
+  for (let i = start; i < end; i++) {
+    const nameId = name[i]!;
+    let known = state[nameId]!;
+    if (known === 0) {
+      entries[nameId] = masks(events.nameOfId(nameId));
+      state[nameId] = known = entries[nameId] === undefined ? 1 : 2;
+    }
+    if (known === 1 && !input.keepAll) continue;
+    let person = NO_PERSON;
+    if (needsPerson) {
+      const d = did[i]!;
+      person = persons[d] ??= input.actorOf(events.distinctIdOfId(d));
+    }
+    consider(i, events.at(i)!, person, entries[nameId]);
+  }
+}
+
+/**
+ * The kept events, in typed arrays grown on demand (most events of a large range match no step). One set is
+ * reused by every collection (each is consumed by groupByActor before collectJourneys returns): allocating
+ * tens of megabytes of typed arrays per funnel made a third of its time garbage collection.
+ */
+class Kept {
+  static readonly #shared = new Kept();
+  n = 0;
+  most = 0;
+  index = new Int32Array(1 << 16);
+  ts = new Float64Array(1 << 16);
+  actor = new Int32Array(1 << 16);
+  steps = new Int32Array(1 << 16);
+  exclusions = new Int32Array(1 << 16);
+  actors: Actor[] = [];
+  static reset(most: number): Kept {
+    const kept = Kept.#shared;
+    kept.n = 0;
+    kept.most = most;
+    kept.actors = [];
+    return kept;
+  }
+  push(i: number, ts: number, actor: Actor, steps: number, exclusions: number): void {
+    if (this.n === this.index.length) this.#grow(Math.min(this.most, this.n * 2));
+    const n = this.n++;
+    this.actors[actor.slot] = actor;
+    this.index[n] = i;
+    this.ts[n] = ts;
+    this.actor[n] = actor.slot;
+    this.steps[n] = steps;
+    this.exclusions[n] = exclusions;
+  }
+  #grow(size: number): void {
+    const grow = <T extends Int32Array | Float64Array>(from: T, to: T): T => (to.set(from), to);
+    this.index = grow(this.index, new Int32Array(size));
+    this.ts = grow(this.ts, new Float64Array(size));
+    this.actor = grow(this.actor, new Int32Array(size));
+    this.steps = grow(this.steps, new Int32Array(size));
+    this.exclusions = grow(this.exclusions, new Int32Array(size));
+  }
 }
 
 /** Counting sort by actor slot, stable, so each actor's events stay in time order. */
-function groupByActor(source: EventList, kept: Kept, n: number, actors: Actor[]): Journey[] {
+function groupByActor(source: EventList, kept: Kept): Journey[] {
+  const { n, actors } = kept;
   const offsets = new Int32Array(actors.length + 1);
   for (let k = 0; k < n; k++) offsets[kept.actor[k]! + 1]!++;
   for (let s = 0; s < actors.length; s++) offsets[s + 1]! += offsets[s]!;
@@ -105,7 +153,7 @@ function groupByActor(source: EventList, kept: Kept, n: number, actors: Actor[])
   for (let k = 0; k < n; k++) {
     const at = fill[kept.actor[k]!]!++;
     out.index[at] = kept.index[k]!;
-    out.ts[at] = timestampAt(source, kept.index[k]!);
+    out.ts[at] = kept.ts[k]!;
     out.steps[at] = kept.steps[k]!;
     out.exclusions[at] = kept.exclusions[k]!;
   }

@@ -52,7 +52,7 @@ export function deriveSessions(events: EventList): SessionTable {
     const url = currentUrl(event);
     let s = sessions.get(id);
     if (!s) {
-      const entry = Object.fromEntries(Object.entries(ENTRY_PROPERTIES).map(([name, key]) => [name, event.properties[key]]));
+      const entry = Object.fromEntries(Object.entries(ENTRY_PROPERTIES).map(([name, key]) => [name, eventProperty(event, key)]));
       sessions.set(id, (s = { start: event.timestamp, end: event.timestamp, entryUrl: url, exitUrl: url, entry, urls: new Set(), pageviews: 0, autocaptures: 0, screens: 0 }));
     }
     s.end = event.timestamp;

@@ -159,11 +159,23 @@ function activeWindows(buckets: Buckets, days: number, kind: "weekly" | "monthly
 function windowedUnique(windows: Windows, keyOf: (event: EventRecord, key: ActorKey) => ActorKey): Accumulator {
   const counts = new Array<number>(windows.starts.length).fill(0);
   const lastCounted = new Map<ActorKey, number>();
+  const { starts, ends } = windows;
+  // Events arrive in time order: the two searches' answers hold over an interval of instants, kept here.
+  let first = 0;
+  let firstValid: [number, number] = [Infinity, -Infinity];
+  let last = -1;
+  let lastValid: [number, number] = [Infinity, -Infinity];
   return {
     add(event, actorKey) {
       const ts = event.timestamp;
-      const first = upperBound(windows.ends, ts);
-      const last = upperBound(windows.starts, ts) - 1;
+      if (ts < firstValid[0] || ts >= firstValid[1]) {
+        first = upperBound(ends, ts);
+        firstValid = [first > 0 ? ends[first - 1]! : -Infinity, first < ends.length ? ends[first]! : Infinity];
+      }
+      if (ts < lastValid[0] || ts >= lastValid[1]) {
+        last = upperBound(starts, ts) - 1;
+        lastValid = [last >= 0 ? starts[last]! : -Infinity, last + 1 < starts.length ? starts[last + 1]! : Infinity];
+      }
       if (first > last) return;
       const key = keyOf(event, actorKey);
       const previous = lastCounted.get(key) ?? -1;
