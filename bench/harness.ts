@@ -24,7 +24,7 @@ export const AUTH = { authorization: `Bearer ${API_KEY}` };
 export const JSON_AUTH = { ...AUTH, "content-type": "application/json" };
 export const BIG = 1_000_000;
 
-export const SCENARIOS = ["http", "analyses", "startup", "groups-sessions", "capture"] as const;
+export const SCENARIOS = ["http", "analyses", "startup", "groups-sessions", "capture", "scale"] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
 export const { values: flags } = parseArgs({
@@ -37,6 +37,7 @@ export const { values: flags } = parseArgs({
     profile: { type: "string" },
     note: { type: "string" },
     only: { type: "string" },
+    scale: { type: "string" },
   },
 });
 export const ROUNDS = Number(flags.rounds ?? (flags.quick ? 2 : 3));

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { DURATION, flags, INTERLEAVED_ROUNDS, ONLY, SCENARIOS, loadAtStart, median, OURS_COMMAND, PROFILE_DIR, ROOT, ROUNDS, t0Run, WARMUP } from "./harness.ts";
 import { ANALYSES, analysisEndpoint, type AnalysisName } from "./requests.ts";
-import { counterparts, inProcess, interleaved, notes, results, startups, type LoadResult, type Startup } from "./results.ts";
+import { counterparts, inProcess, interleaved, notes, results, scaleRuns, startups, type LoadResult, type ScaleAnalysis, type Startup } from "./results.ts";
 import { IN_PROCESS_RUNS } from "./scenarios/analyses.ts";
 
 const fmt = (n: number, d = 0) => (Number.isFinite(n) ? n.toLocaleString("en-US", { minimumFractionDigits: d, maximumFractionDigits: d }) : "–");
@@ -101,6 +101,7 @@ export function report(): string {
   L();
   L("RSS: `VmRSS` of the serving process read right after its first 200.");
   L();
+  if (scaleRuns.length) scaleSection(L);
   L("## Analyses: growth with the number of events");
   L();
   const [small, big] = inProcess;
@@ -172,4 +173,32 @@ export function report(): string {
   }
   L(`Total run time: ${fmt((performance.now() - t0Run) / 1000)} s.`);
   return lines.join("\n") + "\n";
+}
+
+/** Issue 16's targets at 10 M events, through HTTP at c=1 (p50 ms), and the 1 M → 10 M growth limit. */
+const SCALE_TARGETS: Record<ScaleAnalysis, number> = { "trend total": 150, "trend dau": 250, "trend $browser breakdown": 300, "funnel 3 steps": 500 };
+const SCALE_GROWTH_LIMIT = 12;
+
+function scaleSection(L: (s?: string) => void): void {
+  const names = Object.keys(SCALE_TARGETS) as ScaleAnalysis[];
+  L("## Scale: the column store at millions of events (issue 16)");
+  L();
+  L("`--events N` generated at start (no heap flag), then the data file of the largest size written and read back.");
+  L("Analyses through HTTP at c=1 with `refresh`, each of five calls over a fresh range (`date_from` -60d … -56d), median ms.");
+  L();
+  L(`| events | source | start-up ms | RSS after start MiB | ${names.join(" | ")} | note |`);
+  L(`|--:|---|--:|--:|${names.map(() => "--:").join("|")}|---|`);
+  for (const r of scaleRuns) L(`| ${fmt(r.events)} | ${r.source} | ${fmt(r.startupMs)} | ${fmt(r.rssMb)} | ${names.map((n) => (r.p50 ? ms(r.p50[n]) : "–")).join(" | ")} | ${r.note ?? ""} |`);
+  L();
+  const at = (n: number) => scaleRuns.find((r) => r.events === n && r.source === "generated" && r.p50);
+  const [one, ten] = [at(1_000_000), at(10_000_000)];
+  if (one && ten) {
+    L("| analysis at 10 M | p50 ms | target ms | met | growth 1 M → 10 M | limit | met |");
+    L("|---|--:|--:|---|--:|--:|---|");
+    for (const n of names) {
+      const growth = ten.p50![n] / one.p50![n];
+      L(`| ${n} | ${ms(ten.p50![n])} | ${SCALE_TARGETS[n]} | ${ten.p50![n] <= SCALE_TARGETS[n] ? "yes" : "**no**"} | ${fmt(growth, 1)}× | ${SCALE_GROWTH_LIMIT}× | ${growth <= SCALE_GROWTH_LIMIT ? "yes" : "**no**"} |`);
+    }
+    L();
+  }
 }

@@ -52,3 +52,15 @@ export interface InProcess {
   ms: Record<string, number>;
 }
 export const inProcess: InProcess[] = [];
+
+export type ScaleAnalysis = "trend total" | "trend dau" | "trend $browser breakdown" | "funnel 3 steps";
+/** One start of the scale scenario (issue 16): how it started, and the analyses' medians through HTTP. */
+export interface ScaleRun {
+  events: number;
+  source: string;
+  startupMs: number;
+  rssMb: number;
+  p50: Record<ScaleAnalysis, number> | null;
+  note?: string;
+}
+export const scaleRuns: ScaleRun[] = [];

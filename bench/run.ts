@@ -11,7 +11,8 @@
  * start-up and RSS; groups-sessions.ts: group funnels and session breakdowns next to their counterparts) over a shared harness (bench/harness.ts); bench/report.ts writes the tables.
  *
  * Flags: --quick (short rounds, for trying the script), --rounds N, --duration S, --warmup S,
- *        --only http,analyses,startup,groups-sessions,capture (some scenarios; the others' rows are left out),
+ *        --only http,analyses,startup,groups-sessions,capture,scale (some scenarios; the others' rows are left out),
+ *        --scale N,N,… (event counts of the scale scenario; default 1000000,10000000),
  *        --out FILE (default bench/README.md; "-" prints only), --profile DIR (our server runs with
  *        node --cpu-prof, profiles land in DIR; read them with bench/profile-top.mjs), --note TEXT (a line
  *        added to the report, e.g. which of several runs it is).
@@ -26,6 +27,7 @@ import { phaseBigInMemory, phaseInProcess } from "./scenarios/analyses.ts";
 import { phaseCapture } from "./scenarios/capture.ts";
 import { phaseGroupsAndSessions } from "./scenarios/groups-sessions.ts";
 import { phaseDefault, phaseExpress, phaseInterleaved, phasePrism } from "./scenarios/http.ts";
+import { phaseScale } from "./scenarios/scale.ts";
 import { npmStartAsTyped, phaseBigDataFile } from "./scenarios/startup.ts";
 
 async function main() {
@@ -48,6 +50,7 @@ async function main() {
   }
   if (ONLY.has("groups-sessions")) await phaseGroupsAndSessions();
   if (ONLY.has("capture")) phaseCapture();
+  if (ONLY.has("scale")) await phaseScale();
   const text = report();
   process.stdout.write(text);
   if (OUT !== "-") {

@@ -73,7 +73,8 @@ Usage: ${command} [options]
   --seed N          seed of the generated dataset (default ${DEFAULTS.seed})
   --persons N       persons in the generated dataset (default 500)
   --events N        events in the generated dataset (default 50000); more than the JavaScript heap
-                    holds (about 600 bytes each) is refused at start, naming the NODE_OPTIONS to raise it
+                    (about 45 bytes each) or the machine (about 230 bytes each at the peak) holds is
+                    refused at start, naming the NODE_OPTIONS that would raise the heap
   --body-limit N    maximum request body in bytes (default ${DEFAULTS.bodyLimit})
   --log-level L     silent | info | debug (default info; debug adds stack traces to start-up errors)
   --cors-origins L  comma-separated allowed origins, "*" for any, "none" to turn CORS off (default *)

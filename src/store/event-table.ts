@@ -181,6 +181,8 @@ export class EventTable {
   #generation = 0;
   #byName: { generation: number; positions: Map<number, Int32Array> } | undefined;
   #posByShape = new Map<number, Int32Array>();
+  #lastKey: string | undefined;
+  #lastPositions: Int32Array | undefined;
 
   constructor(
     readonly projectId: string,
@@ -351,10 +353,17 @@ export class EventTable {
 
   /** Reads one property of the event at `i` without materialising the others. */
   propertyAt(i: number, key: string, cols: Columns = this.#cols): unknown {
-    const keyId = this.dict.keys.find(key);
-    if (keyId === undefined) return undefined;
+    // A scan reads the same key event after event: its shape positions are kept for the next call.
+    let byShape = this.#lastKey === key ? this.#lastPositions : undefined;
     const shape = cols.shape[i]!;
-    const pos = this.#positionInShape(shape, keyId);
+    if (byShape === undefined || byShape.length <= shape) {
+      const keyId = this.dict.keys.find(key);
+      if (keyId === undefined) return undefined;
+      byShape = this.#positionsInShapes(keyId);
+      this.#lastKey = key;
+      this.#lastPositions = byShape;
+    }
+    const pos = byShape[shape]!;
     return pos < 0 ? undefined : this.dict.values.values[cols.vals[cols.voff[i]! + pos]!];
   }
 
@@ -379,16 +388,16 @@ export class EventTable {
     return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`;
   }
 
-  /** Where a key sits in a shape's key list, -1 when absent; cached per key. */
-  #positionInShape(shape: number, keyId: number): number {
+  /** Where a key sits in each shape's key list, -1 when absent; cached per key until new shapes appear. */
+  #positionsInShapes(keyId: number): Int32Array {
     let byShape = this.#posByShape.get(keyId);
     const shapes = this.dict.shapes;
-    if (!byShape || byShape.length <= shape) {
+    if (!byShape || byShape.length < shapes.length) {
       byShape = new Int32Array(shapes.length);
       for (let s = 0; s < shapes.length; s++) byShape[s] = shapes[s]!.indexOf(keyId);
       this.#posByShape.set(keyId, byShape);
     }
-    return byShape[shape]!;
+    return byShape;
   }
 
   #encode(event: EventRecord): Encoded {

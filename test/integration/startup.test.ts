@@ -212,11 +212,11 @@ describe("start-up failures: one line, what to do, exit 1, no stack", () => {
   });
 
   it("--events beyond the heap is refused up front with what it needs and the flag to raise it, never a V8 abort", async () => {
-    // A 256 MiB heap cannot hold 2 M generated events (~1.3 GiB by the measured 600 bytes per event).
-    const small = await runToEnd(["--port", "0", "--in-memory", "--events", "2000000"], { NODE_OPTIONS: "--max-old-space-size=256" });
+    // A 256 MiB heap cannot hold 10 M generated events (150 MiB + 45 bytes per event = 0.6 GiB, measured).
+    const small = await runToEnd(["--port", "0", "--in-memory", "--events", "10000000"], { NODE_OPTIONS: "--max-old-space-size=256" });
     expect(small.code).toBe(1);
     expect(small.out.trim().split("\n")).toHaveLength(1);
-    expect(small.out).toMatch(/^--events 2,000,000 needs about 1\.3 GiB of JavaScript heap, more than this process may use \(0\.\d GiB\): start with NODE_OPTIONS=--max-old-space-size=\d+/);
+    expect(small.out).toMatch(/^--events 10,000,000 needs about 0\.6 GiB of JavaScript heap, more than this process may use \(0\.\d GiB\): start with NODE_OPTIONS=--max-old-space-size=\d+/);
     expect(small.out).not.toMatch(/FATAL ERROR|heap out of memory/);
   });
 

@@ -1,6 +1,7 @@
 import type { EventList, EventRecord } from "../../store/schema.ts";
 import type { Actor, ActorOf } from "./actors.ts";
 import type { EventMatcher } from "./entity-match.ts";
+import { ALWAYS } from "./property-filter.ts";
 import { isColumnar, timestampAt, type EventColumns } from "./event-read.ts";
 
 /** Index of the first event with timestamp ≥ ts (events are sorted ascending). */
@@ -63,6 +64,6 @@ function forEachColumnMatch(events: EventColumns, start: number, end: number, ma
     const d = did[i]!;
     const actor = (actors[d] ??= actorOf(events.distinctIdOfId(d)));
     const event = events.at(i)!;
-    if (rest(event, actor.person)) visit(event, actor);
+    if (rest === ALWAYS || rest(event, actor.person)) visit(event, actor);
   }
 }

@@ -119,15 +119,21 @@ export function actorKeyOf(entity: SeriesEntity, spec: Pick<TrendSpec, "groupInd
 
 function accumulate(scan: Scan, keying?: Keying, mapKey: (key: string) => string = (k) => k): Map<string, Accumulator> {
   const accumulators = new Map<string, Accumulator>();
+  // Consecutive events mostly share their key (always, without a breakdown): the last one is kept at hand.
+  let lastKey: string | undefined;
+  let lastAcc: Accumulator | undefined;
   const add = (key: string, event: EventRecord, actorKey: ActorKey) => {
-    let acc = accumulators.get(key);
+    let acc = key === lastKey ? lastAcc : accumulators.get(key);
     if (!acc) accumulators.set(key, (acc = scan.plan.create()));
+    lastKey = key;
+    lastAcc = acc;
     acc.add(event, actorKey);
   };
   const visit = (event: EventRecord, actor: Actor) => {
     const actorKey = scan.actorKey(event, actor);
     if (actorKey === undefined) return;
-    const key: BreakdownKey = keying ? keying.keyOf(event, actor) : "";
+    if (!keying) return add("", event, actorKey);
+    const key: BreakdownKey = keying.keyOf(event, actor);
     if (key === null) return;
     if (typeof key === "string") add(mapKey(key), event, actorKey);
     else for (const k of key) add(mapKey(k), event, actorKey);
