@@ -92,15 +92,16 @@ class ValueDictionary {
         return this.#intern(this.#numbers, value, value);
       default:
         if (value === null) return 2;
-        return this.#intern(this.#json, JSON.stringify(value), deepFreeze(value));
+        return this.#intern(this.#json, JSON.stringify(value), value, true);
     }
   }
 
-  #intern<K>(map: Map<K, number>, key: K, value: unknown): number {
+  /** `freeze`: an object or list, frozen when first stored (its one copy is shared by every event with it). */
+  #intern<K>(map: Map<K, number>, key: K, value: unknown, freeze = false): number {
     let id = map.get(key);
     if (id === undefined) {
       id = this.values.length;
-      this.values.push(value);
+      this.values.push(freeze ? deepFreeze(value) : value);
       map.set(key, id);
     }
     return id;

@@ -1,7 +1,6 @@
 import { appendFileSync, createReadStream } from "node:fs";
 import { mkdir, open, rename } from "node:fs/promises";
 import path from "node:path";
-import { createInterface } from "node:readline";
 import type { Adapter } from "lowdb";
 
 /**
@@ -71,22 +70,34 @@ export class NdjsonFile<T> implements Adapter<T[]> {
     return run;
   }
 
+  /** Lines split by hand from 1 MiB chunks: readline's per-line machinery was a third of reading 10 M events. */
   async #readEach(each: (record: T) => void): Promise<boolean> {
-    const stream = createReadStream(this.#file, { encoding: "utf8" });
-    const lines = createInterface({ input: stream, crlfDelay: Infinity });
+    const stream = createReadStream(this.#file, { encoding: "utf8", highWaterMark: 1 << 20 });
     let lineNo = 0;
-    try {
-      for await (const line of lines) {
-        lineNo++;
-        if (line === "") continue;
-        let record: T;
-        try {
-          record = JSON.parse(line) as T;
-        } catch (e) {
-          throw new StoreFileError(this.#file, `line ${lineNo} is not valid JSON (${(e as Error).message})`);
-        }
-        each(record);
+    const parseLine = (raw: string) => {
+      lineNo++;
+      const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+      if (line === "") return;
+      let record: T;
+      try {
+        record = JSON.parse(line) as T;
+      } catch (e) {
+        throw new StoreFileError(this.#file, `line ${lineNo} is not valid JSON (${(e as Error).message})`);
       }
+      each(record);
+    };
+    try {
+      let rest = "";
+      for await (const chunk of stream as AsyncIterable<string>) {
+        const text = rest + chunk;
+        let start = 0;
+        for (let end = text.indexOf("\n"); end !== -1; end = text.indexOf("\n", start)) {
+          parseLine(text.slice(start, end));
+          start = end + 1;
+        }
+        rest = text.slice(start);
+      }
+      parseLine(rest);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === "ENOENT") return false;
       throw e;
