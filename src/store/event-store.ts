@@ -34,6 +34,18 @@ export class EventStore implements Iterable<EventRow> {
     return this.#tables.get(projectId);
   }
 
+  /** The tables by project (the column snapshot writes them). */
+  tables(): [string, EventTable][] {
+    return [...this.#tables];
+  }
+
+  /** A store over restored tables that share `dict`. */
+  static fromTables(dict: EventDictionaries, tables: readonly EventTable[]): EventStore {
+    const store = new EventStore(dict);
+    for (const t of tables) store.#tables.set(t.projectId, t);
+    return store;
+  }
+
   projects(): string[] {
     return [...this.#tables.keys()];
   }

@@ -82,6 +82,12 @@ class ValueDictionary {
   readonly #numbers = new Map<number, number>();
   readonly #json = new Map<string, number>();
 
+  /** Adds a value at the next id (restoring a snapshot: the lists hold each value once). */
+  append(value: unknown): void {
+    const before = this.values.length;
+    if (this.id(value) !== before) throw new Error("column snapshot: a dictionary value is listed twice");
+  }
+
   id(value: unknown): number {
     switch (typeof value) {
       case "boolean":
@@ -121,6 +127,18 @@ interface ShapeNode {
   next: Map<number, ShapeNode>;
 }
 
+/** The dictionaries as plain lists (the column snapshot's header): ids are list positions. */
+export interface DictionaryLists {
+  names: string[];
+  distinctIds: string[];
+  chains: string[];
+  keys: string[];
+  /** From id 3 on (0–2 are false, true, null). */
+  values: unknown[];
+  shapes: number[][];
+  oddUuids: string[];
+}
+
 /** What tables of one store share: every dictionary (append-only). */
 export class EventDictionaries {
   readonly names = new Dictionary<string>();
@@ -133,6 +151,35 @@ export class EventDictionaries {
   /** Shapes by key list, as a trie of key ids: no signature string built per event. */
   readonly #shapeTrie: ShapeNode = { id: -1, next: new Map() };
   readonly oddUuids = new Dictionary<string>();
+
+  toLists(): DictionaryLists {
+    return {
+      names: this.names.values,
+      distinctIds: this.distinctIds.values,
+      chains: this.chains.values,
+      keys: this.keys.values,
+      values: this.values.values.slice(3),
+      shapes: this.shapes.map((s) => Array.from(s)),
+      oddUuids: this.oddUuids.values,
+    };
+  }
+
+  /** Dictionaries with these lists' ids (each list's position is its id). */
+  static fromLists(lists: DictionaryLists): EventDictionaries {
+    const dict = new EventDictionaries();
+    const fill = (d: Dictionary<string>, values: readonly string[]) => {
+      values.forEach((v, i) => (d.values.length === i ? d.id(v) : undefined));
+      if (d.values.length !== values.length) throw new Error("column snapshot: a dictionary lists a value twice");
+    };
+    fill(dict.names, lists.names);
+    fill(dict.distinctIds, lists.distinctIds);
+    fill(dict.chains, lists.chains);
+    fill(dict.keys, lists.keys);
+    fill(dict.oddUuids, lists.oddUuids);
+    for (const v of lists.values) dict.values.append(v);
+    for (const s of lists.shapes) dict.shapeId(s);
+    return dict;
+  }
 
   shapeId(keyIds: readonly number[]): number {
     let node = this.#shapeTrie;
@@ -195,6 +242,27 @@ export class EventTable {
 
   get length(): number {
     return this.#length;
+  }
+
+  /** The rows' arrays, exactly `length` long (views, not copies): what the column snapshot writes. */
+  columnsForSnapshot(): { rows: number; vals: number; arrays: (Float64Array | Uint32Array)[] } {
+    const c = this.#cols;
+    const n = this.#length;
+    return {
+      rows: n,
+      vals: this.#valsLength,
+      arrays: [c.ts.subarray(0, n), c.name.subarray(0, n), c.did.subarray(0, n), c.uuid.subarray(0, n * 4), c.chain.subarray(0, n), c.shape.subarray(0, n), c.voff.subarray(0, n), c.vals.subarray(0, this.#valsLength)],
+    };
+  }
+
+  /** A table over arrays read from a column snapshot, in `columnsForSnapshot` order. */
+  static fromSnapshot(projectId: string, dict: EventDictionaries, rows: number, vals: number, arrays: (Float64Array | Uint32Array)[]): EventTable {
+    const [ts, name, did, uuid, chain, shape, voff, values] = arrays;
+    const table = new EventTable(projectId, dict, 0);
+    table.#cols = { ts: ts as Float64Array, name: name as Uint32Array, did: did as Uint32Array, uuid: uuid as Uint32Array, chain: chain as Uint32Array, shape: shape as Uint32Array, voff: voff as Uint32Array, vals: values as Uint32Array, hw: rows, vhw: vals, shared: false };
+    table.#length = rows;
+    table.#valsLength = vals;
+    return table;
   }
 
   /** Epoch ms of the event at `i` (ascending in i). */

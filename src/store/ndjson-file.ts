@@ -39,21 +39,30 @@ export class NdjsonFile<T> implements Adapter<T[]> {
 
   read(): Promise<T[] | null> {
     const records: T[] = [];
-    return this.#serial(async () => ((await this.#readEach((r) => records.push(r))) ? records : null));
+    return this.#serial(async () => ((await this.#readEach((r) => records.push(r), 0)) ? records : null));
   }
 
-  /** Streams the records to `each` (ten million never sit in one array); false when the file does not exist. */
-  readEach(each: (record: T) => void): Promise<boolean> {
-    return this.#serial(() => this.#readEach(each));
+  /**
+   * Streams the records to `each` (ten million never sit in one array), from byte `start` (a line's first byte);
+   * false when the file does not exist.
+   */
+  readEach(each: (record: T) => void, start = 0): Promise<boolean> {
+    return this.#serial(() => this.#readEach(each, start));
   }
 
   /**
    * Replaces the file with these records. An array is copied first (records pushed later are appended by their
    * own queued append, not written twice); any other iterable must already be a snapshot that will not change.
    */
-  write(records: Iterable<T>): Promise<void> {
+  write(records: Iterable<T>): Promise<void>;
+  /** `thenInside` runs right after the new file is in place, before any later append reaches it. */
+  write<R>(records: Iterable<T>, thenInside: () => R): Promise<R>;
+  write<R>(records: Iterable<T>, thenInside?: () => R): Promise<R | void> {
     const snapshot = Array.isArray(records) ? (records.slice() as T[]) : records;
-    return this.#serial(() => this.#write(snapshot));
+    return this.#serial(async () => {
+      await this.#write(snapshot);
+      return thenInside?.();
+    });
   }
 
   append(records: readonly T[]): Promise<void> {
@@ -71,8 +80,8 @@ export class NdjsonFile<T> implements Adapter<T[]> {
   }
 
   /** Lines split by hand from 1 MiB chunks: readline's per-line machinery was a third of reading 10 M events. */
-  async #readEach(each: (record: T) => void): Promise<boolean> {
-    const stream = createReadStream(this.#file, { encoding: "utf8", highWaterMark: 1 << 20 });
+  async #readEach(each: (record: T) => void, start: number): Promise<boolean> {
+    const stream = createReadStream(this.#file, { encoding: "utf8", highWaterMark: 1 << 20, start });
     let lineNo = 0;
     const parseLine = (raw: string) => {
       lineNo++;

@@ -6,6 +6,7 @@ import { JSONFile } from "lowdb/node";
 import { NdjsonFile, StoreFileError } from "./ndjson-file.ts";
 import { TurnCommittedJsonFile } from "./turn-committed-json-file.ts";
 import { EventStore } from "./event-store.ts";
+import { identityOf, readColumnSnapshot, removeColumnSnapshot, writeColumnSnapshot } from "./column-snapshot.ts";
 import { derivedProjectToken } from "../util/ids.ts";
 import type { ActivityRecord, EventRecord, MetaData, PersonRecord, State } from "./schema.ts";
 
@@ -22,6 +23,8 @@ export interface StoreFiles {
   persons: string;
   events: string;
   activity: string;
+  /** A cache of the events file's columns (src/store/column-snapshot.ts); never the only copy of anything. */
+  columns: string;
 }
 
 export function storeFiles(dataFile: string): StoreFiles {
@@ -31,6 +34,7 @@ export function storeFiles(dataFile: string): StoreFiles {
     persons: `${base}.persons.json`,
     events: `${base}.events.ndjson`,
     activity: `${base}.activity.ndjson`,
+    columns: `${base}.events.columns`,
   };
 }
 
@@ -91,15 +95,22 @@ export function openDatabases(files: StoreFiles | null, initial: State): Databas
   }
   const activityFile = new NdjsonFile<ActivityRecord>(files.activity);
   const eventsFile = new NdjsonFile<EventRecord>(files.events);
+  // Column snapshots are written one after another, each after the rewrite it describes.
+  let columnWrites = Promise.resolve();
   return {
     meta: low(new TurnCommittedJsonFile<MetaData>(files.meta), initial.meta),
     persons: low(new TurnCommittedJsonFile<{ persons: PersonRecord[] }>(files.persons), { persons: initial.persons }),
     events: {
       data: initial.events,
-      write() {
+      async write() {
         writes.count++;
         // A snapshot: events captured while the file is written go to it by their own append.
-        return eventsFile.write(this.data.share());
+        const snapshot = this.data.share();
+        const identity = await eventsFile.write(snapshot, () => identityOf(files.events));
+        // The cache follows in the background; a failed or interrupted one is only a slower next start.
+        columnWrites = columnWrites
+          .then(() => writeColumnSnapshot(files.columns, snapshot, identity))
+          .catch(() => removeColumnSnapshot(files.columns).catch(() => undefined));
       },
     },
     activity: low(activityFile, initial.activity),
@@ -135,8 +146,10 @@ export async function readState(files: StoreFiles): Promise<State | null> {
   }
   const persons = (await readJson<{ persons: PersonRecord[] }>(files.persons))?.persons;
   if (!Array.isArray(persons)) throw new StoreFileError(files.persons, "missing or without a persons list");
-  const events = new EventStore();
-  const found = await new NdjsonFile<EventRecord>(files.events).readEach((e) => events.add(e));
+  // The column snapshot, when it describes the file's beginning; the lines after it (or all) are parsed.
+  const cached = readColumnSnapshot(files.columns, files.events);
+  const events = cached?.events ?? new EventStore();
+  const found = await new NdjsonFile<EventRecord>(files.events).readEach((e) => events.add(e), cached?.endsAt ?? 0);
   if (!found) throw new StoreFileError(files.events, "missing");
   events.trim();
   const activity = (await new NdjsonFile<ActivityRecord>(files.activity).read()) ?? [];
