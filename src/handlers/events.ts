@@ -159,11 +159,8 @@ const MATCH_LISTS_KEPT = 64;
  * searches and the name its position list; the other filters run once per data version and query (a `where`
  * that reads now() is not kept). The cache key holds the bounds' positions, not their instants.
  */
-function matchingPositions(args: HandlerArgs, table: EventTable): Int32Array {
+function matchingPositions(args: HandlerArgs, table: EventTable, [lo, hi]: [number, number]): Int32Array {
   const q = queryOf(args);
-  const { after, ceiling } = timeBounds(args);
-  const lo = after === null ? 0 : firstPositionAtOrAfter(table, after + 1);
-  const hi = firstPositionAtOrAfter(table, ceiling);
   const { store } = args.deps;
   const { limit: _l, offset: _o, after: _a, before: _b, orderBy: _ob, select: _s, format: _f, ...filters } = q;
   const key = JSON.stringify([args.project.id, store.analysisData.version(args.project.id), lo, hi, filters, q.where === undefined ? 0 : args.deps.clock.now()]);
@@ -184,6 +181,12 @@ function matchingPositions(args: HandlerArgs, table: EventTable): Int32Array {
   return matches;
 }
 
+/** The positions [lo, hi) inside the list's time bounds: two binary searches. */
+function positionBounds(args: HandlerArgs, table: EventTable): [number, number] {
+  const { after, ceiling } = timeBounds(args);
+  return [after === null ? 0 : firstPositionAtOrAfter(table, after + 1), firstPositionAtOrAfter(table, ceiling)];
+}
+
 function firstPositionAtOrAfter(table: EventTable, ts: number): number {
   let lo = 0;
   let hi = table.length;
@@ -195,32 +198,43 @@ function firstPositionAtOrAfter(table: EventTable, ts: number): number {
   return lo;
 }
 
+/** One page of the events list (or of its `select` rows). */
+function eventsPage(args: HandlerArgs, table: EventTable, bounds: [number, number]) {
+  const q = queryOf(args);
+  const ascending = ascendingOrder(q);
+  const columns = selectColumns(args);
+  const limit = Number(q.limit ?? 100);
+  const offset = Number(q.offset ?? 0);
+  const matches = matchingPositions(args, table, bounds);
+  const picked = Array.from({ length: Math.max(0, Math.min(limit, matches.length - offset)) }, (_, k) => matches[ascending ? offset + k : matches.length - 1 - offset - k]!);
+  const index = args.deps.store.analysisData.index(args.project.id);
+  const rows = picked.map((position) => {
+    const event = table.at(position)!;
+    return { event, person: index.personsByDistinctId.get(event.distinct_id) };
+  });
+  const next = offset + limit < matches.length ? nextLink(args.url, table, matches, offset + picked.length - 1, ascending) : null;
+  if (columns) {
+    const results = rows.map((row) => columns.map((c) => c.value(row)));
+    const types = columns.map((_, i) => typeOf(results.find((r) => r[i] !== null)?.[i] ?? null));
+    return { columns: columns.map((c) => c.name), types, results, hasMore: next !== null, next };
+  }
+  return { count: matches.length, next, previous: null, results: rows.map((r) => toEventJson(r.event, r.person)) };
+}
+
 export const eventHandlers = {
   /** Newest first; `where` filters, `select` switches the rows to the chosen columns (reference §5.1). */
   events_list: async (args) => {
     const q = queryOf(args);
-    if (q.select !== undefined || q.where !== undefined) await loadHogql();
-    const ascending = ascendingOrder(q);
-    const columns = selectColumns(args);
-    const limit = Number(q.limit ?? 100);
-    const offset = Number(q.offset ?? 0);
+    const hogql = q.select !== undefined || q.where !== undefined;
+    if (hogql) await loadHogql();
     const table = args.deps.store.events.of(args.project.id);
-    const matches = matchingPositions(args, table);
-    const picked = Array.from({ length: Math.max(0, Math.min(limit, matches.length - offset)) }, (_, k) => matches[ascending ? offset + k : matches.length - 1 - offset - k]!);
-    const index = args.deps.store.analysisData.index(args.project.id);
-    const rows = picked.map((position) => {
-      const event = table.at(position)!;
-      return { event, person: index.personsByDistinctId.get(event.distinct_id) };
-    });
-    const next = offset + limit < matches.length ? nextLink(args.url, table, matches, offset + picked.length - 1, ascending) : null;
-    if (columns) {
-      const results = rows.map((row) => columns.map((c) => c.value(row)));
-      const types = columns.map((_, i) => typeOf(results.find((r) => r[i] !== null)?.[i] ?? null));
-      return reply(200, { columns: columns.map((c) => c.name), types, results, hasMore: next !== null, next });
-    }
-    return reply(200, { count: matches.length, next, previous: null, results: rows.map((r) => toEventJson(r.event, r.person)) });
+    const bounds = positionBounds(args, table);
+    const build = () => eventsPage(args, table, bounds);
+    if (q.format === "csv") return reply(200, build());
+    // The page follows from the state, the URL and the bounds' positions (and now(), which HogQL may read).
+    const key = `events:${args.deps.store.revision()}:${args.url.href}:${bounds.join(",")}:${hogql ? args.deps.clock.now() : ""}`;
+    return reply(200, args.deps.bodies(key, build));
   },
-
   events_retrieve: (args) => {
     const id = String((args.c.request.params as Q).id);
     if (!UUID.test(id)) throw fail.invalid("id", "Invalid UUID");
