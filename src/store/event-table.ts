@@ -290,6 +290,14 @@ export class EventTable {
     return this.dict.distinctIds.values[id]!;
   }
 
+  /**
+   * One row object that a scan moves from event to event (`moveTo`), for visitors that read the event only
+   * during their call: a scan of millions then makes no object per event.
+   */
+  cursor(): EventRow {
+    return new EventRow(this, this.#cols, 0);
+  }
+
   /** The event at `i` as a row object (undefined past the end, as an array's `at`). */
   at(i: number): EventRow | undefined {
     if (i < 0) i += this.#length;
@@ -579,8 +587,8 @@ export class EventRow implements EventRecord {
   constructor(
     readonly table: EventTable,
     private readonly cols: Columns,
-    /** Position in the table when read (rows are never moved under a row object). */
-    readonly position: number,
+    /** Position in the table when read (rows are never moved under a row object, except a cursor's). */
+    public position: number,
   ) {}
 
   get project_id(): string {

@@ -10,6 +10,8 @@ export interface EventColumns extends EventList {
   distinctIdIdAt(i: number): number;
   nameIdOf(name: string): number | undefined;
   nameOfId(id: number): string;
+  /** A row moved by assigning `position`, for visitors that keep nothing of the event after their call. */
+  cursor(): EventRecord & { position: number };
   /** Raw columns for tight loops (read-only); `names`/`distinctIds` bound the ids in them. */
   scanColumns(): { ts: Float64Array; name: Uint32Array; did: Uint32Array; names: number; distinctIds: number };
   distinctIdOfId(id: number): string;

@@ -25,7 +25,9 @@ export function indexRange(events: EventList, from: number, to: number): [number
 
 /**
  * Visits the events in [from, to] that the matcher accepts, with their actor: the event-name test runs
- * before the actor lookup and the compiled property filters. Shared by every analysis.
+ * before the actor lookup and the compiled property filters. Shared by every analysis. `transient`: the
+ * visitor keeps nothing of the event after its call (no reference, only values read from it), so a column
+ * table may hand it one moving row instead of an object per event.
  */
 export function forEachMatch(
   events: EventList,
@@ -33,9 +35,10 @@ export function forEachMatch(
   matcher: EventMatcher,
   actorOf: ActorOf,
   visit: (event: EventRecord, actor: Actor) => void,
+  transient = false,
 ): void {
   const [start, end] = indexRange(events, range.from, range.to);
-  if (isColumnar(events)) return forEachColumnMatch(events, start, end, matcher, actorOf, visit);
+  if (isColumnar(events)) return forEachColumnMatch(events, start, end, matcher, actorOf, visit, transient);
   const { names, rest } = matcher;
   for (let i = start; i < end; i++) {
     const event = events.at(i)!;
@@ -49,7 +52,15 @@ export function forEachMatch(
  * The same over a column table: the name is tested on its id and the actor looked up once per distinct id,
  * so an event that fails the name test costs two array reads and no object.
  */
-function forEachColumnMatch(events: EventColumns, start: number, end: number, matcher: EventMatcher, actorOf: ActorOf, visit: (event: EventRecord, actor: Actor) => void): void {
+function forEachColumnMatch(
+  events: EventColumns,
+  start: number,
+  end: number,
+  matcher: EventMatcher,
+  actorOf: ActorOf,
+  visit: (event: EventRecord, actor: Actor) => void,
+  transient: boolean,
+): void {
   const { names, rest } = matcher;
   const cols = events.scanColumns();
   const wanted = names === null ? null : new Uint8Array(cols.names);
@@ -59,11 +70,16 @@ function forEachColumnMatch(events: EventColumns, start: number, end: number, ma
   }
   const actors: (Actor | undefined)[] = new Array(cols.distinctIds).fill(undefined);
   const { name, did } = cols;
+  const cursor = transient ? events.cursor() : null;
   for (let i = start; i < end; i++) {
     if (wanted !== null && wanted[name[i]!] === 0) continue;
     const d = did[i]!;
     const actor = (actors[d] ??= actorOf(events.distinctIdOfId(d)));
-    const event = events.at(i)!;
+    let event: EventRecord;
+    if (cursor) {
+      cursor.position = i;
+      event = cursor;
+    } else event = events.at(i)!;
     if (rest === ALWAYS || rest(event, actor.person)) visit(event, actor);
   }
 }

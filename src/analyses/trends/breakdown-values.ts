@@ -64,10 +64,17 @@ const minimal = (n: number): string => String(Math.round(n * 100) / 100);
 function histogramKeying(part: PropertyPart, binCount: number, source: ScanSource): Keying {
   let min = Infinity;
   let max = -Infinity;
-  forEachMatch(source.events, source.range, source.matcher, source.actorOf, (event, actor) => {
-    const n = numericForm(partValue(part, event, actor.person));
-    if (!Number.isNaN(n)) [min, max] = [Math.min(min, n), Math.max(max, n)];
-  });
+  forEachMatch(
+    source.events,
+    source.range,
+    source.matcher,
+    source.actorOf,
+    (event, actor) => {
+      const n = numericForm(partValue(part, event, actor.person));
+      if (!Number.isNaN(n)) [min, max] = [Math.min(min, n), Math.max(max, n)];
+    },
+    true,
+  );
   const width = (max - min) / binCount;
   const lowerBin = new Map<string, number>();
   // One label per bin that holds a value, made on first use (not per event: building strings dominated the scan).

@@ -139,7 +139,8 @@ function accumulate(scan: Scan, keying?: Keying, mapKey: (key: string) => string
     else for (const k of key) add(mapKey(k), event, actorKey);
   };
   if (scan.plan.firstTime) firstTimeScan(scan, visit);
-  else forEachMatch(scan.shared.events, { from: scan.plan.scanFrom, to: scan.buckets.to }, scan.matcher, scan.shared.actorOf, visit);
+  // Accumulators and keyings read values from the event and keep none of it: one moving row serves.
+  else forEachMatch(scan.shared.events, { from: scan.plan.scanFrom, to: scan.buckets.to }, scan.matcher, scan.shared.actorOf, visit, true);
   return accumulators;
 }
 
