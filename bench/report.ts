@@ -105,7 +105,7 @@ export function report(): string {
   L("## Analyses: growth with the number of events");
   L();
   const [small, big] = inProcess;
-  L("In-process: `generateFixtures` → store → analysis service with `refresh` (the pure `computeTrends` / `computeFunnel`");
+  L("In-process: `generatedState` (the column store) → analysis service with `refresh` (the pure `computeTrends` / `computeFunnel`");
   L(`plus the cache-key hash), median of ${IN_PROCESS_RUNS} runs after 3 warm-up runs. HTTP: \`ours 1M\` at c=1, p50.`);
   L();
   L(`| analysis (project 1, last 30 days, daily) | in-process ${fmt(small?.events ?? NaN)} events ms | in-process ${fmt(big?.events ?? NaN)} events ms | growth | HTTP 1 M p50 ms (c=1) | HTTP 1 M cached p50 ms (c=10) |`);

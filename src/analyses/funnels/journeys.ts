@@ -83,6 +83,8 @@ function collectFromColumns(
   const entries: (Masks | undefined)[] = new Array(cols.names).fill(undefined);
   const persons: (Actor | undefined)[] = needsPerson ? new Array(cols.distinctIds).fill(undefined) : [];
   const { name, did } = cols;
+  // `consider` reads the event and keeps numbers only: one moving row serves every event.
+  const cursor = events.cursor();
   for (let i = start; i < end; i++) {
     const nameId = name[i]!;
     let known = state[nameId]!;
@@ -96,7 +98,8 @@ function collectFromColumns(
       const d = did[i]!;
       person = persons[d] ??= input.actorOf(events.distinctIdOfId(d));
     }
-    consider(i, events.at(i)!, person, entries[nameId]);
+    cursor.position = i;
+    consider(i, cursor, person, entries[nameId]);
   }
 }
 
