@@ -112,6 +112,8 @@ export async function createApp({ store, clock, config, logger, startup }: AppOp
   const baseDeps = { store, clock, config, analyses, bodies: createBodyCache(), overrides };
   let router = await createApi(handlers, baseDeps);
   let personsQueryKeys = personsQueryKeysOf(router.api);
+  /** Paths are routed with a trailing slash, as the real service's, except the few documented without one. */
+  const routedPathOf = (path: string) => (path.endsWith("/") || router.slashless.has(path) ? path : `${path}/`);
   const requestLog = new RequestLog(config.requestLogSize);
   const control = createControl({
     store,
@@ -125,7 +127,7 @@ export async function createApp({ store, clock, config, logger, startup }: AppOp
   /** The operation a logged request was routed to (matched again: cheap, and right for refused requests too). */
   const operationOf = (method: string, path: string) => {
     try {
-      return router.api.matchOperation({ method: method.toLowerCase(), path: path.endsWith("/") ? path : `${path}/`, headers: {} })?.operationId ?? null;
+      return router.api.matchOperation({ method: method.toLowerCase(), path: routedPathOf(path), headers: {} })?.operationId ?? null;
     } catch {
       return null;
     }
@@ -151,8 +153,7 @@ export async function createApp({ store, clock, config, logger, startup }: AppOp
   app.use(readDeclaredBody(express.json({ limit: config.bodyLimit, type: ["application/json", "+json"], strict: false }), (req) => {
     if (!BODY_METHODS.has(req.method)) return false;
     if (req.path.startsWith("/_mock")) return true;
-    const path = req.path.endsWith("/") ? req.path : `${req.path}/`;
-    return Boolean(router.api.matchOperation({ method: req.method.toLowerCase(), path, headers: {} })?.requestBody);
+    return Boolean(router.api.matchOperation({ method: req.method.toLowerCase(), path: routedPathOf(req.path), headers: {} })?.requestBody);
   }));
   app.use("/_mock/captured", guard(config.adminToken), capturedLogRouter(captured));
   app.use("/_mock", await controlRouter(control, config.adminToken));
@@ -172,7 +173,7 @@ export async function createApp({ store, clock, config, logger, startup }: AppOp
   app.use(async (req, res, next) => {
     try {
       await preloadHogql(req);
-      const routedPath = req.path.endsWith("/") ? req.path : `${req.path}/`;
+      const routedPath = routedPathOf(req.path);
       let url: URL | undefined;
       const request = {
         method: req.method,

@@ -13,9 +13,33 @@ export interface paths {
         };
         /**
          * List projects
-         * @description Lists the projects the key's user is a member of, ordered by id. The `id` of a project is the `{project_id}` of every other path. Choice: the spec only says that project ids come from here; we list the caller's projects with a paginated envelope and only the fields the mock uses (id, name, timezone, week_start_day).
+         * @description Lists the projects the key's user is a member of, ordered by id. The `id` of a project is the `{project_id}` of every other path. Choice: the spec only says that project ids come from here; we list the caller's projects with a paginated envelope and the fields the mock uses, with integer ids and the organization as the real service's project objects have them.
          */
         get: operations["projects_list"];
+        put?: never;
+        /**
+         * Create a project
+         * @description Not in the spec (the real service's `POST /api/projects/`, which its CLI and agent tools call). Creates a project in the organization, persisted and listed afterwards, with the next integer id and its own `phc_` API token for capture. Choice: every user of the mock may use the new project (the real service gives it to the organization's members; the mock has one organization).
+         */
+        post: operations["projects_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a project
+         * @description Not in the spec (the real service's project retrieve, which its CLI and agent tools call to find the project they work in). `@current` is the caller's first project.
+         */
+        get: operations["projects_retrieve"];
         put?: never;
         post?: never;
         delete?: never;
@@ -900,6 +924,186 @@ export interface paths {
         get: operations["events_retrieve"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/personal_api_keys/@current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The key of this request
+         * @description Not in the spec (the real service's `GET /api/personal_api_keys/@current`, which its agent toolkit and CLI call first to learn the key's scopes). The key is never echoed: `mask_value` shows its first four and last four characters. Choice: the mock's keys have every scope (`["*"]`) and are not restricted to projects or organizations (empty `scoped_teams`, `scoped_organizations`), as a key created with "All access".
+         */
+        get: operations["personal_api_keys_current"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/@me/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The key's user
+         * @description Not in the spec (the real service's `GET /api/users/@me/`, which its clients call to find the default organization and project). `team` is the user's first project, `organization` the mock's one organization.
+         */
+        get: operations["users_me"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List organizations
+         * @description Not in the spec (the real service's organization list). The mock has one organization.
+         */
+        get: operations["organizations_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{organization_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve an organization
+         * @description Not in the spec (the real service's organization retrieve). `@current` is the mock's organization.
+         */
+        get: operations["organizations_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{organization_id}/projects/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an organization's projects
+         * @description Not in the spec (the real service's organization project list); the projects the caller may use.
+         */
+        get: operations["organizations_projects_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/introspect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Introspect a token
+         * @description Not in the spec (the real service's OAuth token introspection, RFC 7662, which PostHog's CLI falls back to for a key's scopes). Choice: a personal API key of the mock is active with scope `*` and no project or organization restriction; any other token is `{"active": false}` (200, as RFC 7662 answers an unknown token). No Authorization header is needed.
+         */
+        post: operations["oauth_introspect"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/event_definitions/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List event definitions
+         * @description Not in the spec (the real service's event taxonomy, which its clients use to build queries). Computed from the stored events: one definition per event name, with when it was first and last seen and its count over the last 30 days; ordered by that volume, most first, then by name. Choice: descriptions, owners, tags and verification are not modelled (null / empty / false).
+         */
+        get: operations["event_definitions_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/property_definitions/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List property definitions
+         * @description Not in the spec (the real service's property taxonomy). Computed from the stored events (`type=event`), persons (`type=person`) or the groups of `group_type_index` (`type=group`): one definition per key, its `property_type` inferred from the values seen (Numeric, Boolean, DateTime for ISO 8601 strings, else String; the most frequent kind wins), ordered by how often the key is set, then by name. With `event_names` and `filter_by_event_names` only keys seen on those events are listed; without the latter every key is listed and `is_seen_on_filtered_events` says which were seen on them.
+         */
+        get: operations["property_definitions_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/mcp_tools/read_taxonomy/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read the data taxonomy (MCP tool)
+         * @description Not in the spec (the real service's MCP tool `read_taxonomy`, which PostHog's CLI calls as `read-data-schema`). `args.query.kind` is `events` (event names with volumes), `event_properties` (`event_name`), `entity_properties` (`entity`: person, session or a group type name), `event_property_values` (`event_name`, `property_name`) or `entity_property_values` (`entity`, `property_name`); answered from the same computation as the definitions endpoints, as text in `content`. Choice: actions are not modelled (`action_*` kinds answer `success: false` with the reason).
+         */
+        post: operations["mcp_tools_read_taxonomy"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2115,8 +2319,11 @@ export interface components {
          *       "previous": null,
          *       "results": [
          *         {
-         *           "id": "1",
+         *           "id": 1,
+         *           "uuid": "0190a1b2-c3d4-4e5f-8a9b-0c1d2e3f4a5b",
          *           "name": "Default project",
+         *           "organization": "0190a1b2-c3d4-4e5f-8a9b-0c1d2e3f4a00",
+         *           "api_token": "phc_9xL2QmT7vK4pR8sW1yZ3bN6cF0hJ5dG2aE7uX9wQ4tY",
          *           "timezone": "UTC",
          *           "week_start_day": 0
          *         }
@@ -2487,18 +2694,33 @@ export interface components {
             };
         };
         /**
-         * @description A project: the container of insights, persons and events. Choice: only the fields the mock uses are returned (the real service returns many more settings).
+         * @description A project: the container of insights, persons and events. Choice: only the fields the mock uses are returned (the real service returns many more settings). `id` is an integer as in the real service; a fixture project whose id is not an integer string gets a stable integer derived from it (either form addresses it in paths).
          * @example {
-         *       "id": "1",
+         *       "id": 1,
+         *       "uuid": "0190a1b2-c3d4-4e5f-8a9b-0c1d2e3f4a5b",
          *       "name": "Default project",
+         *       "organization": "0190a1b2-c3d4-4e5f-8a9b-0c1d2e3f4a00",
+         *       "api_token": "phc_9xL2QmT7vK4pR8sW1yZ3bN6cF0hJ5dG2aE7uX9wQ4tY",
          *       "timezone": "UTC",
          *       "week_start_day": 0
          *     }
          */
         Project: {
             /** @description Project id, the `{project_id}` of every project-scoped path. */
-            id: string;
+            id: number;
+            /**
+             * Format: uuid
+             * @description A stable uuid of the project.
+             */
+            uuid?: string;
             name: string;
+            /**
+             * Format: uuid
+             * @description The organization the project belongs to (the mock has one, see `GET /api/organizations/`).
+             */
+            organization: string;
+            /** @description The project API key (`phc_…`) that client libraries send to the capture endpoints. */
+            api_token: string;
             /**
              * @description IANA time zone name; analyses bucket days, weeks and months in it. Default `UTC`.
              * @example UTC
@@ -3275,6 +3497,66 @@ export interface components {
             email: string;
             is_email_verified: boolean;
         };
+        /**
+         * @description An organization. Not in the spec. Choice: the mock has exactly one organization, holding every project; its uuid is derived from the store (stable across restarts of the same data), its name is fixed.
+         * @example {
+         *       "id": "0190a1b2-c3d4-4e5f-8a9b-0c1d2e3f4a00",
+         *       "name": "Default organization",
+         *       "slug": "default-organization",
+         *       "created_at": "2025-01-01T00:00:00Z",
+         *       "membership_level": 15
+         *     }
+         */
+        Organization: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            slug: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description The caller's level, 15 (owner) as for the real service's organization creator. */
+            membership_level: number;
+        };
+        /** @description An event name seen in the project's events (computed, not stored). Not in the spec. */
+        EventDefinition: {
+            /**
+             * Format: uuid
+             * @description Stable per project and name.
+             */
+            id: string;
+            name: string;
+            /**
+             * Format: date-time
+             * @description The first event's timestamp.
+             */
+            created_at: string;
+            /** Format: date-time */
+            last_seen_at: string;
+            /** @description Events of this name in the 30 days before now. */
+            volume_30_day: number;
+            description: null;
+            owner: null;
+            tags: string[];
+            verified: boolean;
+            hidden: boolean;
+        };
+        /** @description A property key seen on the project's events, persons or groups (computed, not stored). Not in the spec. */
+        PropertyDefinition: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description 1 event, 2 person, 3 group (the real service's numbering). */
+            type: number;
+            group_type_index?: number | null;
+            /** @enum {string|null} */
+            property_type: "String" | "Numeric" | "Boolean" | "DateTime" | null;
+            is_numerical: boolean;
+            is_seen_on_filtered_events: boolean | null;
+            description: null;
+            tags: string[];
+            verified: boolean;
+            hidden: boolean;
+        };
     };
     responses: {
         /** @description Invalid request: a query parameter, path parameter or body field fails validation (`attr` names it, nested fields joined with `__`), an undeclared query parameter was sent, or the body is not valid JSON (`invalid_request` / `parse_error`). */
@@ -3588,6 +3870,11 @@ export interface components {
          * @example [{"property":"$browser","type":"event"}]
          */
         breakdowns: string;
+        /**
+         * @description Organization id (a uuid) as listed by `GET /api/organizations/`, or `@current`. Not in the spec.
+         * @example @current
+         */
+        organization_id: string;
     };
     requestBodies: never;
     headers: never;
@@ -3623,6 +3910,75 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    projects_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description IANA zone name (default `UTC`); an unknown zone is a 400. */
+                    timezone?: string;
+                    /** @enum {integer} */
+                    week_start_day?: 0 | 1;
+                };
+            };
+        };
+        responses: {
+            /** @description The created project. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Project"];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    projects_retrieve: {
+        parameters: {
+            query?: {
+                /** @description Response format (spec: every endpoint takes it). `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema): a header row of the (flattened, sorted) field names, then one row per item of a list's `results`, of an analysis' `result` (one row per series with its data points), of a bare list, or one row for a single object. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell; booleans are `True`/`False`, as the real service's renderer writes them. Against formula injection (OWASP), a cell whose text starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'` (so `-30d` is written `'-30d` and `=1+1` `'=1+1`), except a plain number (`-3`, `-0.5`, `-1e3`), which is written as is. Choice: the real renderer prefixes nothing. Choice: the rows of a list are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. Errors are always JSON. */
+                format?: components["parameters"]["format"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The project. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Project"];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -6304,6 +6660,410 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Event"];
                     "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    personal_api_keys_current: {
+        parameters: {
+            query?: {
+                /** @description Response format (spec: every endpoint takes it). `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema): a header row of the (flattened, sorted) field names, then one row per item of a list's `results`, of an analysis' `result` (one row per series with its data points), of a bare list, or one row for a single object. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell; booleans are `True`/`False`, as the real service's renderer writes them. Against formula injection (OWASP), a cell whose text starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'` (so `-30d` is written `'-30d` and `=1+1` `'=1+1`), except a plain number (`-3`, `-0.5`, `-1e3`), which is written as is. Choice: the real renderer prefixes nothing. Choice: the rows of a list are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. Errors are always JSON. */
+                format?: components["parameters"]["format"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key, redacted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        label: string;
+                        mask_value: string;
+                        user_id: number;
+                        /** Format: date-time */
+                        created_at: string | null;
+                        /** Format: date-time */
+                        last_used_at: string | null;
+                        scopes: string[];
+                        scoped_teams: number[];
+                        scoped_organizations: string[];
+                    };
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    users_me: {
+        parameters: {
+            query?: {
+                /** @description Response format (spec: every endpoint takes it). `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema): a header row of the (flattened, sorted) field names, then one row per item of a list's `results`, of an analysis' `result` (one row per series with its data points), of a bare list, or one row for a single object. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell; booleans are `True`/`False`, as the real service's renderer writes them. Against formula injection (OWASP), a cell whose text starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'` (so `-30d` is written `'-30d` and `=1+1` `'=1+1`), except a plain number (`-3`, `-0.5`, `-1e3`), which is written as is. Choice: the real renderer prefixes nothing. Choice: the rows of a list are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. Errors are always JSON. */
+                format?: components["parameters"]["format"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        uuid: string;
+                        distinct_id: string;
+                        first_name: string;
+                        email: string;
+                        is_email_verified: boolean;
+                        organization: components["schemas"]["Organization"];
+                        organizations: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                        }[];
+                        /** @description The user's first project (null when it has none). */
+                        team: {
+                            id: number;
+                            /** Format: uuid */
+                            uuid: string;
+                            /** Format: uuid */
+                            organization: string;
+                            name: string;
+                            api_token: string;
+                            timezone: string;
+                        } | null;
+                    };
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    organizations_list: {
+        parameters: {
+            query?: {
+                /** @description Response format (spec: every endpoint takes it). `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema): a header row of the (flattened, sorted) field names, then one row per item of a list's `results`, of an analysis' `result` (one row per series with its data points), of a bare list, or one row for a single object. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell; booleans are `True`/`False`, as the real service's renderer writes them. Against formula injection (OWASP), a cell whose text starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'` (so `-30d` is written `'-30d` and `=1+1` `'=1+1`), except a plain number (`-3`, `-0.5`, `-1e3`), which is written as is. Choice: the real renderer prefixes nothing. Choice: the rows of a list are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. Errors are always JSON. */
+                format?: components["parameters"]["format"];
+                /** @description Page size. */
+                limit?: components["parameters"]["limit"];
+                /** @description Index of the first result to return. */
+                offset?: components["parameters"]["offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of organizations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        next: string | null;
+                        previous: string | null;
+                        results: components["schemas"]["Organization"][];
+                    };
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    organizations_retrieve: {
+        parameters: {
+            query?: {
+                /** @description Response format (spec: every endpoint takes it). `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema): a header row of the (flattened, sorted) field names, then one row per item of a list's `results`, of an analysis' `result` (one row per series with its data points), of a bare list, or one row for a single object. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell; booleans are `True`/`False`, as the real service's renderer writes them. Against formula injection (OWASP), a cell whose text starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'` (so `-30d` is written `'-30d` and `=1+1` `'=1+1`), except a plain number (`-3`, `-0.5`, `-1e3`), which is written as is. Choice: the real renderer prefixes nothing. Choice: the rows of a list are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. Errors are always JSON. */
+                format?: components["parameters"]["format"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Organization id (a uuid) as listed by `GET /api/organizations/`, or `@current`. Not in the spec.
+                 * @example @current
+                 */
+                organization_id: components["parameters"]["organization_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organization. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organization"];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    organizations_projects_list: {
+        parameters: {
+            query?: {
+                /** @description Response format (spec: every endpoint takes it). `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema): a header row of the (flattened, sorted) field names, then one row per item of a list's `results`, of an analysis' `result` (one row per series with its data points), of a bare list, or one row for a single object. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell; booleans are `True`/`False`, as the real service's renderer writes them. Against formula injection (OWASP), a cell whose text starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'` (so `-30d` is written `'-30d` and `=1+1` `'=1+1`), except a plain number (`-3`, `-0.5`, `-1e3`), which is written as is. Choice: the real renderer prefixes nothing. Choice: the rows of a list are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. Errors are always JSON. */
+                format?: components["parameters"]["format"];
+                /** @description Page size. */
+                limit?: components["parameters"]["limit"];
+                /** @description Index of the first result to return. */
+                offset?: components["parameters"]["offset"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Organization id (a uuid) as listed by `GET /api/organizations/`, or `@current`. Not in the spec.
+                 * @example @current
+                 */
+                organization_id: components["parameters"]["organization_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of projects. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedProjectList"];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    oauth_introspect: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Whether the token is active, and what it may do. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        active: boolean;
+                        scope?: string;
+                        scoped_teams?: number[];
+                        scoped_organizations?: string[];
+                        client_id?: string | null;
+                        client_name?: string | null;
+                        token_type?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    event_definitions_list: {
+        parameters: {
+            query?: {
+                /** @description Response format (spec: every endpoint takes it). `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema): a header row of the (flattened, sorted) field names, then one row per item of a list's `results`, of an analysis' `result` (one row per series with its data points), of a bare list, or one row for a single object. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell; booleans are `True`/`False`, as the real service's renderer writes them. Against formula injection (OWASP), a cell whose text starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'` (so `-30d` is written `'-30d` and `=1+1` `'=1+1`), except a plain number (`-3`, `-0.5`, `-1e3`), which is written as is. Choice: the real renderer prefixes nothing. Choice: the rows of a list are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. Errors are always JSON. */
+                format?: components["parameters"]["format"];
+                /** @description Page size. */
+                limit?: components["parameters"]["limit"];
+                /** @description Index of the first result to return. */
+                offset?: components["parameters"]["offset"];
+                /** @description Case-insensitive substring of the name. */
+                search?: string;
+                /** @description `event` (default) or `event_custom` (names outside PostHog's `$` taxonomy) or `event_posthog` (names starting with `$`). */
+                event_type?: "event" | "event_custom" | "event_posthog";
+                /** @description Accepted; nothing is hidden in the mock. */
+                exclude_hidden?: boolean;
+                /** @description Accepted for the real service's clients; the order is always volume, then name. */
+                ordering?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of event definitions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        next: string | null;
+                        previous: string | null;
+                        results: components["schemas"]["EventDefinition"][];
+                    };
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    property_definitions_list: {
+        parameters: {
+            query?: {
+                /** @description Response format (spec: every endpoint takes it). `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema): a header row of the (flattened, sorted) field names, then one row per item of a list's `results`, of an analysis' `result` (one row per series with its data points), of a bare list, or one row for a single object. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell; booleans are `True`/`False`, as the real service's renderer writes them. Against formula injection (OWASP), a cell whose text starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'` (so `-30d` is written `'-30d` and `=1+1` `'=1+1`), except a plain number (`-3`, `-0.5`, `-1e3`), which is written as is. Choice: the real renderer prefixes nothing. Choice: the rows of a list are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. Errors are always JSON. */
+                format?: components["parameters"]["format"];
+                /** @description Page size. */
+                limit?: components["parameters"]["limit"];
+                /** @description Index of the first result to return. */
+                offset?: components["parameters"]["offset"];
+                /** @description Whose properties: event (default), person or group. */
+                type?: "event" | "person" | "group";
+                /** @description With `type=group`: the group type. */
+                group_type_index?: number;
+                /** @description Case-insensitive substring of the key. */
+                search?: string;
+                /** @description JSON list of event names (see `filter_by_event_names`). */
+                event_names?: string;
+                /** @description Only keys seen on `event_names`. */
+                filter_by_event_names?: boolean;
+                /** @description Only keys whose type is Numeric (true) or not (false). */
+                is_numerical?: boolean;
+                /** @description Comma-separated keys: only these. */
+                properties?: string;
+                /** @description Leave out PostHog's own `$` keys. */
+                exclude_core_properties?: boolean;
+                /** @description Only feature-flag keys (`$feature/…`) when true, none of them when false. */
+                is_feature_flag?: boolean;
+                /** @description Accepted; nothing is hidden in the mock. */
+                exclude_hidden?: boolean;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of property definitions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        next: string | null;
+                        previous: string | null;
+                        results: components["schemas"]["PropertyDefinition"][];
+                    };
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    mcp_tools_read_taxonomy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    args: {
+                        query: {
+                            kind: string;
+                            event_name?: string;
+                            entity?: string;
+                            property_name?: string;
+                            limit?: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The answer as text (`content`), or why there is none (`success: false`). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        content: string;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -2,13 +2,18 @@ import type { HandlerMap } from "../http/api.ts";
 import { actorHandlers } from "./actors.ts";
 import { insightAnalysisHandlers } from "./insight-analyses.ts";
 import { insightHandlers } from "./insights.ts";
-import { projectHandlers } from "./projects.ts";
+import { contextHandlers } from "./context.ts";
+import { definitionHandlers } from "./definitions.ts";
+import { projectHandlers, projectScopedHandlers } from "./projects.ts";
 import { personHandlers } from "./persons.ts";
 import { eventHandlers } from "./events.ts";
 
 /** operationId → handler. An operation missing here answers 501 until its issue lands. */
 export const handlers: HandlerMap = {
   ...projectHandlers,
+  ...projectScopedHandlers,
+  ...contextHandlers,
+  ...definitionHandlers,
   ...insightHandlers,
   ...insightAnalysisHandlers,
   ...personHandlers,

@@ -70,7 +70,8 @@ export function newBackend(definition: string, rest: Pick<ConstructorParameters<
   return new Backend({ definition, strict: true, quick: true, coerceTypes: true, ignoreTrailingSlashes: false, customizeAjv: addApiFormats, ...rest });
 }
 
-export type HandlerMap = Partial<Record<OperationId, Handler>> & { projects_list?: ProjectlessHandler };
+/** Operations without a `{project_id}` get a ProjectlessHandler (no project resolved for them). */
+export type HandlerMap = Partial<Record<OperationId, Handler | ProjectlessHandler>>;
 
 export interface RoutedRequest {
   method: string;
@@ -100,7 +101,8 @@ function operationHandler(handler: Handler | ProjectlessHandler) {
         return req.url;
       },
     };
-    return caller.project ? (handler as Handler)({ ...args, project: caller.project }) : (handler as ProjectlessHandler)(args);
+    // Operations without security (token introspection) have no caller.
+    return caller?.project ? (handler as Handler)({ ...args, project: caller.project }) : (handler as ProjectlessHandler)(args);
   };
 }
 
@@ -162,6 +164,8 @@ function routerOver({ api, schemas }: { api: Backend; schemas: SchemaValidator }
   const deps: Deps = { ...baseDeps, schemas };
   return {
     api,
+    /** Documented paths without a trailing slash (the real service's `@current` key, token introspection): routed as they are. */
+    slashless: new Set(api.router.getOperations().map((op) => op.path).filter((p) => !p.endsWith("/") && !p.includes("{"))),
     /** Routes one request; resolves to what the handler (or the steering) answered, or throws an ApiError. */
     handle: async (req: RoutedRequest, steering: Steering = {}): Promise<HandlerResult> => {
       try {

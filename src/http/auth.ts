@@ -2,6 +2,7 @@ import type { Context } from "openapi-backend";
 import type { Store } from "../store/store.ts";
 import { fail } from "./errors.ts";
 import type { Caller } from "./types.ts";
+import { projectNumber } from "../util/ids.ts";
 
 const BEARER = /^Bearer +(\S+)\s*$/i;
 
@@ -18,7 +19,10 @@ export function authenticate(c: Context, header: string | undefined, store: Stor
   if (!user) throw fail.badKey();
   const projectParam = (c.request.params as Record<string, string | undefined>).project_id;
   if (projectParam === undefined) return { user, project: null };
-  const project = projectParam === "@current" ? store.projects.forUser(user.id)[0] : store.projects.get(projectParam);
+  const project =
+    projectParam === "@current"
+      ? store.projects.forUser(user.id)[0]
+      : (store.projects.get(projectParam) ?? store.projects.all().find((p) => String(projectNumber(p)) === projectParam));
   if (!project) throw fail.notFound(`Project ${projectParam} not found.`);
   if (project.members !== null && !project.members.includes(user.id)) throw fail.forbidden();
   return { user, project };

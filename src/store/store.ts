@@ -1,4 +1,5 @@
 import type { Clock } from "../clock.ts";
+import { derivedProjectToken } from "../util/ids.ts";
 import { createCore } from "./core.ts";
 import { DEFAULT_DELETION_SCHEDULE, type DeletionSchedule } from "./deletion-schedule.ts";
 import { createEventsRepo } from "./events-repo.ts";
@@ -49,6 +50,24 @@ function createStoreOver(dbs: Databases, clock: Clock, schedule: DeletionSchedul
       forUser: (userId: number): ProjectRecord[] => meta().projects.filter((p) => p.members === null || p.members.includes(userId)),
       /** The project a capture request's API token names. */
       byToken: (token: string): ProjectRecord | undefined => meta().projects.find((p) => p.api_token === token),
+      all: (): readonly ProjectRecord[] => meta().projects,
+      /** A new project with the next integer id and its own capture token, open to every user. */
+      async create(input: { name: string; timezone?: string; week_start_day?: 0 | 1 }): Promise<ProjectRecord> {
+        const next = 1 + Math.max(0, ...meta().projects.map((p) => (/^\d+$/.test(p.id) ? Number(p.id) : 0)));
+        const id = String(next);
+        const project: ProjectRecord = {
+          id,
+          name: input.name,
+          timezone: input.timezone ?? "UTC",
+          members: null,
+          test_account_filters: [],
+          week_start_day: input.week_start_day ?? 0,
+          api_token: derivedProjectToken(id),
+        };
+        meta().projects.push(project);
+        await dbs.meta.write();
+        return project;
+      },
     },
     groups: createGroupsRepo(core),
     dashboards,

@@ -37,3 +37,14 @@ export const maskKey = (key: string): string => `${key.slice(0, 4)}…${key.slic
 
 /** Lowercase UUIDs and old posthog-js ids look anonymous (reference: ingestion-persons-events §4.3). */
 export const looksAnonymous = (distinctId: string): boolean => /^([a-z0-9]+-){4}[a-z0-9]+$/.test(distinctId);
+
+/**
+ * Project ids are integers on the wire, as the real service's are. The store keeps the fixture's string: an
+ * integer string is that integer; any other string gets a stable integer above the fixtures' usual range.
+ */
+export function projectNumber(project: { id: string }): number {
+  if (/^[1-9]\d{0,14}$/.test(project.id)) return Number(project.id);
+  let h = 0x811c9dc5;
+  for (let i = 0; i < project.id.length; i++) h = Math.imul(h ^ project.id.charCodeAt(i), 0x01000193) >>> 0;
+  return 1_000_000_000 + (h % 1_000_000_000);
+}

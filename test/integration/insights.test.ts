@@ -188,7 +188,7 @@ describe("auth and isolation", () => {
 
   it("lists the caller's projects", async () => {
     const res = await s.get(`/api/projects/`);
-    expect(res.body.results.map((p: any) => p.id)).toEqual(["1", "2"]);
+    expect(res.body.results.map((p: any) => p.id)).toEqual([1, 2]);
     expect(res.body.results[1]).toMatchObject({ name: "Mobile", timezone: "Asia/Tokyo" });
   });
 });

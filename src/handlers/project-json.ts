@@ -1,0 +1,20 @@
+import type { ProjectRecord, UserRecord } from "../store/schema.ts";
+import { projectNumber, stableUuid } from "../util/ids.ts";
+
+export { projectNumber };
+
+/** The one organization of the mock: its uuid follows from the first user, so it stays with the data. */
+export function organizationOf(users: readonly UserRecord[]) {
+  const id = stableUuid(`organization:${users[0]?.uuid ?? "none"}`);
+  return { id, name: "Default organization", slug: "default-organization", created_at: "2020-01-01T00:00:00Z", membership_level: 15 };
+}
+
+export const toProjectJson = (p: ProjectRecord, meta: { users: readonly UserRecord[] }) => ({
+  id: projectNumber(p),
+  uuid: stableUuid(`project:${p.id}`),
+  name: p.name,
+  organization: organizationOf(meta.users).id,
+  api_token: p.api_token,
+  timezone: p.timezone,
+  week_start_day: p.week_start_day,
+});

@@ -1,0 +1,84 @@
+/**
+ * The event and property taxonomy of a project, computed from its stored events, persons and groups (the real
+ * service keeps it in tables filled by ingestion; here it is derived, once per data version).
+ */
+import type { EventTable } from "../store/event-table.ts";
+import type { Properties } from "../store/schema.ts";
+
+export type PropertyType = "String" | "Numeric" | "Boolean" | "DateTime";
+const KINDS: readonly PropertyType[] = ["String", "Numeric", "Boolean", "DateTime"];
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** The kind of one value: its index in KINDS, -1 for null, objects and lists (they give no type). */
+export function kindOf(value: unknown): number {
+  if (typeof value === "number") return 1;
+  if (typeof value === "boolean") return 2;
+  if (typeof value === "string") return ISO_DATE.test(value) ? 3 : 0;
+  return -1;
+}
+
+export interface EventDefinition {
+  name: string;
+  count: number;
+  volume30Day: number;
+  firstSeen: number;
+  lastSeen: number;
+}
+
+export interface PropertyDefinition {
+  name: string;
+  /** Events (or persons, groups) that set it. */
+  count: number;
+  propertyType: PropertyType | null;
+  /** Event names it was seen on (event properties only). */
+  eventNames: ReadonlySet<string>;
+}
+
+export interface Taxonomy {
+  events: EventDefinition[];
+  eventProperties: PropertyDefinition[];
+}
+
+const byCountThenName = <T extends { name: string }>(count: (x: T) => number) => (a: T, b: T) => count(b) - count(a) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+/** The most frequent kind among the counts, null when no value had one. */
+function typeOf(counts: ArrayLike<number>): PropertyType | null {
+  let best = -1;
+  for (let k = 0; k < KINDS.length; k++) if (counts[k]! > 0 && (best < 0 || counts[k]! > counts[best]!)) best = k;
+  return best < 0 ? null : KINDS[best]!;
+}
+
+/** Event definitions and event properties of a table; `recentFrom`/`now`: the 30-day window of the volumes. */
+export function eventTaxonomy(table: EventTable, now: number): Taxonomy {
+  const s = table.summarize(kindOf, KINDS.length, now - 30 * 86_400_000, now);
+  const events: EventDefinition[] = [];
+  s.names.forEach((name, id) => {
+    if (s.nameCount[id]! > 0) events.push({ name, count: s.nameCount[id]!, volume30Day: s.nameRecent[id]!, firstSeen: s.nameFirst[id]!, lastSeen: s.nameLast[id]! });
+  });
+  events.sort(byCountThenName((e) => e.volume30Day));
+  const eventProperties: PropertyDefinition[] = [];
+  s.keys.forEach((name, id) => {
+    if (s.keyCount[id]! === 0) return;
+    const kinds = s.keyKinds.subarray(id * KINDS.length, (id + 1) * KINDS.length);
+    eventProperties.push({ name, count: s.keyCount[id]!, propertyType: typeOf(kinds), eventNames: new Set([...s.keyNames[id]!].map((n) => s.names[n]!)) });
+  });
+  eventProperties.sort(byCountThenName((p) => p.count));
+  return { events, eventProperties };
+}
+
+/** Property definitions of a list of property objects (persons' or groups'). */
+export function recordProperties(records: Iterable<Properties>): PropertyDefinition[] {
+  const stats = new Map<string, { count: number; kinds: number[] }>();
+  for (const props of records) {
+    for (const [key, value] of Object.entries(props)) {
+      let st = stats.get(key);
+      if (!st) stats.set(key, (st = { count: 0, kinds: [0, 0, 0, 0] }));
+      st.count++;
+      const kind = kindOf(value);
+      if (kind >= 0) st.kinds[kind]!++;
+    }
+  }
+  return [...stats]
+    .map(([name, st]) => ({ name, count: st.count, propertyType: typeOf(st.kinds), eventNames: new Set<string>() }))
+    .sort(byCountThenName((p) => p.count));
+}
