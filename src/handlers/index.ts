@@ -5,6 +5,7 @@ import { insightHandlers } from "./insights.ts";
 import { projectHandlers } from "./projects.ts";
 import { personHandlers } from "./persons.ts";
 import { eventHandlers } from "./events.ts";
+import { queryHandlers } from "./query.ts";
 
 /** operationId → handler. An operation missing here answers 501 until its issue lands. */
 export const handlers: HandlerMap = {
@@ -14,4 +15,5 @@ export const handlers: HandlerMap = {
   ...personHandlers,
   ...actorHandlers,
   ...eventHandlers,
+  ...queryHandlers,
 };
