@@ -57,7 +57,7 @@ function fromClause(from: HogqlNode | null, attr: string): { table: Table<never>
 /** Drops `e.` / `events.` prefixes and rewrites `x BETWEEN a AND b` into `x >= a AND x <= b`, recursively. */
 function normalize(value: unknown, prefixes: ReadonlySet<string>): unknown {
   if (Array.isArray(value)) return value.map((v) => normalize(v, prefixes));
-  if (value === null || typeof value !== "object") return value;
+  if (value === null || typeof value !== "object" || typeof (value as HogqlNode).node !== "string") return value;
   const node = value as HogqlNode;
   if (node.node === "Field") {
     const chain = node.chain as string[];

@@ -53,7 +53,8 @@ function insightResponse(deps: QueryDeps, project: ProjectRecord, node: Loose, a
   const { kind, filter } = insightDefinition(node, attr);
   const ctx = { now: deps.clock.now(), timezone: project.timezone, weekStartDay: project.week_start_day };
   const maxAge = minimumRefreshInterval(filter, ctx);
-  const pkg = deps.analyses.run(project, kind as AnalysisKind, filter, { refresh, maxAge });
+  // A forcing refresh recomputes whatever the age of the cached result (the real service's force modes).
+  const pkg = deps.analyses.run(project, kind as AnalysisKind, filter, { refresh, maxAge: 0 });
   return {
     results: pkg.result,
     is_cached: pkg.is_cached,

@@ -88,11 +88,11 @@ const RELATIVE = /^-(\d+)([hdwmy])$/;
 const UNIT_MS: Readonly<Record<string, number>> = { h: 3.6e6, d: 8.64e7, w: 6.048e8, m: 2.592e9, y: 3.1536e10 };
 
 /** `after`/`before`: an ISO date(-time) or a relative `-24h`, `-7d`, … (months and years as 30 and 365 days). */
-function instant(value: unknown, attr: string, now: number): Date {
+function instant(value: unknown, attr: string, now: number): string {
   const text = String(value);
   const relative = RELATIVE.exec(text);
-  if (relative) return new Date(now - Number(relative[1]) * UNIT_MS[relative[2]!]!);
+  if (relative) return new Date(now - Number(relative[1]) * UNIT_MS[relative[2]!]!).toISOString();
   const ms = Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(text) || text.length <= 10 ? text : `${text}Z`);
   if (Number.isNaN(ms)) throw reject.invalid(attr, `"${text}" is not an ISO 8601 date-time nor a relative date such as -24h or -7d.`);
-  return new Date(ms);
+  return new Date(ms).toISOString();
 }
