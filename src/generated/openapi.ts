@@ -923,7 +923,7 @@ export interface paths {
         put?: never;
         /**
          * Run a query (query API)
-         * @description Not in the spec: the real service's query API (`POST /api/projects/{project_id}/query/`; `/api/environments/{project_id}/query/` is the same), which its web app, MCP server, agent toolkit (`query-run`) and CLI use. One engine answers both doors: an insight query node is converted to the legacy filter (reference: analytics §10) and computed, and cached, exactly as the seed's analysis endpoints compute that filter, so `results` equals their `result`. `HogQLQuery` (bare or in a `DataVisualizationNode`) runs SQL over `events` and `persons` (see HogQLQueryNode for what is supported; anything else is a 400 naming the construct, `attr` `query__query` or `query__source__query`); `EventsQuery` selects event columns; `ActorsQuery`/`InsightActorsQuery` list the actors behind a data point (or every person), with columns `actor`/`person`, `id`, `created_at`, `event_count`, `person_display_name`, `matched_recordings`, `properties.<key>`. An unknown `kind` is a 400 naming `query__kind`. Choice: every query completes within the request (`query_status` is null); SQL, events and actors answers are computed on each request (`is_cached` false).
+         * @description Not in the spec: the real service's query API (`POST /api/projects/{project_id}/query/`; `/api/environments/{project_id}/query/` is the same), which its web app, MCP server, agent toolkit (`query-run`) and CLI use. One engine answers both doors: an insight query node is converted to the legacy filter (reference: analytics §10) and computed, and cached, exactly as the seed's analysis endpoints compute that filter, so `results` equals their `result`. `HogQLQuery` (bare or in a `DataVisualizationNode`) runs SQL over `events` and `persons` (see the `query` field of QueryNode for what is supported; anything else is a 400 naming the construct, `attr` `query__query` or `query__source__query`); `EventsQuery` selects event columns; `ActorsQuery`/`InsightActorsQuery` list the actors behind a data point (or every person), with columns `actor`/`person`, `id`, `created_at`, `event_count`, `person_display_name`, `matched_recordings`, `properties.<key>`. An unknown `kind` is a 400 naming `query__kind`. Choice: every query completes within the request (`query_status` is null); SQL, events and actors answers are computed on each request (`is_cached` false).
          */
         post: operations["query_create"];
         delete?: never;
@@ -949,7 +949,7 @@ export interface paths {
         put?: never;
         /**
          * Run a query (query API)
-         * @description Not in the spec: the real service's query API (`POST /api/environments/{project_id}/query/`, where an environment is its project here; the same as `/api/projects/{project_id}/query/`), which its web app, MCP server, agent toolkit (`query-run`) and CLI use. One engine answers both doors: an insight query node is converted to the legacy filter (reference: analytics §10) and computed, and cached, exactly as the seed's analysis endpoints compute that filter, so `results` equals their `result`. `HogQLQuery` (bare or in a `DataVisualizationNode`) runs SQL over `events` and `persons` (see HogQLQueryNode for what is supported; anything else is a 400 naming the construct, `attr` `query__query` or `query__source__query`); `EventsQuery` selects event columns; `ActorsQuery`/`InsightActorsQuery` list the actors behind a data point (or every person), with columns `actor`/`person`, `id`, `created_at`, `event_count`, `person_display_name`, `matched_recordings`, `properties.<key>`. An unknown `kind` is a 400 naming `query__kind`. Choice: every query completes within the request (`query_status` is null); SQL, events and actors answers are computed on each request (`is_cached` false).
+         * @description Not in the spec: the real service's query API (`POST /api/environments/{project_id}/query/`, where an environment is its project here; the same as `/api/projects/{project_id}/query/`), which its web app, MCP server, agent toolkit (`query-run`) and CLI use. One engine answers both doors: an insight query node is converted to the legacy filter (reference: analytics §10) and computed, and cached, exactly as the seed's analysis endpoints compute that filter, so `results` equals their `result`. `HogQLQuery` (bare or in a `DataVisualizationNode`) runs SQL over `events` and `persons` (see the `query` field of QueryNode for what is supported; anything else is a 400 naming the construct, `attr` `query__query` or `query__source__query`); `EventsQuery` selects event columns; `ActorsQuery`/`InsightActorsQuery` list the actors behind a data point (or every person), with columns `actor`/`person`, `id`, `created_at`, `event_count`, `person_display_name`, `matched_recordings`, `properties.<key>`. An unknown `kind` is a 400 naming `query__kind`. Choice: every query completes within the request (`query_status` is null); SQL, events and actors answers are computed on each request (`is_cached` false).
          */
         post: operations["environments_query_create"];
         delete?: never;
@@ -975,7 +975,7 @@ export interface paths {
         put?: never;
         /**
          * Run SQL as the MCP tool execute_sql
-         * @description Not in the spec: the real service's MCP tool endpoint for `execute_sql`, which its MCP server's and CLI's `execute-sql` tool call with `{"args": {"query": …}}`. The SQL runs on the same engine as the query API's `HogQLQuery` (see HogQLQueryNode). The answer's `content` is the result as text: a header line of column names, then one line per row, cells joined by `|` (null written `null`, objects as JSON). As the real service, SQL the engine refuses is not an HTTP error: the answer is 200 with `success: false` and the reason in `content`, so the agent can correct its query. A body that breaks the schema is a 400 in the one error shape.
+         * @description Not in the spec: the real service's MCP tool endpoint for `execute_sql`, which its MCP server's and CLI's `execute-sql` tool call with `{"args": {"query": …}}`. The SQL runs on the same engine as the query API's `HogQLQuery` (see the `query` field of QueryNode). The answer's `content` is the result as text: a header line of column names, then one line per row, cells joined by `|` (null written `null`, objects as JSON). As the real service, SQL the engine refuses is not an HTTP error: the answer is 200 with `success: false` and the reason in `content`, so the agent can correct its query. A body that breaks the schema is a 400 in the one error shape.
          */
         post: operations["environments_mcp_tools_execute_sql_create"];
         delete?: never;
@@ -3373,64 +3373,62 @@ export interface components {
                 [key: string]: unknown;
             } | null;
         };
-        /** @description A query node, selected by `kind`. Insight kinds (`TrendsQuery`, `FunnelsQuery`, `RetentionQuery`, `PathsQuery`, `StickinessQuery`, `LifecycleQuery`) run the same analyses as the legacy insight endpoints (reference: analytics §10, query nodes → filters); `FunnelCorrelationQuery` the funnel correlation; `HogQLQuery` SQL over `events` and `persons`; `EventsQuery` columns of events; `ActorsQuery`/`InsightActorsQuery` the persons (or groups) behind a data point, or every person. `InsightVizNode`, `DataVisualizationNode` and `DataTableNode` wrap one of these in `source`. Fields beyond the ones listed are accepted (the real nodes have many display-only ones). */
-        QueryNode: ({
+        /** @description A query node, selected by `kind`. Insight kinds (`TrendsQuery`, `FunnelsQuery`, `RetentionQuery`, `PathsQuery`, `StickinessQuery`, `LifecycleQuery`) run the same analyses as the legacy insight endpoints (reference: analytics §10, query nodes → filters); `FunnelCorrelationQuery` the funnel correlation; `HogQLQuery` SQL over `events` and `persons`; `EventsQuery` columns of events; `ActorsQuery`/`InsightActorsQuery` the persons (or groups) behind a data point, or every person. `InsightVizNode`, `DataVisualizationNode` and `DataTableNode` wrap one of these in `source`. Fields beyond the ones listed are accepted (the real nodes have many display-only ones). What each kind requires (series, SQL, columns) is checked when it runs, with `attr` naming the field. */
+        QueryNode: {
             /** @enum {string} */
             kind: "InsightVizNode" | "DataVisualizationNode" | "DataTableNode" | "TrendsQuery" | "FunnelsQuery" | "RetentionQuery" | "PathsQuery" | "StickinessQuery" | "LifecycleQuery" | "FunnelCorrelationQuery" | "HogQLQuery" | "EventsQuery" | "ActorsQuery" | "InsightActorsQuery";
-        } & {
-            [key: string]: unknown;
-        }) & (unknown & unknown & unknown & unknown);
-        /** @description A wrapper (`InsightVizNode`, `DataVisualizationNode`, `DataTableNode`) running the node in `source`. */
-        QueryWrapperNode: {
-            source: components["schemas"]["QueryNode"];
-        } & {
-            [key: string]: unknown;
-        };
-        /** @description The fields of an insight query node that matter to its numbers (camelCase, as the real service's schema): `series` (EventsNode/ActionsNode), `dateRange`, `interval`, `properties`, `filterTestAccounts`, `breakdownFilter`, `compareFilter`, and the kind's own filter (`trendsFilter`, `funnelsFilter`, `retentionFilter`, `pathsFilter`, `stickinessFilter`, `lifecycleFilter`). They are converted to the legacy filter and checked as the legacy endpoints check it. */
-        InsightQueryNode: {
-            series: ({
+            source?: components["schemas"]["QuerySourceNode"];
+            /** @description The fields of an insight query node that matter to its numbers (camelCase, as the real service's schema): `series` (EventsNode/ActionsNode), `dateRange`, `interval`, `properties`, `filterTestAccounts`, `breakdownFilter`, `compareFilter`, and the kind's own filter (`trendsFilter`, `funnelsFilter`, `retentionFilter`, `pathsFilter`, `stickinessFilter`, `lifecycleFilter`). They are converted to the legacy filter and checked as the legacy endpoints check it. In an InsightActorsQuery, `series` is the index of the series the actors are asked for. */
+            series?: ({
                 /** @enum {string} */
-                kind: "EventsNode" | "ActionsNode";
+                kind?: "EventsNode" | "ActionsNode";
                 event?: string | null;
-                id?: number | string;
-                math?: string;
-                math_property?: string;
-                properties?: unknown;
             } & {
                 [key: string]: unknown;
-            })[];
+            })[] | number;
             dateRange?: {
                 date_from?: string | null;
                 date_to?: string | null;
-                explicitDate?: boolean | null;
             } & {
                 [key: string]: unknown;
             };
             /** @enum {string} */
             interval?: "minute" | "hour" | "day" | "week" | "month";
+            /** @description SQL (HogQL) over the tables `events` and `persons`. Supported: SELECT with expressions and aliases, `*`, DISTINCT, WHERE, GROUP BY (expressions, aliases, positions), HAVING, ORDER BY (ASC/DESC, nulls last), LIMIT/OFFSET (no LIMIT: 100 rows; at most 50,000), BETWEEN, table aliases; aggregates `count()`, `count(x)`, `count(DISTINCT x)`, `countIf`, `sum`, `sumIf`, `avg`, `avgIf`, `min`, `max`, `median`, `uniq`, `uniqExact`, `uniqIf`, `any`; functions `now`, `today`, `yesterday`, `toDate`, `toDateTime`, `toStartOfMinute/Hour/Day/Week/Month/Quarter/Year`, `toMonday`, `toYear`, `toMonth`, `toDayOfMonth`, `toDayOfWeek`, `toHour`, `toMinute`, `dateDiff`, `INTERVAL n unit`, `toString`, `toInt`, `toFloat`, `lower`, `upper`, `length`, `concat`, `coalesce`, `ifNull`, `if`, `round`, `floor`, `ceil`, `abs`, `isNull`, `isNotNull`, `match`, `like`/`ilike`, `in`. Fields of events: `uuid`, `event`, `timestamp`, `distinct_id`, `elements_chain`, `person_id`, `properties`, `properties.<key>`, `person.properties.<key>`, `person.id`, `person.created_at`; of persons: `id`, `created_at`, `is_identified`, `properties`, `properties.<key>`. Calendar functions use the project's time zone. Refused with a 400 naming the construct (`attr` `query__query`): JOIN, subqueries, UNION and other set operations, WITH, window functions, LIMIT BY, SAMPLE, ARRAY JOIN, placeholders (`{filters}`), unknown tables, fields and functions, a column neither aggregated nor grouped. Choice: property values keep their JSON types (the real service reads them as strings). */
+            query?: string;
+            /** @description Columns of events: `select` is HogQL expressions (` -- Label` comments dropped; aggregates group by the other columns), `where` HogQL conditions, `event` an event name, `after`/`before` ISO dates or relative (`-24h`, `-7d`; as the real service, `after` defaults to `-24h`, `all` means no bound), `orderBy` HogQL order expressions (default `timestamp DESC`), `limit` (default 100) and `offset`. Choice: `*` and `person` (whole objects in the real service) are refused; select columns. ActorsQuery columns: `actor`/`person`, `id`, `created_at`, `event_count`, `person_display_name`, `matched_recordings`, `properties.<key>`. */
+            select?: string[];
         } & {
             [key: string]: unknown;
         };
-        /** @description SQL (HogQL) over the tables `events` and `persons`. Supported: SELECT with expressions and aliases, `*`, DISTINCT, WHERE, GROUP BY (expressions, aliases, positions), HAVING, ORDER BY (ASC/DESC, nulls last), LIMIT/OFFSET (no LIMIT: 100 rows; at most 50,000), BETWEEN, table aliases; aggregates `count()`, `count(x)`, `count(DISTINCT x)`, `countIf`, `sum`, `sumIf`, `avg`, `avgIf`, `min`, `max`, `median`, `uniq`, `uniqExact`, `uniqIf`, `any`; functions `now`, `today`, `yesterday`, `toDate`, `toDateTime`, `toStartOfMinute/Hour/Day/Week/Month/Quarter/Year`, `toMonday`, `toYear`, `toMonth`, `toDayOfMonth`, `toDayOfWeek`, `toHour`, `toMinute`, `dateDiff`, `INTERVAL n unit`, `toString`, `toInt`, `toFloat`, `lower`, `upper`, `length`, `concat`, `coalesce`, `ifNull`, `if`, `round`, `floor`, `ceil`, `abs`, `isNull`, `isNotNull`, `match`, `like`/`ilike`, `in`. Fields of events: `uuid`, `event`, `timestamp`, `distinct_id`, `elements_chain`, `person_id`, `properties`, `properties.<key>`, `person.properties.<key>`, `person.id`, `person.created_at`; of persons: `id`, `created_at`, `is_identified`, `properties`, `properties.<key>`. Calendar functions use the project's time zone. Refused with a 400 naming the construct (`attr` `query__query`): JOIN, subqueries, UNION and other set operations, WITH, window functions, LIMIT BY, SAMPLE, ARRAY JOIN, placeholders (`{filters}`), unknown tables, fields and functions, a column neither aggregated nor grouped. Choice: property values keep their JSON types (the real service reads them as strings). */
-        HogQLQueryNode: {
-            query: string;
-            /** @description Accepted; applies only through a `{filters}` placeholder, which is refused here. */
-            filters?: {
+        /** @description The node a wrapper runs (its `source`): any query kind but the wrappers themselves. An unknown kind is a 400 naming `query__source__kind`. */
+        QuerySourceNode: {
+            /** @enum {string} */
+            kind: "TrendsQuery" | "FunnelsQuery" | "RetentionQuery" | "PathsQuery" | "StickinessQuery" | "LifecycleQuery" | "FunnelCorrelationQuery" | "HogQLQuery" | "EventsQuery" | "ActorsQuery" | "InsightActorsQuery" | "FunnelsActorsQuery";
+            /** @description The insight of an InsightActorsQuery or ActorsQuery, the FunnelsActorsQuery of a FunnelCorrelationQuery. */
+            source?: {
                 [key: string]: unknown;
             };
-        } & {
-            [key: string]: unknown;
-        };
-        /** @description Columns of events: `select` is HogQL expressions (` -- Label` comments dropped; aggregates group by the other columns), `where` HogQL conditions, `event` an event name, `after`/`before` ISO dates or relative (`-24h`, `-7d`; as the real service, `after` defaults to `-24h`, `all` means no bound), `orderBy` HogQL order expressions (default `timestamp DESC`), `limit` (default 100) and `offset`. Choice: `*` and `person` (whole objects in the real service) are refused; select columns. */
-        EventsQueryNode: {
-            select: string[];
-            where?: string[];
-            orderBy?: string[];
-            event?: string | null;
-            after?: string | null;
-            before?: string | null;
-            limit?: number;
-            offset?: number;
+            /** @description The fields of an insight query node that matter to its numbers (camelCase, as the real service's schema): `series` (EventsNode/ActionsNode), `dateRange`, `interval`, `properties`, `filterTestAccounts`, `breakdownFilter`, `compareFilter`, and the kind's own filter (`trendsFilter`, `funnelsFilter`, `retentionFilter`, `pathsFilter`, `stickinessFilter`, `lifecycleFilter`). They are converted to the legacy filter and checked as the legacy endpoints check it. In an InsightActorsQuery, `series` is the index of the series the actors are asked for. */
+            series?: ({
+                /** @enum {string} */
+                kind?: "EventsNode" | "ActionsNode";
+                event?: string | null;
+            } & {
+                [key: string]: unknown;
+            })[] | number;
+            dateRange?: {
+                date_from?: string | null;
+                date_to?: string | null;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            interval?: "minute" | "hour" | "day" | "week" | "month";
+            /** @description SQL (HogQL) over the tables `events` and `persons`. Supported: SELECT with expressions and aliases, `*`, DISTINCT, WHERE, GROUP BY (expressions, aliases, positions), HAVING, ORDER BY (ASC/DESC, nulls last), LIMIT/OFFSET (no LIMIT: 100 rows; at most 50,000), BETWEEN, table aliases; aggregates `count()`, `count(x)`, `count(DISTINCT x)`, `countIf`, `sum`, `sumIf`, `avg`, `avgIf`, `min`, `max`, `median`, `uniq`, `uniqExact`, `uniqIf`, `any`; functions `now`, `today`, `yesterday`, `toDate`, `toDateTime`, `toStartOfMinute/Hour/Day/Week/Month/Quarter/Year`, `toMonday`, `toYear`, `toMonth`, `toDayOfMonth`, `toDayOfWeek`, `toHour`, `toMinute`, `dateDiff`, `INTERVAL n unit`, `toString`, `toInt`, `toFloat`, `lower`, `upper`, `length`, `concat`, `coalesce`, `ifNull`, `if`, `round`, `floor`, `ceil`, `abs`, `isNull`, `isNotNull`, `match`, `like`/`ilike`, `in`. Fields of events: `uuid`, `event`, `timestamp`, `distinct_id`, `elements_chain`, `person_id`, `properties`, `properties.<key>`, `person.properties.<key>`, `person.id`, `person.created_at`; of persons: `id`, `created_at`, `is_identified`, `properties`, `properties.<key>`. Calendar functions use the project's time zone. Refused with a 400 naming the construct (`attr` `query__query`): JOIN, subqueries, UNION and other set operations, WITH, window functions, LIMIT BY, SAMPLE, ARRAY JOIN, placeholders (`{filters}`), unknown tables, fields and functions, a column neither aggregated nor grouped. Choice: property values keep their JSON types (the real service reads them as strings). */
+            query?: string;
+            /** @description Columns of events: `select` is HogQL expressions (` -- Label` comments dropped; aggregates group by the other columns), `where` HogQL conditions, `event` an event name, `after`/`before` ISO dates or relative (`-24h`, `-7d`; as the real service, `after` defaults to `-24h`, `all` means no bound), `orderBy` HogQL order expressions (default `timestamp DESC`), `limit` (default 100) and `offset`. Choice: `*` and `person` (whole objects in the real service) are refused; select columns. ActorsQuery columns: `actor`/`person`, `id`, `created_at`, `event_count`, `person_display_name`, `matched_recordings`, `properties.<key>`. */
+            select?: string[];
         } & {
             [key: string]: unknown;
         };
