@@ -1110,6 +1110,84 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/projects/{project_id}/query/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a query (query API)
+         * @description Not in the spec: the real service's query API (`POST /api/projects/{project_id}/query/`; `/api/environments/{project_id}/query/` is the same), which its web app, MCP server, agent toolkit (`query-run`) and CLI use. One engine answers both doors: an insight query node is converted to the legacy filter (reference: analytics §10) and computed, and cached, exactly as the seed's analysis endpoints compute that filter, so `results` equals their `result`. `HogQLQuery` (bare or in a `DataVisualizationNode`) runs SQL over `events` and `persons` (see the `query` field of QueryNode for what is supported; anything else is a 400 naming the construct, `attr` `query__query` or `query__source__query`); `EventsQuery` selects event columns; `ActorsQuery`/`InsightActorsQuery` list the actors behind a data point (or every person), with columns `actor`/`person`, `id`, `created_at`, `event_count`, `person_display_name`, `matched_recordings`, `properties.<key>`. An unknown `kind` is a 400 naming `query__kind`. Choice: every query completes within the request (`query_status` is null); SQL, events and actors answers are computed on each request (`is_cached` false).
+         */
+        post: operations["query_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/query/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a query (query API)
+         * @description Not in the spec: the real service's query API (`POST /api/environments/{project_id}/query/`, where an environment is its project here; the same as `/api/projects/{project_id}/query/`), which its web app, MCP server, agent toolkit (`query-run`) and CLI use. One engine answers both doors: an insight query node is converted to the legacy filter (reference: analytics §10) and computed, and cached, exactly as the seed's analysis endpoints compute that filter, so `results` equals their `result`. `HogQLQuery` (bare or in a `DataVisualizationNode`) runs SQL over `events` and `persons` (see the `query` field of QueryNode for what is supported; anything else is a 400 naming the construct, `attr` `query__query` or `query__source__query`); `EventsQuery` selects event columns; `ActorsQuery`/`InsightActorsQuery` list the actors behind a data point (or every person), with columns `actor`/`person`, `id`, `created_at`, `event_count`, `person_display_name`, `matched_recordings`, `properties.<key>`. An unknown `kind` is a 400 naming `query__kind`. Choice: every query completes within the request (`query_status` is null); SQL, events and actors answers are computed on each request (`is_cached` false).
+         */
+        post: operations["environments_query_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/mcp_tools/execute_sql/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run SQL as the MCP tool execute_sql
+         * @description Not in the spec: the real service's MCP tool endpoint for `execute_sql`, which its MCP server's and CLI's `execute-sql` tool call with `{"args": {"query": …}}`. The SQL runs on the same engine as the query API's `HogQLQuery` (see the `query` field of QueryNode). The answer's `content` is the result as text: a header line of column names, then one line per row, cells joined by `|` (null written `null`, objects as JSON). As the real service, SQL the engine refuses is not an HTTP error: the answer is 200 with `success: false` and the reason in `content`, so the agent can correct its query. A body that breaks the schema is a 400 in the one error shape.
+         */
+        post: operations["environments_mcp_tools_execute_sql_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3496,6 +3574,128 @@ export interface components {
             /** Format: email */
             email: string;
             is_email_verified: boolean;
+        };
+        /** @description A query API request (not in the spec: the real service's `POST /query/`, which its web app, MCP server, agent toolkit and CLI use instead of the legacy analysis endpoints). `query` is a query node selected by its `kind`; an unknown kind is a 400 naming `query__kind`. */
+        QueryRequest: {
+            query: components["schemas"]["QueryNode"];
+            /** @description The client's id for this query (accepted; the query always completes within the request). */
+            client_query_id?: string;
+            /** @description Cache behaviour, as the real service's. `true`, `force_blocking` and `force_async` recompute an insight query; the others (`false`, `blocking`, `async`, `lazy_async`, `force_cache`) may answer from the cache. Choice: every mode completes within the request (no `query_status` polling). */
+            refresh?: boolean | ("blocking" | "async" | "lazy_async" | "force_blocking" | "force_async" | "force_cache" | "true" | "false");
+            /** @description Legacy async flag (accepted; answers are always synchronous here). */
+            async?: boolean;
+            /** @description A name for the query in the real service's query log (accepted, not stored). */
+            name?: string;
+            /** @description Accepted for the real clients' sake; not applied. */
+            filters_override?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Accepted for the real clients' sake; not applied. */
+            variables_override?: {
+                [key: string]: unknown;
+            } | null;
+        };
+        /** @description A query node, selected by `kind`. Insight kinds (`TrendsQuery`, `FunnelsQuery`, `RetentionQuery`, `PathsQuery`, `StickinessQuery`, `LifecycleQuery`) run the same analyses as the legacy insight endpoints (reference: analytics §10, query nodes → filters); `FunnelCorrelationQuery` the funnel correlation; `HogQLQuery` SQL over `events` and `persons`; `EventsQuery` columns of events; `ActorsQuery`/`InsightActorsQuery` the persons (or groups) behind a data point, or every person. `InsightVizNode`, `DataVisualizationNode` and `DataTableNode` wrap one of these in `source`. Fields beyond the ones listed are accepted (the real nodes have many display-only ones). What each kind requires (series, SQL, columns) is checked when it runs, with `attr` naming the field. */
+        QueryNode: {
+            /** @enum {string} */
+            kind: "InsightVizNode" | "DataVisualizationNode" | "DataTableNode" | "TrendsQuery" | "FunnelsQuery" | "RetentionQuery" | "PathsQuery" | "StickinessQuery" | "LifecycleQuery" | "FunnelCorrelationQuery" | "HogQLQuery" | "EventsQuery" | "ActorsQuery" | "InsightActorsQuery";
+            source?: components["schemas"]["QuerySourceNode"];
+            /** @description The fields of an insight query node that matter to its numbers (camelCase, as the real service's schema): `series` (EventsNode/ActionsNode), `dateRange`, `interval`, `properties`, `filterTestAccounts`, `breakdownFilter`, `compareFilter`, and the kind's own filter (`trendsFilter`, `funnelsFilter`, `retentionFilter`, `pathsFilter`, `stickinessFilter`, `lifecycleFilter`). They are converted to the legacy filter and checked as the legacy endpoints check it. In an InsightActorsQuery, `series` is the index of the series the actors are asked for. */
+            series?: ({
+                /** @enum {string} */
+                kind?: "EventsNode" | "ActionsNode";
+                event?: string | null;
+            } & {
+                [key: string]: unknown;
+            })[] | number;
+            dateRange?: {
+                date_from?: string | null;
+                date_to?: string | null;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            interval?: "minute" | "hour" | "day" | "week" | "month";
+            /** @description SQL (HogQL) over the tables `events` and `persons`. Supported: SELECT with expressions and aliases, `*`, DISTINCT, WHERE, GROUP BY (expressions, aliases, positions), HAVING, ORDER BY (ASC/DESC, nulls last), LIMIT/OFFSET (no LIMIT: 100 rows; at most 50,000), BETWEEN, table aliases; aggregates `count()`, `count(x)`, `count(DISTINCT x)`, `countIf`, `sum`, `sumIf`, `avg`, `avgIf`, `min`, `max`, `median`, `uniq`, `uniqExact`, `uniqIf`, `any`; functions `now`, `today`, `yesterday`, `toDate`, `toDateTime`, `toStartOfMinute/Hour/Day/Week/Month/Quarter/Year`, `toMonday`, `toYear`, `toMonth`, `toDayOfMonth`, `toDayOfWeek`, `toHour`, `toMinute`, `dateDiff`, `INTERVAL n unit`, `toString`, `toInt`, `toFloat`, `lower`, `upper`, `length`, `concat`, `coalesce`, `ifNull`, `if`, `round`, `floor`, `ceil`, `abs`, `isNull`, `isNotNull`, `match`, `like`/`ilike`, `in`. Fields of events: `uuid`, `event`, `timestamp`, `distinct_id`, `elements_chain`, `person_id`, `properties`, `properties.<key>`, `person.properties.<key>`, `person.id`, `person.created_at`; of persons: `id`, `created_at`, `is_identified`, `properties`, `properties.<key>`. Calendar functions use the project's time zone. Refused with a 400 naming the construct (`attr` `query__query`): JOIN, subqueries, UNION and other set operations, WITH, window functions, LIMIT BY, SAMPLE, ARRAY JOIN, placeholders (`{filters}`), unknown tables, fields and functions, a column neither aggregated nor grouped. Choice: property values keep their JSON types (the real service reads them as strings). */
+            query?: string;
+            /** @description Columns of events: `select` is HogQL expressions (` -- Label` comments dropped; aggregates group by the other columns), `where` HogQL conditions, `event` an event name, `after`/`before` ISO dates or relative (`-24h`, `-7d`; as the real service, `after` defaults to `-24h`, `all` means no bound), `orderBy` HogQL order expressions (default `timestamp DESC`), `limit` (default 100) and `offset`. Choice: `*` and `person` (whole objects in the real service) are refused; select columns. ActorsQuery columns: `actor`/`person`, `id`, `created_at`, `event_count`, `person_display_name`, `matched_recordings`, `properties.<key>`. */
+            select?: string[];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description The node a wrapper runs (its `source`): any query kind but the wrappers themselves. An unknown kind is a 400 naming `query__source__kind`. */
+        QuerySourceNode: {
+            /** @enum {string} */
+            kind: "TrendsQuery" | "FunnelsQuery" | "RetentionQuery" | "PathsQuery" | "StickinessQuery" | "LifecycleQuery" | "FunnelCorrelationQuery" | "HogQLQuery" | "EventsQuery" | "ActorsQuery" | "InsightActorsQuery" | "FunnelsActorsQuery";
+            /** @description The insight of an InsightActorsQuery or ActorsQuery, the FunnelsActorsQuery of a FunnelCorrelationQuery. */
+            source?: {
+                [key: string]: unknown;
+            };
+            /** @description The fields of an insight query node that matter to its numbers (camelCase, as the real service's schema): `series` (EventsNode/ActionsNode), `dateRange`, `interval`, `properties`, `filterTestAccounts`, `breakdownFilter`, `compareFilter`, and the kind's own filter (`trendsFilter`, `funnelsFilter`, `retentionFilter`, `pathsFilter`, `stickinessFilter`, `lifecycleFilter`). They are converted to the legacy filter and checked as the legacy endpoints check it. In an InsightActorsQuery, `series` is the index of the series the actors are asked for. */
+            series?: ({
+                /** @enum {string} */
+                kind?: "EventsNode" | "ActionsNode";
+                event?: string | null;
+            } & {
+                [key: string]: unknown;
+            })[] | number;
+            dateRange?: {
+                date_from?: string | null;
+                date_to?: string | null;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            interval?: "minute" | "hour" | "day" | "week" | "month";
+            /** @description SQL (HogQL) over the tables `events` and `persons`. Supported: SELECT with expressions and aliases, `*`, DISTINCT, WHERE, GROUP BY (expressions, aliases, positions), HAVING, ORDER BY (ASC/DESC, nulls last), LIMIT/OFFSET (no LIMIT: 100 rows; at most 50,000), BETWEEN, table aliases; aggregates `count()`, `count(x)`, `count(DISTINCT x)`, `countIf`, `sum`, `sumIf`, `avg`, `avgIf`, `min`, `max`, `median`, `uniq`, `uniqExact`, `uniqIf`, `any`; functions `now`, `today`, `yesterday`, `toDate`, `toDateTime`, `toStartOfMinute/Hour/Day/Week/Month/Quarter/Year`, `toMonday`, `toYear`, `toMonth`, `toDayOfMonth`, `toDayOfWeek`, `toHour`, `toMinute`, `dateDiff`, `INTERVAL n unit`, `toString`, `toInt`, `toFloat`, `lower`, `upper`, `length`, `concat`, `coalesce`, `ifNull`, `if`, `round`, `floor`, `ceil`, `abs`, `isNull`, `isNotNull`, `match`, `like`/`ilike`, `in`. Fields of events: `uuid`, `event`, `timestamp`, `distinct_id`, `elements_chain`, `person_id`, `properties`, `properties.<key>`, `person.properties.<key>`, `person.id`, `person.created_at`; of persons: `id`, `created_at`, `is_identified`, `properties`, `properties.<key>`. Calendar functions use the project's time zone. Refused with a 400 naming the construct (`attr` `query__query`): JOIN, subqueries, UNION and other set operations, WITH, window functions, LIMIT BY, SAMPLE, ARRAY JOIN, placeholders (`{filters}`), unknown tables, fields and functions, a column neither aggregated nor grouped. Choice: property values keep their JSON types (the real service reads them as strings). */
+            query?: string;
+            /** @description Columns of events: `select` is HogQL expressions (` -- Label` comments dropped; aggregates group by the other columns), `where` HogQL conditions, `event` an event name, `after`/`before` ISO dates or relative (`-24h`, `-7d`; as the real service, `after` defaults to `-24h`, `all` means no bound), `orderBy` HogQL order expressions (default `timestamp DESC`), `limit` (default 100) and `offset`. Choice: `*` and `person` (whole objects in the real service) are refused; select columns. ActorsQuery columns: `actor`/`person`, `id`, `created_at`, `event_count`, `person_display_name`, `matched_recordings`, `properties.<key>`. */
+            select?: string[];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A query API answer (the real service's shape). Insight kinds: `results` is the analysis result, the same as the legacy endpoint's `result` for the same definition. `HogQLQuery`: `results` rows, `columns`, `types` as [column, ClickHouse type] pairs, `hogql` the query. `EventsQuery` and `ActorsQuery`: `results` rows, `columns`, `types` as type names, `hasMore`/`limit`/`offset`. */
+        QueryResponse: {
+            /** @description Rows (SQL, events, actors) or the analysis result (insight kinds). */
+            results: unknown;
+            columns?: string[];
+            /** @description ClickHouse type names (`String`, `UInt64`, `Float64`, `Date`, `DateTime64(6, 'UTC')`, `Nullable(…)`); pairs with the column name for HogQLQuery. */
+            types?: (string | string[])[];
+            hogql?: string | null;
+            hasMore?: boolean;
+            limit?: number;
+            offset?: number;
+            missing_actors_count?: number;
+            is_cached: boolean;
+            /** Format: date-time */
+            last_refresh: string;
+            /** Format: date-time */
+            next_allowed_client_refresh?: string;
+            cache_key?: string;
+            timezone: string;
+            /** @description Always null (every query completes within its request). */
+            query_status?: null;
+            timings?: unknown[];
+        };
+        /** @description What the real MCP server and CLI send to an MCP tool (not in the spec). */
+        McpToolRequest: {
+            args: {
+                /** @description The HogQL SQL to run (a trailing `;` is ignored). */
+                query: string;
+                /** @description Accepted (values are never truncated here). */
+                truncate?: boolean;
+                /** @description A data warehouse connection; there are none here, so a query naming one fails (`success` false). */
+                connectionId?: string;
+                /** @description Only meaningful with `connectionId`; accepted. */
+                sendRawQuery?: boolean;
+            };
+        };
+        /** @description An MCP tool's answer, as the real service's: `success` and the text for the agent in `content`. A failing tool (SQL the engine refuses, say) is `success: false` with the reason, status 200. */
+        McpToolResult: {
+            success: boolean;
+            content: string;
+            /** @description The failure's category (`retryable` for a query to correct). */
+            error_type?: string;
         };
         /**
          * @description An organization. Not in the spec. Choice: the mock has exactly one organization, holding every project; its uuid is derived from the store (stable across restarts of the same data), its name is fixed.
@@ -7070,6 +7270,129 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    query_create: {
+        parameters: {
+            query?: {
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QueryRequest"];
+            };
+        };
+        responses: {
+            /** @description The query's answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueryResponse"];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    environments_query_create: {
+        parameters: {
+            query?: {
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QueryRequest"];
+            };
+        };
+        responses: {
+            /** @description The query's answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueryResponse"];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    environments_mcp_tools_execute_sql_create: {
+        parameters: {
+            query?: {
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["McpToolRequest"];
+            };
+        };
+        responses: {
+            /** @description The tool's answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpToolResult"];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["ServerError"];
         };
     };

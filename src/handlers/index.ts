@@ -7,6 +7,7 @@ import { definitionHandlers } from "./definitions.ts";
 import { projectHandlers, projectScopedHandlers } from "./projects.ts";
 import { personHandlers } from "./persons.ts";
 import { eventHandlers } from "./events.ts";
+import { queryHandlers } from "./query.ts";
 
 /** operationId → handler. An operation missing here answers 501 until its issue lands. */
 export const handlers: HandlerMap = {
@@ -19,4 +20,5 @@ export const handlers: HandlerMap = {
   ...personHandlers,
   ...actorHandlers,
   ...eventHandlers,
+  ...queryHandlers,
 };

@@ -16,7 +16,19 @@ export class Interval {
 }
 
 export type Value = null | boolean | number | string | Date | Interval | Value[] | Record<string, unknown> | undefined;
-export type Compiled = (row: EventRow) => Value;
+/** An expression compiled over one row (an event row unless a caller resolves fields over another table). */
+export type Compiled<R = EventRow> = (row: R) => Value;
+
+/** Resolves a field chain to a reader of the row (the SQL engine's tables and grouped rows bring their own). */
+export type FieldResolver<R> = (chain: string[], attr: string) => Compiled<R>;
+
+/** Extra or overriding functions (the SQL engine's date functions, which need the project's time zone). */
+export type FunctionTable = ReadonlyMap<string, Fn>;
+
+export interface CompileOptions<R> {
+  fields?: FieldResolver<R>;
+  functions?: FunctionTable;
+}
 
 const UNIT_MS: Record<string, number> = { Second: 1e3, Minute: 6e4, Hour: 3.6e6, Day: 8.64e7, Week: 6.048e8, Month: 2.592e9, Year: 3.1536e10 };
 
@@ -26,12 +38,13 @@ const UNIT_MS: Record<string, number> = { Second: 1e3, Minute: 6e4, Hour: 3.6e6,
  * `person.properties.<key>`, `person.created_at`; comparisons, `and`/`or`/`not`, `like`/`ilike`, `in`,
  * arithmetic, and the functions of FUNCTIONS. Anything else is a 400 naming `attr`.
  */
-export function compileHogql(node: HogqlNode, attr: string, now: number): Compiled {
-  const compile = (n: HogqlNode): Compiled => compileNode(n, attr, now, compile);
+export function compileHogql<R = EventRow>(node: HogqlNode, attr: string, now: number, options: CompileOptions<R> = {}): Compiled<R> {
+  const resolve = (options.fields ?? (eventField as unknown as FieldResolver<R>));
+  const compile = (n: HogqlNode): Compiled<R> => compileNode(n, attr, now, compile, resolve, options.functions);
   return compile(node);
 }
 
-function compileNode(n: HogqlNode, attr: string, now: number, compile: (n: HogqlNode) => Compiled): Compiled {
+function compileNode<R>(n: HogqlNode, attr: string, now: number, compile: (n: HogqlNode) => Compiled<R>, resolve: FieldResolver<R>, functions: FunctionTable | undefined): Compiled<R> {
   const kids = (key: string) => (n[key] as HogqlNode[]).map(compile);
   switch (n.node) {
     case "Constant": {
@@ -39,7 +52,7 @@ function compileNode(n: HogqlNode, attr: string, now: number, compile: (n: Hogql
       return () => value;
     }
     case "Field":
-      return field(n.chain as string[], attr);
+      return resolve(n.chain as string[], attr);
     case "Alias":
       return compile(n.expr as HogqlNode);
     case "And": {
@@ -64,13 +77,14 @@ function compileNode(n: HogqlNode, attr: string, now: number, compile: (n: Hogql
     case "ArithmeticOperation":
       return arithmetic(String(n.op), compile(n.left as HogqlNode), compile(n.right as HogqlNode), attr);
     case "Call":
-      return call(String(n.name), kids("args"), attr, now);
+      return call(String(n.name), kids("args"), attr, now, functions);
     default:
-      throw reject.invalid(attr, `HogQL ${n.node} expressions are not supported by the events API.`);
+      throw reject.invalid(attr, `${NODE_NAMES[n.node] ?? `HogQL ${n.node} expressions`} are not supported.`);
   }
 }
 
-function field(chain: string[], attr: string): Compiled {
+/** The events table's fields. */
+export function eventField(chain: string[], attr: string): Compiled {
   const [head, ...rest] = chain;
   const dig = (value: unknown, path: string[]): Value => {
     let v = value;
@@ -99,6 +113,17 @@ function field(chain: string[], attr: string): Compiled {
   throw reject.invalid(attr, `Unknown HogQL field "${chain.join(".")}" for events.`);
 }
 
+/** Readable names for the AST nodes refused inside expressions. */
+const NODE_NAMES: Readonly<Record<string, string>> = {
+  SelectQuery: "Subqueries (SELECT inside an expression)",
+  SelectSetQuery: "Subqueries (UNION inside an expression)",
+  WindowFunction: "Window functions (OVER …)",
+  Lambda: "Lambdas (x -> …)",
+  Placeholder: "Placeholders ({…})",
+  ArrayAccess: "Array subscripts (x[i])",
+  TupleAccess: "Tuple subscripts (x.1)",
+};
+
 export const truthy = (v: Value) => v !== null && v !== undefined && v !== false && v !== 0 && v !== "";
 
 const likeToRegex = (pattern: string, flags: string) =>
@@ -114,22 +139,22 @@ function comparable(a: Value, b: Value): [unknown, unknown] {
 
 const toMs = (v: Value) => (v instanceof Date ? v.getTime() : typeof v === "string" ? Date.parse(v.includes("T") || v.length <= 10 ? v : v.replace(" ", "T")) : Number(v));
 
-function comparison(op: string, left: Compiled, right: Compiled, nullStyle: boolean, attr: string): Compiled {
+function comparison<R>(op: string, left: Compiled<R>, right: Compiled<R>, nullStyle: boolean, attr: string): Compiled<R> {
   if (nullStyle) return op === "==" ? (row) => left(row) == null : (row) => left(row) != null;
-  const cmp = (test: (a: unknown, b: unknown) => boolean): Compiled => (row) => {
+  const cmp = (test: (a: unknown, b: unknown) => boolean): Compiled<R> => (row) => {
     const a = left(row);
     const b = right(row);
     if (a == null || b == null) return null;
     const [x, y] = comparable(a, b);
     return test(x, y);
   };
-  const like = (flags: string, negate: boolean): Compiled => (row) => {
+  const like = (flags: string, negate: boolean): Compiled<R> => (row) => {
     const a = left(row);
     const b = right(row);
     if (a == null || b == null) return null;
     return likeToRegex(String(b), flags).test(String(a)) !== negate;
   };
-  const member = (negate: boolean): Compiled => (row) => {
+  const member = (negate: boolean): Compiled<R> => (row) => {
     const a = left(row);
     const list = right(row);
     if (a == null) return null;
@@ -149,11 +174,11 @@ function comparison(op: string, left: Compiled, right: Compiled, nullStyle: bool
     case "not ilike": return like("i", true);
     case "in": return member(false);
     case "not in": return member(true);
-    default: throw reject.invalid(attr, `HogQL operator "${op}" is not supported by the events API.`);
+    default: throw reject.invalid(attr, `HogQL operator "${op}" is not supported.`);
   }
 }
 
-function arithmetic(op: string, left: Compiled, right: Compiled, attr: string): Compiled {
+function arithmetic<R>(op: string, left: Compiled<R>, right: Compiled<R>, attr: string): Compiled<R> {
   if (!["+", "-", "*", "/", "%"].includes(op)) throw reject.invalid(attr, `HogQL operator "${op}" is not supported.`);
   return (row) => {
     const a = left(row);
@@ -168,7 +193,7 @@ function arithmetic(op: string, left: Compiled, right: Compiled, attr: string): 
 
 const num = (v: Value) => (v == null || v === "" || Number.isNaN(Number(v)) ? null : Number(v));
 
-type Fn = (args: Value[], now: number) => Value;
+export type Fn = (args: Value[], now: number) => Value;
 
 /** The functions the events API evaluates (a documented subset of HogQL's); a Map, so no prototype name resolves. */
 const FUNCTIONS = new Map<string, Fn>([
@@ -191,7 +216,7 @@ const FUNCTIONS = new Map<string, Fn>([
   ["or", (args) => args.some((a) => truthy(a ?? null))],
 ]);
 
-function call(name: string, args: Compiled[], attr: string, now: number): Compiled {
+function call<R>(name: string, args: Compiled<R>[], attr: string, now: number, functions: FunctionTable | undefined): Compiled<R> {
   const interval = /^toInterval(Second|Minute|Hour|Day|Week|Month|Year)$/.exec(name);
   if (interval) return (row) => new Interval(Number(args[0]?.(row) ?? 0) * UNIT_MS[interval[1]!]!);
   if (name === "match") {
@@ -206,7 +231,7 @@ function call(name: string, args: Compiled[], attr: string, now: number): Compil
     const compiled = comparison(name, args[0] ?? (() => null), args[1] ?? (() => null), false, attr);
     return compiled;
   }
-  const fn = FUNCTIONS.get(name);
-  if (!fn) throw reject.invalid(attr, `HogQL function ${name}() is not supported by the events API (supported: ${[...FUNCTIONS.keys(), "match", "like", "ilike", "toInterval*"].join(", ")}).`);
+  const fn = functions?.get(name) ?? FUNCTIONS.get(name);
+  if (!fn) throw reject.invalid(attr, `HogQL function ${name}() is not supported (supported: ${[...FUNCTIONS.keys(), ...(functions?.keys() ?? []), "match", "like", "ilike", "toInterval*"].join(", ")}).`);
   return (row) => fn(args.map((a) => a(row)), now);
 }

@@ -23,3 +23,19 @@ export function parseHogqlExpr(text: string, attr: string): HogqlNode {
   if (ast.error) throw reject.invalid(attr, `HogQL syntax error in "${text}": ${ast.message ?? "unparsable"}`);
   return ast;
 }
+
+/** Parses a whole SELECT statement (the SQL of a HogQLQuery); a syntax error is a 400 naming `attr`. */
+export function parseHogqlSelect(text: string, attr: string): HogqlNode {
+  if (!parser) throw new Error("parseHogqlSelect before loadHogql() resolved");
+  const ast = JSON.parse(parser.parseSelect(text, true)) as HogqlNode & { error?: boolean; message?: string };
+  if (ast.error) throw reject.invalid(attr, `HogQL syntax error: ${ast.message ?? "unparsable"}`);
+  return ast;
+}
+
+/** Parses one ORDER BY item (`timestamp DESC`); a syntax error is a 400 naming `attr`. */
+export function parseHogqlOrder(text: string, attr: string): HogqlNode {
+  if (!parser) throw new Error("parseHogqlOrder before loadHogql() resolved");
+  const ast = JSON.parse(parser.parseOrderExpr(text, true)) as HogqlNode & { error?: boolean; message?: string };
+  if (ast.error) throw reject.invalid(attr, `HogQL syntax error in "${text}": ${ast.message ?? "unparsable"}`);
+  return ast;
+}

@@ -43,7 +43,7 @@ describe("@posthog/agent-toolkit against the server", () => {
     const results = (await runTool("query-run", {
       query: {
         kind: "InsightVizNode",
-        source: { kind: "TrendsQuery", series: [{ kind: "EventsNode", event: "$pageview", math: "total" }], interval: "day", dateRange: range },
+        source: { kind: "TrendsQuery", series: [{ kind: "EventsNode", event: "$pageview", custom_name: "Pageviews", math: "total" }], interval: "day", dateRange: range },
       },
     })) as { data: number[] }[];
     expect(results[0]!.data).toEqual([3, 1, 1, 0, 0]);
@@ -55,7 +55,7 @@ describe("@posthog/agent-toolkit against the server", () => {
     const results = (await runTool("query-run", {
       query: {
         kind: "InsightVizNode",
-        source: { kind: "FunnelsQuery", series: steps.map((event) => ({ kind: "EventsNode", event })), dateRange: range },
+        source: { kind: "FunnelsQuery", series: steps.map((event) => ({ kind: "EventsNode", event, custom_name: event })), dateRange: range },
       },
     })) as { count: number }[];
     expect(results.map((step) => step.count)).toEqual([3, 3, 2]);
@@ -82,7 +82,7 @@ describe("@posthog/agent-toolkit against the server", () => {
         favorited: false,
         query: {
           kind: "InsightVizNode",
-          source: { kind: "TrendsQuery", series: [{ kind: "EventsNode", event: "$pageview", math: "total" }], interval: "day", dateRange: range },
+          source: { kind: "TrendsQuery", series: [{ kind: "EventsNode", event: "$pageview", custom_name: "Pageviews", math: "total" }], interval: "day", dateRange: range },
         },
       },
     })) as { id: number; short_id: string };

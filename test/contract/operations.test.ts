@@ -27,6 +27,9 @@ describe("the contract's operations", () => {
       "event_definitions_list",
       "property_definitions_list",
       "mcp_tools_read_taxonomy",
+      "query_create",
+      "environments_query_create",
+      "environments_mcp_tools_execute_sql_create",
     ];
     expect(ids.filter((id) => !beyond.includes(id))).toHaveLength(46);
     expect(beyond.filter((id) => !ids.includes(id))).toEqual([]);

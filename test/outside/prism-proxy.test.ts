@@ -117,6 +117,18 @@ const TRAFFIC: Call[] = [
   { operationId: "events_list", method: "GET", path: `${P}/events/?format=csv`, status: 200 },
   { operationId: "events_values_retrieve", method: "GET", path: `${P}/events/values/?key=%24browser`, status: 200 },
   { operationId: "events_retrieve", method: "GET", path: `${P}/events/01890000-0000-4000-8000-000000000001/`, status: 200 },
+  { operationId: "query_create", method: "POST", path: `${P}/query/`, status: 200,
+    body: { query: { kind: "InsightVizNode", source: { kind: "TrendsQuery", series: [{ kind: "EventsNode", event: "$pageview" }], dateRange: range } } } },
+  { operationId: "environments_query_create", method: "POST", path: "/api/environments/1/query/", status: 200,
+    body: { query: { kind: "FunnelsQuery", series: [{ kind: "EventsNode", event: "$pageview" }, { kind: "EventsNode", event: "purchase" }], dateRange: range } } },
+  { operationId: "environments_query_create", method: "POST", path: "/api/environments/1/query/", status: 200,
+    body: { query: { kind: "DataVisualizationNode", source: { kind: "HogQLQuery", query: "select toDate(timestamp) as day, uniq(person_id) from events group by day order by day" } }, refresh: "blocking" } },
+  { operationId: "environments_query_create", method: "POST", path: "/api/environments/1/query/", status: 200,
+    body: { query: { kind: "EventsQuery", select: ["event", "timestamp", "properties.$browser"], after: "all", limit: 3 } } },
+  { operationId: "environments_query_create", method: "POST", path: "/api/environments/1/query/", status: 200,
+    body: { query: { kind: "ActorsQuery", source: { kind: "InsightActorsQuery", source: { kind: "TrendsQuery", series: [{ kind: "EventsNode", event: "$pageview" }], dateRange: range }, day: "2024-03-01" }, select: ["actor", "event_count"] } } },
+  { operationId: "environments_mcp_tools_execute_sql_create", method: "POST", path: "/api/environments/1/mcp_tools/execute_sql/", status: 200,
+    body: { args: { query: "select event, count() from events group by event" } } },
 ];
 
 interface Outcome {

@@ -52,6 +52,12 @@ const ARRAY_FORMS = [
   "insights/trend", "insights/funnel", "insights/funnel/correlation", "persons/funnel", "persons/funnel/correlation",
 ].map((p) => `/api/projects/{project_id}/${p}/`);
 const PERSON = "/api/projects/{project_id}/persons/{id}/";
+/**
+ * The query API selects each node's required fields by its `kind` (JSON Schema if/then), which Specmatic 2.55
+ * ignores: it would generate a `TrendsQuery` without series or a `HogQLQuery` without SQL as a positive case.
+ * Its examples still run in the example run; generated bodies stay out.
+ */
+const QUERY_API = ["/api/projects/{project_id}/query/", "/api/environments/{project_id}/query/"];
 
 interface Summary {
   run: number;
@@ -118,7 +124,7 @@ java.describe("Specmatic generative contract tests", () => {
   const notJsonQuery = `PARAMETERS.QUERY!='${JSON_QUERY.join(",")}'`;
 
   it("pass for every operation but the query forms and deleting a person", { timeout: 600_000 }, async () => {
-    const result = await specmatic(`!(METHOD='GET' && PATH='${QUERY_FORMS.join(",")}') && !(METHOD='DELETE' && PATH='${PERSON}') && ${notJsonQuery} && ${notCsv}`, GENERATIVE);
+    const result = await specmatic(`!(METHOD='GET' && PATH='${QUERY_FORMS.join(",")}') && !(METHOD='DELETE' && PATH='${PERSON}') && PATH!='${QUERY_API.join(",")}' && ${notJsonQuery} && ${notCsv}`, GENERATIVE);
     console.info(`Specmatic generative: ${result.run} tests generated, ${result.successes} passed, ${result.failures} failed`);
     expect(result.failures, failuresOf(result.output)).toBe(0);
     expect(result.run).toBeGreaterThanOrEqual(1100);

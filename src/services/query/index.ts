@@ -1,0 +1,134 @@
+import { createHash } from "node:crypto";
+import { reject } from "../../analyses/errors.ts";
+import type { Loose } from "../../analyses/shared/filter-read.ts";
+import type { Clock } from "../../clock.ts";
+import type { PersonRecord, ProjectRecord } from "../../store/schema.ts";
+import type { Store } from "../../store/store.ts";
+import { minimumRefreshInterval, type AnalysisKind, type AnalysisService } from "../analysis-service.ts";
+import { actorColumns, insightActorsDefinition, sortActors, type Actor } from "./actors-query.ts";
+import { insightDefinition } from "./insight-query.ts";
+import { INSIGHT_KINDS, unwrap } from "./nodes.ts";
+import { DEFAULT_ROWS, MAX_ROWS, runEventsQuery, runHogqlQuery, type SqlContext } from "./sql-query.ts";
+
+export { QUERY_KINDS } from "./nodes.ts";
+
+export interface QueryDeps {
+  store: Store;
+  clock: Clock;
+  analyses: AnalysisService;
+  /** How an actor's display name is read (the persons API's rule). */
+  personName: (person: PersonRecord) => string;
+}
+
+export interface QueryRequest {
+  query: Loose;
+  refresh?: boolean | string;
+}
+
+/** `refresh` values that ask for a fresh computation; the others may be served from the cache. */
+const FORCING = new Set<unknown>([true, "true", "force_blocking", "force_async"]);
+
+/** Kinds that parse HogQL (the parser is loaded before they run). */
+export const needsHogqlParser = (body: QueryRequest): boolean => /HogQLQuery|EventsQuery|ActorsQuery|hogql/i.test(JSON.stringify(body.query));
+
+/**
+ * The query API (the real service's `POST /query/`): one door onto the same analyses as the seed's endpoints —
+ * insight kinds through their legacy filter and the analysis service's cache, SQL kinds through the SQL engine,
+ * actors through the analyses' actors — wrapped in the real service's response envelope.
+ */
+export function runQuery(deps: QueryDeps, project: ProjectRecord, body: QueryRequest): Loose {
+  const { node, attr } = unwrap(body.query);
+  const kind = String(node.kind);
+  const refresh = FORCING.has(body.refresh);
+  if (INSIGHT_KINDS[kind] || kind === "FunnelCorrelationQuery") return insightResponse(deps, project, node, attr, refresh);
+  const now = deps.clock.now();
+  const fresh = { is_cached: false, last_refresh: new Date(now).toISOString(), next_allowed_client_refresh: new Date(now).toISOString(), cache_key: cacheKey(project, node), timezone: project.timezone, query_status: null, timings: [] };
+  if (kind === "HogQLQuery") return { ...runHogqlQuery(node, attr, sqlContext(deps, project)), ...fresh };
+  if (kind === "EventsQuery") return { ...runEventsQuery(node, attr, sqlContext(deps, project)), ...fresh };
+  if (kind === "ActorsQuery" || kind === "InsightActorsQuery") return { ...actorsResponse(deps, project, node, attr), ...fresh };
+  throw reject.invalid(`${attr}__kind`, `Query kind "${kind}" is not supported.`);
+}
+
+function insightResponse(deps: QueryDeps, project: ProjectRecord, node: Loose, attr: string, refresh: boolean): Loose {
+  const { kind, filter } = insightDefinition(node, attr);
+  const ctx = { now: deps.clock.now(), timezone: project.timezone, weekStartDay: project.week_start_day };
+  const maxAge = minimumRefreshInterval(filter, ctx);
+  // A forcing refresh recomputes whatever the age of the cached result (the real service's force modes).
+  const pkg = deps.analyses.run(project, kind as AnalysisKind, filter, { refresh, maxAge: 0 });
+  return {
+    results: pkg.result,
+    is_cached: pkg.is_cached,
+    last_refresh: pkg.last_refresh,
+    next_allowed_client_refresh: new Date(Date.parse(pkg.last_refresh) + maxAge).toISOString(),
+    cache_key: cacheKey(project, node),
+    timezone: pkg.timezone,
+    query_status: null,
+    timings: [],
+  };
+}
+
+export function sqlContext(deps: QueryDeps, project: ProjectRecord): SqlContext {
+  const index = deps.store.analysisData.index(project.id);
+  return {
+    source: {
+      events: () => deps.store.analysisData.events(project.id),
+      personOf: (id) => index.personsByDistinctId.get(id),
+      persons: () => deps.store.persons.list(project.id),
+    },
+    now: deps.clock.now(),
+    timezone: project.timezone,
+  };
+}
+
+const DEFAULT_ACTOR_COLUMNS = ["person", "id", "created_at", "person_display_name -- Person"];
+
+/** ActorsQuery (over an InsightActorsQuery source, or every person) and a bare InsightActorsQuery. */
+function actorsResponse(deps: QueryDeps, project: ProjectRecord, node: Loose, attr: string): Loose {
+  const insightNode = node.kind === "InsightActorsQuery" ? node : (node.source as Loose | undefined);
+  const insightAttr = node.kind === "InsightActorsQuery" ? attr : `${attr}__source`;
+  if (insightNode !== undefined && insightNode !== null && insightNode.kind !== "InsightActorsQuery") {
+    throw reject.invalid(`${insightAttr}__kind`, `ActorsQuery source kind "${String(insightNode.kind)}" is not supported (InsightActorsQuery, or none for every person).`);
+  }
+  const select = Array.isArray(node.select) && node.kind === "ActorsQuery" ? (node.select as string[]) : node.kind === "InsightActorsQuery" ? ["actor"] : DEFAULT_ACTOR_COLUMNS;
+  const columns = actorColumns(select, attr, deps.personName);
+  if (Array.isArray(node.properties) && node.properties.length > 0) throw reject.invalid(`${attr}__properties`, "Property filters on ActorsQuery are not supported.");
+  let actors = insightNode ? insightActors(deps, project, insightNode, insightAttr) : deps.store.persons.list(project.id).map((person): Actor => ({ person, value: null }));
+  if (typeof node.search === "string" && node.search !== "") actors = actors.filter((a) => matches(a, String(node.search), deps.personName));
+  actors = sortActors(actors, node.orderBy, attr);
+  const limit = Math.min(Number(node.limit ?? DEFAULT_ROWS), MAX_ROWS);
+  const offset = Number(node.offset ?? 0);
+  const page = actors.slice(offset, offset + limit);
+  return {
+    columns: select,
+    types: select.map(() => "String"),
+    results: page.map((actor) => columns.map((read) => read(actor))),
+    hasMore: actors.length > offset + limit,
+    limit,
+    offset,
+    missing_actors_count: 0,
+  };
+}
+
+function insightActors(deps: QueryDeps, project: ProjectRecord, node: Loose, attr: string): Actor[] {
+  const { kind, filter, point } = insightActorsDefinition(node, attr, project.timezone);
+  const rows = deps.analyses.actors(project, kind as never, filter, point).actors;
+  return rows.flatMap((row): Actor[] => {
+    if (row.groupTypeIndex !== undefined) {
+      const group = deps.store.groups.get(project.id, row.groupTypeIndex, String(row.key));
+      return group ? [{ group, value: row.value }] : [];
+    }
+    const person = typeof row.key === "number" && row.key > 0 ? deps.store.persons.find(project.id, String(row.key)) : undefined;
+    return person ? [{ person, value: row.value }] : [];
+  });
+}
+
+function matches(actor: Actor, term: string, name: (p: PersonRecord) => string): boolean {
+  const needle = term.toLowerCase();
+  if (actor.group) return actor.group.group_key.toLowerCase().includes(needle);
+  const p = actor.person!;
+  return name(p).toLowerCase().includes(needle) || p.distinct_ids.some((id) => id.toLowerCase().includes(needle)) || String(p.properties.email ?? "").toLowerCase().includes(needle);
+}
+
+/** A stable key of the query per project, as the real service's `cache_key` (its value is opaque to clients). */
+const cacheKey = (project: ProjectRecord, node: Loose): string =>
+  `cache_${createHash("sha1").update(`${project.id}:${JSON.stringify(node)}`).digest("hex").slice(0, 32)}`;

@@ -1,0 +1,167 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { qs, scenario, startTestServer, type TestServer } from "../support/server.ts";
+
+/**
+ * The query API and execute_sql over HTTP on fixtures/scenarios/basic.json (clock frozen at 2024-03-05T12:00Z,
+ * project 1 in UTC). Its events, by person:
+ *   person 1 (a, a-anon; plan pro):  $pageview 03-01 08:00 Chrome, signup 08:10, purchase 09:00 (amount 50),
+ *                                   $pageview 03-01 15:00 Chrome, $pageview 03-03 23:30 Chrome
+ *   person 2 (b; plan free):         $pageview 03-02 09:00 Firefox, $pageleave 09:10, signup 09:30,
+ *                                   purchase 03-03 10:00 (amount 30)
+ *   person 3 (c; no plan):           $pageview 03-01 11:00 Safari, signup 03-05 12:00
+ * Every response is validated against the document by the test client.
+ */
+let s: TestServer;
+beforeEach(async () => {
+  s = await startTestServer(scenario("basic"));
+});
+afterEach(() => s.close());
+
+const P = "/api/projects/1";
+const E = "/api/environments/1";
+const march = { date_from: "2024-03-01", date_to: "2024-03-03" };
+const step = (event: string) => ({ kind: "EventsNode", event });
+const viz = (source: object) => ({ kind: "InsightVizNode", source });
+/** An analysis result without its persons URLs: they encode the request's own form (legacy filter or query node). */
+const numbersOf = (result: unknown): unknown =>
+  JSON.parse(JSON.stringify(result, (key, value) => (key.endsWith("_people_url") || key === "people_url" ? undefined : value)));
+const sql = (query: string) => ({ kind: "DataVisualizationNode", source: { kind: "HogQLQuery", query } });
+
+describe("insight query nodes: one engine, two doors", () => {
+  it("a TrendsQuery answers the numbers of insights/trend, by either door", async () => {
+    const legacy = await s.post(`${P}/insights/trend/`, { events: [{ id: "$pageview", type: "events", order: 0 }], ...march, interval: "day" });
+    const node = { kind: "TrendsQuery", series: [step("$pageview")], dateRange: march, interval: "day" };
+    const viaProjects = await s.post(`${P}/query/`, { query: viz(node) });
+    const viaEnvironments = await s.post(`${E}/query/`, { query: node });
+    expect(viaProjects.status).toBe(200);
+    expect(viaProjects.body.results[0].data).toEqual([3, 1, 1]);
+    expect(viaProjects.body.results).toEqual(legacy.body.result);
+    expect(viaEnvironments.body.results).toEqual(legacy.body.result);
+    expect(viaProjects.body).toMatchObject({ timezone: "UTC", last_refresh: "2024-03-05T12:00:00.000Z", next_allowed_client_refresh: "2024-03-05T12:03:00.000Z", query_status: null });
+  });
+
+  it("a FunnelsQuery answers the numbers of insights/funnel (3 enter, persons 1 and 2 sign up and buy)", async () => {
+    const range = { date_from: "2024-03-01", date_to: "2024-03-04" };
+    const legacy = await s.post(`${P}/insights/funnel/`, { insight: "FUNNELS", events: ["$pageview", "signup", "purchase"].map((id, order) => ({ id, type: "events", order })), ...range });
+    const res = await s.post(`${E}/query/`, { query: viz({ kind: "FunnelsQuery", series: ["$pageview", "signup", "purchase"].map(step), dateRange: range }) });
+    expect(res.body.results.map((r: { count: number }) => r.count)).toEqual([3, 2, 2]);
+    expect(numbersOf(res.body.results)).toEqual(numbersOf(legacy.body.result));
+  });
+
+  it.each([
+    ["RetentionQuery", "/insights/retention/?" + qs({ insight: "RETENTION", target_entity: { id: "signup", type: "events" }, returning_entity: { id: "$pageview", type: "events" }, period: "Day", total_intervals: 4, date_to: "2024-03-05" }),
+      { kind: "RetentionQuery", dateRange: { date_to: "2024-03-05" }, retentionFilter: { targetEntity: { id: "signup", type: "events" }, returningEntity: { id: "$pageview", type: "events" }, period: "Day", totalIntervals: 4 } }],
+    ["StickinessQuery", null, { kind: "StickinessQuery", series: [step("$pageview")], dateRange: march }],
+    ["LifecycleQuery", null, { kind: "LifecycleQuery", series: [step("$pageview")], dateRange: march }],
+    ["PathsQuery", "/insights/path/?" + qs({ insight: "PATHS", include_event_types: ["$pageview"], ...march }), { kind: "PathsQuery", dateRange: march, pathsFilter: { includeEventTypes: ["$pageview"] } }],
+  ])("a %s answers what the legacy endpoint answers", async (kind, legacyPath, node) => {
+    const legacy = legacyPath
+      ? await s.get(`${P}${legacyPath}`)
+      : await s.post(`${P}/insights/trend/`, { insight: kind === "StickinessQuery" ? "STICKINESS" : "LIFECYCLE", events: [{ id: "$pageview", type: "events", order: 0 }], ...march });
+    expect(legacy.status).toBe(200);
+    const res = await s.post(`${E}/query/`, { query: viz(node) });
+    expect(res.status).toBe(200);
+    expect(res.body.results).toEqual(legacy.body.result);
+  });
+
+  it("a FunnelCorrelationQuery answers what insights/funnel/correlation answers", async () => {
+    const range = { date_from: "2024-03-01", date_to: "2024-03-04" };
+    const legacy = await s.post(`${P}/insights/funnel/correlation/`, { insight: "FUNNELS", events: ["$pageview", "purchase"].map((id, order) => ({ id, type: "events", order })), ...range, funnel_correlation_type: "events" });
+    const node = { kind: "FunnelCorrelationQuery", funnelCorrelationType: "events", source: { kind: "FunnelsActorsQuery", source: { kind: "FunnelsQuery", series: [step("$pageview"), step("purchase")], dateRange: range } } };
+    const res = await s.post(`${E}/query/`, { query: node });
+    expect(res.status).toBe(200);
+    expect(numbersOf(res.body.results)).toEqual(numbersOf(legacy.body.result));
+  });
+
+  it("serves the cached result again until refresh asks", async () => {
+    const body = { query: viz({ kind: "TrendsQuery", series: [step("$pageview")], dateRange: march }) };
+    expect((await s.post(`${E}/query/`, body)).body.is_cached).toBe(false);
+    expect((await s.post(`${E}/query/`, body)).body.is_cached).toBe(true);
+    expect((await s.post(`${E}/query/`, { ...body, refresh: "force_blocking" })).body.is_cached).toBe(false);
+  });
+
+  it("refuses an unknown kind naming query__kind and an empty series naming it", async () => {
+    const unknown = await s.post(`${E}/query/`, { query: { kind: "WebOverviewQuery" } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.attr).toBe("query__kind");
+    const empty = await s.post(`${E}/query/`, { query: viz({ kind: "TrendsQuery", series: [] }) });
+    expect(empty.status).toBe(400);
+    expect(empty.body.attr).toBe("query__source__series");
+  });
+});
+
+describe("HogQL SQL through the query API", () => {
+  it("GROUP BY with counts, columns and typed columns (5 pageviews, 3 signups, 2 purchases, 1 pageleave)", async () => {
+    const res = await s.post(`${E}/query/`, { query: sql("select event, count() as c from events group by event order by c desc, event") });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      columns: ["event", "c"],
+      types: [["event", "String"], ["c", "UInt64"]],
+      results: [["$pageview", 5], ["signup", 3], ["purchase", 2], ["$pageleave", 1]],
+      hogql: "select event, count() as c from events group by event order by c desc, event",
+      is_cached: false,
+    });
+  });
+
+  it("person properties, sums and time filters", async () => {
+    const plans = await s.post(`${E}/query/`, { query: { kind: "HogQLQuery", query: "select person.properties.plan as plan, count() from events group by plan order by plan" } });
+    expect(plans.body.results).toEqual([["free", 4], ["pro", 5], [null, 2]]);
+    const revenue = await s.post(`${E}/query/`, { query: { kind: "HogQLQuery", query: "select sum(properties.amount) from events where event = 'purchase'" } });
+    expect(revenue.body.results).toEqual([[80]]);
+    const recent = await s.post(`${E}/query/`, { query: { kind: "HogQLQuery", query: "select distinct_id, toDate(timestamp) from events where timestamp > now() - interval 3 day order by timestamp" } });
+    expect(recent.body.results).toEqual([["b", "2024-03-03"], ["a", "2024-03-03"], ["c", "2024-03-05"]]);
+  });
+
+  it.each([
+    ["a join", "select * from events e join persons p on e.person_id = p.id", /JOIN/],
+    ["a subquery", "select count() from (select 1)", /Subqueries/],
+    ["an unknown function", "select toUUIDOrZero(event) from events", /toUUIDOrZero\(\) is not supported/],
+    ["an unknown table", "select * from groups", /Unknown table "groups"/],
+  ])("refuses %s with a 400 naming the construct", async (_name, query, detail) => {
+    const res = await s.post(`${E}/query/`, { query: sql(query) });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ type: "validation_error", attr: "query__source__query" });
+    expect(res.body.detail).toMatch(detail);
+  });
+});
+
+describe("EventsQuery and ActorsQuery", () => {
+  it("EventsQuery selects columns after a date, oldest first, and defaults to the last 24 hours", async () => {
+    const since = await s.post(`${E}/query/`, { query: { kind: "EventsQuery", select: ["event", "distinct_id -- Who"], after: "2024-03-03", orderBy: ["timestamp ASC"] } });
+    expect(since.body).toMatchObject({ columns: ["event", "distinct_id -- Who"], types: ["String", "String"], results: [["purchase", "b"], ["$pageview", "a"], ["signup", "c"]], hasMore: false });
+    const lastDay = await s.post(`${E}/query/`, { query: { kind: "EventsQuery", select: ["event"] } });
+    expect(lastDay.body.results).toEqual([["signup"]]);
+    const counted = await s.post(`${E}/query/`, { query: { kind: "EventsQuery", select: ["event", "count()"], after: "all", where: ["event != '$pageleave'"], orderBy: ["count() DESC"] } });
+    expect(counted.body.results).toEqual([["$pageview", 5], ["signup", 3], ["purchase", 2]]);
+  });
+
+  it("ActorsQuery over a trend's day lists who viewed pages on 1 March (person 1 twice, person 3 once)", async () => {
+    const source = { kind: "InsightActorsQuery", source: { kind: "TrendsQuery", series: [step("$pageview")], dateRange: march, interval: "day" }, day: "2024-03-01", series: 0 };
+    const res = await s.post(`${E}/query/`, { query: { kind: "ActorsQuery", source, select: ["actor", "event_count"], orderBy: ["event_count DESC"] } });
+    expect(res.status).toBe(200);
+    expect(res.body.results.map(([actor, n]: [{ distinct_ids: string[] }, number]) => [[...actor.distinct_ids].sort(), n])).toEqual([[["a", "a-anon"], 2], [["c"], 1]]);
+  });
+
+  it("ActorsQuery without a source lists every person, searchable", async () => {
+    const res = await s.post(`${E}/query/`, { query: { kind: "ActorsQuery", select: ["properties.email"], search: "corp.io", orderBy: ["created_at ASC"] } });
+    expect(res.body.results).toEqual([["a@corp.io"], ["b@corp.io"]]);
+  });
+});
+
+describe("MCP tool execute_sql", () => {
+  it("answers the rows as text", async () => {
+    const res = await s.post(`${E}/mcp_tools/execute_sql/`, { args: { query: "select event, count() as c from events where event like 'sign%' or event = 'purchase' group by event order by c desc;" } });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ success: true, content: "event|c\nsignup|3\npurchase|2" });
+  });
+
+  it("answers refused SQL as a failed tool call naming the construct, and a bad body as a 400", async () => {
+    const refused = await s.post(`${E}/mcp_tools/execute_sql/`, { args: { query: "select 1 union all select 2" } });
+    expect(refused.status).toBe(200);
+    expect(refused.body).toMatchObject({ success: false, error_type: "retryable" });
+    expect(refused.body.content).toMatch(/UNION/);
+    const bad = await s.post(`${E}/mcp_tools/execute_sql/`, { args: {} });
+    expect(bad.status).toBe(400);
+    expect(bad.body.attr).toBe("args__query");
+  });
+});
