@@ -129,6 +129,19 @@ const TRAFFIC: Call[] = [
     body: { query: { kind: "ActorsQuery", source: { kind: "InsightActorsQuery", source: { kind: "TrendsQuery", series: [{ kind: "EventsNode", event: "$pageview" }], dateRange: range }, day: "2024-03-01" }, select: ["actor", "event_count"] } } },
   { operationId: "environments_mcp_tools_execute_sql_create", method: "POST", path: "/api/environments/1/mcp_tools/execute_sql/", status: 200,
     body: { args: { query: "select event, count() from events group by event" } } },
+  { operationId: "projects_retrieve", method: "GET", path: `${P}/`, status: 200 },
+  { operationId: "personal_api_keys_current", method: "GET", path: "/api/personal_api_keys/@current", status: 200 },
+  { operationId: "users_me", method: "GET", path: "/api/users/@me/", status: 200 },
+  { operationId: "organizations_list", method: "GET", path: "/api/organizations/", status: 200 },
+  { operationId: "organizations_retrieve", method: "GET", path: "/api/organizations/@current/", status: 200 },
+  { operationId: "organizations_projects_list", method: "GET", path: "/api/organizations/@current/projects/", status: 200 },
+  { operationId: "oauth_introspect", method: "POST", path: "/oauth/introspect", status: 200, body: { token: OWNER_KEY } },
+  { operationId: "event_definitions_list", method: "GET", path: `${P}/event_definitions/?search=p`, status: 200 },
+  { operationId: "property_definitions_list", method: "GET", path: `${P}/property_definitions/?event_names=%5B%22purchase%22%5D`, status: 200 },
+  { operationId: "property_definitions_list", method: "GET", path: `${P}/property_definitions/?type=person`, status: 200 },
+  { operationId: "mcp_tools_read_taxonomy", method: "POST", path: "/api/environments/1/mcp_tools/read_taxonomy/", status: 200,
+    body: { args: { query: { kind: "event_properties", event_name: "purchase" } } } },
+  { operationId: "projects_create", method: "POST", path: "/api/projects/", status: 201, body: { name: "Staging", timezone: "Europe/Berlin" } },
 ];
 
 interface Outcome {
