@@ -113,7 +113,11 @@ export async function createApp({ store, clock, config, logger, startup }: AppOp
   let router = await createApi(handlers, baseDeps);
   let personsQueryKeys = personsQueryKeysOf(router.api);
   /** Paths are routed with a trailing slash, as the real service's, except the few documented without one. */
-  const routedPathOf = (path: string) => (path.endsWith("/") || router.slashless.has(path) ? path : `${path}/`);
+  // `%40` is `@` (`@current`, `@me`): express leaves the path encoded, the real service's router decodes it.
+  const routedPathOf = (raw: string) => {
+    const path = raw.replace(/%40/gi, "@");
+    return path.endsWith("/") || router.slashless.has(path) ? path : `${path}/`;
+  };
   const requestLog = new RequestLog(config.requestLogSize);
   const control = createControl({
     store,
