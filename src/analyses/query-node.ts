@@ -6,7 +6,7 @@ import { isObject, type Loose } from "./shared/filter-read.ts";
  * becomes the filter it is equivalent to, so it computes exactly like that filter. Unknown kinds are a 400
  * on `query`.
  */
-const INSIGHT_OF_KIND: Readonly<Record<string, string>> = {
+export const INSIGHT_OF_KIND: Readonly<Record<string, string>> = {
   TrendsQuery: "TRENDS",
   FunnelsQuery: "FUNNELS",
   RetentionQuery: "RETENTION",

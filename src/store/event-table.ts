@@ -419,13 +419,7 @@ export class EventTable {
   trim(): void {
     const cols = this.#cols;
     if (cols.ts.length === this.#length && cols.vals.length === this.#valsLength) return;
-    const next = emptyColumns(this.#length, this.#valsLength);
-    for (const key of ["ts", "name", "did", "chain", "shape", "voff"] as const) (next[key] as Uint32Array).set((cols[key] as Uint32Array).subarray(0, this.#length));
-    next.uuid.set(cols.uuid.subarray(0, this.#length * 4));
-    next.vals.set(cols.vals.subarray(0, this.#valsLength));
-    next.hw = this.#length;
-    next.vhw = this.#valsLength;
-    this.#cols = next;
+    this.#copyColumns(this.#length, this.#valsLength);
   }
 
   /** Moves every timestamp by `offsetMs` (in place unless another table shares the arrays). */

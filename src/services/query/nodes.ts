@@ -1,15 +1,9 @@
 import { reject } from "../../analyses/errors.ts";
 import { isObject, type Loose } from "../../analyses/shared/filter-read.ts";
 
-/** The insight query kinds and the analysis each one is (reference: analytics §10). */
-export const INSIGHT_KINDS: Readonly<Record<string, string>> = {
-  TrendsQuery: "TRENDS",
-  FunnelsQuery: "FUNNELS",
-  RetentionQuery: "RETENTION",
-  PathsQuery: "PATHS",
-  StickinessQuery: "STICKINESS",
-  LifecycleQuery: "LIFECYCLE",
-};
+/** The insight query kinds and the analysis each one is (reference: analytics §10): one table, with the legacy conversion. */
+export { INSIGHT_OF_KIND as INSIGHT_KINDS } from "../../analyses/query-node.ts";
+import { INSIGHT_OF_KIND as INSIGHT_KINDS } from "../../analyses/query-node.ts";
 
 /** Every kind the query API answers, wrappers included. */
 export const QUERY_KINDS = [
