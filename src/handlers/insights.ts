@@ -77,8 +77,11 @@ function byListOrder(a: InsightRecord, b: InsightRecord): number {
   return b.last_modified_at.localeCompare(a.last_modified_at) || b.id - a.id;
 }
 
-/** What a read of insights follows from: the state, the analysis cache (results shown) and the URL (links, filters). */
-const readKey = (args: HandlerArgs) => `${args.deps.store.revision()}:${args.deps.analyses.revision()}:${args.url.href}`;
+/**
+ * What a read of insights follows from: the state, the analysis cache (results shown), the URL (links, filters)
+ * and the caller (their views: `last_viewed_at`, `user`).
+ */
+const readKey = (args: HandlerArgs) => `${args.deps.store.revision()}:${args.deps.analyses.revision()}:${args.caller.user.id}:${args.url.href}`;
 
 export const insightHandlers = {
   insights_list: (args) => {
