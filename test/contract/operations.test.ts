@@ -13,9 +13,9 @@ beforeAll(async () => {
 afterAll(() => s.close());
 
 describe("the contract's operations", () => {
-  it("has the spec's 45 operations plus the project listing", async () => {
+  it("has the spec's 45 operations plus the project listing, insights trending and persons bulk_delete", async () => {
     const api = await contract();
-    expect(api.getOperations()).toHaveLength(46);
+    expect(api.getOperations()).toHaveLength(48);
   });
 
   it("has a handler for every operation except the pending ones, and no handler outside the document", async () => {
