@@ -60,7 +60,7 @@ export interface paths {
         };
         /**
          * List insights
-         * @description Lists the project's insights that are not deleted. Ordering: `order` ascending with nulls last, then `last_modified_at` descending, then `id` descending (choice; the real service orders by `order` only). `next` and `previous` are absolute URLs that keep the other query parameters; `previous` is null on the first page and `next` is null when nothing follows. Choice: besides the spec's filters (`created_by`, `short_id`) the real service's `saved`, `favorited`, `search` (case-insensitive substring of name, derived_name or description) and `insight` (kind of the insight's `filters.insight`, or of its query node) are accepted. Results carry the stored `result` without computing it.
+         * @description Lists the project's insights that are not deleted. Ordering: `order` ascending with nulls last, then `last_modified_at` descending, then `id` descending (choice; the real service orders by `order` only). `next` and `previous` are absolute URLs that keep the other query parameters; `previous` is null on the first page and `next` is null when nothing follows. Choice: besides the spec's filters (`created_by`, `short_id`) the real service's `saved`, `favorited`, `search` (case-insensitive substring of name, derived_name or description) and `insight` (kind of the insight's `filters.insight`, or of its query node) are accepted, and the filters PostHog's CLI sends (`tags`, `date_from`/`date_to` on `last_modified_at`, `created_date_from`/`_to`, `last_viewed_date_from`/`_to` on the caller's views, `dashboards`, `user`, `include_dashboards`). Results carry the stored `result` without computing it.
          */
         get: operations["insights_list"];
         put?: never;
@@ -319,6 +319,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/projects/{project_id}/insights/trending/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Trending insights
+         * @description Not in the spec; the real service's endpoint, called by PostHog's CLI. The project's non-deleted insights viewed by anyone in the last `days` days, most viewed first (ties: most recently viewed, then newest id), as `{"results": [...]}`. Each entry is the basic insight with `last_viewed_at` (the latest view by anyone), `view_count` and `viewers`. Choice: the store keeps one view per user and insight (its latest, as the real service's `InsightViewed`), so `view_count` is the number of users whose latest view falls in the window and `viewers` are those users, most recent first. `limit` defaults to 10 and is capped at 100 (as the real service).
+         */
+        get: operations["insights_trending_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/projects/{project_id}/insights/{id}/": {
         parameters: {
             query?: never;
@@ -363,7 +389,7 @@ export interface paths {
                  * @example 1
                  */
                 project_id: components["parameters"]["project_id"];
-                /** @description Insight id. */
+                /** @description Insight: the integer id or the 8-character `short_id` (as the real service's clients address it). Choice: anything that names no insight of the project, whatever its form, is 404. */
                 id: components["parameters"]["insight_id"];
             };
             cookie?: never;
@@ -391,7 +417,7 @@ export interface paths {
                  * @example 1
                  */
                 project_id: components["parameters"]["project_id"];
-                /** @description Insight id. */
+                /** @description Insight: the integer id or the 8-character `short_id` (as the real service's clients address it). Choice: anything that names no insight of the project, whatever its form, is 404. */
                 id: components["parameters"]["insight_id"];
             };
             cookie?: never;
@@ -426,6 +452,32 @@ export interface paths {
         get: operations["persons_list"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/persons/bulk_delete/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete persons in bulk
+         * @description Not in the spec; the real service's endpoint, called by PostHog's CLI. Deletes each named person as `DELETE /persons/{id}/` does (at once, with its distinct ids, one `deleted` activity entry each) and, with `delete_events`, queues the deletion of its events for the next Sunday 05:00 UTC. With `keep_person` the persons stay and only their events' deletion is queued (nothing happens without `delete_events`). Ids and distinct ids naming no person are skipped, as the real service does; a person named twice is deleted once. Neither list given (or both empty) is 400 naming `ids`. Answers 202 with no body, as the real service.
+         */
+        post: operations["persons_bulk_delete_create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -763,7 +815,7 @@ export interface paths {
         put?: never;
         /**
          * Delete a person property
-         * @description Removes one property (`$unset`) from the person and returns the updated person. The key is taken from the `$unset` query parameter or, if absent, from the body's `$unset`; missing in both is 400 with attr `$unset`. Removing a key the person does not have is not an error. Writes a `delete_property` activity log entry. Choices: the change is applied at once and answered 200 with the person (spec status and "Person representation"; the real service queues it and answers 201 `{"success": true}`); `properties` in the body is accepted and ignored.
+         * @description Removes one property, or several (`$unset` a key or a list of keys, as the real service's clients send it), from the person and returns the updated person. The keys are taken from the `$unset` query parameter or, if absent, from the body's `$unset`; missing in both is 400 with attr `$unset`. Removing a key the person does not have is not an error. Writes a `delete_property` activity log entry. Choices: the change is applied at once and answered 200 with the person (spec status and "Person representation"; the real service queues it and answers 201 `{"success": true}`); `properties` in the body is accepted and ignored.
          */
         post: operations["persons_delete_property_create"];
         delete?: never;
@@ -2033,7 +2085,9 @@ export interface components {
          *       "effective_restriction_level": 21,
          *       "effective_privilege_level": 37,
          *       "timezone": "UTC",
-         *       "is_cached": false
+         *       "is_cached": false,
+         *       "last_viewed_at": null,
+         *       "alerts": []
          *     }
          */
         Insight: {
@@ -2114,6 +2168,15 @@ export interface components {
             timezone: string;
             /** @description Whether `result` came from the cache; after `refresh=true` it tells whether a recomputation actually happened. Choice: a boolean, as in analysis responses (the spec shows a string in the generic representation). */
             is_cached: boolean;
+            /**
+             * Format: date-time
+             * @description When the caller last viewed this insight (`POST /insights/{id}/viewed/`, or creating it), null if never. Choice, as the real service: the caller's own view, not anyone's.
+             */
+            last_viewed_at: string | null;
+            /** @description Alerts configured on the insight. Choice: the mock has no alerts; always empty. */
+            alerts: {
+                [key: string]: unknown;
+            }[];
             /** @description Only with `from_dashboard`; the tile's color. */
             color?: string | null;
             /** @description Only with `from_dashboard`; the tile's layouts per breakpoint. */
@@ -2183,6 +2246,76 @@ export interface components {
             /** Format: date-time */
             last_modified_at: string;
             favorited: boolean;
+        };
+        /** @description An entry of `GET /insights/trending/`: the basic details of an insight (as in `my_last_viewed`) with its views in the window. */
+        TrendingInsight: {
+            id: number;
+            short_id: string;
+            name: string | null;
+            derived_name: string | null;
+            filters: {
+                [key: string]: unknown;
+            };
+            query: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * @deprecated
+             * @description DEPRECATED, to be removed in a future release; dashboard ids. Use the full Insight's `dashboard_tiles`.
+             */
+            dashboards: number[];
+            description: string | null;
+            /** Format: date-time */
+            last_refresh: string | null;
+            saved: boolean;
+            tags: string[];
+            /** Format: date-time */
+            updated_at: string;
+            created_by: components["schemas"]["User"] | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            last_modified_at: string;
+            favorited: boolean;
+            /**
+             * Format: date-time
+             * @description The latest view of the insight by anyone.
+             */
+            last_viewed_at: string;
+            /** @description Users whose latest view of the insight falls in the window. */
+            view_count: number;
+            /** @description Those users, most recent view first. */
+            viewers: components["schemas"]["User"][];
+        };
+        /**
+         * @description Body of `POST /persons/bulk_delete/`: the persons by uuid (`ids`) or by distinct id (`distinct_ids`), at most 1000 of each, at least one of the two non-empty. Choice, beside the real service's uuids: `ids` also takes integer person ids (as strings), as the person paths do.
+         * @example {
+         *       "distinct_ids": [
+         *         "ada-42"
+         *       ],
+         *       "delete_events": true
+         *     }
+         */
+        PersonBulkDeleteRequest: {
+            /** @description Person uuids (or integer ids). */
+            ids?: string[];
+            /** @description Distinct ids; each names the person it belongs to. */
+            distinct_ids?: string[];
+            /**
+             * @description Also queue the deletion of all the persons' events (run at the next Sunday 05:00 UTC).
+             * @default false
+             */
+            delete_events?: boolean;
+            /**
+             * @description The real service's recordings deletion. Choice, accepted and without effect (the mock has no recordings).
+             * @default false
+             */
+            delete_recordings?: boolean;
+            /**
+             * @description Keep the person records and only queue the deletion of their events (with `delete_events`).
+             * @default false
+             */
+            keep_person?: boolean;
         };
         /**
          * @description Asks to cancel a running analysis query. Writable insight fields may be sent along (the spec lists them as the body); they are accepted and ignored.
@@ -2600,7 +2733,8 @@ export interface components {
          *         "plan": "pro"
          *       },
          *       "created_at": "2024-03-01T08:00:00Z",
-         *       "is_identified": true
+         *       "is_identified": true,
+         *       "last_seen_at": "2024-03-04T09:12:00Z"
          *     }
          */
         Person: {
@@ -2620,6 +2754,11 @@ export interface components {
             created_at: string;
             /** @description True once the person was identified (for example by `$identify`). */
             is_identified: boolean;
+            /**
+             * Format: date-time
+             * @description Timestamp of the person's latest event (over all its distinct ids); null when it has none. Choice: computed from the stored events (the real service keeps it on the person row).
+             */
+            last_seen_at: string | null;
         };
         /**
          * @description A person as listed by the actors endpoints (the real service's actor serialization; `id` is the uuid).
@@ -2722,10 +2861,16 @@ export interface components {
          * @example {
          *       "$unset": "plan"
          *     }
+         * @example {
+         *       "$unset": [
+         *         "plan",
+         *         "company"
+         *       ]
+         *     }
          */
         PersonDeletePropertyRequest: {
-            /** @description Key of the property to delete. */
-            $unset?: string;
+            /** @description Key of the property to delete, or a list of keys. */
+            $unset?: string | string[];
             properties?: {
                 [key: string]: unknown;
             };
@@ -3847,8 +3992,8 @@ export interface components {
          * @example 1
          */
         project_id: string;
-        /** @description Insight id. */
-        insight_id: number;
+        /** @description Insight: the integer id or the 8-character `short_id` (as the real service's clients address it). Choice: anything that names no insight of the project, whatever its form, is 404. */
+        insight_id: number | string;
         /** @description Person: integer id or person uuid. Validated by the server: anything else is 400 with attr `id`; an unknown person is 404. */
         person_id: string;
         /** @description Event uuid (dashes optional). Validated by the server: a malformed uuid is 400 with attr `id`; an unknown event is 404. */
@@ -4187,8 +4332,8 @@ export interface operations {
     insights_list: {
         parameters: {
             query?: {
-                /** @description Only insights created by this user id. */
-                created_by?: number;
+                /** @description Only insights created by this user id, or (as the real service's clients send it) by any of a JSON-encoded array of user ids such as `[1,42]`. Anything else is 400 naming `created_by`. */
+                created_by?: string;
                 /** @description Response format (spec: every endpoint takes it). `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema): a header row of the (flattened, sorted) field names, then one row per item of a list's `results`, of an analysis' `result` (one row per series with its data points), of a bare list, or one row for a single object. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell; booleans are `True`/`False`, as the real service's renderer writes them. Against formula injection (OWASP), a cell whose text starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'` (so `-30d` is written `'-30d` and `=1+1` `'=1+1`), except a plain number (`-3`, `-0.5`, `-1e3`), which is written as is. Choice: the real renderer prefixes nothing. Choice: the rows of a list are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. Errors are always JSON. */
                 format?: components["parameters"]["format"];
                 /** @description Page size. */
@@ -4205,6 +4350,26 @@ export interface operations {
                 search?: string;
                 /** @description Only insights of this kind. */
                 insight?: "TRENDS" | "FUNNELS" | "RETENTION" | "PATHS" | "STICKINESS" | "LIFECYCLE";
+                /** @description JSON-encoded array of tag names: only insights having any of them, for example `["marketing"]`. Unparsable JSON or not an array of strings is 400 naming `tags`. */
+                tags?: string;
+                /** @description Only insights last modified after this moment (`last_modified_at > date_from`), as the real service; the date grammar of the analyses (`2024-03-01`, `-7d`, `mStart`, ISO date-times) in the project's timezone. */
+                date_from?: string;
+                /** @description Only insights last modified before this moment (`last_modified_at < date_to`); same grammar. */
+                date_to?: string;
+                /** @description Only insights created after this moment (`created_at > created_date_from`); same grammar. */
+                created_date_from?: string;
+                /** @description Only insights created before this moment (`created_at < created_date_to`); same grammar. */
+                created_date_to?: string;
+                /** @description Only insights the caller viewed after this moment (`last_viewed_at > last_viewed_date_from`); insights the caller never viewed are left out. Same grammar. */
+                last_viewed_date_from?: string;
+                /** @description Only insights the caller last viewed before this moment; never-viewed ones are left out. Same grammar. */
+                last_viewed_date_to?: string;
+                /** @description JSON-encoded array of dashboard ids: only insights on every one of them (AND, as the real service), for example `[1]`. Not an array of integers is 400 naming `dashboards`. */
+                dashboards?: string;
+                /** @description Present with any value: only insights created by the caller (the real service ignores the value, so `user=false` filters too). */
+                user?: string;
+                /** @description The real service's opt-in to the deprecated `dashboards` field. Choice: accepted and without effect; every insight carries `dashboards` and `dashboard_tiles`. */
+                include_dashboards?: boolean;
             };
             header?: never;
             path: {
@@ -5077,6 +5242,51 @@ export interface operations {
             500: components["responses"]["ServerError"];
         };
     };
+    insights_trending_retrieve: {
+        parameters: {
+            query?: {
+                /** @description Window in days, counted back from now. */
+                days?: number;
+                /** @description Most insights to return. */
+                limit?: number;
+                /** @description Index of the first result to return. */
+                offset?: components["parameters"]["offset"];
+                /** @description The real service's opt-in to `dashboards`. Choice, accepted and without effect; `dashboards` is always sent. */
+                include_dashboards?: boolean;
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The trending insights, most viewed first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: components["schemas"]["TrendingInsight"][];
+                    };
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+        };
+    };
     insights_retrieve: {
         parameters: {
             query?: {
@@ -5086,6 +5296,12 @@ export interface operations {
                 from_dashboard?: number;
                 /** @description Ask for a recomputation. The server recomputes only when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. */
                 refresh?: components["parameters"]["refresh"];
+                /** @description JSON-encoded object overriding the insight's filters for this request only (not stored), as the real service: its top-level keys replace the insight's (dashboard filter keys such as `date_from`, `date_to`, `properties`, `interval`, `breakdown_filter`), nested values are not merged. The result is computed with the override and not cached. Not a JSON object is 400 naming `filters_override`. */
+                filters_override?: string;
+                /** @description The real service's HogQL variables override. Choice: accepted and without effect (the mock's insights have no variables). */
+                variables_override?: string;
+                /** @description The real service's opt-in to the deprecated `dashboards` field. Choice: accepted and without effect; the insight always carries `dashboards` and `dashboard_tiles`. */
+                include_dashboards?: boolean;
             };
             header?: never;
             path: {
@@ -5094,7 +5310,7 @@ export interface operations {
                  * @example 1
                  */
                 project_id: components["parameters"]["project_id"];
-                /** @description Insight id. */
+                /** @description Insight: the integer id or the 8-character `short_id` (as the real service's clients address it). Choice: anything that names no insight of the project, whatever its form, is 404. */
                 id: components["parameters"]["insight_id"];
             };
             cookie?: never;
@@ -5131,7 +5347,7 @@ export interface operations {
                  * @example 1
                  */
                 project_id: components["parameters"]["project_id"];
-                /** @description Insight id; not validated (the answer is 405 for any value). */
+                /** @description Insight id or `short_id`; not validated (the answer is 405 for any value). */
                 id: string;
             };
             cookie?: never;
@@ -5161,8 +5377,8 @@ export interface operations {
             path: {
                 /** @description Project id, as listed by `GET /api/projects/`; `@current` means the caller's first project. */
                 project_id: string;
-                /** @description Insight id. */
-                id: number;
+                /** @description Insight id or 8-character `short_id`; anything naming no insight is 404. */
+                id: number | string;
             };
             cookie?: never;
         };
@@ -5208,7 +5424,7 @@ export interface operations {
                  * @example 1
                  */
                 project_id: components["parameters"]["project_id"];
-                /** @description Insight id. */
+                /** @description Insight: the integer id or the 8-character `short_id` (as the real service's clients address it). Choice: anything that names no insight of the project, whatever its form, is 404. */
                 id: components["parameters"]["insight_id"];
             };
             cookie?: never;
@@ -5245,7 +5461,7 @@ export interface operations {
                  * @example 1
                  */
                 project_id: components["parameters"]["project_id"];
-                /** @description Insight id. */
+                /** @description Insight: the integer id or the 8-character `short_id` (as the real service's clients address it). Choice: anything that names no insight of the project, whatever its form, is 404. */
                 id: components["parameters"]["insight_id"];
             };
             cookie?: never;
@@ -5294,6 +5510,8 @@ export interface operations {
                 search?: string;
                 /** @description Only members of this cohort. */
                 cohort?: number;
+                /** @description The real service names the search query with it (to cancel it while it runs). Choice: accepted and without effect; a search here answers at once, nothing runs to cancel. */
+                client_query_id?: string;
             };
             header?: never;
             path: {
@@ -5318,6 +5536,44 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    persons_bulk_delete_create: {
+        parameters: {
+            query?: {
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PersonBulkDeleteRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted; no body. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -6515,10 +6771,10 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Key of the property to delete.
+                 * @description Key of the property to delete (one key; repeat the parameter for several).
                  * @example plan
                  */
-                $unset?: string;
+                $unset?: string | string[];
                 /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
                 format?: components["parameters"]["format_any"];
             };

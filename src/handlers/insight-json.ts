@@ -2,6 +2,18 @@ import type { AnalysisService } from "../services/analysis-service.ts";
 import type { DashboardTileRecord, InsightRecord, ProjectRecord } from "../store/schema.ts";
 import type { Store } from "../store/store.ts";
 import { toUserJson } from "./user-json.ts";
+import { filtersToQuery } from "../analyses/filter-to-query.ts";
+
+/**
+ * The insight's query node: the stored one, else the one its `filters` convert to (the real service's
+ * `query_from_filters`), so a client can run `insight.query` as is; null for empty filters. The stored
+ * record is left as it is: results are still computed from what was saved.
+ */
+export function queryOfInsight(insight: Pick<InsightRecord, "filters" | "query">): Record<string, unknown> | null {
+  if (insight.query && Object.keys(insight.query).length) return insight.query;
+  if (!insight.filters || Object.keys(insight.filters).length === 0) return null;
+  return filtersToQuery(insight.filters);
+}
 
 export interface InsightView {
   refresh?: boolean;
@@ -9,6 +21,10 @@ export interface InsightView {
   compute?: boolean;
   /** The tile when loaded with from_dashboard: its dashboard's filters apply and its color/layouts are added. */
   tile?: DashboardTileRecord;
+  /** `filters_override` of a retrieve: top-level keys replacing the insight's filters for this request. */
+  override?: Record<string, unknown>;
+  /** The caller's latest view of an insight (ISO), null if never. */
+  lastViewedAt?: (insightId: number) => string | null;
 }
 
 /** Restriction and privilege levels: 21 = everyone in the project can edit (reference: analytics §9.1). */
@@ -18,7 +34,8 @@ const EVERYONE_CAN_EDIT = 21;
 export function toInsightJson(insight: InsightRecord, project: ProjectRecord, deps: { store: Store; analyses: AnalysisService }, view: InsightView = {}) {
   const { store, analyses } = deps;
   const dashboard = view.tile ? store.dashboards.get(project.id, view.tile.dashboard_id) : undefined;
-  const pkg = analyses.forInsight(project, insight, { refresh: view.refresh ?? false, overrides: dashboard?.filters, compute: view.compute });
+  const overrides = view.override ? { ...dashboard?.filters, ...view.override } : dashboard?.filters;
+  const pkg = analyses.forInsight(project, insight, { refresh: view.refresh ?? false, overrides, compute: view.compute });
   const tiles = store.dashboards.tilesOf(insight.id);
   return {
     id: insight.id,
@@ -26,7 +43,7 @@ export function toInsightJson(insight: InsightRecord, project: ProjectRecord, de
     name: insight.name,
     derived_name: insight.derived_name,
     filters: insight.filters,
-    query: insight.query,
+    query: queryOfInsight(insight),
     order: insight.order,
     deleted: insight.deleted,
     dashboards: tiles.filter((t) => !t.deleted).map((t) => t.dashboard_id),
@@ -48,6 +65,8 @@ export function toInsightJson(insight: InsightRecord, project: ProjectRecord, de
     effective_privilege_level: 37,
     timezone: project.timezone,
     is_cached: pkg.is_cached,
+    last_viewed_at: view.lastViewedAt?.(insight.id) ?? null,
+    alerts: [],
     ...(view.tile ? { color: view.tile.color, layouts: view.tile.layouts } : {}),
   };
 }
@@ -60,7 +79,7 @@ export function toInsightBasicJson(insight: InsightRecord, store: Store) {
     name: insight.name,
     derived_name: insight.derived_name,
     filters: insight.filters,
-    query: insight.query,
+    query: queryOfInsight(insight),
     dashboards: store.insights.dashboardIdsOf(insight.id),
     description: insight.description,
     last_refresh: null,

@@ -1,18 +1,19 @@
 import { fail } from "../http/errors.ts";
 import { paginate } from "../http/pagination.ts";
 import { reply, type Handler, type HandlerArgs } from "../http/types.ts";
-import { definitionOf } from "../services/analysis-service.ts";
+import { parseCallerJson } from "../http/json-depth.ts";
 import type { InsightRecord, ProjectRecord } from "../store/schema.ts";
 import { INSIGHT_WRITABLE, type InsightInput, type Store } from "../store/store.ts";
 import { activityPage } from "./activity-json.ts";
 import { toInsightBasicJson, toInsightJson } from "./insight-json.ts";
+import { insightListMatcher, type ListFilterContext } from "./insight-list-filters.ts";
+import { trendingInsights } from "./insight-trending.ts";
 import { requireValidDefinition } from "./insight-validation.ts";
 
 const LAST_VIEWED_LIMIT = 5;
 
 type Q = Record<string, unknown>;
 const queryOf = (args: HandlerArgs) => args.c.request.query as Q;
-const idOf = (args: HandlerArgs) => Number((args.c.request.params as Q).id);
 
 /** Only the writable fields of a body; read-only fields sent along are ignored, as the real service does. */
 function writableFields(body: unknown): InsightInput {
@@ -29,30 +30,45 @@ function requireDashboards(input: InsightInput, project: ProjectRecord, store: S
   });
 }
 
+/** The insight of the path: its integer id, else its short id (as the real service's clients send it); else 404. */
 function findInsight(args: HandlerArgs, opts: { includeDeleted?: boolean } = {}): InsightRecord {
-  const insight = args.deps.store.insights.get(args.project.id, idOf(args), opts);
+  const id = String((args.c.request.params as Q).id);
+  const { insights } = args.deps.store;
+  const insight = /^\d{1,15}$/.test(id) ? insights.get(args.project.id, Number(id), opts) : insights.getByShortId(args.project.id, id, opts);
   if (!insight) throw fail.notFound();
   return insight;
 }
 
-function matchesListFilters(insight: InsightRecord, q: Q): boolean {
-  if (q.created_by !== undefined && insight.created_by !== q.created_by) return false;
-  if (q.short_id !== undefined && insight.short_id !== q.short_id) return false;
-  if (q.saved !== undefined && insight.saved !== q.saved) return false;
-  if (q.favorited !== undefined && insight.favorited !== q.favorited) return false;
-  if (typeof q.search === "string") {
-    const term = q.search.toLowerCase();
-    const text = [insight.name, insight.derived_name, insight.description].join(" ").toLowerCase();
-    if (!text.includes(term)) return false;
+/** The caller's latest view of each insight of the project. */
+function callerViews(args: HandlerArgs): Map<number, string> {
+  const views = args.deps.store.insights.views(args.project.id).filter((v) => v.user_id === args.caller.user.id);
+  return new Map(views.map((v) => [v.insight_id, v.viewed_at]));
+}
+
+const lastViewedBy = (args: HandlerArgs) => (id: number) => callerViews(args).get(id) ?? null;
+
+function listFilterContext(args: HandlerArgs): ListFilterContext {
+  const viewed = callerViews(args);
+  return {
+    callerId: args.caller.user.id,
+    now: args.deps.clock.now(),
+    timezone: args.project.timezone,
+    lastViewedAt: (id) => viewed.get(id),
+    dashboardIdsOf: (id) => args.deps.store.insights.dashboardIdsOf(id),
+  };
+}
+
+/** `filters_override`: a JSON object whose top-level keys replace the insight's filters for this request. */
+function filtersOverride(q: Q): Record<string, unknown> | undefined {
+  if (q.filters_override === undefined) return undefined;
+  let value: unknown;
+  try {
+    value = parseCallerJson(String(q.filters_override), "filters_override");
+  } catch (e) {
+    if (!(e instanceof SyntaxError)) throw e;
   }
-  if (q.insight !== undefined) {
-    try {
-      if (definitionOf(insight).kind !== q.insight) return false;
-    } catch {
-      return false;
-    }
-  }
-  return true;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw fail.invalid("filters_override", "filters_override must be a JSON object.");
+  return value as Record<string, unknown>;
 }
 
 /** List order: `order` ascending with nulls last, then most recently modified, then newest id. */
@@ -61,16 +77,21 @@ function byListOrder(a: InsightRecord, b: InsightRecord): number {
   return b.last_modified_at.localeCompare(a.last_modified_at) || b.id - a.id;
 }
 
-/** What a read of insights follows from: the state, the analysis cache (results shown) and the URL (links, filters). */
-const readKey = (args: HandlerArgs) => `${args.deps.store.revision()}:${args.deps.analyses.revision()}:${args.url.href}`;
+/**
+ * What a read of insights follows from: the state, the analysis cache (results shown), the URL (links, filters)
+ * and the caller (their views: `last_viewed_at`, `user`).
+ */
+const readKey = (args: HandlerArgs) => `${args.deps.store.revision()}:${args.deps.analyses.revision()}:${args.caller.user.id}:${args.url.href}`;
 
 export const insightHandlers = {
   insights_list: (args) => {
     const q = queryOf(args);
     const build = () => {
-      const matches = args.deps.store.insights.list(args.project.id).filter((i) => matchesListFilters(i, q)).sort(byListOrder);
+      const ctx = listFilterContext(args);
+      const matches = args.deps.store.insights.list(args.project.id).filter(insightListMatcher(q, ctx)).sort(byListOrder);
       const page = paginate(matches, args.url, Number(q.limit ?? 100), Number(q.offset ?? 0));
-      return { ...page, results: page.results.map((i) => toInsightJson(i, args.project, args.deps, { compute: false })) };
+      const lastViewedAt = (id: number) => ctx.lastViewedAt(id) ?? null;
+      return { ...page, results: page.results.map((i) => toInsightJson(i, args.project, args.deps, { compute: false, lastViewedAt })) };
     };
     return reply(200, q.format === "csv" ? build() : args.deps.bodies(readKey(args), build));
   },
@@ -80,7 +101,7 @@ export const insightHandlers = {
     requireDashboards(input, args.project, args.deps.store);
     requireValidDefinition(input, args);
     const insight = await args.deps.store.insights.create(args.project.id, input, args.caller.user.id);
-    return reply(201, toInsightJson(insight, args.project, args.deps, { compute: false }));
+    return reply(201, toInsightJson(insight, args.project, args.deps, { compute: false, lastViewedAt: lastViewedBy(args) }));
   },
 
   insights_retrieve: (args) => {
@@ -90,7 +111,8 @@ export const insightHandlers = {
       q.from_dashboard === undefined
         ? undefined
         : args.deps.store.dashboards.tilesOf(insight.id).find((t) => t.dashboard_id === q.from_dashboard && !t.deleted);
-    const build = () => toInsightJson(insight, args.project, args.deps, { refresh: q.refresh === true, tile });
+    const override = filtersOverride(q);
+    const build = () => toInsightJson(insight, args.project, args.deps, { refresh: q.refresh === true, tile, override, lastViewedAt: lastViewedBy(args) });
     // refresh=true may recompute: never answered from a serialized body.
     return reply(200, q.refresh === true ? build() : args.deps.bodies(readKey(args), build));
   },
@@ -103,7 +125,7 @@ export const insightHandlers = {
     requireDashboards(input, args.project, args.deps.store);
     requireValidDefinition(input, args);
     const updated = await args.deps.store.insights.update(insight, input, args.caller.user.id);
-    return reply(200, toInsightJson(updated, args.project, args.deps));
+    return reply(200, toInsightJson(updated, args.project, args.deps, { lastViewedAt: lastViewedBy(args) }));
   },
 
   /** Hard deletes are refused with a bodiless 405 (spec: States; use PATCH deleted=true). */
@@ -128,12 +150,18 @@ export const insightHandlers = {
   insights_viewed_create: async (args) => {
     const insight = findInsight(args);
     await args.deps.store.insights.recordView(args.project.id, args.caller.user.id, insight.id);
-    return reply(200, toInsightJson(insight, args.project, args.deps));
+    return reply(200, toInsightJson(insight, args.project, args.deps, { lastViewedAt: lastViewedBy(args) }));
   },
 
   insights_my_last_viewed_retrieve: (args) => {
     const viewed = args.deps.store.insights.lastViewed(args.project.id, args.caller.user.id, LAST_VIEWED_LIMIT);
     return reply(200, viewed.map((i) => toInsightBasicJson(i, args.deps.store)));
+  },
+
+  insights_trending_retrieve: (args) => {
+    const q = queryOf(args);
+    const window = { days: Number(q.days ?? 7), limit: Number(q.limit ?? 10), offset: Number(q.offset ?? 0) };
+    return reply(200, { results: trendingInsights(args.project.id, args.deps.store, args.deps.clock.now(), window) });
   },
 
   /** Nothing runs long enough to cancel: the query id is acknowledged. */

@@ -17,8 +17,8 @@ export function personName(person: PersonRecord): string {
   return sortedDistinctIds(person.distinct_ids)[0] ?? String(person.id);
 }
 
-/** The Person representation of the spec (integer id), plus is_identified. */
-export function toPersonJson(person: PersonRecord) {
+/** The Person representation of the spec (integer id), plus is_identified and last_seen_at (from `lastSeen`). */
+export function toPersonJson(person: PersonRecord, lastSeen: (person: PersonRecord) => string | null) {
   return {
     id: person.id,
     uuid: person.uuid,
@@ -27,6 +27,7 @@ export function toPersonJson(person: PersonRecord) {
     properties: person.properties,
     created_at: person.created_at,
     is_identified: person.is_identified,
+    last_seen_at: lastSeen(person),
   };
 }
 

@@ -6,6 +6,7 @@ import { reply, type Handler, type HandlerArgs } from "../http/types.ts";
 import { isPersonId } from "../store/persons-repo.ts";
 import type { PersonRecord } from "../store/schema.ts";
 import { activityPage } from "./activity-json.ts";
+import { lastSeenOf } from "./person-last-seen.ts";
 import { toPersonJson } from "./person-json.ts";
 import { personTimeline } from "./person-timeline.ts";
 
@@ -15,6 +16,25 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const queryOf = (args: HandlerArgs) => args.c.request.query as Q;
 const bodyOf = (args: HandlerArgs) => (args.c.request.requestBody ?? {}) as Q;
+/** The Person JSON with `last_seen_at` from the project's events. */
+const personJson = (args: HandlerArgs, person: PersonRecord) => toPersonJson(person, lastSeenOf(args.deps.store, args.project.id));
+
+/** `$unset` as one key or a list of keys (as the real service's clients send it); empty is 400. */
+function keysToUnset(raw: unknown): string[] {
+  const keys = Array.isArray(raw) ? raw : [raw];
+  if (keys.length === 0 || keys.some((k) => typeof k !== "string" || k === "")) throw fail.required("$unset");
+  return keys as string[];
+}
+
+/** The persons a bulk delete names: by uuid or integer id, and by distinct id; unknown ones skipped, each once. */
+function bulkTargets(args: HandlerArgs, body: { ids?: string[]; distinct_ids?: string[] }): PersonRecord[] {
+  const { persons } = args.deps.store;
+  const found = [
+    ...(body.ids ?? []).map((id) => (isPersonId(id) ? persons.find(args.project.id, id) : undefined)),
+    ...(body.distinct_ids ?? []).map((d) => persons.byDistinctId(args.project.id, d)),
+  ];
+  return [...new Set(found.filter((p): p is PersonRecord => p !== undefined))];
+}
 
 /** The person of the path: integer id or uuid; anything else is a 400 naming `id` (reference §4.2). */
 function findPerson(args: HandlerArgs): PersonRecord {
@@ -73,16 +93,17 @@ export const personHandlers = {
     const q = queryOf(args);
     const matches = args.deps.store.persons.list(args.project.id).filter(personMatcher(args));
     const page = paginate(matches, args.url, Number(q.limit ?? 100), Number(q.offset ?? 0));
-    return reply(200, { ...page, results: page.results.map(toPersonJson) });
+    const lastSeen = lastSeenOf(args.deps.store, args.project.id);
+    return reply(200, { ...page, results: page.results.map((p) => toPersonJson(p, lastSeen)) });
   },
 
-  persons_retrieve: (args) => reply(200, toPersonJson(findPerson(args))),
+  persons_retrieve: (args) => reply(200, personJson(args, findPerson(args))),
 
   /** Merges keys, never removes (reference §4.4); applied at once. */
   persons_partial_update: async (args) => {
     const person = findPerson(args);
     const { properties } = bodyOf(args) as { properties: Q };
-    return reply(200, toPersonJson(await args.deps.store.persons.edit(person, { set: properties }, "updated", args.caller.user.id)));
+    return reply(200, personJson(args, await args.deps.store.persons.edit(person, { set: properties }, "updated", args.caller.user.id)));
   },
 
   persons_update_property_create: async (args) => {
@@ -94,20 +115,34 @@ export const personHandlers = {
     const hasValue = q.value !== undefined || Object.hasOwn(body, "value");
     if (!hasValue) throw fail.required("value");
     const value = q.value !== undefined ? typedValue(q.value) : body.value;
-    return reply(200, toPersonJson(await args.deps.store.persons.edit(person, { set: { [key]: value } }, "updated", args.caller.user.id)));
+    return reply(200, personJson(args, await args.deps.store.persons.edit(person, { set: { [key]: value } }, "updated", args.caller.user.id)));
   },
 
   persons_delete_property_create: async (args) => {
     const person = findPerson(args);
-    const key = queryOf(args).$unset ?? bodyOf(args).$unset;
-    if (typeof key !== "string" || key === "") throw fail.required("$unset");
-    return reply(200, toPersonJson(await args.deps.store.persons.edit(person, { unset: [key] }, "delete_property", args.caller.user.id)));
+    const keys = keysToUnset(queryOf(args).$unset ?? bodyOf(args).$unset);
+    return reply(200, personJson(args, await args.deps.store.persons.edit(person, { unset: keys }, "delete_property", args.caller.user.id)));
   },
 
   persons_destroy: async (args) => {
     const person = findPerson(args);
     await args.deps.store.persons.remove(person, { deleteEvents: queryOf(args).delete_events === true, userId: args.caller.user.id });
     return reply(204);
+  },
+
+  /** Each named person deleted as by persons_destroy; with keep_person only its events' deletion is queued. */
+  persons_bulk_delete_create: async (args) => {
+    const body = bodyOf(args) as { ids?: string[]; distinct_ids?: string[]; delete_events?: boolean; keep_person?: boolean };
+    if (!body.ids?.length && !body.distinct_ids?.length) throw fail.invalid("ids", "Either ids or distinct_ids must be given.");
+    const deleteEvents = body.delete_events === true;
+    for (const person of bulkTargets(args, body)) {
+      if (body.keep_person === true) {
+        if (deleteEvents) await args.deps.store.persons.queueEventDeletion(person);
+      } else {
+        await args.deps.store.persons.remove(person, { deleteEvents, userId: args.caller.user.id });
+      }
+    }
+    return reply(202);
   },
 
   persons_split_create: async (args) => {
@@ -117,7 +152,7 @@ export const personHandlers = {
       throw fail.invalid("main_distinct_id", `"${String(main)}" is not a distinct id of this person.`);
     }
     const keep = main === undefined ? person.distinct_ids[0]! : String(main);
-    return reply(200, toPersonJson(await args.deps.store.persons.split(person, keep, args.caller.user.id)));
+    return reply(200, personJson(args, await args.deps.store.persons.split(person, keep, args.caller.user.id)));
   },
 
   persons_activity_retrieve: (args) => {

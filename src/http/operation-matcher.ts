@@ -4,8 +4,17 @@ import { escapeRegExp } from "../analyses/shared/regex.ts";
 /** A path template as a RegExp: its literal parts escaped, each `{parameter}` as `segment`. */
 const templatePattern = (path: string, segment: string) => new RegExp(`^${path.split(/\{[^}]+\}/).map(escapeRegExp).join(segment)}$`);
 
+/**
+ * What a path parameter naming a resource looks like here: an integer id, a uuid, an 8-character short id,
+ * `@current`. A path that matches a template only through another value (`/persons/bulk_delete2/`) is an
+ * unknown sub-path: 404, not 405 (a method a real resource's path lacks stays 405).
+ */
+const ID_LIKE = /^(\d+|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[A-Za-z0-9]{8}|@current)$/i;
+
 interface Template {
   pattern: RegExp;
+  /** The same template capturing each parameter's value. */
+  capture: RegExp;
   /** Length of the literal part: the most specific template wins, as openapi-backend orders them. */
   specificity: number;
   operations: Operation[];
@@ -14,7 +23,8 @@ interface Template {
 /**
  * openapi-backend's `matchOperation` with its path patterns compiled once: the library builds a RegExp for
  * every operation on every request (profiled: a tenth of a GET's CPU). Same answers: an exact path first,
- * then the templates by specificity, `undefined` or the library's 404/405 errors when `strict`.
+ * then the templates by specificity, `undefined` or the library's 404/405 errors when `strict`; one
+ * difference: 405 only where the path's parameters look like ids (ID_LIKE), else 404.
  */
 export function compileOperationMatcher(router: OpenAPIRouter, operations: Operation[]) {
   const exact = new Map<string, Operation[]>();
@@ -23,6 +33,7 @@ export function compileOperationMatcher(router: OpenAPIRouter, operations: Opera
     exact.set(op.path, [...(exact.get(op.path) ?? []), op]);
     const template = byTemplate.get(op.path) ?? {
       pattern: templatePattern(op.path, "[^/]+"),
+      capture: templatePattern(op.path, "([^/]+)"),
       specificity: op.path.replace(/\{.*?\}/g, "").length,
       operations: [],
     };
@@ -45,9 +56,9 @@ export function compileOperationMatcher(router: OpenAPIRouter, operations: Opera
     let pathMatched = false;
     for (const template of templates) {
       if (!template.pattern.test(path)) continue;
-      pathMatched = true;
       const match = template.operations.find((op) => op.method === normalized.method);
       if (match) return match;
+      pathMatched ||= template.capture.exec(path)!.slice(1).every((value) => ID_LIKE.test(value));
     }
     if (!pathMatched) return notFound();
     if (strict) throw Error("405-methodNotAllowed: this method is not registered for the route");

@@ -73,6 +73,11 @@ export function createInsightsRepo(core: StoreCore) {
     get: (projectId: string, id: number, opts: { includeDeleted?: boolean } = {}): InsightRecord | undefined =>
       meta().insights.find((i) => i.id === id && i.project_id === projectId && (opts.includeDeleted || !i.deleted)),
     dashboardIdsOf,
+    /** By short id (as the real service's clients address insights in paths). */
+    getByShortId: (projectId: string, shortId: string, opts: { includeDeleted?: boolean } = {}): InsightRecord | undefined =>
+      meta().insights.find((i) => i.short_id === shortId && i.project_id === projectId && (opts.includeDeleted || !i.deleted)),
+    /** The project's recorded views (one per user and insight: its latest), oldest first. */
+    views: (projectId: string) => meta().insight_views.filter((v) => v.project_id === projectId),
 
     async create(projectId: string, input: InsightInput, userId: number): Promise<InsightRecord> {
       const now = nowIso();

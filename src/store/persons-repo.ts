@@ -33,6 +33,18 @@ export function createPersonsRepo(core: StoreCore, schedule: DeletionSchedule) {
     return Promise.all([dbs.persons.write(), alsoMeta ? dbs.meta.write() : undefined]).then(() => undefined);
   }
 
+  /** Queues the deletion of all the person's events (all its distinct ids) for the next scheduled run. */
+  function queueDeletion(person: PersonRecord) {
+    const now = core.clock.now();
+    meta().pending_deletions.push({
+      project_id: person.project_id,
+      person_uuid: person.uuid,
+      distinct_ids: [...person.distinct_ids],
+      requested_at: new Date(now).toISOString(),
+      run_at: new Date(nextDeletionRun(now, schedule)).toISOString(),
+    });
+  }
+
   return {
     /** `created_at` descending, ties by uuid descending (reference: ingestion-persons-events §4.1). */
     list(projectId: string): PersonRecord[] {
@@ -62,17 +74,14 @@ export function createPersonsRepo(core: StoreCore, schedule: DeletionSchedule) {
     async remove(person: PersonRecord, opts: { deleteEvents: boolean; userId: number }) {
       dbs.persons.data.persons = dbs.persons.data.persons.filter((p) => p !== person);
       unindexPerson(core.indexOf(person.project_id), person);
-      if (opts.deleteEvents) {
-        const now = core.clock.now();
-        meta().pending_deletions.push({
-          project_id: person.project_id,
-          person_uuid: person.uuid,
-          distinct_ids: [...person.distinct_ids],
-          requested_at: new Date(now).toISOString(),
-          run_at: new Date(nextDeletionRun(now, schedule)).toISOString(),
-        });
-      }
+      if (opts.deleteEvents) queueDeletion(person);
       await saved(person.project_id, [activity(person, "deleted", opts.userId, null)], opts.deleteEvents);
+    },
+
+    /** Queues the deletion of the person's events (bulk delete with keep_person); the person stays. */
+    async queueEventDeletion(person: PersonRecord) {
+      queueDeletion(person);
+      await dbs.meta.write();
     },
 
     /**

@@ -30,6 +30,8 @@ describe("the contract's operations", () => {
       "query_create",
       "environments_query_create",
       "environments_mcp_tools_execute_sql_create",
+      "insights_trending_retrieve",
+      "persons_bulk_delete_create",
     ];
     expect(ids.filter((id) => !beyond.includes(id))).toHaveLength(46);
     expect(beyond.filter((id) => !ids.includes(id))).toEqual([]);

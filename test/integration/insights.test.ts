@@ -64,7 +64,12 @@ describe("insight lifecycle", () => {
   it("creates with defaults, is listed and retrievable", async () => {
     const created = await s.post(`${P}/insights/`, { name: "Signups", filters: { events: [{ id: "signup" }] }, tags: ["growth"] });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ name: "Signups", tags: ["growth"], deleted: false, saved: false, favorited: false, description: "", query: null, dashboards: [] });
+    expect(created.body).toMatchObject({ name: "Signups", tags: ["growth"], deleted: false, saved: false, favorited: false, description: "", dashboards: [] });
+    // Defined by filters: the query node they convert to is shown (the stored insight keeps query null).
+    expect(created.body.query).toEqual({
+      kind: "InsightVizNode",
+      source: { kind: "TrendsQuery", series: [{ kind: "EventsNode", event: "signup" }], trendsFilter: {} },
+    });
     expect(created.body.short_id).toMatch(/^[A-Za-z0-9]{8}$/);
     expect(created.body.created_by.id).toBe(1);
     expect(created.body.created_at).toBe("2024-03-05T12:00:00.000Z");
@@ -122,11 +127,11 @@ describe("insight lifecycle", () => {
     expect(order.body.attr).toBe("order");
   });
 
-  it("answers 404 for an unknown id and 400 for a malformed one", async () => {
+  it("answers 404 for an unknown id and for anything that is no short id of the project", async () => {
     expect((await s.get(`${P}/insights/999/`)).status).toBe(404);
     const bad = await s.get(`${P}/insights/abc/`);
-    expect(bad.status).toBe(400);
-    expect(bad.body.attr).toBe("id");
+    expect(bad.status).toBe(404);
+    expect(bad.body.code).toBe("not_found");
   });
 });
 

@@ -1,0 +1,97 @@
+import { isObject, type Loose } from "./shared/filter-read.ts";
+
+/**
+ * Legacy filters → query node, the inverse of query-node.ts (the real service's `filter_to_query` in
+ * posthog/hogql_queries/legacy_compatibility): an InsightVizNode wrapping the insight query of the filter's
+ * kind. Common fields go to the query's own keys (`dateRange`, `interval`, `properties`, `breakdownFilter`,
+ * `compareFilter`, …), `events`/`actions` to `series` in `order`, and every other key, camelCased, to the
+ * kind's sub-filter (`trendsFilter`, `funnelsFilter`, …), so that converting back gives the same filter.
+ */
+const QUERY_OF_INSIGHT: Readonly<Record<string, { kind: string; subFilter: string; series: boolean }>> = {
+  TRENDS: { kind: "TrendsQuery", subFilter: "trendsFilter", series: true },
+  FUNNELS: { kind: "FunnelsQuery", subFilter: "funnelsFilter", series: true },
+  RETENTION: { kind: "RetentionQuery", subFilter: "retentionFilter", series: false },
+  PATHS: { kind: "PathsQuery", subFilter: "pathsFilter", series: false },
+  STICKINESS: { kind: "StickinessQuery", subFilter: "stickinessFilter", series: true },
+  LIFECYCLE: { kind: "LifecycleQuery", subFilter: "lifecycleFilter", series: true },
+};
+
+/** Filter keys whose query name is not their camelCase form (the inverse of query-node.ts's renames). */
+const RENAMED: Readonly<Record<string, string>> = { paths_hogql_expression: "pathsHogQLExpression" };
+
+/** Keys the query keeps at its top level under their own name (the sources of query-node.ts's commonFields). */
+const TOP_LEVEL: Readonly<Record<string, string>> = {
+  interval: "interval",
+  properties: "properties",
+  filter_test_accounts: "filterTestAccounts",
+  sampling_factor: "samplingFactor",
+  aggregation_group_type_index: "aggregation_group_type_index",
+};
+const DATE_RANGE: Readonly<Record<string, string>> = { date_from: "date_from", date_to: "date_to", explicit_date: "explicitDate" };
+const COMPARE = new Set(["compare", "compare_to"]);
+/** Funnel keys that start with "breakdown" but belong to funnelsFilter. */
+const FUNNEL_BREAKDOWN_KEYS = new Set(["breakdown_attribution_type", "breakdown_attribution_value"]);
+const DROPPED = new Set(["insight", "events", "actions"]);
+
+export const camel = (key: string): string => RENAMED[key] ?? key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+const isBreakdownKey = (key: string) => key.startsWith("breakdown") && !FUNNEL_BREAKDOWN_KEYS.has(key);
+
+/** The query node of a legacy filter: `InsightVizNode` around the insight query of `filter.insight` (TRENDS when absent). */
+export function filtersToQuery(filter: Loose): Loose {
+  const insight = typeof filter.insight === "string" ? filter.insight.toUpperCase() : "TRENDS";
+  const target = QUERY_OF_INSIGHT[insight] ?? QUERY_OF_INSIGHT.TRENDS!;
+  const source: Loose = { kind: target.kind };
+  if (target.series) source.series = seriesOf(filter);
+  const parts = { dateRange: {} as Loose, breakdownFilter: {} as Loose, compareFilter: {} as Loose, sub: {} as Loose };
+  for (const [key, value] of Object.entries(filter)) {
+    if (value === undefined || DROPPED.has(key)) continue;
+    if (key in DATE_RANGE) parts.dateRange[DATE_RANGE[key]!] = value;
+    else if (key in TOP_LEVEL) source[TOP_LEVEL[key]!] = value;
+    else if (isBreakdownKey(key)) parts.breakdownFilter[key] = value;
+    else if (COMPARE.has(key)) parts.compareFilter[key] = value;
+    else parts.sub[camel(key)] = key === "exclusions" && Array.isArray(value) ? value.map(exclusionNode) : value;
+  }
+  if (Object.keys(parts.dateRange).length) source.dateRange = parts.dateRange;
+  if (Object.keys(parts.breakdownFilter).length) source.breakdownFilter = parts.breakdownFilter;
+  if (Object.keys(parts.compareFilter).length) source.compareFilter = parts.compareFilter;
+  source[target.subFilter] = parts.sub;
+  return { kind: "InsightVizNode", source };
+}
+
+/** events and actions merged by their `order` (entities without one keep their place after those with one). */
+function seriesOf(filter: Loose): Loose[] {
+  const entities = [...listOf(filter.events, "events"), ...listOf(filter.actions, "actions")];
+  const position = (e: { entity: Loose; index: number }) => (typeof e.entity.order === "number" ? e.entity.order : Number.MAX_SAFE_INTEGER);
+  return entities
+    .map((entity, index) => ({ entity, index }))
+    .sort((a, b) => position(a) - position(b) || a.index - b.index)
+    .map(({ entity }) => seriesNode(entity));
+}
+
+function listOf(value: unknown, type: "events" | "actions"): Loose[] {
+  return Array.isArray(value) ? value.filter(isObject).map((e) => ({ ...e, type: e.type ?? type })) : [];
+}
+
+/** Keeps only what the filter said: no key with an undefined value. */
+const defined = (entries: [string, unknown][]): Loose => Object.fromEntries(entries.filter(([, v]) => v !== undefined));
+
+function seriesNode(entity: Loose): Loose {
+  const isAction = entity.type === "actions";
+  return defined([
+    ["kind", isAction ? "ActionsNode" : "EventsNode"],
+    [isAction ? "id" : "event", entity.id ?? (isAction ? undefined : null)],
+    ["name", entity.name],
+    ["custom_name", entity.custom_name],
+    ["math", entity.math],
+    ["math_property", entity.math_property],
+    ["math_hogql", entity.math_hogql],
+    ["math_group_type_index", entity.math_group_type_index],
+    ["properties", entity.properties],
+  ]);
+}
+
+function exclusionNode(value: unknown): unknown {
+  if (!isObject(value)) return value;
+  return defined([...Object.entries(seriesNode(value)), ["funnelFromStep", value.funnel_from_step], ["funnelToStep", value.funnel_to_step]]);
+}
