@@ -22,7 +22,7 @@ export async function dashboardRoundTrip(client: AnalyticsClient, projectId: str
   });
   if (!created.data) throw new Error(`create failed: ${JSON.stringify(created.error)}`);
   const renamed = await client.PATCH("/api/projects/{project_id}/insights/{id}/", {
-    params: { path: { project_id: projectId, id: created.data.id } },
+    params: { path: { project_id: projectId, id: String(created.data.id) } },
     body: { name: "Daily pageviews" },
   });
   const trend = await client.POST("/api/projects/{project_id}/insights/trend/", {

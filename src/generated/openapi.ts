@@ -3993,7 +3993,7 @@ export interface components {
          */
         project_id: string;
         /** @description Insight: the integer id or the 8-character `short_id` (as the real service's clients address it). Choice: anything that names no insight of the project, whatever its form, is 404. */
-        insight_id: number | string;
+        insight_id: string;
         /** @description Person: integer id or person uuid. Validated by the server: anything else is 400 with attr `id`; an unknown person is 404. */
         person_id: string;
         /** @description Event uuid (dashes optional). Validated by the server: a malformed uuid is 400 with attr `id`; an unknown event is 404. */
@@ -5378,7 +5378,7 @@ export interface operations {
                 /** @description Project id, as listed by `GET /api/projects/`; `@current` means the caller's first project. */
                 project_id: string;
                 /** @description Insight id or 8-character `short_id`; anything naming no insight is 404. */
-                id: number | string;
+                id: string;
             };
             cookie?: never;
         };

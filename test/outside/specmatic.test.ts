@@ -64,6 +64,13 @@ const ARRAY_FORMS = [
 ].map((p) => `/api/projects/{project_id}/${p}/`);
 const PERSON = "/api/projects/{project_id}/persons/{id}/";
 /**
+ * GET operations whose optional query parameters are too many for the generative run: Specmatic 2.55 sends
+ * every subset of them (the insights list declares 19 of the real service's filters: 2^19 requests, the run
+ * never ends). Their examples run in the example run, the Prism proxy test sends them, and the integration
+ * tests check each filter.
+ */
+const MANY_PARAMETERS = ["/api/projects/{project_id}/insights/"];
+/**
  * The query API selects each node's required fields by its `kind` (JSON Schema if/then), which Specmatic 2.55
  * ignores: it would generate a `TrendsQuery` without series or a `HogQLQuery` without SQL as a positive case.
  * Its examples still run in the example run; generated bodies stay out.
@@ -134,8 +141,8 @@ java.describe("Specmatic contract tests from the document's examples", () => {
 java.describe("Specmatic generative contract tests", () => {
   const notJsonQuery = `PARAMETERS.QUERY!='${JSON_QUERY.join(",")}'`;
 
-  it("pass for every operation but the query forms and deleting a person", { timeout: 600_000 }, async () => {
-    const result = await specmatic(`!(METHOD='GET' && PATH='${QUERY_FORMS.join(",")}') && !(METHOD='DELETE' && PATH='${PERSON}') && PATH!='${QUERY_API.join(",")}' && ${notJsonQuery} && ${notCsv}`, GENERATIVE);
+  it("pass for every operation but the query forms, the insights list and deleting a person", { timeout: 600_000 }, async () => {
+    const result = await specmatic(`!(METHOD='GET' && PATH='${[...QUERY_FORMS, ...MANY_PARAMETERS].join(",")}') && !(METHOD='DELETE' && PATH='${PERSON}') && PATH!='${QUERY_API.join(",")}' && ${notJsonQuery} && ${notCsv}`, GENERATIVE);
     console.info(`Specmatic generative: ${result.run} tests generated, ${result.successes} passed, ${result.failures} failed`);
     expect(result.failures, failuresOf(result.output)).toBe(0);
     expect(result.run).toBeGreaterThanOrEqual(1100);
