@@ -22,7 +22,9 @@ export function trendingInsights(projectId: string, store: Store, now: number, w
   for (const view of store.insights.views(projectId)) {
     const at = Date.parse(view.viewed_at);
     if (at < since || at > now) continue;
-    byInsight.set(view.insight_id, [...(byInsight.get(view.insight_id) ?? []), view]);
+    const views = byInsight.get(view.insight_id);
+    if (views) views.push(view);
+    else byInsight.set(view.insight_id, [view]);
   }
   const rows = [...byInsight].flatMap(([id, views]) => {
     const insight = store.insights.get(projectId, id);
