@@ -52,14 +52,42 @@ export function attemptsOf(journey: Journey, rules: AttemptRules): Attempt[] {
 export function bestAttemptOf(journey: Journey, rules: AttemptRules): Attempt | undefined {
   let best: Attempt | undefined;
   let bestIndexes: number[] = [];
-  forEachAttempt(journey, rules, (level, indexes) => {
-    const reachedAt = journey.ts[indexes[level - 1]!]!;
-    const startedAt = journey.ts[indexes[0]!]!;
-    if (best && !isBetter(level, reachedAt, startedAt, best, rules.orderType)) return;
-    bestIndexes = Array.from(indexes.subarray(0, level));
-    best = { level, times: [startedAt, reachedAt], indexes: bestIndexes };
-  });
+  const bound = levelBound(journey, rules);
+  // Once the best attempt is as far as any can get, a later one could only win by reaching that step sooner
+  // (or as soon, starting later): impossible once it starts after the best one reached it, as every attempt
+  // reaches its steps at or after its start. Unordered funnels keep the first of the furthest attempts.
+  const cannotImprove = (start: number) =>
+    best !== undefined && best.level === bound && (rules.orderType === "unordered" || journey.ts[start]! > best.times[1]!);
+  forEachAttempt(
+    journey,
+    rules,
+    (level, indexes) => {
+      const reachedAt = journey.ts[indexes[level - 1]!]!;
+      const startedAt = journey.ts[indexes[0]!]!;
+      if (best && !isBetter(level, reachedAt, startedAt, best, rules.orderType)) return;
+      bestIndexes = Array.from(indexes.subarray(0, level));
+      best = { level, times: [startedAt, reachedAt], indexes: bestIndexes };
+    },
+    cannotImprove,
+  );
   return best && { level: best.level, times: bestIndexes.map((i) => journey.ts[i]!), indexes: bestIndexes };
+}
+
+/**
+ * The furthest level any attempt of the journey can reach: ordered and strict attempts need an event of each
+ * step up to it, unordered ones an event of as many distinct steps.
+ */
+function levelBound(journey: Journey, rules: AttemptRules): number {
+  let seen = 0;
+  for (let i = 0; i < journey.steps.length; i++) seen |= journey.steps[i]!;
+  if (rules.orderType === "unordered") {
+    let distinct = 0;
+    for (let k = 0; k < rules.stepCount; k++) if ((seen & (1 << k)) !== 0) distinct++;
+    return distinct;
+  }
+  let level = 0;
+  while (level < rules.stepCount && (seen & (1 << level)) !== 0) level++;
+  return level;
 }
 
 export function bestAttempt(attempts: readonly Attempt[], orderType: AttemptRules["orderType"]): Attempt | undefined {
@@ -82,7 +110,8 @@ function copy(journey: Journey, level: number, indexes: Int32Array): Attempt {
 
 type Visit = (level: number, indexes: Int32Array) => void;
 
-function forEachAttempt(journey: Journey, rules: AttemptRules, visit: Visit): void {
+/** Visits each valid attempt in start order; `stop`, asked before each start, ends the walk early. */
+function forEachAttempt(journey: Journey, rules: AttemptRules, visit: Visit, stop?: (start: number) => boolean): void {
   const n = journey.ts.length;
   const lists = (rules.orderType === "ordered" ? rules.stepCount : 0) + rules.exclusions.length;
   scratch.ensure(n, lists);
@@ -92,6 +121,7 @@ function forEachAttempt(journey: Journey, rules: AttemptRules, visit: Visit): vo
   for (let i = 0; i < n; i++) {
     const mask = journey.steps[i]!;
     if (rules.orderType === "unordered" ? mask === 0 : (mask & 1) === 0) continue;
+    if (stop?.(i)) return;
     const level = step(journey, i, rules);
     if (!isExcluded(journey, level, rules)) visit(level, scratch.indexes);
   }

@@ -104,9 +104,10 @@ function collectFromColumns(
 }
 
 /**
- * The kept events, in typed arrays grown on demand (most events of a large range match no step). One set is
- * reused by every collection (each is consumed by groupByActor before collectJourneys returns): allocating
- * tens of megabytes of typed arrays per funnel made a third of its time garbage collection.
+ * The kept events, in typed arrays grown on demand (most events of a large range match no step), and the same
+ * grouped by actor. One set is reused by every collection: allocating tens of megabytes of typed arrays per
+ * funnel made a third of its time garbage collection. So journeys are views valid until the next collection:
+ * every caller (computeFunnel, funnelPopulation) is done with them before it returns.
  */
 class Kept {
   static readonly #shared = new Kept();
@@ -118,6 +119,7 @@ class Kept {
   steps = new Int32Array(1 << 16);
   exclusions = new Int32Array(1 << 16);
   actors: Actor[] = [];
+  grouped = { index: new Int32Array(0), ts: new Float64Array(0), steps: new Int32Array(0), exclusions: new Int32Array(0) };
   static reset(most: number): Kept {
     const kept = Kept.#shared;
     kept.n = 0;
@@ -152,7 +154,11 @@ function groupByActor(source: EventList, kept: Kept): Journey[] {
   for (let k = 0; k < n; k++) offsets[kept.actor[k]! + 1]!++;
   for (let s = 0; s < actors.length; s++) offsets[s + 1]! += offsets[s]!;
   const fill = offsets.slice(0, actors.length);
-  const out = { index: new Int32Array(n), ts: new Float64Array(n), steps: new Int32Array(n), exclusions: new Int32Array(n) };
+  if (kept.grouped.index.length < n) {
+    const size = Math.min(kept.most, n * 2);
+    kept.grouped = { index: new Int32Array(size), ts: new Float64Array(size), steps: new Int32Array(size), exclusions: new Int32Array(size) };
+  }
+  const out = kept.grouped;
   for (let k = 0; k < n; k++) {
     const at = fill[kept.actor[k]!]!++;
     out.index[at] = kept.index[k]!;

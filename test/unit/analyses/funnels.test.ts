@@ -78,6 +78,29 @@ describe("conversion window (reference §5.2, §11 item 8)", () => {
   });
 });
 
+describe("the attempt that counts", () => {
+  const twoSteps = { ...january, events: steps("$pageview", "signup") };
+  const conversion = (w: World) => (funnel(w, twoSteps) as FunnelStep[])[1]!.average_conversion_time;
+
+  it("is the latest start among those reaching the last step first, even after the furthest step is known", () => {
+    // 10:00 → 10:30 reaches signup first; 10:10 reaches it as soon and starts later: 20 min. 10:40 starts after.
+    const w = journeys({ a: [ev("$pageview", "2024-01-01T10:00"), ev("$pageview", "2024-01-01T10:10"), ev("signup", "2024-01-01T10:30"), ev("$pageview", "2024-01-01T10:40")] });
+    expect(conversion(w)).toBe(1200);
+  });
+
+  it("may start at the very time the step was reached", () => {
+    // The 10:30 pageview shares signup's timestamp: its attempt reaches signup at 10:30 too, and starts later.
+    const w = journeys({ a: [ev("$pageview", "2024-01-01T10:00"), ev("signup", "2024-01-01T10:30"), ev("$pageview", "2024-01-01T10:30")] });
+    expect(conversion(w)).toBe(0);
+  });
+
+  it("is the first of the furthest for unordered funnels", () => {
+    // signup 10:00 then pageview 10:20 completes both (20 min); the pageview at 10:20 then signup 10:50 comes later.
+    const w = journeys({ a: [ev("signup", "2024-01-01T10:00"), ev("$pageview", "2024-01-01T10:20"), ev("signup", "2024-01-01T10:50")] });
+    expect((funnel(w, { ...twoSteps, funnel_order_type: "unordered" }) as FunnelStep[])[1]!.average_conversion_time).toBe(1200);
+  });
+});
+
 describe("order types", () => {
   it("ordered: other events in between do not matter; the furthest attempt counts", () => {
     const w = journeys({ g: [ev("view", "2024-01-02T10:00"), ev("scroll", "2024-01-02T10:01"), ev("signup", "2024-01-02T10:02"), ev("view", "2024-01-03T10:00")] });
