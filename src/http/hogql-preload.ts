@@ -14,10 +14,19 @@ const ANALYSIS_PATH = /\/(insights|persons)\//;
 export function hogqlPreloader(store: Store) {
   let scannedRevision = -1;
   let storedMention = false;
+  // An insight's definition is replaced, never edited in place, by a write: memoised per object, a rescan
+  // after a write serialises only what changed (serialising every insight made each write O(insights)).
+  const definitionMentions = new WeakMap<object, boolean>();
+  const mentions = (definition: object | null): boolean => {
+    if (definition === null) return false;
+    let known = definitionMentions.get(definition);
+    if (known === undefined) definitionMentions.set(definition, (known = MENTION.test(JSON.stringify(definition))));
+    return known;
+  };
   const storeMentions = (): boolean => {
     if (store.revision() !== scannedRevision) {
       scannedRevision = store.revision();
-      storedMention = MENTION.test(JSON.stringify(store.snapshot().meta.insights));
+      storedMention = store.snapshot().meta.insights.some((insight) => mentions(insight.filters) || mentions(insight.query));
     }
     return storedMention;
   };
