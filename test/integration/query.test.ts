@@ -116,12 +116,37 @@ describe("HogQL SQL through the query API", () => {
     ["a join", "select * from events e join persons p on e.person_id = p.id", /JOIN/],
     ["a subquery", "select count() from (select 1)", /Subqueries/],
     ["an unknown function", "select toUUIDOrZero(event) from events", /toUUIDOrZero\(\) is not supported/],
-    ["an unknown table", "select * from groups", /Unknown table "groups"/],
+    ["an unknown table", "select * from nosuchtable", /Unknown table "nosuchtable"/],
   ])("refuses %s with a 400 naming the construct", async (_name, query, detail) => {
     const res = await s.post(`${E}/query/`, { query: sql(query) });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ type: "validation_error", attr: "query__source__query" });
     expect(res.body.detail).toMatch(detail);
+  });
+});
+
+describe("HogQL over groups (fixtures/scenarios/groups.json)", () => {
+  // Project 1's groups: companies (index 0) acme (500 employees), globex (40), initech (120); workspaces
+  // (index 1) ws-a1, ws-g1. basic.json has none.
+  it("counts, filters and selects the groups table's columns", async () => {
+    const g = await startTestServer(scenario("groups"));
+    try {
+      const byIndex = await g.post(`${E}/query/`, { query: { kind: "HogQLQuery", query: "select index, count() from groups group by index order by index" } });
+      expect(byIndex.body).toMatchObject({ types: [["index", "Int64"], ["count()", "UInt64"]], results: [[0, 3], [1, 2]] });
+      const large = await g.post(`${E}/query/`, { query: { kind: "HogQLQuery", query: "select key, properties.employee_count from groups where index = 0 and properties.employee_count >= 100 order by key" } });
+      expect(large.body.results).toEqual([["acme", 500], ["initech", 120]]);
+      const star = await g.post(`${E}/query/`, { query: sql("select * from groups where key = 'ws-a1'") });
+      expect(star.body.columns).toEqual(["index", "key", "created_at", "properties"]);
+      expect(star.body.results).toHaveLength(1);
+      expect(star.body.results[0].slice(0, 2)).toEqual([1, "ws-a1"]);
+    } finally {
+      await g.close();
+    }
+  });
+
+  it("is empty where the project has no groups", async () => {
+    const res = await s.post(`${E}/query/`, { query: { kind: "HogQLQuery", query: "select count() from groups" } });
+    expect(res.body.results).toEqual([[0]]);
   });
 });
 

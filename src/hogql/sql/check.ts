@@ -43,7 +43,7 @@ export function checkSelect(ast: HogqlNode, attr: string): CheckedSelect {
 
 function fromClause(from: HogqlNode | null, attr: string): { table: Table<never> | Table<null>; alias: string | null } {
   if (!from) return { table: noTable, alias: null };
-  if (from.next_join) throw reject.invalid(attr, "JOIN is not supported (query one table: events or persons).");
+  if (from.next_join) throw reject.invalid(attr, "JOIN is not supported (query one table: events, persons or groups).");
   if (from.sample) throw reject.invalid(attr, "SAMPLE is not supported.");
   if (from.table_final) throw reject.invalid(attr, "FINAL is not supported.");
   const source = from.table as HogqlNode;

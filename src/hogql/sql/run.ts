@@ -35,7 +35,7 @@ interface Item {
 }
 
 /**
- * Runs one HogQL SELECT over the project's events or persons: WHERE, GROUP BY (by expression, alias or
+ * Runs one HogQL SELECT over the project's events, persons or groups: WHERE, GROUP BY (by expression, alias or
  * position), aggregates, HAVING, ORDER BY (nulls last), DISTINCT, LIMIT/OFFSET. Every construct it does not
  * compute is refused by checkSelect or the evaluator with a 400 naming it.
  */

@@ -1,12 +1,13 @@
 import { reject } from "../../analyses/errors.ts";
-import type { EventList, EventRecord, PersonRecord } from "../../store/schema.ts";
+import type { EventList, EventRecord, GroupRecord, PersonRecord } from "../../store/schema.ts";
 import { eventField, type Compiled, type EventRow, type FieldResolver, type Value } from "../evaluate.ts";
 
-/** What the SQL engine reads: the project's events (with each one's person) and persons. */
+/** What the SQL engine reads: the project's events (with each one's person), persons and groups. */
 export interface SqlSource {
   events(): EventList;
   personOf(distinctId: string): PersonRecord | undefined;
   persons(): readonly PersonRecord[];
+  groups(): readonly GroupRecord[];
 }
 
 /** A table of the SQL engine: its rows, its fields, what `*` expands to, and the fixed types of its columns. */
@@ -64,10 +65,29 @@ const personsTable: Table<PersonRecord> = {
   typeOf: (chain) => (chain.length === 1 ? PERSON_TYPES[chain[0]!] : undefined),
 };
 
+const GROUP_TYPES: Readonly<Record<string, string>> = { index: "Int64", key: "String", created_at: DATETIME, properties: "String" };
+
+/** `groups`, as the real service's HogQL names its columns: index (the group type index), key, created_at, properties. */
+const groupsTable: Table<GroupRecord> = {
+  name: "groups",
+  rows: (source) => source.groups(),
+  field: (chain, attr): Compiled<GroupRecord> => {
+    const [head, ...rest] = chain;
+    if (head === "index" && rest.length === 0) return (g) => g.group_type_index;
+    if (head === "key" && rest.length === 0) return (g) => g.group_key;
+    if (head === "created_at" && rest.length === 0) return (g) => new Date(g.created_at);
+    if (head === "properties") return rest.length === 0 ? (g) => JSON.stringify(g.properties) : (g) => dig(g.properties, rest);
+    throw reject.invalid(attr, `Unknown field "${chain.join(".")}" of table groups (fields: index, key, created_at, properties).`);
+  },
+  star: ["index", "key", "created_at", "properties"],
+  typeOf: (chain) => (chain.length === 1 ? GROUP_TYPES[chain[0]!] : undefined),
+};
+
 /** The tables `FROM` accepts; anything else is a 400 naming it. */
 export const TABLES: ReadonlyMap<string, Table<never>> = new Map<string, Table<never>>([
   ["events", eventsTable as unknown as Table<never>],
   ["persons", personsTable as unknown as Table<never>],
+  ["groups", groupsTable as unknown as Table<never>],
 ]);
 
 /** A SELECT without FROM evaluates its expressions once, over no table: any field is unknown. */

@@ -74,6 +74,7 @@ export function sqlContext(deps: QueryDeps, project: ProjectRecord): SqlContext 
       events: () => deps.store.analysisData.events(project.id),
       personOf: (id) => index.personsByDistinctId.get(id),
       persons: () => deps.store.persons.list(project.id),
+      groups: () => deps.store.groups.list(project.id),
     },
     now: deps.clock.now(),
     timezone: project.timezone,

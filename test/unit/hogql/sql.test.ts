@@ -21,6 +21,7 @@ const source: SqlSource = {
   events: () => world.events,
   personOf: (id) => world.persons.find((p) => p.distinct_ids.includes(id)),
   persons: () => world.persons,
+  groups: () => [],
 };
 
 const NOW = Date.parse("2024-03-03T00:00:00Z");
