@@ -48,6 +48,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/projects/{project_id}/dashboards/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List dashboards
+         * @description Not in the spec: the real service's dashboard list (its agent toolkit's `dashboards-get-all`), so that the `dashboards` ids and `dashboard_tiles` of insights name something. The project's dashboards that are not deleted, pinned first, then by name (case-insensitive), then by id.
+         */
+        get: operations["dashboards_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/dashboards/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /** @description The dashboard's id; a deleted one or one of another project is 404. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        /**
+         * Retrieve a dashboard
+         * @description Not in the spec: the real service's dashboard retrieve (its agent toolkit's `dashboard-get`). The dashboard with its tiles, in tile order; each tile's insight is the insight as `GET /insights/{id}/?from_dashboard={id}` answers it (the dashboard's filters applied to its result).
+         */
+        get: operations["dashboards_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/projects/{project_id}/insights/": {
         parameters: {
             query?: never;
@@ -3843,6 +3897,116 @@ export interface components {
             error_type?: string;
         };
         /**
+         * @description A dashboard as the real service lists it (its DashboardBasicSerializer). Not in the spec: the spec's insights carry `dashboards` ids and `dashboard_tiles`; these name and describe them. Choices: dashboards exist through the insights placed on them (a fixture names them by id only, so they are called "Dashboard N"), none is pinned, shared or tagged; `created_at` is the creation time of the earliest insight placed on it; `created_by` is null (no user created it through the API).
+         * @example {
+         *       "id": 1,
+         *       "name": "Dashboard 1",
+         *       "description": "",
+         *       "pinned": false,
+         *       "created_at": "2024-03-01T10:00:00Z",
+         *       "created_by": null,
+         *       "last_accessed_at": null,
+         *       "is_shared": false,
+         *       "deleted": false,
+         *       "creation_mode": "default",
+         *       "tags": [],
+         *       "restriction_level": 21,
+         *       "effective_restriction_level": 21,
+         *       "effective_privilege_level": 37,
+         *       "user_access_level": "editor",
+         *       "team_id": 1
+         *     }
+         */
+        DashboardBasic: {
+            id: number;
+            name: string;
+            description: string;
+            pinned: boolean;
+            /** Format: date-time */
+            created_at: string;
+            created_by: components["schemas"]["User"] | null;
+            /** Format: date-time */
+            last_accessed_at: string | null;
+            is_shared: boolean;
+            deleted: boolean;
+            /** @enum {string} */
+            creation_mode: "default" | "template" | "duplicate";
+            tags: string[];
+            /** @description 21 = everyone in the project can edit. */
+            restriction_level: number;
+            effective_restriction_level: number;
+            /** @description 37 = can edit. */
+            effective_privilege_level: number;
+            /** @enum {string} */
+            user_access_level: "none" | "viewer" | "editor" | "manager";
+            /** @description The project's integer id. */
+            team_id: number;
+        };
+        /** @description A page of a project's dashboards. */
+        PaginatedDashboardList: {
+            /** @description Number of dashboards matching the filters. */
+            count: number;
+            /**
+             * Format: uri
+             * @description Absolute URL of the next page, or null when nothing follows.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description Absolute URL of the previous page, or null on the first page.
+             */
+            previous: string | null;
+            results: components["schemas"]["DashboardBasic"][];
+        };
+        /** @description A dashboard with its filters and tiles, as the real service's dashboard retrieve answers (not in the spec). Each tile holds its insight as `GET /insights/{id}/?from_dashboard={dashboard id}` returns it: the dashboard's filters applied to its result, the tile's color and layouts added. Tiles of soft-deleted insights and removed tiles are left out, as the real service does. */
+        Dashboard: {
+            id: number;
+            name: string;
+            description: string;
+            pinned: boolean;
+            /** Format: date-time */
+            created_at: string;
+            created_by: components["schemas"]["User"] | null;
+            /** Format: date-time */
+            last_accessed_at: string | null;
+            is_shared: boolean;
+            deleted: boolean;
+            /** @enum {string} */
+            creation_mode: "default" | "template" | "duplicate";
+            tags: string[];
+            /** @description 21 = everyone in the project can edit. */
+            restriction_level: number;
+            effective_restriction_level: number;
+            /** @description 37 = can edit. */
+            effective_privilege_level: number;
+            /** @enum {string} */
+            user_access_level: "none" | "viewer" | "editor" | "manager";
+            /** @description The project's integer id. */
+            team_id: number;
+            /** @description Overrides applied to the insights shown on this dashboard (date range, properties). */
+            filters: {
+                [key: string]: unknown;
+            };
+            /** @description HogQL variables. Choice: the mock has none; always empty. */
+            variables: {
+                [key: string]: unknown;
+            };
+            tiles: {
+                id: number;
+                insight: components["schemas"]["Insight"];
+                /** @description The tile's position on the dashboard, from 0. */
+                order: number;
+                color: string | null;
+                layouts: {
+                    [key: string]: unknown;
+                };
+                /** Format: date-time */
+                last_refresh: string | null;
+                is_cached: boolean;
+                deleted: boolean;
+            }[];
+        };
+        /**
          * @description An organization. Not in the spec. Choice: the mock has exactly one organization, holding every project; its uuid is derived from the store (stable across restarts of the same data), its name is fixed.
          * @example {
          *       "id": "0190a1b2-c3d4-4e5f-8a9b-0c1d2e3f4a00",
@@ -4319,6 +4483,88 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Project"];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    dashboards_list: {
+        parameters: {
+            query?: {
+                /** @description Response format (spec: every endpoint takes it). `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema): a header row of the (flattened, sorted) field names, then one row per item of a list's `results`, of an analysis' `result` (one row per series with its data points), of a bare list, or one row for a single object. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell; booleans are `True`/`False`, as the real service's renderer writes them. Against formula injection (OWASP), a cell whose text starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'` (so `-30d` is written `'-30d` and `=1+1` `'=1+1`), except a plain number (`-3`, `-0.5`, `-1e3`), which is written as is. Choice: the real renderer prefixes nothing. Choice: the rows of a list are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. Errors are always JSON. */
+                format?: components["parameters"]["format"];
+                /** @description Page size. */
+                limit?: components["parameters"]["limit"];
+                /** @description Index of the first result to return. */
+                offset?: components["parameters"]["offset"];
+                /** @description Case-insensitive substring of the name or description. */
+                search?: string;
+                /** @description Only pinned (`true`) or only unpinned (`false`) dashboards. */
+                pinned?: boolean;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of dashboards (JSON), or all of them as CSV with `format=csv`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedDashboardList"];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    dashboards_retrieve: {
+        parameters: {
+            query?: {
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
+                /** @description Ask for a recomputation. The server recomputes only when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. */
+                refresh?: components["parameters"]["refresh"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /** @description The dashboard's id; a deleted one or one of another project is 404. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dashboard. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dashboard"];
                     "text/csv": components["schemas"]["CsvBody"];
                 };
             };

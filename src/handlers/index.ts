@@ -3,6 +3,7 @@ import { actorHandlers } from "./actors.ts";
 import { insightAnalysisHandlers } from "./insight-analyses.ts";
 import { insightHandlers } from "./insights.ts";
 import { contextHandlers } from "./context.ts";
+import { dashboardHandlers } from "./dashboards.ts";
 import { definitionHandlers } from "./definitions.ts";
 import { projectHandlers, projectScopedHandlers } from "./projects.ts";
 import { personHandlers } from "./persons.ts";
@@ -16,6 +17,7 @@ export const handlers: HandlerMap = {
   ...contextHandlers,
   ...definitionHandlers,
   ...insightHandlers,
+  ...dashboardHandlers,
   ...insightAnalysisHandlers,
   ...personHandlers,
   ...actorHandlers,

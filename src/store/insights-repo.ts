@@ -17,7 +17,11 @@ export function createDashboardsRepo(core: StoreCore) {
   const { meta } = core;
   return {
     get: (projectId: string, id: number) => meta().dashboards.find((d) => d.id === id && d.project_id === projectId && !d.deleted),
+    /** The project's dashboards that are not deleted, in stored order. */
+    list: (projectId: string) => meta().dashboards.filter((d) => d.project_id === projectId && !d.deleted),
     tilesOf: (insightId: number): DashboardTileRecord[] => meta().dashboard_tiles.filter((t) => t.insight_id === insightId),
+    /** Every tile placed on a dashboard, removed ones included, in placing order. */
+    tilesOn: (dashboardId: number): DashboardTileRecord[] => meta().dashboard_tiles.filter((t) => t.dashboard_id === dashboardId),
   };
 }
 

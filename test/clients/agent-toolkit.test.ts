@@ -98,4 +98,12 @@ describe("@posthog/agent-toolkit against the server", () => {
     const properties = (await runTool("properties-list", { type: "event", eventName: "purchase" })) as { name: string; property_type: string }[];
     expect(properties).toContainEqual(expect.objectContaining({ name: "amount", property_type: "Numeric" }));
   });
+
+  it("lists the dashboards and reads one, with its insight's numbers (its own zod schemas accept our answers)", async () => {
+    const dashboards = (await runTool("dashboards-get-all", {})) as { id: number; name: string }[];
+    expect(dashboards).toEqual([expect.objectContaining({ id: 1, name: "Dashboard 1" })]);
+    const dashboard = (await runTool("dashboard-get", { dashboardId: 1 })) as { tiles: { insight: { short_id: string; name: string } }[] };
+    // Insight 1 "Pageviews" (short id PgVw0001) is dashboard 1's one tile.
+    expect(dashboard.tiles.map((t) => [t.insight.short_id, t.insight.name])).toEqual([["PgVw0001", "Pageviews"]]);
+  });
 });

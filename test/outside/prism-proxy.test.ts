@@ -61,6 +61,8 @@ const TRAFFIC: Call[] = [
   { operationId: "insights_all_activity_retrieve", method: "GET", path: `${P}/insights/activity/?limit=2`, status: 200 },
   { operationId: "insights_my_last_viewed_retrieve", method: "GET", path: `${P}/insights/my_last_viewed/`, status: 200 },
   { operationId: "insights_trending_retrieve", method: "GET", path: `${P}/insights/trending/?days=7`, status: 200 },
+  { operationId: "dashboards_list", method: "GET", path: `${P}/dashboards/?search=dash`, status: 200 },
+  { operationId: "dashboards_retrieve", method: "GET", path: `${P}/dashboards/1/`, status: 200 },
   { operationId: "insights_retrieve", method: "GET", path: `${P}/insights/PgVw0001/?include_dashboards=true`, status: 200 },
   { operationId: "insights_cancel_create", method: "POST", path: `${P}/insights/cancel/`, body: { client_query_id: "q-1" }, status: 200 },
   { operationId: "insights_timing_create", method: "POST", path: `${P}/insights/timing/`, status: 200,
