@@ -4,11 +4,7 @@ import { reply, type Handler, type HandlerArgs } from "../http/types.ts";
 import type { DashboardRecord, ProjectRecord } from "../store/schema.ts";
 import type { Store } from "../store/store.ts";
 import { projectNumber } from "../util/ids.ts";
-import { toInsightJson } from "./insight-json.ts";
-
-/** Restriction and privilege levels of a dashboard everyone in the project can edit (as insights). */
-const EVERYONE_CAN_EDIT = 21;
-const CAN_EDIT = 37;
+import { CAN_EDIT, EVERYONE_CAN_EDIT, toInsightJson } from "./insight-json.ts";
 
 /**
  * The list serializer's fields. A dashboard exists through the insights placed on it, so it was created when

@@ -27,8 +27,9 @@ export interface InsightView {
   lastViewedAt?: (insightId: number) => string | null;
 }
 
-/** Restriction and privilege levels: 21 = everyone in the project can edit (reference: analytics §9.1). */
-const EVERYONE_CAN_EDIT = 21;
+/** Restriction and privilege levels (reference: analytics §9.1): 21 = everyone in the project can edit; 37 = can edit. */
+export const EVERYONE_CAN_EDIT = 21;
+export const CAN_EDIT = 37;
 
 /** The Insight representation, with its result computed (or served from cache) from filters or query. */
 export function toInsightJson(insight: InsightRecord, project: ProjectRecord, deps: { store: Store; analyses: AnalysisService }, view: InsightView = {}) {
@@ -62,7 +63,7 @@ export function toInsightJson(insight: InsightRecord, project: ProjectRecord, de
     last_modified_by: toUserJson(store.users.get(insight.last_modified_by)),
     is_sample: insight.is_sample,
     effective_restriction_level: EVERYONE_CAN_EDIT,
-    effective_privilege_level: 37,
+    effective_privilege_level: CAN_EDIT,
     timezone: project.timezone,
     is_cached: pkg.is_cached,
     last_viewed_at: view.lastViewedAt?.(insight.id) ?? null,

@@ -47,20 +47,27 @@ const dig = (value: unknown, path: readonly string[]): Value => {
   return (v ?? null) as Value;
 };
 
+/** The fields of a table of fixed columns plus a JSON `properties` column (read whole, or `properties.x`). */
+function columnsAndProperties<R>(table: string, columns: Record<string, Compiled<R>>, properties: (row: R) => Record<string, unknown>): FieldResolver<R> {
+  return (chain, attr) => {
+    const [head, ...rest] = chain;
+    if (head === "properties") return rest.length === 0 ? (row) => JSON.stringify(properties(row)) : (row) => dig(properties(row), rest);
+    if (head !== undefined && rest.length === 0 && Object.hasOwn(columns, head)) return columns[head]!;
+    throw reject.invalid(attr, `Unknown field "${chain.join(".")}" of table ${table} (fields: ${[...Object.keys(columns), "properties"].join(", ")}).`);
+  };
+}
+
 const PERSON_TYPES: Readonly<Record<string, string>> = { id: "UUID", created_at: DATETIME, is_identified: "Bool", properties: "String" };
 
 /** `persons`: id (the uuid), created_at, is_identified, properties (and properties.x). */
 const personsTable: Table<PersonRecord> = {
   name: "persons",
   rows: (source) => source.persons(),
-  field: (chain, attr): Compiled<PersonRecord> => {
-    const [head, ...rest] = chain;
-    if (head === "id" && rest.length === 0) return (p) => p.uuid;
-    if (head === "created_at" && rest.length === 0) return (p) => new Date(p.created_at);
-    if (head === "is_identified" && rest.length === 0) return (p) => p.is_identified;
-    if (head === "properties") return rest.length === 0 ? (p) => JSON.stringify(p.properties) : (p) => dig(p.properties, rest);
-    throw reject.invalid(attr, `Unknown field "${chain.join(".")}" of table persons (fields: id, created_at, is_identified, properties).`);
-  },
+  field: columnsAndProperties<PersonRecord>(
+    "persons",
+    { id: (p) => p.uuid, created_at: (p) => new Date(p.created_at), is_identified: (p) => p.is_identified },
+    (p) => p.properties,
+  ),
   star: ["id", "created_at", "is_identified", "properties"],
   typeOf: (chain) => (chain.length === 1 ? PERSON_TYPES[chain[0]!] : undefined),
 };
@@ -71,14 +78,11 @@ const GROUP_TYPES: Readonly<Record<string, string>> = { index: "Int64", key: "St
 const groupsTable: Table<GroupRecord> = {
   name: "groups",
   rows: (source) => source.groups(),
-  field: (chain, attr): Compiled<GroupRecord> => {
-    const [head, ...rest] = chain;
-    if (head === "index" && rest.length === 0) return (g) => g.group_type_index;
-    if (head === "key" && rest.length === 0) return (g) => g.group_key;
-    if (head === "created_at" && rest.length === 0) return (g) => new Date(g.created_at);
-    if (head === "properties") return rest.length === 0 ? (g) => JSON.stringify(g.properties) : (g) => dig(g.properties, rest);
-    throw reject.invalid(attr, `Unknown field "${chain.join(".")}" of table groups (fields: index, key, created_at, properties).`);
-  },
+  field: columnsAndProperties<GroupRecord>(
+    "groups",
+    { index: (g) => g.group_type_index, key: (g) => g.group_key, created_at: (g) => new Date(g.created_at) },
+    (g) => g.properties,
+  ),
   star: ["index", "key", "created_at", "properties"],
   typeOf: (chain) => (chain.length === 1 ? GROUP_TYPES[chain[0]!] : undefined),
 };

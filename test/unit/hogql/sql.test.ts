@@ -94,6 +94,8 @@ describe("HogQL SQL: refused constructs are 400s naming them", () => {
     ["unknown table", "select * from sessions", /Unknown table "sessions"/],
     ["unknown function", "select sipHash64(event) from events", /sipHash64\(\) is not supported/],
     ["unknown field", "select foo from events", /Unknown HogQL field "foo"/],
+    ["unknown field of persons", "select email from persons", /Unknown field "email" of table persons \(fields: id, created_at, is_identified, properties\)/],
+    ["unknown field of groups", "select group_key from groups", /Unknown field "group_key" of table groups \(fields: index, key, created_at, properties\)/],
     ["window function", "select count() over () from events", /Window functions/],
     ["LIMIT BY", "select event from events limit 1 by event", /LIMIT … BY/],
     ["SAMPLE", "select count() from events sample 0.1", /SAMPLE/],
