@@ -32,6 +32,8 @@ describe("the contract's operations", () => {
       "environments_mcp_tools_execute_sql_create",
       "insights_trending_retrieve",
       "persons_bulk_delete_create",
+      "dashboards_list",
+      "dashboards_retrieve",
     ];
     expect(ids.filter((id) => !beyond.includes(id))).toHaveLength(46);
     expect(beyond.filter((id) => !ids.includes(id))).toEqual([]);
