@@ -38,8 +38,11 @@ function toDashboardBasicJson(dashboard: DashboardRecord, project: ProjectRecord
 
 type Basic = ReturnType<typeof toDashboardBasicJson>;
 
-const matchesSearch = (search: string | undefined) => (d: Basic) =>
-  search === undefined || `${d.name}\n${d.description}`.toLowerCase().includes(search.toLowerCase());
+/** The list's `search` (name or description, case-insensitive) and `pinned` filters. */
+function listFilter(q: { search?: string; pinned?: boolean }): (d: Basic) => boolean {
+  const search = q.search?.toLowerCase();
+  return (d) => (search === undefined || `${d.name}\n${d.description}`.toLowerCase().includes(search)) && (q.pinned === undefined || d.pinned === q.pinned);
+}
 
 /** Pinned first, then by name (case-insensitive), then by id. */
 const byListOrder = (a: Basic, b: Basic) =>
@@ -57,19 +60,19 @@ export const dashboardHandlers = {
     const dashboards = deps.store.dashboards
       .list(project.id)
       .map((d) => toDashboardBasicJson(d, project, deps.store))
-      .filter((d) => matchesSearch(q.search)(d) && (q.pinned === undefined || d.pinned === q.pinned))
+      .filter(listFilter(q))
       .sort(byListOrder);
     return reply(200, paginate(dashboards, url, q.limit ?? 100, q.offset ?? 0));
   },
 
-  /** Tiles of deleted insights and removed tiles are left out; each insight as loaded from this dashboard. */
+  /** Tiles shown as deleted (a soft-deleted insight, or taken off) are left out; each insight as loaded from here. */
   dashboards_retrieve: (args) => {
     const { deps, project } = args;
     const dashboard = findDashboard(args);
     const refresh = (args.c.request.query as { refresh?: boolean }).refresh === true;
     const tiles = deps.store.dashboards
       .tilesOn(dashboard.id)
-      .filter((t) => !t.deleted && !t.removed)
+      .filter((t) => !t.deleted)
       .flatMap((tile, order) => {
         const insight = deps.store.insights.get(project.id, tile.insight_id);
         if (!insight) return [];
