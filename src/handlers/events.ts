@@ -10,6 +10,7 @@ import type { EventTable } from "../store/event-table.ts";
 import type { Store } from "../store/store.ts";
 import type { EventRecord } from "../store/schema.ts";
 import { compileHogql, Interval, truthy, type EventRow, type Value } from "../hogql/evaluate.ts";
+import { QueryBudget } from "../hogql/budget.ts";
 import { loadHogql, parseHogqlExpr } from "../hogql/parse.ts";
 import { toEventJson } from "./event-json.ts";
 import { eventProperty } from "../analyses/shared/event-read.ts";
@@ -51,7 +52,11 @@ function whereClause(args: HandlerArgs): ((row: EventRow) => boolean) | null {
   const exprs = hogqlList(queryOf(args), "where");
   if (!exprs) return null;
   const compiled = exprs.map((text) => compileHogql(parseHogqlExpr(text, "where"), "where", args.deps.clock.now()));
-  return (row) => compiled.every((c) => truthy(c(row) ?? null));
+  const budget = new QueryBudget("where");
+  return (row) => {
+    budget.tick();
+    return compiled.every((c) => truthy(c(row) ?? null));
+  };
 }
 
 interface Column {

@@ -1,5 +1,6 @@
 import { reject } from "../analyses/errors.ts";
 import { compileHogql, Interval, type Compiled, type EventRow, type Value } from "./evaluate.ts";
+import { QueryBudget } from "./budget.ts";
 import type { HogqlNode } from "./parse.ts";
 
 /**
@@ -79,11 +80,15 @@ export function compileAggregate(node: HogqlNode, attr: string, now: number): Ag
   const slots: Slot[] = [];
   const combine = compileOuter(node, attr, now, slots);
   if (slots.length === 0) throw reject.invalid(attr, "math_hogql must be an aggregate expression, such as count(), sum(properties.amount) or uniq(person_id).");
+  const budget = new QueryBudget(attr);
   return {
     create() {
       const states = slots.map((s) => s.init());
       return {
-        add: (row) => states.forEach((s) => s.add(row)),
+        add: (row) => {
+          budget.tick();
+          states.forEach((s) => s.add(row));
+        },
         value: () => {
           const result = combine(states.map((s) => s.value()));
           return Number.isFinite(result) ? result : 0;

@@ -1,5 +1,8 @@
-import createHogQLParser from "@posthog/hogql-parser";
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
+import { LRUCache } from "lru-cache";
 import { reject } from "../analyses/errors.ts";
+import { projectFile } from "../util/project-files.ts";
+import { assertParsable } from "./bounds.ts";
 
 /** A HogQL AST node as PostHog's parser emits it (internal mode: no positions). */
 export interface HogqlNode {
@@ -7,35 +10,117 @@ export interface HogqlNode {
   [key: string]: unknown;
 }
 
-type Parser = Awaited<ReturnType<typeof createHogQLParser>>;
-let parser: Parser | undefined;
-let loading: Promise<unknown> | undefined;
+type Kind = "expr" | "select" | "order";
 
-/** Loads PostHog's WebAssembly HogQL parser on first use (0.5 s and ~190 MiB: not paid at start-up). */
-export const loadHogql = (): Promise<unknown> => (loading ??= createHogQLParser().then((p) => (parser = p)));
+interface Reply {
+  seq: number;
+  json?: string;
+  crash?: string;
+  healthy: boolean;
+}
 
-export const hogqlLoaded = (): boolean => parser !== undefined;
+/**
+ * The parser's worker. Parsing stays synchronous for its callers (the analyses compile HogQL inside pure
+ * functions): the main thread posts the text and waits on a shared flag, at most `parseTimeLimitMs`.
+ */
+interface ParserWorker {
+  worker: Worker;
+  port: MessagePort;
+  /** [0]: the last answered request's seq; [1]: 1 once the parser is loaded. */
+  signal: Int32Array;
+  seq: number;
+  ready: Promise<void>;
+}
+
+const WORKER_FILE = projectFile("src/hogql/parser-worker.mjs");
+/** How long a first load may take before a synchronous parse gives up waiting for it. */
+const LOAD_WAIT_MS = 10_000;
+
+let parseTimeLimitMs = 1_000;
+let current: ParserWorker | undefined;
+/** Parsed texts: the same `where` or breakdown expression is parsed once, not per request. */
+const parsed = new LRUCache<string, string>({ max: 1_000, maxSize: 16 << 20, sizeCalculation: (json, key) => json.length + key.length });
+
+function startWorker(): ParserWorker {
+  const { port1, port2 } = new MessageChannel();
+  const signal = new Int32Array(new SharedArrayBuffer(8));
+  const worker = new Worker(WORKER_FILE, { workerData: { port: port2, signal }, transferList: [port2] });
+  worker.unref();
+  port1.unref();
+  const self: ParserWorker = { worker, port: port1, signal, seq: 0, ready: Promise.resolve() };
+  self.ready = new Promise<void>((resolve, fail) => {
+    worker.once("message", () => resolve());
+    worker.once("error", (e) => {
+      if (current === self) current = undefined;
+      fail(e);
+    });
+  });
+  worker.on("exit", () => {
+    if (current === self) current = undefined;
+  });
+  return self;
+}
+
+/** Drops a worker that timed out or broke; the next load starts a fresh one. */
+function retire(w: ParserWorker): void {
+  if (current === w) current = undefined;
+  void w.worker.terminate();
+}
+
+/** Starts PostHog's WebAssembly HogQL parser on first use (0.5 s and ~190 MiB: not paid at start-up) and after a failure. */
+export const loadHogql = (): Promise<unknown> => (current ??= startWorker()).ready;
+
+export const hogqlLoaded = (): boolean => current !== undefined && Atomics.load(current.signal, 1) === 1;
+
+/** The longest a parse may hold the main thread (tests shorten it to reach the refusal). */
+export function setParseTimeLimit(ms: number): void {
+  parseTimeLimitMs = ms;
+}
+
+function readyWorker(): ParserWorker {
+  const w = (current ??= startWorker());
+  if (Atomics.load(w.signal, 1) !== 1 && Atomics.wait(w.signal, 1, 0, LOAD_WAIT_MS) === "timed-out") {
+    retire(w);
+    throw new Error("the HogQL parser did not load");
+  }
+  return w;
+}
+
+/** The parser's JSON for one text: bounded first, answered from the cache, else asked of the worker in time. */
+function parseJson(kind: Kind, text: string, attr: string): string {
+  assertParsable(text, attr);
+  const key = `${kind}\u0000${text}`;
+  const known = parsed.get(key);
+  if (known !== undefined) return known;
+  const w = readyWorker();
+  const seq = ++w.seq;
+  w.port.postMessage({ seq, kind, text });
+  if (Atomics.wait(w.signal, 0, seq - 1, parseTimeLimitMs) === "timed-out") {
+    retire(w);
+    throw reject.invalid(attr, `HogQL too complex: parsing it took longer than ${parseTimeLimitMs} ms.`);
+  }
+  const reply = receiveMessageOnPort(w.port)?.message as Reply | undefined;
+  if (!reply || reply.seq !== seq) {
+    retire(w);
+    throw new Error("the HogQL parser answered out of turn");
+  }
+  if (!reply.healthy) retire(w);
+  if (reply.json === undefined) throw reject.invalid(attr, "HogQL too complex: the parser ran out of stack on it.");
+  parsed.set(key, reply.json);
+  return reply.json;
+}
+
+function parseWith(kind: Kind, text: string, attr: string, describe: (message: string) => string): HogqlNode {
+  const ast = JSON.parse(parseJson(kind, text, attr)) as HogqlNode & { error?: boolean; message?: string };
+  if (ast.error) throw reject.invalid(attr, describe(ast.message ?? "unparsable"));
+  return ast;
+}
 
 /** Parses one expression with PostHog's own grammar; a syntax error is a 400 naming `attr`. */
-export function parseHogqlExpr(text: string, attr: string): HogqlNode {
-  if (!parser) throw new Error("parseHogqlExpr before loadHogql() resolved");
-  const ast = JSON.parse(parser.parseExpr(text, true)) as HogqlNode & { error?: boolean; message?: string };
-  if (ast.error) throw reject.invalid(attr, `HogQL syntax error in "${text}": ${ast.message ?? "unparsable"}`);
-  return ast;
-}
+export const parseHogqlExpr = (text: string, attr: string): HogqlNode => parseWith("expr", text, attr, (m) => `HogQL syntax error in "${text}": ${m}`);
 
 /** Parses a whole SELECT statement (the SQL of a HogQLQuery); a syntax error is a 400 naming `attr`. */
-export function parseHogqlSelect(text: string, attr: string): HogqlNode {
-  if (!parser) throw new Error("parseHogqlSelect before loadHogql() resolved");
-  const ast = JSON.parse(parser.parseSelect(text, true)) as HogqlNode & { error?: boolean; message?: string };
-  if (ast.error) throw reject.invalid(attr, `HogQL syntax error: ${ast.message ?? "unparsable"}`);
-  return ast;
-}
+export const parseHogqlSelect = (text: string, attr: string): HogqlNode => parseWith("select", text, attr, (m) => `HogQL syntax error: ${m}`);
 
 /** Parses one ORDER BY item (`timestamp DESC`); a syntax error is a 400 naming `attr`. */
-export function parseHogqlOrder(text: string, attr: string): HogqlNode {
-  if (!parser) throw new Error("parseHogqlOrder before loadHogql() resolved");
-  const ast = JSON.parse(parser.parseOrderExpr(text, true)) as HogqlNode & { error?: boolean; message?: string };
-  if (ast.error) throw reject.invalid(attr, `HogQL syntax error in "${text}": ${ast.message ?? "unparsable"}`);
-  return ast;
-}
+export const parseHogqlOrder = (text: string, attr: string): HogqlNode => parseWith("order", text, attr, (m) => `HogQL syntax error in "${text}": ${m}`);

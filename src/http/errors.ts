@@ -67,7 +67,7 @@ export function fromAjvError(err: ErrorObject, root?: string): ApiError {
 
 /** The edge between the analyses and the API: an analysis' rejected input is a 400 naming the field. */
 export function fromAnalysisError(err: AnalysisInputError): ApiError {
-  return err.code === "required" ? fail.required(err.attr ?? "body") : fail.invalid(err.attr, err.message);
+  return err.code === "required" ? fail.required(err.attr ?? "body") : fail.invalid(err.attr, err.message, err.code);
 }
 
 /** Any error that already says what the client did wrong, as the API's error; null for everything else. */

@@ -2,9 +2,10 @@
  * The events' columns written beside the events file, so that a restart reads typed arrays instead of parsing
  * ten million JSON lines (parsing alone is ~2 s per million events here). The events file stays the durable
  * format: the snapshot is a cache of it, written after each full rewrite of the file, and used only while it
- * provably describes that file's first bytes (same file identity, same bytes at the snapshot's end); lines
- * appended since (captured events) are parsed from that offset. Anything else — a missing, stale, corrupt or
- * foreign snapshot — falls back to parsing the whole file.
+ * provably describes that file's first bytes: same file identity and the same SHA-1 of every byte it covers
+ * (taken while the file was written; checking it at start costs ~0.6 s per GB, against ~8 s per GB of
+ * parsing). Lines appended since (captured events) are parsed from that offset. Anything else — a missing,
+ * stale, corrupt or foreign snapshot, a file edited in place — falls back to parsing the whole file.
  *
  * Layout: "AMCOL1\n", a uint32 (LE) header length, the header (JSON: the events file's identity, the
  * dictionaries, each table's project and sizes), then each table's arrays in EventTable.columnsForSnapshot order.
@@ -16,11 +17,11 @@ import path from "node:path";
 import { EventStore } from "./event-store.ts";
 import { EventDictionaries, EventTable, type DictionaryLists } from "./event-table.ts";
 
-const MAGIC = "AMCOL1\n";
-/** Bytes of the events file hashed at the snapshot's end: a rewrite that reused the file's inode shows here. */
-const TAIL_BYTES = 64 * 1024;
+const MAGIC = "AMCOL2\n";
 /** fs reads and writes take at most 2 GiB at once. */
 const IO_CHUNK = 1 << 30;
+/** Read size while hashing the events file. */
+const HASH_CHUNK = 8 << 20;
 
 /** Which events file, up to which byte, a snapshot stands for. */
 export interface FileIdentity {
@@ -28,7 +29,8 @@ export interface FileIdentity {
   ino: number;
   birthtimeMs: number;
   size: number;
-  tailSha1: string;
+  /** SHA-1 of the file's bytes [0, size). */
+  sha1: string;
 }
 
 interface Header {
@@ -37,22 +39,31 @@ interface Header {
   tables: { projectId: string; rows: number; vals: number }[];
 }
 
-function tailSha1(fd: number, size: number): string {
-  const start = Math.max(0, size - TAIL_BYTES);
-  const bytes = Buffer.alloc(size - start);
-  readSync(fd, bytes, 0, bytes.length, start);
-  return createHash("sha1").update(bytes).digest("hex");
-}
-
-/** The identity of the events file as it is now (taken right after a rewrite, before any append). */
-export function identityOf(eventsFile: string): FileIdentity {
-  const fd = openSync(eventsFile, "r");
+/** SHA-1 of the file's first `size` bytes, read in chunks (the file may be gigabytes). */
+export function sha1OfFile(file: string, size = statSync(file).size): string {
+  const fd = openSync(file, "r");
   try {
-    const st: Stats = statSync(eventsFile);
-    return { dev: st.dev, ino: st.ino, birthtimeMs: st.birthtimeMs, size: st.size, tailSha1: tailSha1(fd, st.size) };
+    const hash = createHash("sha1");
+    const chunk = Buffer.allocUnsafe(Math.min(HASH_CHUNK, Math.max(1, size)));
+    for (let at = 0; at < size; ) {
+      const got = readSync(fd, chunk, 0, Math.min(chunk.length, size - at), at);
+      if (got === 0) break;
+      hash.update(chunk.subarray(0, got));
+      at += got;
+    }
+    return hash.digest("hex");
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * The identity of the events file as it is now (taken right after a rewrite, before any append); `sha1` is the
+ * digest of the bytes just written, when the writer computed it, else the file is read to compute it.
+ */
+export function identityOf(eventsFile: string, sha1?: string): FileIdentity {
+  const st: Stats = statSync(eventsFile);
+  return { dev: st.dev, ino: st.ino, birthtimeMs: st.birthtimeMs, size: st.size, sha1: sha1 ?? sha1OfFile(eventsFile, st.size) };
 }
 
 /** Writes the snapshot of `events` (a store snapshot that no longer changes) for the file `identity` names. */
@@ -134,10 +145,5 @@ function describesStart(identity: FileIdentity, eventsFile: string): boolean {
     return false;
   }
   if (st.dev !== identity.dev || st.ino !== identity.ino || st.birthtimeMs !== identity.birthtimeMs || st.size < identity.size) return false;
-  const fd = openSync(eventsFile, "r");
-  try {
-    return tailSha1(fd, identity.size) === identity.tailSha1;
-  } finally {
-    closeSync(fd);
-  }
+  return typeof identity.sha1 === "string" && sha1OfFile(eventsFile, identity.size) === identity.sha1;
 }

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { appendFileSync, createReadStream } from "node:fs";
 import { mkdir, open, rename } from "node:fs/promises";
 import path from "node:path";
@@ -55,13 +56,16 @@ export class NdjsonFile<T> implements Adapter<T[]> {
    * own queued append, not written twice); any other iterable must already be a snapshot that will not change.
    */
   write(records: Iterable<T>): Promise<void>;
-  /** `thenInside` runs right after the new file is in place, before any later append reaches it. */
-  write<R>(records: Iterable<T>, thenInside: () => R): Promise<R>;
-  write<R>(records: Iterable<T>, thenInside?: () => R): Promise<R | void> {
+  /**
+   * `thenInside` runs right after the new file is in place, before any later append reaches it, with the SHA-1
+   * of the bytes written (so that a cache of the file can prove it describes them without reading them back).
+   */
+  write<R>(records: Iterable<T>, thenInside: (sha1: string) => R): Promise<R>;
+  write<R>(records: Iterable<T>, thenInside?: (sha1: string) => R): Promise<R | void> {
     const snapshot = Array.isArray(records) ? (records.slice() as T[]) : records;
     return this.#serial(async () => {
-      await this.#write(snapshot);
-      return thenInside?.();
+      const sha1 = await this.#write(snapshot);
+      return thenInside?.(sha1);
     });
   }
 
@@ -114,23 +118,30 @@ export class NdjsonFile<T> implements Adapter<T[]> {
     return true;
   }
 
-  async #write(records: Iterable<T>): Promise<void> {
+  /** Writes the records to a temporary file renamed over the file; resolves with the SHA-1 of the bytes. */
+  async #write(records: Iterable<T>): Promise<string> {
     await mkdir(path.dirname(this.#file), { recursive: true });
     const handle = await open(this.#temp, "w");
+    const hash = createHash("sha1");
+    const put = async (text: string) => {
+      hash.update(text, "utf8");
+      await handle.write(text);
+    };
     try {
       const chunk: string[] = [];
       for (const record of records) {
         chunk.push(JSON.stringify(record));
         if (chunk.length === LINES_PER_WRITE) {
-          await handle.write(chunk.join("\n") + "\n");
+          await put(chunk.join("\n") + "\n");
           chunk.length = 0;
         }
       }
-      if (chunk.length) await handle.write(chunk.join("\n") + "\n");
+      if (chunk.length) await put(chunk.join("\n") + "\n");
       await handle.sync();
     } finally {
       await handle.close();
     }
     await rename(this.#temp, this.#file);
+    return hash.digest("hex");
   }
 }

@@ -106,7 +106,7 @@ export function openDatabases(files: StoreFiles | null, initial: State): Databas
         writes.count++;
         // A snapshot: events captured while the file is written go to it by their own append.
         const snapshot = this.data.share();
-        const identity = await eventsFile.write(snapshot, () => identityOf(files.events));
+        const identity = await eventsFile.write(snapshot, (sha1) => identityOf(files.events, sha1));
         // Awaited (a stop right after a write must find it; ~1 s per 10 M events), yet a failed or interrupted
         // one only makes the next start slower.
         columnWrites = columnWrites

@@ -1,5 +1,6 @@
 import { reject } from "../errors.ts";
 import { compileHogql, Interval, type Value } from "../../hogql/evaluate.ts";
+import { QueryBudget } from "../../hogql/budget.ts";
 import { parseHogqlExpr } from "../../hogql/parse.ts";
 import type { EventRecord, PersonRecord } from "../../store/schema.ts";
 
@@ -12,7 +13,11 @@ import type { EventRecord, PersonRecord } from "../../store/schema.ts";
 export function hogqlReader(text: string, attr: string, now: number): (event: EventRecord, person: PersonRecord | undefined) => unknown {
   if (text.trim() === "") throw reject.invalid(attr, "The HogQL expression is empty.");
   const compiled = compileHogql(parseHogqlExpr(text, attr), attr, now);
-  return (event, person) => plain(compiled({ event, person }));
+  const budget = new QueryBudget(attr);
+  return (event, person) => {
+    budget.tick();
+    return plain(compiled({ event, person }));
+  };
 }
 
 const plain = (v: Value): unknown => (v instanceof Date ? v.toISOString() : v instanceof Interval ? v.ms / 1000 : v);

@@ -1,4 +1,5 @@
 import { reject } from "../../analyses/errors.ts";
+import { QueryBudget } from "../budget.ts";
 import { compileHogql, truthy, type Compiled, type FieldResolver, type Value } from "../evaluate.ts";
 import type { HogqlNode } from "../parse.ts";
 import { aggregateType, reducerFactory, type Reducer } from "./aggregates.ts";
@@ -52,18 +53,18 @@ export function runSelect(ast: HogqlNode, source: SqlSource, opts: SqlOptions): 
   const outputs = [...items.map((i) => i.expr), ...(having ? [having] : []), ...orderBy.map((o) => o.expr)];
   const calls = aggregateCalls(outputs, attr);
   const compile = compiler(table, opts);
+  const budget = new QueryBudget(attr);
+  const { limit, offset } = window(query, opts);
   const rowFilter = where ? compile(where) : null;
-  const rows = [...(table.rows(source) as Iterable<unknown>)].filter((row) => !rowFilter || truthy(rowFilter(row as never)));
+  const rows = filterRows<unknown>(table.rows(source) as Iterable<unknown>, rowFilter as Compiled<unknown> | null, budget);
   const grouped = calls.length > 0 || groupBy.length > 0;
-  const frame = grouped ? groupFrame(rows, calls, groupBy, compile, opts) : { rows, compile: compile as (n: HogqlNode) => Compiled<unknown> };
+  const frame = grouped ? groupFrame(rows, calls, groupBy, compile, opts, budget) : { rows, compile: compile as (n: HogqlNode) => Compiled<unknown> };
   const columns = items.map((i) => frame.compile(i.expr));
   const keep = having ? frame.compile(having) : null;
   const sortKeys = orderBy.map((o) => ({ read: frame.compile(o.expr), desc: o.desc }));
-  let selected = frame.rows.filter((row) => !keep || truthy(keep(row)));
-  selected = sortRows(selected, sortKeys);
-  let values = selected.map((row) => columns.map((c) => c(row)));
-  if (query.distinct === true) values = distinctRows(values);
-  const { limit, offset } = window(query, opts);
+  const selected = sortRows(keep ? filterRows(frame.rows, keep, budget) : frame.rows, sortKeys, budget);
+  // One row past the page tells hasMore; nothing beyond it is projected.
+  const values = project(selected, columns, query.distinct === true, offset + limit + 1, budget);
   const page = values.slice(offset, offset + limit);
   return {
     columns: items.map((i) => i.name),
@@ -73,6 +74,34 @@ export function runSelect(ast: HogqlNode, source: SqlSource, opts: SqlOptions): 
     limit,
     offset,
   };
+}
+
+/** The rows a predicate keeps, read one at a time within the budget (the source is never copied whole). */
+function filterRows<R>(rows: Iterable<R>, keep: Compiled<R> | null, budget: QueryBudget): R[] {
+  const out: R[] = [];
+  for (const row of rows) {
+    budget.tick();
+    if (!keep || truthy(keep(row))) out.push(row);
+  }
+  return out;
+}
+
+/** The first `count` output rows (distinct ones with DISTINCT), in order. */
+function project<R>(rows: readonly R[], columns: Compiled<R>[], distinct: boolean, count: number, budget: QueryBudget): Value[][] {
+  const out: Value[][] = [];
+  const seen = new Set<string>();
+  for (const row of rows) {
+    if (out.length >= count) break;
+    budget.tick();
+    const values = columns.map((c) => c(row));
+    if (distinct) {
+      const id = JSON.stringify(values.map((v) => (v instanceof Date ? v.getTime() : v)));
+      if (seen.has(id)) continue;
+      seen.add(id);
+    }
+    out.push(values);
+  }
+  return out;
 }
 
 /** The SELECT list with `*` expanded to the table's columns; names are aliases or the printed expression. */
@@ -127,7 +156,7 @@ interface GroupRow {
 }
 
 /** Groups the rows by the GROUP BY keys and reduces each aggregate call per group. */
-function groupFrame(rows: unknown[], calls: HogqlNode[], groupBy: HogqlNode[], compile: (n: HogqlNode) => Compiled<never>, opts: SqlOptions) {
+function groupFrame(rows: unknown[], calls: HogqlNode[], groupBy: HogqlNode[], compile: (n: HogqlNode) => Compiled<never>, opts: SqlOptions, budget: QueryBudget) {
   const slotIndex = new Map<string, number>();
   const slots: { create: () => Reducer; args: Compiled<never>[] }[] = [];
   for (const call of calls) {
@@ -140,6 +169,7 @@ function groupFrame(rows: unknown[], calls: HogqlNode[], groupBy: HogqlNode[], c
   const groups = new Map<string, { keys: Value[]; reducers: Reducer[] }>();
   if (groupBy.length === 0) groups.set("[]", { keys: [], reducers: slots.map((s) => s.create()) });
   for (const row of rows) {
+    budget.tick();
     const keys = keyReaders.map((read) => read(row as never));
     const id = JSON.stringify(keys.map((k) => (k instanceof Date ? k.getTime() : k)));
     let group = groups.get(id);
@@ -163,9 +193,12 @@ function groupFrame(rows: unknown[], calls: HogqlNode[], groupBy: HogqlNode[], c
 const rank = (v: Value): number | string | null => (v === null || v === undefined ? null : v instanceof Date ? v.getTime() : typeof v === "number" ? v : typeof v === "boolean" ? Number(v) : typeof v === "object" ? JSON.stringify(v) : String(v));
 
 /** ORDER BY: a stable sort, nulls last in both directions (ClickHouse's default). */
-function sortRows<R>(rows: R[], keys: { read: Compiled<R>; desc: boolean }[]): R[] {
+function sortRows<R>(rows: R[], keys: { read: Compiled<R>; desc: boolean }[], budget: QueryBudget): R[] {
   if (keys.length === 0) return rows;
-  const decorated = rows.map((row) => ({ row, ranks: keys.map((k) => rank(k.read(row))) }));
+  const decorated = rows.map((row) => {
+    budget.tick();
+    return { row, ranks: keys.map((k) => rank(k.read(row))) };
+  });
   decorated.sort((a, b) => {
     for (const [i, key] of keys.entries()) {
       const [x, y] = [a.ranks[i] ?? null, b.ranks[i] ?? null];
@@ -178,14 +211,6 @@ function sortRows<R>(rows: R[], keys: { read: Compiled<R>; desc: boolean }[]): R
     return 0;
   });
   return decorated.map((d) => d.row);
-}
-
-function distinctRows(rows: Value[][]): Value[][] {
-  const seen = new Set<string>();
-  return rows.filter((row) => {
-    const id = JSON.stringify(row.map((v) => (v instanceof Date ? v.getTime() : v)));
-    return seen.has(id) ? false : (seen.add(id), true);
-  });
 }
 
 /** LIMIT/OFFSET must be non-negative integer constants; no LIMIT is the default limit, any LIMIT is capped. */

@@ -1,4 +1,5 @@
-import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, closeSync, mkdtempSync, openSync, readFileSync, writeFileSync, writeSync } from "node:fs";
+import { createHash } from "node:crypto";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -58,6 +59,30 @@ describe("the column snapshot beside the events file", () => {
     const text = readFileSync(changed.events, "utf8");
     writeFileSync(changed.events, text.replace("user-1", "user-7"));
     expect(readColumnSnapshot(changed.columns, changed.events)).toBeNull();
+  });
+
+  it("is ignored after a same-length edit in place far from the file's end (every covered byte is checked)", async () => {
+    // ~2,000 lines: the edited line sits hundreds of KiB before the end, where a tail check would not look.
+    const records = Array.from({ length: 2_000 }, (_, n) => event(n + 10));
+    const files = await written(records);
+    const text = readFileSync(files.events, "latin1");
+    const at = text.indexOf('"event":"$pageview"');
+    expect(at).toBeGreaterThan(-1);
+    expect(text.length - at).toBeGreaterThan(256 * 1024);
+    const fd = openSync(files.events, "r+");
+    writeSync(fd, Buffer.from('"event":"$pageviex"'), 0, 19, at);
+    closeSync(fd);
+    expect(readColumnSnapshot(files.columns, files.events)).toBeNull();
+    // Parsing the file instead gives the edited name.
+    const parsed: EventRecord[] = [];
+    await new NdjsonFile<EventRecord>(files.events).readEach((e) => parsed.push(e));
+    expect(parsed.filter((e) => e.event === "$pageviex")).toHaveLength(1);
+  });
+
+  it("records the SHA-1 the writer computed while writing, equal to the file's", async () => {
+    const files = await written([1, 2, 3].map((n) => event(n)));
+    const sha1 = await new NdjsonFile<EventRecord>(files.events).write([event(1), event(2)], (digest) => digest);
+    expect(sha1).toBe(createHash("sha1").update(readFileSync(files.events)).digest("hex"));
   });
 
   it("a truncated or foreign snapshot file is ignored, never half-read", async () => {
