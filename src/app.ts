@@ -12,6 +12,7 @@ import { createControl } from "./control/service.ts";
 import { snapshotOf } from "./control/snapshot.ts";
 import { handlers } from "./handlers/index.ts";
 import { createApi, OPENAPI_PATH, personsQueryKeysOf, rebuildApi } from "./http/api.ts";
+import { controlOriginPolicy } from "./http/control-origins.ts";
 import { docsRouter } from "./http/docs.ts";
 import { hogqlPreloader } from "./http/hogql-preload.ts";
 import { asClientError, type ApiError, fail } from "./http/errors.ts";
@@ -62,9 +63,13 @@ function requireJsonBody(req: Request, _res: Response, next: NextFunction) {
   next();
 }
 
+/** The product API's CORS, as the real service answers it; the control API has its own policy. */
 function corsMiddleware(origins: string[]) {
-  return cors({ origin: origins.includes("*") ? true : origins, credentials: true, exposedHeaders: ["Preference-Applied"], maxAge: 600 });
+  const productCors = cors({ origin: origins.includes("*") ? true : origins, credentials: true, exposedHeaders: ["Preference-Applied"], maxAge: 600 });
+  return (req: Request, res: Response, next: NextFunction) => (isControlPath(req.path) ? next() : productCors(req, res, next));
 }
+
+const isControlPath = (path: string) => path === "/_mock" || path.startsWith("/_mock/");
 
 /** `Prefer` steering and `--latency`: parsed first, the delay waited before the request is handled. */
 function steeringAndLatency(latency: Config["latency"]) {
@@ -153,6 +158,7 @@ export async function createApp({ store, clock, config, logger, startup }: AppOp
   // Capture (openapi/capture.yaml) before the API: its own auth (the project token), encodings and CORS.
   const captured = new CapturedLog(Math.min(config.requestLogSize, CAPTURED_LOG_SIZE));
   app.use(captureRouter({ store, clock, captured }));
+  app.use("/_mock", controlOriginPolicy(config.controlOrigins));
   if (config.corsOrigins.length) app.use(corsMiddleware(config.corsOrigins));
   app.use(readDeclaredBody(express.json({ limit: config.bodyLimit, type: ["application/json", "+json"], strict: false }), (req) => {
     if (!BODY_METHODS.has(req.method)) return false;

@@ -18,8 +18,12 @@ export interface Config {
   /** Maximum JSON body size, in bytes. */
   bodyLimit: number;
   logLevel: "silent" | "info" | "debug";
-  /** Allowed CORS origins: ["*"] mirrors any origin; [] turns CORS off. */
+  /** Allowed CORS origins of the product API: ["*"] mirrors any origin; [] turns CORS off. */
   corsOrigins: string[];
+  /** Origins whose pages may call the control API (/_mock/) besides the server's own loopback origin. */
+  controlOrigins: string[];
+  /** The longest a HogQL evaluation may hold the event loop, in ms. */
+  queryTimeLimitMs: number;
   /** Delay added to every answer, uniformly in [min, max] ms. */
   latency: { min: number; max: number } | null;
   /** Token that opens the control API (/_mock/) to non-loopback clients. */
@@ -45,6 +49,7 @@ export const DEFAULTS = {
   seed: 42,
   bodyLimit: 1_048_576,
   requestLogSize: 1000,
+  queryTimeLimitMs: 1000,
 } as const;
 
 /** The help text, naming the command as it was invoked (`npm start --`, `npx analytics-mock`, …). */
@@ -77,7 +82,14 @@ Usage: ${command} [options]
                     refused at start, naming the NODE_OPTIONS that would raise the heap
   --body-limit N    maximum request body in bytes (default ${DEFAULTS.bodyLimit})
   --log-level L     silent | info | debug (default info; debug adds stack traces to start-up errors)
-  --cors-origins L  comma-separated allowed origins, "*" for any, "none" to turn CORS off (default *)
+  --cors-origins L  origins allowed to call the product API from a browser, comma-separated; "*" for
+                    any, "none" to turn CORS off (default *, as the real service)
+  --control-origins L
+                    origins whose pages may call the control API (/_mock/), comma-separated (default
+                    none: only the server's own pages; a call carrying another Origin is refused)
+  --query-time-limit MS
+                    the longest one HogQL evaluation may run before it is stopped with a 400
+                    (default ${DEFAULTS.queryTimeLimitMs}; other requests wait meanwhile)
   --latency MS[-MS] delay every answer by MS, or uniformly between the two (default none)
   --admin-token T   let non-loopback clients use the control API (/_mock/) with "X-Admin-Token: T"
                     (default: the control API answers loopback clients only)
@@ -138,6 +150,8 @@ export function parseConfig(argv: string[], cwd = process.cwd()): Config | null 
       "body-limit": { type: "string" },
       "log-level": { type: "string" },
       "cors-origins": { type: "string" },
+      "control-origins": { type: "string" },
+      "query-time-limit": { type: "string" },
       latency: { type: "string" },
       "admin-token": { type: "string" },
       watch: { type: "boolean" },
@@ -167,6 +181,8 @@ export function parseConfig(argv: string[], cwd = process.cwd()): Config | null 
     bodyLimit: integer("body-limit", values["body-limit"], 1024) ?? DEFAULTS.bodyLimit,
     logLevel,
     corsOrigins: corsOrigins(values["cors-origins"]),
+    controlOrigins: controlOrigins(values["control-origins"]),
+    queryTimeLimitMs: integer("query-time-limit", values["query-time-limit"], 1) ?? DEFAULTS.queryTimeLimitMs,
     latency: latency(values.latency),
     adminToken: values["admin-token"] ?? null,
     watch: values.watch ?? false,
@@ -181,6 +197,15 @@ function corsOrigins(value: string | undefined): string[] {
   if (value === undefined) return ["*"];
   if (value.trim() === "none") return [];
   return value.split(",").map((o) => o.trim()).filter(Boolean);
+}
+
+function controlOrigins(value: string | undefined): string[] {
+  if (value === undefined || value.trim() === "none") return [];
+  const origins = value.split(",").map((o) => o.trim()).filter(Boolean);
+  for (const origin of origins) {
+    if (origin !== "*" && !/^https?:\/\/[^/\s]+$/.test(origin)) throw new ConfigError(`--control-origins takes origins such as http://localhost:3000, got "${origin}"`);
+  }
+  return origins;
 }
 
 function latency(value: string | undefined): Config["latency"] {

@@ -51,6 +51,10 @@ export interface ServerOptions {
   bodyLimit?: number;
   latency?: number | [number, number];
   corsOrigins?: string[] | "none";
+  /** Origins whose pages may call the control API (default: only the server's own). */
+  controlOrigins?: string[];
+  /** The longest one HogQL evaluation may run, in ms (default 1000). */
+  queryTimeLimitMs?: number;
   adminToken?: string;
   logLevel?: "silent" | "info" | "debug";
 }
@@ -105,6 +109,8 @@ function argv(o: ServerOptions): string[] {
   add("--body-limit", o.bodyLimit);
   add("--latency", Array.isArray(o.latency) ? o.latency.join("-") : o.latency);
   add("--cors-origins", Array.isArray(o.corsOrigins) ? o.corsOrigins.join(",") : o.corsOrigins);
+  add("--control-origins", o.controlOrigins?.join(","));
+  add("--query-time-limit", o.queryTimeLimitMs);
   add("--admin-token", o.adminToken);
   return args;
 }

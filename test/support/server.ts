@@ -31,6 +31,8 @@ export const testConfig = (over: Partial<Config> = {}): Config => ({
   bodyLimit: 1_048_576,
   logLevel: "silent",
   corsOrigins: ["*"],
+  controlOrigins: [],
+  queryTimeLimitMs: 1000,
   latency: null,
   adminToken: null,
   watch: false,
