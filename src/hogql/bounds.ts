@@ -6,7 +6,14 @@ import { reject } from "../analyses/errors.ts";
  * long operator chains (~400 terms), so a query is measured before it is parsed and refused with a 400 naming
  * the limit. Real queries stay far below them.
  */
-export const HOGQL_LIMITS = {
+export interface HogqlLimits {
+  length: number;
+  depth: number;
+  tokens: number;
+  operators: number;
+}
+
+export const HOGQL_LIMITS: Readonly<HogqlLimits> = {
   /** Characters (ClickHouse's own max_query_size is 256 KiB; HogQL typed by people is far shorter). */
   length: 65_536,
   /** Parentheses, brackets and braces open at once. */
@@ -15,7 +22,7 @@ export const HOGQL_LIMITS = {
   tokens: 2_048,
   /** Binary operators (`+`, `=`, `AND`, `||`…): each one deepens the parser's recursion. */
   operators: 128,
-} as const;
+};
 
 export interface HogqlShape {
   depth: number;
@@ -89,18 +96,18 @@ export function hogqlShape(text: string): HogqlShape {
 }
 
 /** Refuses, with a 400 naming `attr` and the limit, a text the parser must not be given. */
-export function assertParsable(text: string, attr: string): void {
-  if (text.length > HOGQL_LIMITS.length) {
-    throw reject.invalid(attr, `HogQL longer than ${HOGQL_LIMITS.length.toLocaleString("en")} characters is not accepted (${text.length.toLocaleString("en")} given).`);
+export function assertParsable(text: string, attr: string, limits: Readonly<HogqlLimits> = HOGQL_LIMITS): void {
+  if (text.length > limits.length) {
+    throw reject.invalid(attr, `HogQL longer than ${limits.length.toLocaleString("en")} characters is not accepted (${text.length.toLocaleString("en")} given).`);
   }
   const shape = hogqlShape(text);
-  if (shape.depth > HOGQL_LIMITS.depth) {
-    throw reject.invalid(attr, `HogQL nested deeper than ${HOGQL_LIMITS.depth} parentheses or brackets is not accepted (${shape.depth} given).`);
+  if (shape.depth > limits.depth) {
+    throw reject.invalid(attr, `HogQL nested deeper than ${limits.depth} parentheses or brackets is not accepted (${shape.depth} given).`);
   }
-  if (shape.tokens > HOGQL_LIMITS.tokens) {
-    throw reject.invalid(attr, `HogQL with more than ${HOGQL_LIMITS.tokens.toLocaleString("en")} terms is not accepted (${shape.tokens.toLocaleString("en")} given); an IN list of constants this long belongs in a cohort or an action.`);
+  if (shape.tokens > limits.tokens) {
+    throw reject.invalid(attr, `HogQL with more than ${limits.tokens.toLocaleString("en")} terms is not accepted (${shape.tokens.toLocaleString("en")} given); an IN list of constants this long belongs in a cohort or an action.`);
   }
-  if (shape.operators > HOGQL_LIMITS.operators) {
-    throw reject.invalid(attr, `HogQL with more than ${HOGQL_LIMITS.operators} operators is not accepted (${shape.operators} given); use IN (…) instead of long OR chains.`);
+  if (shape.operators > limits.operators) {
+    throw reject.invalid(attr, `HogQL with more than ${limits.operators} operators is not accepted (${shape.operators} given); use IN (…) instead of long OR chains.`);
   }
 }

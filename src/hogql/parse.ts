@@ -2,7 +2,7 @@ import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "
 import { LRUCache } from "lru-cache";
 import { reject } from "../analyses/errors.ts";
 import { projectFile } from "../util/project-files.ts";
-import { assertParsable } from "./bounds.ts";
+import { assertParsable, HOGQL_LIMITS, type HogqlLimits } from "./bounds.ts";
 
 /** A HogQL AST node as PostHog's parser emits it (internal mode: no positions). */
 export interface HogqlNode {
@@ -37,6 +37,7 @@ const WORKER_FILE = projectFile("src/hogql/parser-worker.mjs");
 const LOAD_WAIT_MS = 10_000;
 
 let parseTimeLimitMs = 1_000;
+let limits: HogqlLimits = HOGQL_LIMITS;
 let current: ParserWorker | undefined;
 /** Parsed texts: the same `where` or breakdown expression is parsed once, not per request. */
 const parsed = new LRUCache<string, string>({ max: 1_000, maxSize: 16 << 20, sizeCalculation: (json, key) => json.length + key.length });
@@ -77,6 +78,11 @@ export function setParseTimeLimit(ms: number): void {
   parseTimeLimitMs = ms;
 }
 
+/** The bounds checked before parsing (tests lift them to give the parser what breaks it). */
+export function setHogqlLimits(next: HogqlLimits): void {
+  limits = next;
+}
+
 function readyWorker(): ParserWorker {
   const w = (current ??= startWorker());
   if (Atomics.load(w.signal, 1) !== 1 && Atomics.wait(w.signal, 1, 0, LOAD_WAIT_MS) === "timed-out") {
@@ -88,7 +94,7 @@ function readyWorker(): ParserWorker {
 
 /** The parser's JSON for one text: bounded first, answered from the cache, else asked of the worker in time. */
 function parseJson(kind: Kind, text: string, attr: string): string {
-  assertParsable(text, attr);
+  assertParsable(text, attr, limits);
   const key = `${kind}\u0000${text}`;
   const known = parsed.get(key);
   if (known !== undefined) return known;
