@@ -53,9 +53,10 @@ export async function send(base: string, key: string, probe: Probe, timeoutMs = 
 }
 
 /** Sends the probe, and 20 ms later the cheap GET; both answers, and how long the cheap one waited. */
-export async function probeBeside(base: string, key: string, probe: Probe): Promise<{ probe: Timed; cheap: Timed }> {
-  const inFlight = send(base, key, probe);
+export async function probeBeside(base: string, key: string, probe: Probe, timeoutMs?: number): Promise<{ probe: Timed; cheap: Timed }> {
+  const inFlight = send(base, key, probe, timeoutMs);
+  inFlight.catch(() => undefined); // awaited below; a timeout must not surface as an unhandled rejection first
   await new Promise((resolve) => setTimeout(resolve, 20));
-  const cheap = await send(base, key, CHEAP);
+  const cheap = await send(base, key, CHEAP, timeoutMs);
   return { probe: await inFlight, cheap };
 }
