@@ -142,14 +142,25 @@ export async function startHostileServer(doc: FixtureDocument, over: Partial<Con
 
 export type HostileServer = Awaited<ReturnType<typeof startHostileServer>>;
 
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+
 /**
  * A hash of the state that two runs of the same accepted writes agree on: the only random parts of a
- * write (an insight's generated short_id, an activity entry's uuid) are replaced by their position.
+ * write (an insight's generated short_id, an activity entry's uuid, a captured event's generated uuid,
+ * also named by its person's `$creator_event_uuid`) are replaced by their position.
  */
 export function stateDigest(state: State): string {
+  return createHash("sha256").update(normalisedState(state)).digest("hex");
+}
+
+/** The state as stateDigest hashes it: JSON with the random parts replaced by their position. */
+export function normalisedState(state: State): string {
   const shortIds = new Map(state.meta.insights.map((i) => [i.short_id, `short#${i.id}`]));
+  const events = state.events.toArray();
+  const eventIds = new Map(events.map((e, n) => [e.uuid, `event#${n}`]));
   const normal = {
     ...state,
+    events,
     meta: { ...state.meta, insights: state.meta.insights.map((i) => ({ ...i, short_id: shortIds.get(i.short_id) })) },
     activity: state.activity.map((a, n) => ({
       ...a,
@@ -157,5 +168,5 @@ export function stateDigest(state: State): string {
       detail: { ...a.detail, short_id: a.detail.short_id === null ? null : (shortIds.get(a.detail.short_id) ?? a.detail.short_id) },
     })),
   };
-  return createHash("sha256").update(stringify(normal) ?? "").digest("hex");
+  return (stringify(normal) ?? "").replace(UUID, (id) => eventIds.get(id) ?? id);
 }
