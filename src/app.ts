@@ -7,7 +7,7 @@ import { CapturedLog } from "./capture/captured-log.ts";
 import { capturedLogRouter, captureRouter } from "./capture/router.ts";
 import type { Config } from "./config.ts";
 import { createOverrides } from "./control/overrides.ts";
-import { controlRouter, guard } from "./control/router.ts";
+import { controlRouter, controlTakesBody, guard } from "./control/router.ts";
 import { createControl } from "./control/service.ts";
 import { snapshotOf } from "./control/snapshot.ts";
 import { handlers } from "./handlers/index.ts";
@@ -162,7 +162,7 @@ export async function createApp({ store, clock, config, logger, startup }: AppOp
   if (config.corsOrigins.length) app.use(corsMiddleware(config.corsOrigins));
   app.use(readDeclaredBody(express.json({ limit: config.bodyLimit, type: ["application/json", "+json"], strict: false }), (req) => {
     if (!BODY_METHODS.has(req.method)) return false;
-    if (req.path.startsWith("/_mock")) return true;
+    if (req.path.startsWith("/_mock")) return controlTakesBody(req.method, req.path);
     return Boolean(router.api.matchOperation({ method: req.method.toLowerCase(), path: routedPathOf(req.path), headers: {} })?.requestBody);
   }));
   app.use("/_mock/captured", guard(config.adminToken), capturedLogRouter(captured));

@@ -28,3 +28,11 @@ export function createClock(frozenAt: number | null = null): Clock {
 }
 
 export const isoUtc = (ms: number): string => new Date(ms).toISOString();
+
+/**
+ * The instants an RFC 3339 date-time can write, years 0000 to 9999. The clock never leaves them, so every
+ * answer can print "now" (past them `toISOString()` writes `+010000-…` or throws).
+ */
+export const CLOCK_RANGE = { min: Date.parse("0000-01-01T00:00:00.000Z"), max: Date.parse("9999-12-31T23:59:59.999Z") } as const;
+
+export const isPrintableInstant = (ms: number): boolean => Number.isFinite(ms) && ms >= CLOCK_RANGE.min && ms <= CLOCK_RANGE.max;

@@ -4,6 +4,7 @@
  * corrected timestamp (§1.7) and ingestion's normalisation (§2). Pure: the clock and ids come in as arguments.
  */
 import stringify from "safe-stable-stringify";
+import { isPrintableInstant } from "../clock.ts";
 import type { Properties } from "../store/schema.ts";
 import { captureFail } from "./errors.ts";
 import type { PropertyOps } from "./persons-merge.ts";
@@ -65,14 +66,18 @@ export function parseTime(value: unknown): number | null {
 
 const FUTURE_LIMIT_MS = 23 * 3600_000;
 
-/** The stored timestamp (reference §1.7): the client clock is trusted only for `timestamp − sent_at`; `offset` wins. */
+/**
+ * The stored timestamp (reference §1.7): the client clock is trusted only for `timestamp − sent_at`; `offset`
+ * wins. A result outside years 0000–9999 is ignored for now, as ingestion does with an out-of-range year
+ * (plugin-server `parseEventTimestamp`): `offset: 1e300` or a `sent_at` far from its timestamp.
+ */
 export function correctedTimestamp(e: { timestamp?: unknown; offset?: unknown; ignoreSentAt: boolean }, sentAt: number | null, now: number): number {
   const sent = e.ignoreSentAt ? null : sentAt;
   const ts = parseTime(e.timestamp);
   let result = now;
   if (typeof e.offset === "number" && Number.isFinite(e.offset)) result = now - e.offset;
   else if (ts !== null) result = sent !== null ? now + (ts - sent) : ts;
-  return result - now > FUTURE_LIMIT_MS ? now : result;
+  return result - now > FUTURE_LIMIT_MS || !isPrintableInstant(result) ? now : result;
 }
 
 const LIFTED = [

@@ -6,8 +6,8 @@
 import cors from "cors";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { v7 as uuidv7 } from "uuid";
-import type { Clock } from "../clock.ts";
-import { ApiError, fail } from "../http/errors.ts";
+import { isPrintableInstant, type Clock } from "../clock.ts";
+import { ApiError, fail, isUndecodableBody } from "../http/errors.ts";
 import { respondError } from "../http/respond.ts";
 import type { Store } from "../store/store.ts";
 import type { CapturedLog } from "./captured-log.ts";
@@ -41,7 +41,7 @@ function bodyError(err: unknown, limit: number): ApiError | null {
   if (type === "entity.too.large") return captureFail.tooLarge(limit);
   if (type === "encoding.unsupported") return captureFail.decoding("unsupported content encoding");
   if (type === "request.aborted" || type === "request.size.invalid") return fail.invalid(null, "The request was aborted.", "request_aborted");
-  if (err instanceof Error && /incorrect header check|unexpected end of file|invalid/i.test(err.message)) return captureFail.decoding("the body is not valid gzip");
+  if (isUndecodableBody(err)) return captureFail.decoding(`the body does not decode with its Content-Encoding (${err.message})`);
   return null;
 }
 
@@ -91,10 +91,13 @@ function captureHandler(deps: CaptureDeps, limit: number, engage: boolean) {
   };
 }
 
-/** `_` or `sent_at` in the query: epoch milliseconds, honoured only after 2020 (a seconds value is ignored; reference §1.2). */
+/**
+ * `_` or `sent_at` in the query: epoch milliseconds, honoured only after 2020 (a seconds value is ignored;
+ * reference §1.2) and before year 10000 (past it there is no date to write).
+ */
 function sentAtOfQuery(query: Record<string, string | undefined>): string | undefined {
   const ms = Number(query.sent_at ?? query._);
-  return Number.isFinite(ms) && ms > Date.UTC(2021, 0, 1) ? new Date(ms).toISOString() : undefined;
+  return isPrintableInstant(ms) && ms > Date.UTC(2021, 0, 1) ? new Date(ms).toISOString() : undefined;
 }
 
 /** The token of a flags request: query `token`/`api_key`, or the (decoded) body's; undefined when there is none. */
@@ -139,7 +142,8 @@ export function capturedLogRouter(captured: CapturedLog) {
 
 /** The capture endpoints, `/flags`, `/decide` and remote config; mounted before the project API. */
 export function captureRouter(deps: CaptureDeps) {
-  const router = express.Router();
+  // Paths are matched as written, as the real capture's router does: `/E/` is no capture endpoint.
+  const router = express.Router({ caseSensitive: true });
   // The real service mirrors the origin and the requested headers and allows credentials (reference §1.6).
   router.use(
     [...EVENT_PATHS, "/batch", "/flags", "/decide", "/array"],
@@ -147,7 +151,9 @@ export function captureRouter(deps: CaptureDeps) {
   );
   for (const path of EVENT_PATHS) router.route(path).get(captureHandler(deps, EVENT_LIMIT, path === "/engage")).post(captureHandler(deps, EVENT_LIMIT, path === "/engage"));
   router.route("/batch").get(captureHandler(deps, BATCH_LIMIT, false)).post(captureHandler(deps, BATCH_LIMIT, false));
-  const rawSmall = express.raw({ type: () => true, limit: EVENT_LIMIT });
+  const raw = express.raw({ type: () => true, limit: EVENT_LIMIT });
+  // A body that cannot be read (too large, an unknown or broken Content-Encoding) is refused as capture refuses it.
+  const rawSmall = (req: Request, res: Response, next: NextFunction) => raw(req, res, (err?: unknown) => next(err ? (bodyError(err, EVENT_LIMIT) ?? err) : undefined));
   const answer = (build: (req: Request) => unknown) => (req: Request, res: Response, next: NextFunction) => {
     try {
       res.json(build(req));
@@ -168,7 +174,9 @@ export function captureRouter(deps: CaptureDeps) {
   router.get("/array/:token/config", answer((req) => remoteConfig(knownToken(req))));
   router.get("/array/:token/config.js", (req, res, next) => {
     try {
-      res.type("application/javascript").send(remoteConfigScript(knownToken(req)));
+      // The token first: an unknown one is answered with the JSON error, not under the script's type.
+      const script = remoteConfigScript(knownToken(req));
+      res.type("application/javascript").send(script);
     } catch (e) {
       if (e instanceof ApiError) respondError(res, e.status, e.body);
       else next(e);

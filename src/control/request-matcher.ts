@@ -1,3 +1,6 @@
+import RE2 from "re2";
+import { fail } from "../http/errors.ts";
+
 /**
  * What `POST /_mock/requests/find|count` and `POST /_mock/overrides/` match requests by (WireMock's request
  * patterns, reduced to what a test of this API asks). Every given condition must hold.
@@ -72,14 +75,23 @@ function matchesQueryField(expected: unknown, actual: string | string[] | undefi
 
 const escapeRegExp = (s: string) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
 
-/** The glob as a RegExp over the whole path, trailing slash optional on both sides. */
+/**
+ * The glob as a linear-time matcher over the whole path, trailing slash optional on both sides. RE2 runs it:
+ * a backtracking RegExp with one `[^/]*` per `*` takes exponential time on a path that almost matches, and
+ * overflows the stack compiling a long glob. A run of stars is `**` (any run of `*` and `**` is any run).
+ */
 export function globToRegExp(glob: string): RegExp {
   const trimmed = glob.endsWith("/") ? glob.slice(0, -1) : glob;
   const source = trimmed
+    .replace(/\*{2,}/g, "**")
     .split("**")
     .map((part) => part.split("*").map(escapeRegExp).join("[^/]*"))
     .join(".*");
-  return new RegExp(`^${source}/?$`);
+  try {
+    return new RE2(`^${source}/?$`, "s");
+  } catch (e) {
+    throw fail.invalid("path", `path is not a glob this server can match: ${(e as Error).message}.`);
+  }
 }
 
 /** A compiled pattern: the glob is turned into a RegExp once. */

@@ -81,6 +81,18 @@ const handlers: Record<string, ControlHandler> = {
 };
 
 let backend: Promise<Backend> | undefined;
+/** The backend once loaded (the first controlRouter awaits it, before any request). */
+let loaded: Backend | undefined;
+
+/**
+ * Whether a request to `/_mock/…` has its body read: only for the operations that declare one, as in the
+ * product API, so that a wrong method is a 405 and an unknown path a 404, whatever the body.
+ */
+export function controlTakesBody(method: string, path: string): boolean {
+  if (!loaded) return true;
+  const routed = path.endsWith("/") ? path : `${path}/`;
+  return Boolean(loaded.router.matchOperation({ method: method.toLowerCase(), path: routed, headers: {} })?.requestBody);
+}
 
 function controlBackend(): Promise<Backend> {
   backend ??= (async () => {
@@ -91,6 +103,7 @@ function controlBackend(): Promise<Backend> {
       },
     });
     await api.init();
+    loaded = api;
     return api;
   })();
   return backend;

@@ -1,4 +1,5 @@
-import type { Clock } from "../clock.ts";
+import { isPrintableInstant, type Clock } from "../clock.ts";
+import { fail } from "../http/errors.ts";
 import type { RequestLog, RequestLogEntry } from "../http/request-log.ts";
 import type { AnalysisService } from "../services/analysis-service.ts";
 import { assertFixtureDocument, stateFromFixtures } from "../store/load-fixtures.ts";
@@ -26,6 +27,8 @@ const summary = (store: Store) => {
   const s = store.snapshot();
   return { projects: s.meta.projects.length, persons: s.persons.length, events: s.events.length, insights: s.meta.insights.length };
 };
+
+const OUT_OF_RANGE = "the clock must stay between 0000-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z";
 
 /** What tests may do to a running server: the same functions behind /_mock/ and the embedding API. */
 export function createControl(deps: ControlDeps) {
@@ -59,10 +62,13 @@ export function createControl(deps: ControlDeps) {
     clock: {
       get: clockState,
       set: (ms: number) => {
+        if (!isPrintableInstant(ms)) throw fail.invalid("now", `now is out of range: ${OUT_OF_RANGE}.`);
         clock.set(ms);
         return clockMoved();
       },
+      /** Checked before the clock moves: a step past year 9999 is refused and leaves it where it was. */
       advance: (ms: number) => {
+        if (!isPrintableInstant(clock.now() + ms)) throw fail.invalid("seconds", `seconds moves the clock out of range: ${OUT_OF_RANGE}.`);
         clock.advance(ms);
         return clockMoved();
       },

@@ -27,6 +27,7 @@ export const fail = {
   invalid: (attr: string | null, detail: string, code = "invalid_input") => error(400, "validation_error", code, detail, attr),
   required: (attr: string) => error(400, "validation_error", "required", "This field is required.", attr),
   parse: (detail: string) => error(400, "invalid_request", "parse_error", `JSON parse error - ${detail}`),
+  undecodable: (detail: string) => error(400, "invalid_request", "parse_error", `The body does not decode with its Content-Encoding: ${detail}.`),
   notAuthenticated: () =>
     error(401, "authentication_error", "not_authenticated", "Authentication credentials were not provided."),
   badKey: () =>
@@ -70,9 +71,16 @@ export function fromAnalysisError(err: AnalysisInputError): ApiError {
   return err.code === "required" ? fail.required(err.attr ?? "body") : fail.invalid(err.attr, err.message, err.code);
 }
 
+/** A compressed body that does not inflate (gzip, deflate, br): body-parser passes zlib's error on, marked 400. */
+export function isUndecodableBody(err: unknown): err is Error {
+  const e = err as { status?: unknown; errno?: unknown; code?: unknown };
+  return err instanceof Error && e.status === 400 && typeof e.errno === "number" && typeof e.code === "string";
+}
+
 /** Any error that already says what the client did wrong, as the API's error; null for everything else. */
 export function asClientError(err: unknown): ApiError | null {
   if (err instanceof ApiError) return err;
   if (err instanceof AnalysisInputError) return fromAnalysisError(err);
+  if (isUndecodableBody(err)) return fail.undecodable(err.message);
   return null;
 }

@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
+import { CLOCK_RANGE, isPrintableInstant } from "../clock.ts";
 import type { FixtureDocument } from "../fixtures/fixture-document.ts";
 import { derivedProjectToken, looksAnonymous, personUuid, stableShortId, stableUuid } from "../util/ids.ts";
 import { projectFile } from "../util/project-files.ts";
@@ -46,7 +47,12 @@ function validator() {
 /** Checks a parsed document against fixtures.schema.json; throws FixtureError naming the first bad path. */
 export function assertFixtureDocument(doc: unknown): asserts doc is FixtureDocument {
   const validate = validator();
-  if (validate(doc)) return;
+  if (validate(doc)) {
+    // The clock is frozen at `now`, and stays where an answer can print it (the control API's own bound).
+    const now = (doc as FixtureDocument).now;
+    if (now !== undefined && !isPrintableInstant(toMs(now))) throw new FixtureError("/now", `must lie between ${new Date(CLOCK_RANGE.min).toISOString()} and ${new Date(CLOCK_RANGE.max).toISOString()}`);
+    return;
+  }
   const err = validate.errors![0]!;
   const params = err.params as Record<string, unknown>;
   const extra = params.additionalProperty ? ` ("${String(params.additionalProperty)}")` : "";

@@ -4,11 +4,17 @@ import { v5 as uuidv5 } from "uuid";
 /** Namespace of the real service's deterministic person uuids (reference: ingestion-persons-events §3.1). */
 const PERSON_NAMESPACE = "932979b4-65c3-4424-8467-0b66ec27bc22";
 
+/**
+ * The UTF-8 the name is hashed as: a lone surrogate (JSON can carry `"\ud800"`) has none, and uuid's v5
+ * throws a URIError on it; it becomes U+FFFD, as any UTF-8 encoder writes it.
+ */
+const wellFormed = (name: string): string => name.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "\ufffd");
+
 /** The person uuid the real service derives from the distinct id that created the person. */
-export const personUuid = (projectId: string, distinctId: string): string => uuidv5(`${projectId}:${distinctId}`, PERSON_NAMESPACE);
+export const personUuid = (projectId: string, distinctId: string): string => uuidv5(wellFormed(`${projectId}:${distinctId}`), PERSON_NAMESPACE);
 
 /** A stable uuid for records that arrive without one (fixture events, users). */
-export const stableUuid = (name: string): string => uuidv5(name, PERSON_NAMESPACE);
+export const stableUuid = (name: string): string => uuidv5(wellFormed(name), PERSON_NAMESPACE);
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 

@@ -1,18 +1,20 @@
-import { newBackend, type Backend } from "../../src/http/api.ts";
+import type { Backend } from "../../src/http/api.ts";
 import { projectFile } from "../../src/util/project-files.ts";
+import { loadContract } from "./contract.ts";
 
 export const CAPTURE_OPENAPI_PATH = projectFile("openapi/capture.yaml");
 
 let loaded: Promise<InstanceType<typeof Backend>> | undefined;
 
+/** openapi/capture.yaml, loaded once per test file. */
+export function captureContract(): Promise<InstanceType<typeof Backend>> {
+  loaded ??= loadContract(CAPTURE_OPENAPI_PATH);
+  return loaded;
+}
+
 /** Fails unless a capture-surface answer is documented in openapi/capture.yaml and its JSON body conforms. */
 export async function assertCaptureConforms(method: string, path: string, status: number, contentType: string | null, body: unknown): Promise<void> {
-  loaded ??= (async () => {
-    const api = newBackend(CAPTURE_OPENAPI_PATH, { strict: false });
-    await api.init();
-    return api;
-  })();
-  const api = await loaded;
+  const api = await captureContract();
   const bare = path.split("?")[0]!;
   const operation =
     api.router.matchOperation({ method: method.toLowerCase(), path: bare, headers: {} }) ??

@@ -1,16 +1,18 @@
-import { newBackend, type Backend } from "../../src/http/api.ts";
+import type { Backend } from "../../src/http/api.ts";
 import { CONTROL_OPENAPI_PATH } from "../../src/control/router.ts";
+import { loadContract } from "./contract.ts";
 
 let loaded: Promise<InstanceType<typeof Backend>> | undefined;
 
+/** openapi/control.yaml, loaded once per test file. */
+export function controlContract(): Promise<InstanceType<typeof Backend>> {
+  loaded ??= loadContract(CONTROL_OPENAPI_PATH);
+  return loaded;
+}
+
 /** Validates an answer of the control API against openapi/control.yaml. */
 export async function assertControlConforms(method: string, path: string, status: number, body: unknown): Promise<void> {
-  loaded ??= (async () => {
-    const api = newBackend(CONTROL_OPENAPI_PATH, { strict: false });
-    await api.init();
-    return api;
-  })();
-  const api = await loaded;
+  const api = await controlContract();
   const operation = api.router.matchOperation({ method: method.toLowerCase(), path: path.endsWith("/") ? path : `${path}/`, headers: {} });
   if (!operation) throw new Error(`${method} ${path}: not in control.yaml`);
   if (!(String(status) in (operation.responses ?? {}))) throw new Error(`${operation.operationId}: status ${status} undocumented`);

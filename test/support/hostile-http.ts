@@ -11,7 +11,9 @@ import { createLogger } from "../../src/logger.ts";
 import { assertFixtureDocument, stateFromFixtures } from "../../src/store/load-fixtures.ts";
 import type { State } from "../../src/store/schema.ts";
 import { createStore } from "../../src/store/store.ts";
-import { assertConforms } from "./contract.ts";
+import { captureContract } from "./capture-contract.ts";
+import { assertConforms, contract } from "./contract.ts";
+import { controlContract } from "./control-contract.ts";
 import { OTHER_KEY, OWNER_KEY, testConfig } from "./server.ts";
 
 /** A request as sent on the wire: the path is not normalised or encoded, the body is bytes or text as given. */
@@ -86,9 +88,19 @@ export function rawRequest(base: string, req: RawRequest, timeoutMs = 20_000): P
 /** Keys that must never appear in an answer (the fixture's keys and any unknown key a test sent). */
 export const KNOWN_KEYS = [OWNER_KEY, OTHER_KEY];
 
+/** The capture surface's paths (openapi/capture.yaml), with or without their trailing slash. */
+const CAPTURE_PATH = /^\/(?:(?:e|i\/v0\/e|capture|track|engage|batch|flags|decide)(?:\/|$|\?)|array\/)/;
+
+/** The document that describes a path: the control API under `/_mock/`, capture at the root, the product API elsewhere. */
+export function documentOf(path: string) {
+  if (path === "/_mock" || path.startsWith("/_mock/") || path.startsWith("/_mock?")) return controlContract();
+  if (CAPTURE_PATH.test(path)) return captureContract();
+  return contract();
+}
+
 /**
  * The properties every answer to hostile input must have: no 5xx, the Error shape on every 4xx (but the bodiless 405 of DELETE insight), conformance to the
- * document, and no API key in full.
+ * document of its path (openapi.yaml, capture.yaml or control.yaml), and no API key in full.
  */
 export async function assertSafeAnswer(req: RawRequest, res: RawResponse, secrets: readonly string[] = KNOWN_KEYS): Promise<void> {
   const where = `${req.method} ${req.path.slice(0, 300)}`;
@@ -102,7 +114,7 @@ export async function assertSafeAnswer(req: RawRequest, res: RawResponse, secret
     if (res.text.includes(secret)) throw new Error(`${where}: the answer contains an API key in full`);
   }
   const contentType = Array.isArray(res.headers["content-type"]) ? res.headers["content-type"][0]! : (res.headers["content-type"] ?? null);
-  await assertConforms({ method: req.method, path: req.path, status: res.status, contentType, body: res.body });
+  await assertConforms({ method: req.method, path: req.path, status: res.status, contentType, body: res.body }, documentOf(req.path));
 }
 
 /** The app over a Memory store built from a fixture document (its frozen clock), with its control functions. */
@@ -130,14 +142,25 @@ export async function startHostileServer(doc: FixtureDocument, over: Partial<Con
 
 export type HostileServer = Awaited<ReturnType<typeof startHostileServer>>;
 
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+
 /**
  * A hash of the state that two runs of the same accepted writes agree on: the only random parts of a
- * write (an insight's generated short_id, an activity entry's uuid) are replaced by their position.
+ * write (an insight's generated short_id, an activity entry's uuid, a captured event's generated uuid,
+ * also named by its person's `$creator_event_uuid`) are replaced by their position.
  */
 export function stateDigest(state: State): string {
+  return createHash("sha256").update(normalisedState(state)).digest("hex");
+}
+
+/** The state as stateDigest hashes it: JSON with the random parts replaced by their position. */
+export function normalisedState(state: State): string {
   const shortIds = new Map(state.meta.insights.map((i) => [i.short_id, `short#${i.id}`]));
+  const events = state.events.toArray();
+  const eventIds = new Map(events.map((e, n) => [e.uuid, `event#${n}`]));
   const normal = {
     ...state,
+    events,
     meta: { ...state.meta, insights: state.meta.insights.map((i) => ({ ...i, short_id: shortIds.get(i.short_id) })) },
     activity: state.activity.map((a, n) => ({
       ...a,
@@ -145,5 +168,5 @@ export function stateDigest(state: State): string {
       detail: { ...a.detail, short_id: a.detail.short_id === null ? null : (shortIds.get(a.detail.short_id) ?? a.detail.short_id) },
     })),
   };
-  return createHash("sha256").update(stringify(normal) ?? "").digest("hex");
+  return (stringify(normal) ?? "").replace(UUID, (id) => eventIds.get(id) ?? id);
 }
