@@ -69,7 +69,7 @@ function corsMiddleware(origins: string[]) {
   return (req: Request, res: Response, next: NextFunction) => (isControlPath(req.path) ? next() : productCors(req, res, next));
 }
 
-const isControlPath = (path: string) => path === "/_mock" || path.startsWith("/_mock/");
+const isControlPath = (path: string) => /^\/_mock(\/|$)/i.test(path);
 
 /** `Prefer` steering and `--latency`: parsed first, the delay waited before the request is handled. */
 function steeringAndLatency(latency: Config["latency"]) {
