@@ -36,7 +36,7 @@ const WORKER_FILE = projectFile("src/hogql/parser-worker.mjs");
 /** How long a first load may take before a synchronous parse gives up waiting for it. */
 const LOAD_WAIT_MS = 10_000;
 
-let parseTimeLimitMs = 1_000;
+let parseTimeLimitMs = 2_000;
 let limits: HogqlLimits = HOGQL_LIMITS;
 let current: ParserWorker | undefined;
 /** Parsed texts: the same `where` or breakdown expression is parsed once, not per request. */
