@@ -1,0 +1,19 @@
+import { reject } from "../../analyses/errors.ts";
+import { isQuery, type Node } from "./ast.ts";
+import { printHogql } from "./hogql-print.ts";
+import { printQuery, topLimit } from "./select.ts";
+import type { PrintContext, Printed } from "./types.ts";
+
+export type { PrintContext, Printed, HogqlFilters, PropertyFilter } from "./types.ts";
+
+/**
+ * Prints a parsed HogQL SELECT (from `parseHogqlSelect`) as ClickHouse SQL with HogQL's rules: only the HogQL
+ * database's tables, each read through this project's filter; allow-listed functions; HogQL's null handling,
+ * property reads and column names; the row cap printed as limit + 1 so the caller can tell hasMore.
+ */
+export function printSelect(ast: Node, ctx: PrintContext): Printed {
+  if (!isQuery(ast)) throw reject.invalid("query", "Only SELECT queries are supported");
+  const limit = topLimit(ast, ctx);
+  const printed = printQuery(ast, undefined, ctx, limit);
+  return { clickhouse: printed.sql, hogql: printHogql(ast), columns: [...printed.columns.keys()], limit };
+}

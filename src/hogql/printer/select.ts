@@ -1,0 +1,159 @@
+import { reject } from "../../analyses/errors.ts";
+import { chainOf, isQuery, isSelect, isSelectSet, type JoinNode, type Node, type SelectNode } from "./ast.ts";
+import { escapeIdentifier } from "./escape.ts";
+import { printExpr, printWindow, resolveField, type Env } from "./expr.ts";
+import { printHogql } from "./hogql-print.ts";
+import { isTableName, SCHEMA, type FieldType } from "./schema.ts";
+import { newScope, scopedTableSql, type Scope, type TableRef } from "./scope.ts";
+import type { PrintContext } from "./types.ts";
+
+/** A printed query and its output columns (names as HogQL gives them, types when known), for the FROM that reads it. */
+export interface PrintedQuery {
+  sql: string;
+  columns: Map<string, FieldType | undefined>;
+}
+
+const SET_OPERATORS = new Set(["UNION ALL", "UNION DISTINCT", "INTERSECT", "INTERSECT DISTINCT", "EXCEPT", "EXCEPT DISTINCT"]);
+
+/** `limit`: the top query's row cap (printed +1 for hasMore); undefined inside subqueries, which keep their own LIMIT. */
+export function printQuery(node: Node, parent: Scope | undefined, ctx: PrintContext, limit?: number): PrintedQuery {
+  if (isSelectSet(node)) {
+    const parts = [printQuery(node.initial_select_query, parent, ctx, limit)];
+    const sql = [parts[0]!.sql];
+    for (const next of node.subsequent_select_queries) {
+      if (!SET_OPERATORS.has(next.set_operator)) throw reject.invalid("query", `Unsupported set operator: ${next.set_operator}`);
+      sql.push(next.set_operator, printQuery(next.select_query, parent, ctx, limit).sql);
+    }
+    return { sql: sql.join(" "), columns: parts[0]!.columns };
+  }
+  if (!isSelect(node)) throw reject.invalid("query", `Only SELECT queries are supported, not ${String(node.node)}`);
+  return printSelectQuery(node, parent, ctx, limit);
+}
+
+function envFor(ctx: PrintContext): Env {
+  return { ctx, printSubquery: (n, scope) => `(${printQuery(n, scope, ctx).sql})` };
+}
+
+function printSelectQuery(s: SelectNode, parent: Scope | undefined, ctx: PrintContext, limit?: number): PrintedQuery {
+  refuseUnsupported(s);
+  const scope = newScope(parent);
+  const env = envFor(ctx);
+  for (const cte of s.ctes ?? []) scope.ctes.set(cte.name, cte);
+  const from = s.select_from ? printJoins(s.select_from, scope, env) : [];
+  for (const item of s.select) if (item.node === "Alias") scope.selectAliases.set(item.alias as string, item.expr as Node);
+  const columns = new Map<string, FieldType | undefined>();
+  const select = s.select.flatMap((item) => printSelectItem(item, scope, env, columns));
+  const p = (x: Node) => printExpr(x, scope, env);
+  const arrayJoin = s.array_join_op ? `${s.array_join_op} ${(s.array_join_list ?? []).map(p).join(", ")}` : undefined;
+  const clauses = [
+    `SELECT ${s.distinct ? "DISTINCT " : ""}${select.join(", ")}`,
+    from.length ? `FROM ${[...from, ...scope.lazyJoins.values()].join(" ")}` : undefined,
+    arrayJoin,
+    s.prewhere ? `PREWHERE ${p(s.prewhere)}` : undefined,
+    s.where ? `WHERE ${p(s.where)}` : undefined,
+    s.group_by?.length ? `GROUP BY ${s.group_by.map(p).join(", ")}` : undefined,
+    s.having ? `HAVING ${p(s.having)}` : undefined,
+    s.window_exprs ? `WINDOW ${Object.entries(s.window_exprs).map(([name, w]) => `${escapeIdentifier(name, "query")} AS (${printWindow(w, scope, env)})`).join(", ")}` : undefined,
+    s.order_by?.length ? `ORDER BY ${s.order_by.map(p).join(", ")}` : undefined,
+    s.limit_by ? `LIMIT ${p(s.limit_by.n)}${s.limit_by.offset_value ? ` OFFSET ${p(s.limit_by.offset_value)}` : ""} BY ${s.limit_by.exprs.map(p).join(", ")}` : undefined,
+    ...printLimit(s, p, limit),
+  ];
+  // Lazy joins found while printing WHERE/GROUP BY are printed in FROM too: FROM is assembled last.
+  if (from.length) clauses[1] = `FROM ${[...from, ...scope.lazyJoins.values()].join(" ")}`;
+  return { sql: clauses.filter(Boolean).join(" "), columns };
+}
+
+/** The top query's LIMIT: the query's own (a constant), else the default; at most the maximum; printed +1. */
+function printLimit(s: SelectNode, p: (x: Node) => string, limit: number | undefined): string[] {
+  const out: string[] = [];
+  if (limit !== undefined) out.push(`LIMIT ${limit + 1}`);
+  else if (s.limit) out.push(`LIMIT ${p(s.limit)}`);
+  if (s.offset && (s.limit || limit !== undefined)) out.push(`OFFSET ${p(s.offset)}`);
+  if (s.limit_with_ties) throw reject.invalid("query", "LIMIT … WITH TIES is not supported");
+  return out;
+}
+
+/** The row cap of the top query: its constant LIMIT (or the default), clamped to the maximum (constants.py). */
+export function topLimit(s: Node, ctx: PrintContext): number {
+  const first = isSelectSet(s) ? s.initial_select_query : s;
+  const node = isSelect(first) ? first.limit : undefined;
+  if (!node) return ctx.defaultLimit;
+  if (node.node !== "Constant" || typeof node.value !== "number" || !Number.isInteger(node.value) || node.value < 0) throw reject.invalid("query", "LIMIT must be a non-negative integer constant");
+  return Math.min(node.value, ctx.maxLimit);
+}
+
+/** Clauses HogQL does not pass to ClickHouse. */
+function refuseUnsupported(s: SelectNode): void {
+  if (s.settings) throw reject.invalid("query", "SETTINGS are not allowed in HogQL queries");
+  if (s.qualify) throw reject.invalid("query", "QUALIFY is not supported");
+}
+
+/** A select item: `*` expands to the tables' fields; a field gets HogQL's name (`properties.$browser` is `$browser`). */
+function printSelectItem(item: Node, scope: Scope, env: Env, columns: Map<string, FieldType | undefined>): string[] {
+  if (item.node === "Field" && chainOf(item).at(-1) === "*") return expandStar(chainOf(item).slice(0, -1).map(String), scope, env, columns);
+  if (item.node === "Field") {
+    const r = resolveField(item, scope, env);
+    columns.set(r.name, r.type);
+    return [r.implicitAlias ? `${r.sql} AS ${escapeIdentifier(r.name, "query")}` : r.sql];
+  }
+  if (item.node === "Alias") {
+    const inner = item.expr as Node;
+    columns.set(item.alias as string, inner.node === "Field" ? resolveField(inner, scope, env).type : undefined);
+  } else columns.set(printHogql(item), undefined);
+  return [printExpr(item, scope, env)];
+}
+
+function expandStar(prefix: string[], scope: Scope, env: Env, columns: Map<string, FieldType | undefined>): string[] {
+  const refs = prefix.length ? scope.tables.filter((t) => t.alias === prefix.join(".")) : scope.tables;
+  if (refs.length === 0) throw reject.invalid("query", prefix.length ? `Unable to resolve field: ${prefix.join(".")}` : "Cannot select * without a FROM clause");
+  return refs.flatMap((ref) => {
+    const names = ref.table ? SCHEMA[ref.table].asterisk : [...(ref.columns?.keys() ?? [])];
+    return names.map((name) => printSelectItem({ node: "Field", chain: [ref.alias, name] }, scope, env, columns)[0]!);
+  });
+}
+
+/** FROM and its joins: tables of the HogQL database (read only through the project filter), subqueries, CTEs. */
+function printJoins(first: JoinNode, scope: Scope, env: Env): string[] {
+  const out: string[] = [];
+  for (let j: JoinNode | null = first; j; j = j.next_join) {
+    const { sql, ref } = printFromItem(j, scope, env);
+    scope.tables.push(ref);
+    const parts = [j.join_type ?? (out.length ? "CROSS JOIN" : ""), sql];
+    if (j.constraint) parts.push(printConstraint(j, scope, env));
+    out.push(parts.filter(Boolean).join(" "));
+  }
+  return out;
+}
+
+function printConstraint(j: JoinNode, scope: Scope, env: Env): string {
+  scope.inJoinConstraint = true;
+  try {
+    const c = j.constraint!;
+    if (c.constraint_type === "USING") return `USING ${(c.expr.node === "Tuple" ? (c.expr.exprs as Node[]) : [c.expr]).map((e) => escapeIdentifier(String(chainOf(e)[0]), "query")).join(", ")}`;
+    return `ON ${printExpr(c.expr, scope, env)}`;
+  } finally {
+    scope.inJoinConstraint = false;
+  }
+}
+
+function printFromItem(j: JoinNode, scope: Scope, env: Env): { sql: string; ref: TableRef } {
+  if (j.sample) throw reject.invalid("query", "SAMPLE is not supported");
+  if (j.table_final) throw reject.invalid("query", "FINAL is not supported");
+  if (isQuery(j.table)) {
+    const q = printQuery(j.table, scope, env.ctx);
+    const alias = j.alias ?? undefined;
+    return { sql: `(${q.sql})${alias ? ` AS ${escapeIdentifier(alias, "query")}` : ""}`, ref: { alias: alias ?? "", columns: q.columns } };
+  }
+  if (j.table.node !== "Field") throw reject.invalid("query", `Only selecting from a table or a subquery is supported, not ${String(j.table.node)}`);
+  const name = chainOf(j.table).map(String).join(".");
+  if (j.table_args) throw reject.invalid("query", `Table functions are not allowed: ${name}(...)`);
+  const cte = scope.ctes.get(name);
+  if (cte && cte.cte_type !== "column") {
+    const q = printQuery(cte.expr, scope, env.ctx);
+    const alias = j.alias ?? name;
+    return { sql: `(${q.sql}) AS ${escapeIdentifier(alias, "query")}`, ref: { alias, columns: q.columns } };
+  }
+  if (!isTableName(name)) throw reject.invalid("query", `Unknown table "${name}".`);
+  const alias = j.alias ?? name;
+  return { sql: `${scopedTableSql(name, env.ctx.teamId)} AS ${escapeIdentifier(alias, "query")}`, ref: { alias, table: name } };
+}
