@@ -77,5 +77,8 @@ export function rows(sql: string): unknown[][] {
   return out.data;
 }
 
-/** Prints HogQL and runs it; the rows up to the printed limit + 1. */
-export const runHogql = (hogql: string, ctx: Partial<PrintContext> = {}): unknown[][] => rows(print(hogql, ctx).clickhouse);
+/** Prints HogQL and runs it; the rows the answer holds (the printed limit + 1 row only tells hasMore). */
+export function runHogql(hogql: string, ctx: Partial<PrintContext> = {}): unknown[][] {
+  const printed = print(hogql, ctx);
+  return rows(printed.clickhouse).slice(0, printed.limit);
+}
