@@ -20,6 +20,11 @@ const STRING_ESCAPES: Record<string, string> = {
   "'": "\\'",
 };
 
+/** Words ClickHouse's grammar gives a meaning to: quoted even when plain, so an alias never reads as a keyword. */
+const KEYWORDS = new Set(
+  "all and any array as asc by case cast desc distinct else end except false from global group having if ilike in inner interval intersect is join left like limit not null offset on or order over prewhere right select settings then true union using when where window with".split(" "),
+);
+
 function refusePercent(text: string, attr: string | null): void {
   if (text.includes("%")) throw reject.invalid(attr, `The HogQL identifier "${text}" is not permitted as it contains the "%" character`);
 }
@@ -27,7 +32,7 @@ function refusePercent(text: string, attr: string | null): void {
 /** A ClickHouse identifier: bare when plain, else in backticks with backslash escapes. */
 export function escapeIdentifier(name: string, attr: string | null = null): string {
   refusePercent(name, attr);
-  if (PLAIN_IDENTIFIER.test(name)) return name;
+  if (PLAIN_IDENTIFIER.test(name) && !KEYWORDS.has(name.toLowerCase())) return name;
   return "`" + name.replace(/[\\`\b\f\r\n\t\0\x07\v]/g, (c) => (c === "`" ? "\\`" : STRING_ESCAPES[c]!)) + "`";
 }
 
