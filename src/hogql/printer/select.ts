@@ -40,7 +40,8 @@ function printSelectQuery(s: SelectNode, parent: Scope | undefined, ctx: PrintCo
   const env = envFor(ctx);
   for (const cte of s.ctes ?? []) scope.ctes.set(cte.name, cte);
   const from = s.select_from ? printJoins(s.select_from, scope, env) : [];
-  for (const item of s.select) if (item.node === "Alias") scope.selectAliases.set(item.alias as string, item.expr as Node);
+  // Select and ARRAY JOIN aliases are visible in every clause, as in ClickHouse (and HogQL's resolver).
+  for (const item of [...s.select, ...(s.array_join_list ?? [])]) if (item.node === "Alias") scope.selectAliases.set(item.alias as string, item.expr as Node);
   const columns = new Map<string, FieldType | undefined>();
   const select = s.select.flatMap((item) => printSelectItem(item, scope, env, columns));
   const p = (x: Node) => printExpr(x, scope, env);
