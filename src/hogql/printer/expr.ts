@@ -20,7 +20,15 @@ export function resolveField(n: Node, scope: Scope, env: Env): Resolved {
   const chain = chainOf(n);
   if (chain.includes("*")) throw reject.invalid("query", `Cannot use "*" here: ${chain.join(".")}`);
   const cte = scope.ctes.get(String(chain[0]));
-  if (cte && cte.cte_type === "column" && chain.length === 1) return { sql: `(${printExpr(cte.expr, scope, env)})`, nullable: true, name: cte.name };
+  if (cte && cte.cte_type === "column" && chain.length === 1) {
+    // Not visible inside its own expression (`WITH x + 1 AS x` would otherwise expand forever).
+    scope.ctes.delete(cte.name);
+    try {
+      return { sql: `(${printExpr(cte.expr, scope, env)})`, nullable: true, name: cte.name };
+    } finally {
+      scope.ctes.set(cte.name, cte);
+    }
+  }
   const found = resolveChain(chain, scope, env.ctx as ResolveContext);
   if ("alias" in found) return { sql: escapeIdentifier(found.alias), nullable: true, name: found.alias };
   return found;

@@ -1,5 +1,5 @@
 import { reject } from "../../analyses/errors.ts";
-import { isQuery, type Node } from "./ast.ts";
+import { constant, isQuery, isSelect, type Node } from "./ast.ts";
 import { printHogql } from "./hogql-print.ts";
 import { printQuery, topLimit } from "./select.ts";
 import type { PrintContext, Printed } from "./types.ts";
@@ -15,5 +15,7 @@ export function printSelect(ast: Node, ctx: PrintContext): Printed {
   if (!isQuery(ast)) throw reject.invalid("query", "Only SELECT queries are supported");
   const limit = topLimit(ast, ctx);
   const printed = printQuery(ast, undefined, ctx, limit);
-  return { clickhouse: printed.sql, hogql: printHogql(ast), columns: [...printed.columns.keys()], limit };
+  // The HogQL print-back shows the limit the query ran with, as the real service's `hogql` does.
+  const hogql = printHogql(isSelect(ast) ? { ...ast, limit: constant(limit) } : ast);
+  return { clickhouse: printed.sql, hogql, columns: printed.columns.map(([name]) => name), limit };
 }

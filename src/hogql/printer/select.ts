@@ -10,8 +10,14 @@ import type { PrintContext } from "./types.ts";
 /** A printed query and its output columns (names as HogQL gives them, types when known), for the FROM that reads it. */
 export interface PrintedQuery {
   sql: string;
-  columns: Map<string, FieldType | undefined>;
+  columns: Column[];
 }
+
+/** One output column: HogQL's name for it and, for a plain field, its type (a JSON column keeps its property access). */
+export type Column = [name: string, type: FieldType | undefined];
+
+/** A subquery's columns by name, for the query that reads it (the first of a repeated name wins, as in ClickHouse). */
+const byName = (columns: Column[]) => new Map([...columns].reverse());
 
 const SET_OPERATORS = new Set(["UNION ALL", "UNION DISTINCT", "INTERSECT", "INTERSECT DISTINCT", "EXCEPT", "EXCEPT DISTINCT"]);
 
@@ -42,7 +48,7 @@ function printSelectQuery(s: SelectNode, parent: Scope | undefined, ctx: PrintCo
   const from = s.select_from ? printJoins(s.select_from, scope, env) : [];
   // Select and ARRAY JOIN aliases are visible in every clause, as in ClickHouse (and HogQL's resolver).
   for (const item of [...s.select, ...(s.array_join_list ?? [])]) if (item.node === "Alias") scope.selectAliases.set(item.alias as string, item.expr as Node);
-  const columns = new Map<string, FieldType | undefined>();
+  const columns: Column[] = [];
   const select = s.select.flatMap((item) => printSelectItem(item, scope, env, columns));
   const p = (x: Node) => printExpr(x, scope, env);
   const arrayJoin = s.array_join_op ? `${s.array_join_op} ${(s.array_join_list ?? []).map(p).join(", ")}` : undefined;
@@ -90,21 +96,23 @@ function refuseUnsupported(s: SelectNode): void {
 }
 
 /** A select item: `*` expands to the tables' fields; a field gets HogQL's name (`properties.$browser` is `$browser`). */
-function printSelectItem(item: Node, scope: Scope, env: Env, columns: Map<string, FieldType | undefined>): string[] {
+function printSelectItem(item: Node, scope: Scope, env: Env, columns: Column[]): string[] {
   if (item.node === "Field" && chainOf(item).at(-1) === "*") return expandStar(chainOf(item).slice(0, -1).map(String), scope, env, columns);
   if (item.node === "Field") {
     const r = resolveField(item, scope, env);
-    columns.set(r.name, r.type);
-    return [r.implicitAlias ? `${r.sql} AS ${escapeIdentifier(r.name, "query")}` : r.sql];
+    // The implicit alias names a subquery's column for the query around it; a second one of the same name would clash.
+    const alias = r.implicitAlias && !columns.some(([name]) => name === r.name) && !scope.selectAliases.has(r.name);
+    columns.push([r.name, r.type]);
+    return [alias ? `${r.sql} AS ${escapeIdentifier(r.name, "query")}` : r.sql];
   }
   if (item.node === "Alias") {
     const inner = item.expr as Node;
-    columns.set(item.alias as string, inner.node === "Field" ? resolveField(inner, scope, env).type : undefined);
-  } else columns.set(printHogql(item), undefined);
+    columns.push([item.alias as string, inner.node === "Field" ? resolveField(inner, scope, env).type : undefined]);
+  } else columns.push([printHogql(item), undefined]);
   return [printExpr(item, scope, env)];
 }
 
-function expandStar(prefix: string[], scope: Scope, env: Env, columns: Map<string, FieldType | undefined>): string[] {
+function expandStar(prefix: string[], scope: Scope, env: Env, columns: Column[]): string[] {
   const refs = prefix.length ? scope.tables.filter((t) => t.alias === prefix.join(".")) : scope.tables;
   if (refs.length === 0) throw reject.invalid("query", prefix.length ? `Unable to resolve field: ${prefix.join(".")}` : "Cannot select * without a FROM clause");
   return refs.flatMap((ref) => {
@@ -143,16 +151,19 @@ function printFromItem(j: JoinNode, scope: Scope, env: Env): { sql: string; ref:
   if (isQuery(j.table)) {
     const q = printQuery(j.table, scope, env.ctx);
     const alias = j.alias ?? undefined;
-    return { sql: `(${q.sql})${alias ? ` AS ${escapeIdentifier(alias, "query")}` : ""}`, ref: { alias: alias ?? "", columns: q.columns } };
+    return { sql: `(${q.sql})${alias ? ` AS ${escapeIdentifier(alias, "query")}` : ""}`, ref: { alias: alias ?? "", columns: byName(q.columns) } };
   }
   if (j.table.node !== "Field") throw reject.invalid("query", `Only selecting from a table or a subquery is supported, not ${String(j.table.node)}`);
   const name = chainOf(j.table).map(String).join(".");
   if (j.table_args) throw reject.invalid("query", `Table functions are not allowed: ${name}(...)`);
   const cte = scope.ctes.get(name);
   if (cte && cte.cte_type !== "column") {
-    const q = printQuery(cte.expr, scope, env.ctx);
+    // Inside its own body a CTE's name is not itself: `WITH a AS (SELECT * FROM a)` is an unknown table, not a loop.
+    const outer = { ...scope, ctes: new Map(scope.ctes) };
+    outer.ctes.delete(name);
+    const q = printQuery(cte.expr, outer, env.ctx);
     const alias = j.alias ?? name;
-    return { sql: `(${q.sql}) AS ${escapeIdentifier(alias, "query")}`, ref: { alias, columns: q.columns } };
+    return { sql: `(${q.sql}) AS ${escapeIdentifier(alias, "query")}`, ref: { alias, columns: byName(q.columns) } };
   }
   if (!isTableName(name)) throw reject.invalid("query", `Unknown table "${name}".`);
   const alias = j.alias ?? name;

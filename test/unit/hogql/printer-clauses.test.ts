@@ -83,6 +83,11 @@ describe("printer: placeholders", () => {
     expect(() => print("SELECT {variables.o}", { variables: { o: { a: 1 } } })).toThrow("must be a string, number, boolean");
   });
 
+  it("refuses a CTE that names itself, and a column CTE that uses itself, instead of looping", () => {
+    expect(() => print("WITH a AS (SELECT * FROM a) SELECT * FROM a")).toThrow('Unknown table "a".');
+    expect(() => print("WITH x + 1 AS x SELECT x")).toThrow("Unable to resolve field: x");
+  });
+
   it("refuses other placeholders, as the real service does", () => {
     expect(() => print("SELECT {other}")).toThrow("Placeholders, such as {other}, are not supported in this context");
   });
@@ -90,9 +95,10 @@ describe("printer: placeholders", () => {
 
 describe("printer: the query as HogQL prints it", () => {
   it.each([
-    ["SELECT event, count() FROM events WHERE properties.$browser != 'Chrome' GROUP BY event", "SELECT event, count() FROM events WHERE notEquals(properties.$browser, 'Chrome') GROUP BY event"],
+    ["SELECT event, count() FROM events WHERE properties.$browser != 'Chrome' GROUP BY event", "SELECT event, count() FROM events WHERE notEquals(properties.$browser, 'Chrome') GROUP BY event LIMIT 100"],
     ["select 1 + 2 as x from events e join persons p on p.id = e.person_id limit 3", "SELECT plus(1, 2) AS x FROM events AS e JOIN persons AS p ON equals(p.id, e.person_id) LIMIT 3"],
-    ["SELECT event FROM events WHERE distinct_id IN (SELECT distinct_id FROM person_distinct_ids)", "SELECT event FROM events WHERE in(distinct_id, (SELECT distinct_id FROM person_distinct_ids))"],
+    ["SELECT event FROM events WHERE distinct_id IN (SELECT distinct_id FROM person_distinct_ids)", "SELECT event FROM events WHERE in(distinct_id, (SELECT distinct_id FROM person_distinct_ids)) LIMIT 100"],
+    ["SELECT 1 LIMIT 100000", "SELECT 1 LIMIT 50000"],
   ])("%s", (hogql, want) => {
     expect(print(hogql).hogql).toBe(want);
   });

@@ -62,6 +62,13 @@ describe("printer: fields and property reads", () => {
     expect(print("SELECT * FROM persons").columns).toEqual(["id", "created_at", "properties", "is_identified"]);
   });
 
+  it("gives a repeated column name its implicit alias once", () => {
+    const p = print("SELECT properties.plan, person.properties.plan FROM events");
+    expect(p.columns).toEqual(["plan", "plan"]);
+    expect(p.clickhouse.match(/ AS plan/g)).toHaveLength(1);
+    expect(runHogql("SELECT properties.plan, person.properties.plan FROM events WHERE distinct_id = 'b1' LIMIT 1")).toEqual([[null, "free"]]);
+  });
+
   it("joins persons, distinct ids and sessions as HogQL's resolver does", () => {
     expect(runHogql("SELECT person.properties.plan, count() FROM events GROUP BY 1 ORDER BY 1")).toEqual([["free", 3], ["pro", 3]]);
     expect(runHogql("SELECT distinct_id, pdi.person_id FROM events GROUP BY 1, 2 ORDER BY 1")).toEqual([["a1", ANN], ["a2", ANN], ["b1", BOB]]);
