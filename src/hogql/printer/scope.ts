@@ -75,12 +75,11 @@ function typedProperty(sql: string, type: string | undefined, timezone: string):
 export function resolveOnRef(ref: TableRef, chain: Array<string | number>, scope: Scope, ctx: ResolveContext): Resolved {
   const [head, ...rest] = chain;
   const name = String(head);
-  const alias = ref.alias ? escapeIdentifier(ref.alias) : "";
+  const alias = escapeIdentifier(ref.alias);
   if (!ref.table) {
     if (!ref.columns?.has(name)) throw reject.invalid("query", `Field not found: ${name}`);
     const type = ref.columns.get(name);
-    // An unaliased subquery's columns are read by their bare names (printer.py, SelectQueryType).
-    const sql = ref.alias ? `${alias}.${escapeIdentifier(name)}` : escapeIdentifier(name);
+    const sql = `${alias}.${escapeIdentifier(name)}`;
     if (rest.length === 0) return { sql, nullable: true, type, name };
     if (type !== "json") throw reject.invalid("query", `Can not access property "${rest.join(".")}" on field "${name}"`);
     return { sql: propertySql(sql, rest), nullable: true, type: "string", name: String(rest[rest.length - 1]), implicitAlias: true };

@@ -150,8 +150,10 @@ function printFromItem(j: JoinNode, scope: Scope, env: Env): { sql: string; ref:
   if (j.table_final) throw reject.invalid("query", "FINAL is not supported");
   if (isQuery(j.table)) {
     const q = printQuery(j.table, scope, env.ctx);
-    const alias = j.alias ?? undefined;
-    return { sql: `(${q.sql})${alias ? ` AS ${escapeIdentifier(alias, "query")}` : ""}`, ref: { alias: alias ?? "", columns: byName(q.columns) } };
+    // Every subquery gets a name, so its columns print qualified: a bare name could be read by ClickHouse as a table
+    // (`x IN persons` reads the table `persons`, unfiltered, when nothing else is called `persons`).
+    const alias = j.alias ?? `__hogql_subquery_${scope.tables.length}`;
+    return { sql: `(${q.sql}) AS ${escapeIdentifier(alias, "query")}`, ref: { alias, columns: byName(q.columns) } };
   }
   if (j.table.node !== "Field") throw reject.invalid("query", `Only selecting from a table or a subquery is supported, not ${String(j.table.node)}`);
   const name = chainOf(j.table).map(String).join(".");

@@ -91,6 +91,13 @@ describe("printer safety: another project's rows are never reachable", () => {
     expect(runHogql(sql)).toEqual(want);
   });
 
+  it("a bare name on IN's right side is never a table: subquery columns print qualified", () => {
+    const { clickhouse } = print("SELECT 1 FROM (SELECT 'secret' AS persons) WHERE 'secret' IN persons");
+    expect(clickhouse).toContain("in('secret', __hogql_subquery_0.persons)");
+    expect(runHogql("SELECT 1 FROM (SELECT 'secret' AS persons) WHERE 'secret' IN persons")).toEqual([[1]]);
+    expect(() => print("SELECT 1 FROM events WHERE distinct_id IN persons")).toThrow("Unable to resolve field: persons");
+  });
+
   it("a user's WHERE on team_id cannot widen the filter", () => {
     expect(runHogql("SELECT count() FROM events WHERE team_id = 8 OR 1 = 1")).toEqual([[6]]);
     expect(runHogql("SELECT count() FROM events WHERE team_id = 8")).toEqual([[0]]);
