@@ -4,6 +4,7 @@ import { printHogql } from "./hogql-print.ts";
 import { printQuery, topLimit } from "./select.ts";
 import type { PrintContext, Printed } from "./types.ts";
 
+export { HOGQL_CLICKHOUSE_SETTINGS } from "./settings.ts";
 export type { PrintContext, Printed, HogqlFilters, PropertyFilter } from "./types.ts";
 
 /**

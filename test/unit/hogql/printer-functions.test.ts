@@ -28,7 +28,7 @@ describe("printer: the function allow-list", () => {
     ["toDateTime('2024-03-01')", "parseDateTime64BestEffortOrNull('2024-03-01', 6, 'Europe/Paris')"],
     ["toDateTime(1)", "toDateTime(1, 'Europe/Paris')"],
     ["parseDateTimeBestEffort('2024-03-01')", "parseDateTime64BestEffortOrNull('2024-03-01', 6, 'Europe/Paris')"],
-    ["concat('a', NULL, 1, properties_x)", "concat('a', '', toString(1), ifNull(toString(properties_x), ''))"],
+    ["concat('a', NULL, 1, properties_x)", "concat('a', '', toString(1), ifNull(toString(__hogql_subquery_0.properties_x), ''))"],
     ["arrayMap(x -> x * 2, [1, 2])", "arrayMap(x -> multiply(x, 2), [1, 2])"],
     ["arrayMap((x, y) -> x + y, [1], [2])", "arrayMap((x, y) -> plus(x, y), [1], [2])"],
     ["[1, 2][1]", "[1, 2][1]"],

@@ -18,7 +18,8 @@ const whereOf = (hogql: string) => {
 /**
  * Team 7's six events: $browser Chrome (a1, b1), Safari (a2), missing on both purchases, JSON null on b1's last
  * pageview. HogQL counts a row whose left side is NULL as passing `!=`, `NOT LIKE`, `NOT ILIKE`, and as failing
- * `=`, `LIKE`, `IN`, `NOT IN` (printer.py visit_compare_operation).
+ * `=`, `LIKE` (printer.py visit_compare_operation); `IN`/`NOT IN` treat NULL as a value under HogQL's
+ * `transform_null_in = 1`, so a NULL is NOT IN ('Chrome', 'x') and is IN (NULL, 'Safari').
  */
 const cases: Array<[string, string, number]> = [
   ["event = 'purchase'", "equals(events.event, 'purchase')", 2],
@@ -34,7 +35,8 @@ const cases: Array<[string, string, number]> = [
   ["properties.$browser ILIKE 'chrome'", `ifNull(ilike(${B}, 'chrome'), and(isNull(${B}), isNull('chrome')))`, 2],
   ["properties.$browser NOT ILIKE 'chrome'", `ifNull(notILike(${B}, 'chrome'), or(isNotNull(${B}), isNotNull('chrome')))`, 4],
   ["properties.$browser IN ('Chrome', 'Safari')", `ifNull(in(${B}, tuple('Chrome', 'Safari')), 0)`, 3],
-  ["properties.$browser NOT IN ('Chrome', 'x')", `ifNull(notIn(${B}, tuple('Chrome', 'x')), 0)`, 1],
+  ["properties.$browser NOT IN ('Chrome', 'x')", `ifNull(notIn(${B}, tuple('Chrome', 'x')), 0)`, 4],
+  ["properties.$browser IN (NULL, 'Safari')", `ifNull(in(${B}, tuple(NULL, 'Safari')), 0)`, 4],
   ["event IN ('purchase')", "in(events.event, 'purchase')", 2],
   ["properties.$browser =~ '^S'", `ifNull(match(${B}, '^S'), and(isNull(${B}), isNull('^S')))`, 1],
   ["properties.$browser !~ '^S'", `ifNull(not(match(${B}, '^S')), or(isNotNull(${B}), isNotNull('^S')))`, 5],

@@ -1,6 +1,6 @@
 import { Session } from "chdb";
 import { parseHogqlSelect } from "../../../src/hogql/parse.ts";
-import { printSelect, type PrintContext, type Printed } from "../../../src/hogql/printer/print.ts";
+import { HOGQL_CLICKHOUSE_SETTINGS, printSelect, type PrintContext, type Printed } from "../../../src/hogql/printer/print.ts";
 
 export const TEAM = 7;
 export const OTHER_TEAM = 8;
@@ -60,6 +60,7 @@ let session: Session | undefined;
 export function engine(): Session {
   if (!session) {
     session = new Session();
+    for (const [name, value] of Object.entries(HOGQL_CLICKHOUSE_SETTINGS)) session.query(`SET ${name} = ${value}`);
     for (const ddl of DDL) session.query(ddl);
     insertRows(session);
   }
