@@ -60,6 +60,8 @@ function printSpecial(n: Node, args: Node[], scope: Scope, env: Env): string | u
 
 /** A function or aggregate call: allow-listed, argument counts checked, printed with its ClickHouse name. */
 export function printCall(n: Node, scope: Scope, env: Env, overWindow = false): string {
+  if (n.filter_expr) return printCall(filterToIf(n), scope, env, overWindow);
+  if ((n.order_by as Node[] | null)?.length) throw reject.invalid("query", `ORDER BY inside ${String(n.name)}(...) is not supported`);
   const name = n.name as string;
   const meta = lookupFunction(name);
   if (!meta) unknownFunction(name);
@@ -71,6 +73,7 @@ export function printCall(n: Node, scope: Scope, env: Env, overWindow = false): 
   checkParams(meta, params, name, term);
   const special = printSpecial(n, args, scope, env);
   if (special !== undefined) return special;
+  if (!meta.aggregate && n.distinct) throw reject.invalid("query", `DISTINCT is only allowed in aggregations, not in ${name}(...)`);
   if (!meta.aggregate) return `${meta.clickhouse}${printParams(params, scope, env)}(${printArgs(meta, args, scope, env)})`;
   if (scope.aggregate && !overWindow) throw reject.invalid("query", `Aggregation '${name}' cannot be nested inside another aggregation '${scope.aggregate}'.`);
   const outer = scope.aggregate;
@@ -81,6 +84,15 @@ export function printCall(n: Node, scope: Scope, env: Env, overWindow = false): 
   } finally {
     scope.aggregate = outer;
   }
+}
+
+/** `agg(x) FILTER (WHERE c)` is `aggIf(x, c)`, as HogQL prints it (ClickHouse has no FILTER clause). */
+function filterToIf(n: Node): Node {
+  const name = `${String(n.name)}If`;
+  const meta = lookupFunction(name);
+  if (!meta?.aggregate) throw reject.invalid("query", `FILTER (WHERE …) is only supported on aggregations with an -If form, not ${String(n.name)}(...)`);
+  const args = ((n.args as Node[] | null) ?? []).filter((a) => !isStar(a));
+  return { ...n, name, args: [...args, n.filter_expr as Node], filter_expr: null };
 }
 
 function checkParams(meta: FunctionMeta, params: Node[] | null, name: string, term: "function" | "aggregation"): void {

@@ -126,6 +126,7 @@ function printJoins(first: JoinNode, scope: Scope, env: Env): string[] {
   const out: string[] = [];
   for (let j: JoinNode | null = first; j; j = j.next_join) {
     const { sql, ref } = printFromItem(j, scope, env);
+    if (scope.tables.some((t) => t.alias === ref.alias)) throw reject.invalid("query", `Table alias ${ref.alias} already exists in this query`);
     scope.tables.push(ref);
     const parts = [j.join_type ?? (out.length ? "CROSS JOIN" : ""), sql];
     if (j.constraint) parts.push(printConstraint(j, scope, env));

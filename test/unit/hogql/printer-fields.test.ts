@@ -96,6 +96,7 @@ describe("printer: fields and property reads", () => {
 
   it.each([
     ["SELECT properties FROM events e JOIN persons p ON p.id = e.person_id", /Ambiguous query. Found multiple sources for field: properties/],
+    ["SELECT 1 FROM events e JOIN persons e ON 1", /Table alias e already exists in this query/],
     ["SELECT person FROM events", /Can't select a table when a column is expected: person/],
     ["SELECT event.x FROM events", /Can not access property "x" on field "event"/],
     ["SELECT nope FROM events", /Unable to resolve field: nope/],

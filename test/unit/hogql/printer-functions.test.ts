@@ -52,6 +52,8 @@ describe("printer: the function allow-list", () => {
     ["lowr('A')", "Unsupported function call 'lowr(...)'. Perhaps you meant 'lower(...)'?"],
     ["sleep(3)", "Unsupported function call 'sleep(...)'"],
     ["upper(*)", "Cannot use \"*\" as an argument of upper"],
+    ["lower(DISTINCT 'A')", "DISTINCT is only allowed in aggregations, not in lower(...)"],
+    ["retention(1 = 1) FILTER (WHERE 1)", "FILTER (WHERE …) is only supported on aggregations with an -If form"],
   ])("refuses %s", (hogql, message) => {
     expect(() => select(hogql)).toThrow(message);
   });
@@ -79,6 +81,12 @@ describe("printer: functions run as ClickHouse runs them", () => {
       "retention",
       "SELECT distinct_id, retention(toDate(timestamp) = '2024-03-01', toDate(timestamp) = '2024-03-02') FROM events GROUP BY distinct_id ORDER BY distinct_id",
       [["a1", [1, 0]], ["a2", [0, 0]], ["b1", [0, 0]]],
+    ],
+    ["FILTER (WHERE …) as the -If aggregate", "SELECT count() FILTER (WHERE event = 'purchase'), sum(toFloat(properties.amount)) FILTER (WHERE distinct_id = 'b1') FROM events", [[2, 20]]],
+    [
+      "the issue's daily count over the last 30 days",
+      "SELECT toStartOfDay(timestamp), count() FROM events WHERE event = '$pageview' AND timestamp > now() - INTERVAL 30 DAY GROUP BY 1 ORDER BY 1",
+      [["2024-03-01 00:00:00", 1], ["2024-03-02 00:00:00", 3]],
     ],
     ["now() is the injected clock", "SELECT now(), dateDiff('hour', toDateTime('2024-03-02 00:00:00'), now())", [["2024-03-03 00:00:00.000000", 24]]],
   ];
