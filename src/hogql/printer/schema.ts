@@ -29,7 +29,13 @@ export interface LazyJoinField {
   to: string;
 }
 
-export type Field = ColumnField | LazyJoinField;
+/** A name that stands for a path through joins (HogQL's FieldTraverser): `person` on events is `pdi.person`. */
+export interface PathField {
+  kind: "path";
+  path: string[];
+}
+
+export type Field = ColumnField | LazyJoinField | PathField;
 
 export interface Table {
   /** The ClickHouse table; always read through `scopedTableSql`, never named bare. */
@@ -57,10 +63,12 @@ export const SCHEMA: Record<TableName, Table> = {
       created_at: col("created_at", "datetime"),
       $session_id: col("$session_id", "string"),
       ...groupColumns,
-      person_id: col("person_id", "uuid"),
+      // The person is found through the distinct id, as the real service does without persons-on-events:
+      // merges re-point person_distinct_ids, never old events.
+      person_id: { kind: "path", path: ["pdi", "person_id"] },
       team_id: col("team_id", "integer"),
       pdi: join("person_distinct_ids", "distinct_id", "distinct_id"),
-      person: join("persons", "person_id", "id"),
+      person: { kind: "path", path: ["pdi", "person"] },
       session: join("sessions", "$session_id", "session_id"),
     },
     asterisk: ["uuid", "event", "properties", "timestamp", "distinct_id", "elements_chain", "created_at", "$session_id", "$group_0", "$group_1", "$group_2", "$group_3", "$group_4", "person_id"],

@@ -6,6 +6,8 @@ import { SCHEMA, TEAM_COLUMN, type FieldType, type TableName } from "./schema.ts
 /** What a name in FROM stands for: a table of the HogQL database or a subquery (its output columns and their types). */
 export interface TableRef {
   alias: string;
+  /** For a lazy join: the FROM entry it hangs from, after which it is printed (a later JOIN's ON may use it). */
+  root?: string;
   table?: TableName;
   columns?: Map<string, FieldType | undefined>;
 }
@@ -14,7 +16,7 @@ export interface TableRef {
 export interface Scope {
   tables: TableRef[];
   /** Joins HogQL adds itself (`events__person`), in the order their fields were first used; printed after the FROM. */
-  lazyJoins: Map<string, string>;
+  lazyJoins: Map<string, { root: string; sql: string }>;
   selectAliases: Map<string, Node>;
   ctes: Map<string, CteNode>;
   lambdaArgs: Set<string>;
@@ -86,6 +88,10 @@ export function resolveOnRef(ref: TableRef, chain: Array<string | number>, scope
   }
   const field = SCHEMA[ref.table].fields[name];
   if (!field) throw reject.invalid("query", `Field not found: ${name}`);
+  if (field.kind === "path") {
+    const r = resolveOnRef(ref, [...field.path, ...rest], scope, ctx);
+    return rest.length === 0 ? { ...r, name } : r;
+  }
   if (field.kind === "join") {
     if (rest.length === 0) throw reject.invalid("query", `Can't select a table when a column is expected: ${name}`);
     const joined = addLazyJoin(ref, name, scope, ctx);
@@ -113,9 +119,9 @@ function addLazyJoin(ref: TableRef, name: string, scope: Scope, ctx: ResolveCont
     const to = SCHEMA[field.table].fields[field.to];
     if (from?.kind !== "column" || to?.kind !== "column") throw new Error(`bad join ${name}`);
     const on = `equals(${escapeIdentifier(ref.alias)}.${escapeIdentifier(from.ch)}, ${escapeIdentifier(alias)}.${escapeIdentifier(to.ch)})`;
-    scope.lazyJoins.set(alias, `LEFT JOIN ${scopedTableSql(field.table, ctx.teamId)} AS ${escapeIdentifier(alias)} ON ${on}`);
+    scope.lazyJoins.set(alias, { root: ref.root ?? ref.alias, sql: `LEFT JOIN ${scopedTableSql(field.table, ctx.teamId)} AS ${escapeIdentifier(alias)} ON ${on}` });
   }
-  return { alias, table: field.table };
+  return { alias, root: ref.root ?? ref.alias, table: field.table };
 }
 
 /** Resolves a field path in a scope: table alias, select alias, lambda argument, then the one table that has it. */

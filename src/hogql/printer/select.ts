@@ -54,7 +54,7 @@ function printSelectQuery(s: SelectNode, parent: Scope | undefined, ctx: PrintCo
   const arrayJoin = s.array_join_op ? `${s.array_join_op} ${(s.array_join_list ?? []).map(p).join(", ")}` : undefined;
   const clauses = [
     `SELECT ${s.distinct ? "DISTINCT " : ""}${select.join(", ")}`,
-    from.length ? `FROM ${[...from, ...scope.lazyJoins.values()].join(" ")}` : undefined,
+    undefined,
     arrayJoin,
     s.prewhere ? `PREWHERE ${p(s.prewhere)}` : undefined,
     s.where ? `WHERE ${p(s.where)}` : undefined,
@@ -66,7 +66,7 @@ function printSelectQuery(s: SelectNode, parent: Scope | undefined, ctx: PrintCo
     ...printLimit(s, p, limit),
   ];
   // Lazy joins found while printing WHERE/GROUP BY are printed in FROM too: FROM is assembled last.
-  if (from.length) clauses[1] = `FROM ${[...from, ...scope.lazyJoins.values()].join(" ")}`;
+  if (from.length) clauses[1] = `FROM ${withLazyJoins(from, scope).join(" ")}`;
   return { sql: clauses.filter(Boolean).join(" "), columns };
 }
 
@@ -122,15 +122,21 @@ function expandStar(prefix: string[], scope: Scope, env: Env, columns: Column[])
 }
 
 /** FROM and its joins: tables of the HogQL database (read only through the project filter), subqueries, CTEs. */
-function printJoins(first: JoinNode, scope: Scope, env: Env): string[] {
-  const out: string[] = [];
+/** Each lazy join right after the FROM entry it hangs from, so a later explicit JOIN's ON can use its fields. */
+function withLazyJoins(from: Array<[alias: string, sql: string]>, scope: Scope): string[] {
+  const lazy = [...scope.lazyJoins.values()];
+  return from.flatMap(([alias, sql]) => [sql, ...lazy.filter((j) => j.root === alias).map((j) => j.sql)]);
+}
+
+function printJoins(first: JoinNode, scope: Scope, env: Env): Array<[alias: string, sql: string]> {
+  const out: Array<[string, string]> = [];
   for (let j: JoinNode | null = first; j; j = j.next_join) {
     const { sql, ref } = printFromItem(j, scope, env);
     if (scope.tables.some((t) => t.alias === ref.alias)) throw reject.invalid("query", `Table alias ${ref.alias} already exists in this query`);
     scope.tables.push(ref);
     const parts = [j.join_type ?? (out.length ? "CROSS JOIN" : ""), sql];
     if (j.constraint) parts.push(printConstraint(j, scope, env));
-    out.push(parts.filter(Boolean).join(" "));
+    out.push([ref.alias, parts.filter(Boolean).join(" ")]);
   }
   return out;
 }
