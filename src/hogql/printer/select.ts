@@ -19,6 +19,15 @@ export type Column = [name: string, type: FieldType | undefined];
 /** A subquery's columns by name, for the query that reads it (the first of a repeated name wins, as in ClickHouse). */
 const byName = (columns: Column[]) => new Map([...columns].reverse());
 
+/** Keywords printed from the parser's strings are checked against the grammar's own words, never passed through. */
+const JOIN_TYPE = /^((GLOBAL|ANY|ALL|ASOF|SEMI|ANTI|LEFT|RIGHT|FULL|INNER|OUTER|CROSS|PASTE) )*JOIN$/;
+const ARRAY_JOIN_OPS = new Set(["ARRAY JOIN", "LEFT ARRAY JOIN", "INNER ARRAY JOIN"]);
+
+function checkedKeyword(value: string, ok: boolean): string {
+  if (!ok) throw reject.invalid("query", `Unsupported clause: ${value}`);
+  return value;
+}
+
 const SET_OPERATORS = new Set(["UNION ALL", "UNION DISTINCT", "INTERSECT", "INTERSECT DISTINCT", "EXCEPT", "EXCEPT DISTINCT"]);
 
 /** `limit`: the top query's row cap (printed +1 for hasMore); undefined inside subqueries, which keep their own LIMIT. */
@@ -51,7 +60,7 @@ function printSelectQuery(s: SelectNode, parent: Scope | undefined, ctx: PrintCo
   const columns: Column[] = [];
   const select = s.select.flatMap((item) => printSelectItem(item, scope, env, columns));
   const p = (x: Node) => printExpr(x, scope, env);
-  const arrayJoin = s.array_join_op ? `${s.array_join_op} ${(s.array_join_list ?? []).map(p).join(", ")}` : undefined;
+  const arrayJoin = s.array_join_op ? `${checkedKeyword(s.array_join_op, ARRAY_JOIN_OPS.has(s.array_join_op))} ${(s.array_join_list ?? []).map(p).join(", ")}` : undefined;
   const clauses = [
     `SELECT ${s.distinct ? "DISTINCT " : ""}${select.join(", ")}`,
     undefined,
@@ -75,7 +84,7 @@ function printLimit(s: SelectNode, p: (x: Node) => string, limit: number | undef
   const out: string[] = [];
   if (limit !== undefined) out.push(`LIMIT ${limit + 1}`);
   else if (s.limit) out.push(`LIMIT ${p(s.limit)}`);
-  if (s.offset && (s.limit || limit !== undefined)) out.push(`OFFSET ${p(s.offset)}`);
+  if (s.offset) out.push(`OFFSET ${p(s.offset)}`);
   if (s.limit_with_ties) throw reject.invalid("query", "LIMIT … WITH TIES is not supported");
   return out;
 }
@@ -134,7 +143,7 @@ function printJoins(first: JoinNode, scope: Scope, env: Env): Array<[alias: stri
     const { sql, ref } = printFromItem(j, scope, env);
     if (scope.tables.some((t) => t.alias === ref.alias)) throw reject.invalid("query", `Table alias ${ref.alias} already exists in this query`);
     scope.tables.push(ref);
-    const parts = [j.join_type ?? (out.length ? "CROSS JOIN" : ""), sql];
+    const parts = [j.join_type ? checkedKeyword(j.join_type, JOIN_TYPE.test(j.join_type)) : out.length ? "CROSS JOIN" : "", sql];
     if (j.constraint) parts.push(printConstraint(j, scope, env));
     out.push([ref.alias, parts.filter(Boolean).join(" ")]);
   }

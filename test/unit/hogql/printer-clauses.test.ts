@@ -29,6 +29,7 @@ describe("printer: clauses", () => {
     ],
     ["GROUP BY and HAVING", "SELECT distinct_id, count() AS c FROM events GROUP BY distinct_id HAVING c > 1 ORDER BY distinct_id", [["a1", 2], ["b1", 3]]],
     ["OFFSET", "SELECT distinct_id FROM person_distinct_ids ORDER BY distinct_id LIMIT 1 OFFSET 1", [["a2"]]],
+    ["OFFSET without LIMIT in a subquery", "SELECT count() FROM (SELECT distinct_id FROM person_distinct_ids ORDER BY distinct_id OFFSET 1)", [[2]]],
   ];
   it.each(cases)("%s", (_name, hogql, want) => {
     expect(runHogql(hogql)).toEqual(want);

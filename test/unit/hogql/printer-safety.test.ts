@@ -55,6 +55,14 @@ describe("printer safety: only the HogQL database is reachable", () => {
     expect(refusal(() => parseHogqlSelect(sql, "query"))).toMatch(/HogQL syntax error/);
   });
 
+  it("prints no keyword from the tree it has not checked", () => {
+    const from = (join_type: string) => ({ node: "JoinExpr", table: { node: "Field", chain: ["events"] }, alias: null, next_join: { node: "JoinExpr", table: { node: "Field", chain: ["persons"] }, alias: null, join_type, next_join: null, table_final: null, sample: null }, table_final: null, sample: null });
+    const query = (join_type: string) => ({ node: "SelectQuery", select: [{ node: "Constant", value: 1 }], select_from: from(join_type), where: null, prewhere: null, group_by: null, having: null, distinct: null, ctes: null });
+    expect(printSelect(query("LEFT JOIN"), baseCtx).clickhouse).toContain(" LEFT JOIN (SELECT * FROM persons WHERE equals(team_id, 7)) AS persons");
+    expect(refusal(() => printSelect(query("JOIN system.tables, events JOIN"), baseCtx))).toMatch(/Unsupported clause/);
+    expect(refusal(() => printSelect({ ...query("JOIN"), array_join_op: "ARRAY JOIN file('x') AS y, [1]", array_join_list: [] }, baseCtx))).toMatch(/Unsupported clause/);
+  });
+
   it("refuses any tree that is not a SELECT, even one built by hand", () => {
     expect(refusal(() => printSelect({ node: "InsertQuery" }, baseCtx))).toMatch(/Only SELECT queries are supported/);
     expect(refusal(() => printSelect({ node: "SelectQuery", select: [{ node: "Constant", value: 1 }], select_from: null, where: null, prewhere: null, group_by: null, having: null, distinct: null, ctes: null, settings: { max_threads: 1 } }, baseCtx))).toMatch(/SETTINGS are not allowed/);
