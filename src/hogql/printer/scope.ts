@@ -55,6 +55,8 @@ export interface ResolveContext {
   timezone: string;
   /** Property definitions' types by kind (`event`, `person`, `group`), from the project's property definitions. */
   propertyTypes?: Partial<Record<string, Record<string, string>>>;
+  /** The engine's materialised property columns: table → `properties.$browser` → column name. */
+  materializedProperties?: Partial<Record<TableName, Record<string, string>>>;
 }
 
 const PROPERTY_KIND: Partial<Record<TableName, string>> = { events: "event", persons: "person", groups: "group" };
@@ -63,6 +65,17 @@ const PROPERTY_KIND: Partial<Record<TableName, string>> = { events: "event", per
 export function propertySql(column: string, keys: Array<string | number>): string {
   const path = keys.map((k) => (typeof k === "number" ? String(k) : escapeString(k))).join(", ");
   return `replaceRegexpAll(nullIf(nullIf(JSONExtractRaw(${column}, ${path}), ''), 'null'), '^"|"$', '')`;
+}
+
+/**
+ * A property read: from the engine's materialised column when it has one (its "" and "null" read as NULL, deeper
+ * keys extracted from it, as printer.py does), else from the JSON text.
+ */
+function readProperty(ref: TableRef, columnSql: string, column: string, keys: Array<string | number>, ctx: ResolveContext): string {
+  const materialized = ctx.materializedProperties?.[ref.table!]?.[`${column}.${String(keys[0])}`];
+  if (materialized === undefined) return propertySql(columnSql, keys);
+  const base = `nullIf(nullIf(${escapeIdentifier(ref.alias)}.${escapeIdentifier(materialized)}, ''), 'null')`;
+  return keys.length === 1 ? base : propertySql(base, keys.slice(1));
 }
 
 /** Property types from definitions (PostHog `transforms/property_types.py`): Numeric, Boolean, DateTime; String stays as read. */
@@ -101,7 +114,7 @@ export function resolveOnRef(ref: TableRef, chain: Array<string | number>, scope
   if (rest.length > 0) {
     if (field.type !== "json") throw reject.invalid("query", `Can not access property "${rest.join(".")}" on field "${name}"`);
     const kind = PROPERTY_KIND[ref.table];
-    const typed = typedProperty(propertySql(sql, rest), rest.length === 1 && kind ? ctx.propertyTypes?.[kind]?.[String(rest[0])] : undefined, ctx.timezone);
+    const typed = typedProperty(readProperty(ref, sql, field.ch, rest, ctx), rest.length === 1 && kind ? ctx.propertyTypes?.[kind]?.[String(rest[0])] : undefined, ctx.timezone);
     return { sql: typed.sql, nullable: true, type: typed.type, name: String(rest[rest.length - 1]), implicitAlias: true };
   }
   // Date-times are shown in the project's time zone, as HogQL prints every DateTime field.

@@ -1,3 +1,5 @@
+import type { TableName } from "./schema.ts";
+
 /** What the printer needs from its caller: whose rows, which clock and zone, which limits, which filters. */
 export interface PrintContext {
   /** Our project id; every table read is filtered on it. */
@@ -8,6 +10,11 @@ export interface PrintContext {
   now: number;
   /** Property definitions' types by kind (`event`, `person`, `group`): `Numeric`, `Boolean`, `DateTime`, `String`. */
   propertyTypes?: Partial<Record<string, Record<string, string>>>;
+  /**
+   * The engine's materialised property columns (the real service materialises hot properties): table →
+   * `properties.<key>` → column name. Given by the engine, which knows its mirror; absent, properties are read from JSON.
+   */
+  materializedProperties?: Partial<Record<TableName, Record<string, string>>>;
   /** Rows when the query names no LIMIT (the real service: 100). */
   defaultLimit: number;
   /** The most rows a query may return (the real service: 50,000). */

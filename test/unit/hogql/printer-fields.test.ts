@@ -56,6 +56,14 @@ describe("printer: fields and property reads", () => {
     expect(sql).toContain(`accurateCastOrNull(replaceRegexpAll(nullIf(nullIf(JSONExtractRaw(events__pdi__person.properties, 'age')`);
   });
 
+  it("reads a materialised property from its column, as the engine declares it", () => {
+    const materializedProperties = { events: { "properties.$browser": "mat_$browser" } };
+    const { clickhouse } = print("SELECT properties.$browser, count() FROM events GROUP BY 1 ORDER BY 1", { materializedProperties });
+    expect(clickhouse).toContain("SELECT nullIf(nullIf(events.`mat_$browser`, ''), 'null') AS `$browser`, count()");
+    const fromJson = runHogql("SELECT properties.$browser, count() FROM events GROUP BY 1 ORDER BY 1");
+    expect(runHogql("SELECT properties.$browser, count() FROM events GROUP BY 1 ORDER BY 1", { materializedProperties })).toEqual(fromJson);
+  });
+
   it("runs typed and untyped property reads", () => {
     const q = "SELECT properties.amount FROM events WHERE event = 'purchase' ORDER BY timestamp";
     expect(runHogql(q)).toEqual([["30"], ["20"]]);

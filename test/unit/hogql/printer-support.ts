@@ -12,7 +12,7 @@ export const print = (sql: string, ctx: Partial<PrintContext> = {}): Printed => 
 
 /** The mirror's layout (the engine's tables), created in an in-memory chdb session for end-to-end checks. */
 const DDL = [
-  `CREATE TABLE events (team_id Int64, uuid UUID, event String, properties String, timestamp DateTime64(6, 'UTC'), distinct_id String, elements_chain String, person_id UUID, "$session_id" String, "$group_0" String, "$group_1" String, "$group_2" String, "$group_3" String, "$group_4" String, created_at DateTime64(6, 'UTC')) ENGINE = Memory`,
+  `CREATE TABLE events (team_id Int64, uuid UUID, event String, properties String, timestamp DateTime64(6, 'UTC'), distinct_id String, elements_chain String, person_id UUID, "$session_id" String, "$group_0" String, "$group_1" String, "$group_2" String, "$group_3" String, "$group_4" String, created_at DateTime64(6, 'UTC'), "mat_$browser" String DEFAULT replaceRegexpAll(JSONExtractRaw(properties, '$browser'), '^"|"$', '')) ENGINE = Memory`,
   `CREATE TABLE persons (team_id Int64, id UUID, created_at DateTime64(6, 'UTC'), properties String, is_identified Bool) ENGINE = Memory`,
   `CREATE TABLE person_distinct_ids (team_id Int64, distinct_id String, person_id UUID) ENGINE = Memory`,
   `CREATE TABLE groups (team_id Int64, "index" Int64, key String, created_at DateTime64(6, 'UTC'), properties String) ENGINE = Memory`,
@@ -47,7 +47,7 @@ const lit = (v: string) => `'${v.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
 
 function insertRows(s: Session): void {
   const events = EVENTS.map(([team, event, did, props, ts, pid, sid], i) => `(${team}, '00000000-0000-0000-0001-${String(i).padStart(12, "0")}', ${lit(event)}, ${lit(JSON.stringify(props))}, '${ts}', ${lit(did)}, '', '${pid}', ${lit(sid)}, '', '', '', '', '', '${ts}')`);
-  s.query(`INSERT INTO events VALUES ${events.join(", ")}`);
+  s.query(`INSERT INTO events (team_id, uuid, event, properties, timestamp, distinct_id, elements_chain, person_id, "$session_id", "$group_0", "$group_1", "$group_2", "$group_3", "$group_4", created_at) VALUES ${events.join(", ")}`);
   s.query(`INSERT INTO persons VALUES (${TEAM}, '${ANN}', '2024-02-01 00:00:00', '{"plan":"pro","email":"ann@example.com"}', true), (${TEAM}, '${BOB}', '2024-02-15 00:00:00', '{"plan":"free"}', false), (${OTHER_TEAM}, '${EVE}', '2024-02-01 00:00:00', '{"plan":"secret"}', true)`);
   s.query(`INSERT INTO person_distinct_ids VALUES (${TEAM}, 'a1', '${ANN}'), (${TEAM}, 'a2', '${ANN}'), (${TEAM}, 'b1', '${BOB}'), (${OTHER_TEAM}, 'e1', '${EVE}')`);
   s.query(`INSERT INTO groups VALUES (${TEAM}, 0, 'acme', '2024-01-01 00:00:00', '{"name":"Acme"}'), (${OTHER_TEAM}, 0, 'evil', '2024-01-01 00:00:00', '{"name":"Evil"}')`);
