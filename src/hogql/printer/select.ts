@@ -61,21 +61,20 @@ function printSelectQuery(s: SelectNode, parent: Scope | undefined, ctx: PrintCo
   const select = s.select.flatMap((item) => printSelectItem(item, scope, env, columns));
   const p = (x: Node) => printExpr(x, scope, env);
   const arrayJoin = s.array_join_op ? `${checkedKeyword(s.array_join_op, ARRAY_JOIN_OPS.has(s.array_join_op))} ${(s.array_join_list ?? []).map(p).join(", ")}` : undefined;
-  const clauses = [
-    `SELECT ${s.distinct ? "DISTINCT " : ""}${select.join(", ")}`,
-    undefined,
-    arrayJoin,
-    s.prewhere ? `PREWHERE ${p(s.prewhere)}` : undefined,
-    s.where ? `WHERE ${p(s.where)}` : undefined,
+  // PREWHERE cannot apply to the project-filtered subquery a table is read through; as a WHERE conjunct it means the same.
+  const where = s.prewhere && s.where ? { node: "And", exprs: [s.prewhere, s.where] } : (s.prewhere ?? s.where);
+  const windows = Object.entries(s.window_exprs ?? {});
+  const tail = [
+    where ? `WHERE ${p(where)}` : undefined,
     s.group_by?.length ? `GROUP BY ${s.group_by.map(p).join(", ")}` : undefined,
     s.having ? `HAVING ${p(s.having)}` : undefined,
-    s.window_exprs ? `WINDOW ${Object.entries(s.window_exprs).map(([name, w]) => `${escapeIdentifier(name, "query")} AS (${printWindow(w, scope, env)})`).join(", ")}` : undefined,
+    windows.length ? `WINDOW ${windows.map(([name, w]) => `${escapeIdentifier(name, "query")} AS (${printWindow(w, scope, env)})`).join(", ")}` : undefined,
     s.order_by?.length ? `ORDER BY ${s.order_by.map(p).join(", ")}` : undefined,
     s.limit_by ? `LIMIT ${p(s.limit_by.n)}${s.limit_by.offset_value ? ` OFFSET ${p(s.limit_by.offset_value)}` : ""} BY ${s.limit_by.exprs.map(p).join(", ")}` : undefined,
     ...printLimit(s, p, limit),
   ];
-  // Lazy joins found while printing WHERE/GROUP BY are printed in FROM too: FROM is assembled last.
-  if (from.length) clauses[1] = `FROM ${withLazyJoins(from, scope).join(" ")}`;
+  // FROM is assembled last: lazy joins are found while printing every other clause.
+  const clauses = [`SELECT ${s.distinct ? "DISTINCT " : ""}${select.join(", ")}`, from.length ? `FROM ${withLazyJoins(from, scope).join(" ")}` : undefined, arrayJoin, ...tail];
   return { sql: clauses.filter(Boolean).join(" "), columns };
 }
 

@@ -27,6 +27,7 @@ describe("printer: clauses", () => {
       "SELECT event, sum(1) OVER w AS running FROM events WHERE distinct_id = 'b1' WINDOW w AS (ORDER BY timestamp ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) ORDER BY running",
       [["$pageview", 1], ["purchase", 2], ["$pageview", 3]],
     ],
+    ["PREWHERE, folded into WHERE", "SELECT count() FROM events PREWHERE event = 'purchase' WHERE distinct_id = 'a1'", [[1]]],
     ["GROUP BY and HAVING", "SELECT distinct_id, count() AS c FROM events GROUP BY distinct_id HAVING c > 1 ORDER BY distinct_id", [["a1", 2], ["b1", 3]]],
     ["OFFSET", "SELECT distinct_id FROM person_distinct_ids ORDER BY distinct_id LIMIT 1 OFFSET 1", [["a2"]]],
     ["OFFSET without LIMIT in a subquery", "SELECT count() FROM (SELECT distinct_id FROM person_distinct_ids ORDER BY distinct_id OFFSET 1)", [[2]]],
