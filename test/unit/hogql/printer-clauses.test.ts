@@ -14,7 +14,7 @@ describe("printer: clauses", () => {
     ["a subquery CTE", "WITH buyers AS (SELECT DISTINCT distinct_id FROM events WHERE event = 'purchase') SELECT count() FROM events WHERE distinct_id IN (SELECT distinct_id FROM buyers)", [[5]]],
     ["a column CTE", "WITH 'purchase' AS buy SELECT count() FROM events WHERE event = buy", [[2]]],
     ["IN (SELECT …) over persons", "SELECT DISTINCT distinct_id FROM events WHERE person_id IN (SELECT id FROM persons WHERE properties.plan = 'pro') ORDER BY 1", [["a1"], ["a2"]]],
-    ["UNION ALL", "SELECT 'e', count() FROM events UNION ALL SELECT 'p', count() FROM persons", [["e", 6], ["p", 2]]],
+    ["UNION ALL", "SELECT k, n FROM (SELECT 'e' AS k, count() AS n FROM events UNION ALL SELECT 'p' AS k, count() AS n FROM persons) ORDER BY k", [["e", 6], ["p", 2]]],
     ["LIMIT … BY", "SELECT distinct_id, event FROM events ORDER BY distinct_id, timestamp LIMIT 1 BY distinct_id", [["a1", "$pageview"], ["a2", "$pageview"], ["b1", "$pageview"]]],
     ["ARRAY JOIN", "SELECT distinct_id, x FROM events ARRAY JOIN [1, 2] AS x WHERE distinct_id = 'a2' ORDER BY x", [["a2", 1], ["a2", 2]]],
     [
@@ -56,6 +56,11 @@ describe("printer: LIMIT", () => {
     expect(rows(p.clickhouse)).toHaveLength(3);
     const q = print("SELECT event FROM events ORDER BY timestamp LIMIT 6");
     expect(rows(q.clickhouse)).toHaveLength(6);
+  });
+
+  it("caps each branch of a top-level UNION ALL, as the real printer treats each as a top query", () => {
+    expect(print("SELECT 1 UNION ALL SELECT 2").clickhouse).toBe("SELECT 1 LIMIT 101 UNION ALL SELECT 2 LIMIT 101");
+    expect(runHogql("SELECT event FROM events WHERE event = 'purchase' UNION ALL SELECT key FROM groups").map(String).sort()).toEqual(["acme", "purchase", "purchase"]);
   });
 
   it("refuses a LIMIT that is not a constant", () => {

@@ -84,7 +84,7 @@ describe("printer safety: another project's rows are never reachable", () => {
     ["IN (SELECT …)", "SELECT count() FROM person_distinct_ids WHERE person_id IN (SELECT id FROM persons)", [[3]]],
     ["NOT IN (SELECT …) over all projects' ids", "SELECT count() FROM persons WHERE id NOT IN (SELECT person_id FROM events)", [[0]]],
     ["scalar subquery", "SELECT (SELECT count() FROM groups)", [[1]]],
-    ["UNION ALL branch", "SELECT distinct_id FROM person_distinct_ids UNION ALL SELECT key FROM groups", [["a1"], ["a2"], ["b1"], ["acme"]]],
+    ["UNION ALL branch", "SELECT d FROM (SELECT distinct_id AS d FROM person_distinct_ids UNION ALL SELECT key AS d FROM groups) ORDER BY d", [["a1"], ["a2"], ["acme"], ["b1"]]],
     ["lazy person join", "SELECT person.properties.plan FROM events WHERE distinct_id = 'b1' LIMIT 1", [["free"]]],
     ["lazy pdi join", "SELECT count() FROM events WHERE pdi.person_id IS NOT NULL AND pdi.distinct_id != ''", [[6]]],
     ["lazy session join", "SELECT sum(session.$session_duration) FROM events", [[7200]]],
