@@ -1,5 +1,5 @@
 import { reject } from "../../analyses/errors.ts";
-import { chainOf, isQuery, type Node } from "./ast.ts";
+import { chainOf, type Node } from "./ast.ts";
 import { COMPARE_FUNCTIONS, printCompare, type Side } from "./compare.ts";
 import { escapeIdentifier, printConstant } from "./escape.ts";
 import { printCall } from "./calls.ts";
@@ -154,4 +154,3 @@ function printFrame(f: Node | null): string {
   return `${value} ${f.frame_type}`;
 }
 
-export const isSubquery = isQuery;
