@@ -32,6 +32,7 @@ function filtersExpr(ctx: PrintContext): Node {
   if (from) exprs.push(compare(">=", field("timestamp"), instant(from.ms, ctx)));
   if (to) exprs.push(compare("<=", field("timestamp"), instant(to.ms, ctx)));
   (ctx.filters?.properties ?? []).forEach((f, i) => exprs.push(propertyExpr(f, i)));
+  if (ctx.filters?.filterTestAccounts) (ctx.testAccountFilters ?? []).forEach((f, i) => exprs.push(propertyExpr(f, i)));
   return exprs.length ? and(...exprs) : constant(true);
 }
 

@@ -21,6 +21,8 @@ export interface PrintContext {
   maxLimit: number;
   /** What `{filters}` stands for: HogQLFilters' date range and property filters. */
   filters?: HogqlFilters;
+  /** The project's test-account filters, applied by `{filters}` when `filters.filterTestAccounts` is set. */
+  testAccountFilters?: PropertyFilter[];
   /** What `{variables.x}` stands for. */
   variables?: Record<string, unknown>;
 }
@@ -28,6 +30,8 @@ export interface PrintContext {
 export interface HogqlFilters {
   dateRange?: { date_from?: string | null; date_to?: string | null };
   properties?: PropertyFilter[];
+  /** Adds the project's test-account filters (`testAccountFilters` in the print context). */
+  filterTestAccounts?: boolean;
 }
 
 export interface PropertyFilter {

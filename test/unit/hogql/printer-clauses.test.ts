@@ -81,6 +81,9 @@ describe("printer: placeholders", () => {
     expect(runHogql("SELECT count() FROM events WHERE {filters}", { filters: { properties: [{ key: "$browser", operator: "is_not_set" }] } })).toEqual([[3]]);
     expect(runHogql("SELECT count() FROM events WHERE {filters}", { filters: { properties: [{ key: "$browser", value: "Chrome", operator: "is_not" }] } })).toEqual([[4]]);
     expect(runHogql("SELECT count() FROM events WHERE {filters}")).toEqual([[6]]);
+    const testAccountFilters = [{ key: "email", value: "example.com", operator: "not_icontains", type: "person" as const }];
+    expect(runHogql("SELECT count() FROM events WHERE {filters}", { testAccountFilters, filters: { filterTestAccounts: true } })).toEqual([[3]]);
+    expect(runHogql("SELECT count() FROM events WHERE {filters}", { testAccountFilters, filters: { filterTestAccounts: false } })).toEqual([[6]]);
   });
 
   it("{variables.x} becomes a constant, escaped like any other", () => {
