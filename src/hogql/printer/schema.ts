@@ -27,6 +27,8 @@ export interface LazyJoinField {
   from: string;
   /** … equals the joined table's field. */
   to: string;
+  /** Constant conditions on the joined table (`group_0` is the group of type index 0). */
+  where?: Record<string, number>;
 }
 
 /** A name that stands for a path through joins (HogQL's FieldTraverser): `person` on events is `pdi.person`. */
@@ -46,9 +48,11 @@ export interface Table {
 }
 
 const col = (ch: string, type: FieldType, nullable = false): ColumnField => ({ kind: "column", ch, type, nullable });
-const join = (table: TableName, from: string, to: string): LazyJoinField => ({ kind: "join", table, from, to });
+const join = (table: TableName, from: string, to: string, where?: Record<string, number>): LazyJoinField => ({ kind: "join", table, from, to, ...(where ? { where } : {}) });
 
 const groupColumns = Object.fromEntries([0, 1, 2, 3, 4].map((i) => [`$group_${i}`, col(`$group_${i}`, "string")]));
+/** `group_0.properties.name`: the event's group of type index 0 (HogQL's events.group_N lazy joins). */
+const groupJoins = Object.fromEntries([0, 1, 2, 3, 4].map((i) => [`group_${i}`, join("groups", `$group_${i}`, "key", { index: i })]));
 
 export const SCHEMA: Record<TableName, Table> = {
   events: {
@@ -70,6 +74,7 @@ export const SCHEMA: Record<TableName, Table> = {
       pdi: join("person_distinct_ids", "distinct_id", "distinct_id"),
       person: { kind: "path", path: ["pdi", "person"] },
       session: join("sessions", "$session_id", "session_id"),
+      ...groupJoins,
     },
     asterisk: ["uuid", "event", "properties", "timestamp", "distinct_id", "elements_chain", "created_at", "$session_id", "$group_0", "$group_1", "$group_2", "$group_3", "$group_4", "person_id"],
   },

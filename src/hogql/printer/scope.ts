@@ -131,7 +131,9 @@ function addLazyJoin(ref: TableRef, name: string, scope: Scope, ctx: ResolveCont
     const from = SCHEMA[ref.table!].fields[field.from];
     const to = SCHEMA[field.table].fields[field.to];
     if (from?.kind !== "column" || to?.kind !== "column") throw new Error(`bad join ${name}`);
-    const on = `equals(${escapeIdentifier(ref.alias)}.${escapeIdentifier(from.ch)}, ${escapeIdentifier(alias)}.${escapeIdentifier(to.ch)})`;
+    const keys = `equals(${escapeIdentifier(ref.alias)}.${escapeIdentifier(from.ch)}, ${escapeIdentifier(alias)}.${escapeIdentifier(to.ch)})`;
+    const fixed = Object.entries(field.where ?? {}).map(([name, value]) => `equals(${escapeIdentifier(alias)}.${escapeIdentifier(name)}, ${value})`);
+    const on = fixed.length ? `and(${[keys, ...fixed].join(", ")})` : keys;
     scope.lazyJoins.set(alias, { root: ref.root ?? ref.alias, sql: `LEFT JOIN ${scopedTableSql(field.table, ctx.teamId)} AS ${escapeIdentifier(alias)} ON ${on}` });
   }
   return { alias, root: ref.root ?? ref.alias, table: field.table };

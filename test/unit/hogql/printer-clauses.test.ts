@@ -60,7 +60,7 @@ describe("printer: LIMIT", () => {
 
   it("caps each branch of a top-level UNION ALL, as the real printer treats each as a top query", () => {
     expect(print("SELECT 1 UNION ALL SELECT 2").clickhouse).toBe("SELECT 1 LIMIT 101 UNION ALL SELECT 2 LIMIT 101");
-    expect(runHogql("SELECT event FROM events WHERE event = 'purchase' UNION ALL SELECT key FROM groups").map(String).sort()).toEqual(["acme", "purchase", "purchase"]);
+    expect(runHogql("SELECT event FROM events WHERE event = 'purchase' UNION ALL SELECT key FROM groups").map(String).sort()).toEqual(["acme", "acme", "purchase", "purchase"]);
   });
 
   it("refuses a LIMIT that is not a constant", () => {

@@ -95,8 +95,15 @@ describe("printer: fields and property reads", () => {
     expect(runHogql("SELECT person_id, count() FROM events GROUP BY 1 ORDER BY 1")).toEqual([[ANN, 3], [BOB, 3]]);
   });
 
+  it("joins an event's group by its type index, as HogQL's group_N joins do", () => {
+    expect(print("SELECT group_0.properties.name FROM events").clickhouse).toContain(
+      "LEFT JOIN (SELECT * FROM groups WHERE equals(team_id, 7)) AS events__group_0 ON and(equals(events.`$group_0`, events__group_0.key), equals(events__group_0.index, 0))",
+    );
+    expect(runHogql("SELECT group_0.properties.name, count() FROM events GROUP BY 1 ORDER BY 1")).toEqual([["Acme", 2], [null, 4]]);
+  });
+
   it("reads the other tables of the HogQL database", () => {
-    expect(runHogql("SELECT key, properties.name FROM groups")).toEqual([["acme", "Acme"]]);
+    expect(runHogql("SELECT index, key, properties.name FROM groups ORDER BY index")).toEqual([[0, "acme", "Acme"], [1, "acme", "Not a company"]]);
     expect(runHogql("SELECT session_id, $session_duration, $entry_current_url FROM sessions ORDER BY session_id")).toEqual([["s1", 3600, "https://x.io/"], ["s2", 0, "https://x.io/"], ["s3", 0, null]]);
     expect(runHogql("SELECT distinct_id, person.properties.plan FROM person_distinct_ids ORDER BY 1")).toEqual([["a1", "pro"], ["a2", "pro"], ["b1", "free"]]);
   });

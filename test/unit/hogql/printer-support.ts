@@ -46,11 +46,13 @@ const EVENTS: Array<[number, string, string, Record<string, unknown>, string, st
 const lit = (v: string) => `'${v.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
 
 function insertRows(s: Session): void {
-  const events = EVENTS.map(([team, event, did, props, ts, pid, sid], i) => `(${team}, '00000000-0000-0000-0001-${String(i).padStart(12, "0")}', ${lit(event)}, ${lit(JSON.stringify(props))}, '${ts}', ${lit(did)}, '', '${pid}', ${lit(sid)}, '', '', '', '', '', '${ts}')`);
+  // a1's events belong to the company acme (group type 0); so does eve's, in team 8, to a group of team 8.
+  const group0 = (did: string) => (did === "a1" ? "acme" : did === "e1" ? "acme" : "");
+  const events = EVENTS.map(([team, event, did, props, ts, pid, sid], i) => `(${team}, '00000000-0000-0000-0001-${String(i).padStart(12, "0")}', ${lit(event)}, ${lit(JSON.stringify(props))}, '${ts}', ${lit(did)}, '', '${pid}', ${lit(sid)}, '${group0(did)}', '', '', '', '', '${ts}')`);
   s.query(`INSERT INTO events (team_id, uuid, event, properties, timestamp, distinct_id, elements_chain, person_id, "$session_id", "$group_0", "$group_1", "$group_2", "$group_3", "$group_4", created_at) VALUES ${events.join(", ")}`);
   s.query(`INSERT INTO persons VALUES (${TEAM}, '${ANN}', '2024-02-01 00:00:00', '{"plan":"pro","email":"ann@example.com"}', true), (${TEAM}, '${BOB}', '2024-02-15 00:00:00', '{"plan":"free"}', false), (${OTHER_TEAM}, '${EVE}', '2024-02-01 00:00:00', '{"plan":"secret"}', true)`);
   s.query(`INSERT INTO person_distinct_ids VALUES (${TEAM}, 'a1', '${ANN}'), (${TEAM}, 'a2', '${ANN}'), (${TEAM}, 'b1', '${BOB}'), (${OTHER_TEAM}, 'e1', '${EVE}')`);
-  s.query(`INSERT INTO groups VALUES (${TEAM}, 0, 'acme', '2024-01-01 00:00:00', '{"name":"Acme"}'), (${OTHER_TEAM}, 0, 'evil', '2024-01-01 00:00:00', '{"name":"Evil"}')`);
+  s.query(`INSERT INTO groups VALUES (${TEAM}, 0, 'acme', '2024-01-01 00:00:00', '{"name":"Acme"}'), (${OTHER_TEAM}, 0, 'acme', '2024-01-01 00:00:00', '{"name":"Evil"}'), (${TEAM}, 1, 'acme', '2024-01-01 00:00:00', '{"name":"Not a company"}')`);
   s.query(`INSERT INTO sessions VALUES (${TEAM}, 's1', 'a1', '2024-03-01 10:00:00', '2024-03-01 11:00:00', 3600, 'https://x.io/', 'https://x.io/buy', 1, 0, false, 'Direct'), (${TEAM}, 's2', 'a2', '2024-03-02 09:00:00', '2024-03-02 09:00:00', 0, 'https://x.io/', 'https://x.io/', 1, 0, true, 'Organic Search'), (${TEAM}, 's3', 'b1', '2024-03-02 12:00:00', '2024-03-02 12:00:00', 0, NULL, NULL, 1, 0, true, 'Direct'), (${OTHER_TEAM}, 's9', 'e1', '2024-03-02 10:00:00', '2024-03-02 10:05:00', 300, NULL, NULL, 1, 0, false, 'Direct')`);
 }
 
