@@ -1,0 +1,74 @@
+import { reject } from "../../analyses/errors.ts";
+import { readDateField } from "../../analyses/shared/date-range.ts";
+import { and, call, chainOf, compare, constant, field, type Node } from "./ast.ts";
+import type { PrintContext, PropertyFilter } from "./types.ts";
+
+/**
+ * `{filters}` and `{variables.x}` become ordinary HogQL nodes before printing, so they go through the same
+ * resolution, escaping and project filter as the query's own text (PostHog `hogql/filters.py`, `variables`).
+ */
+export function printPlaceholder(n: Node, ctx: PrintContext): Node {
+  const chain = chainOf(n.expr as Node).map(String);
+  if (chain.length === 1 && chain[0] === "filters") return filtersExpr(ctx);
+  if (chain.length === 2 && chain[0] === "variables") return variableExpr(chain[1]!, ctx);
+  throw reject.invalid("query", `Placeholders, such as {${chain.join(".")}}, are not supported in this context`);
+}
+
+function variableExpr(name: string, ctx: PrintContext): Node {
+  if (!ctx.variables || !Object.hasOwn(ctx.variables, name)) throw reject.invalid("query", `Variable ${name} is missing from the query's variables`);
+  const value = ctx.variables[name];
+  const scalar = (v: unknown) => v === null || ["string", "number", "boolean"].includes(typeof v);
+  if (!(scalar(value) || (Array.isArray(value) && value.every(scalar)))) throw reject.invalid("query", `Variable ${name} must be a string, number, boolean or a list of them`);
+  return Array.isArray(value) ? { node: "Array", exprs: value.map(constant) } : constant(value);
+}
+
+/** The date range (on `timestamp`) and the property filters, as one condition; `true` when there are none. */
+function filtersExpr(ctx: PrintContext): Node {
+  const exprs: Node[] = [];
+  const time = { now: ctx.now, timezone: ctx.timezone, weekStartDay: 0 as const };
+  const range = (ctx.filters?.dateRange ?? {}) as Record<string, unknown>;
+  const from = readDateField(range, "date_from", time);
+  const to = readDateField(range, "date_to", time);
+  if (from) exprs.push(compare(">=", field("timestamp"), instant(from.ms, ctx)));
+  if (to) exprs.push(compare("<=", field("timestamp"), instant(to.ms, ctx)));
+  (ctx.filters?.properties ?? []).forEach((f, i) => exprs.push(propertyExpr(f, i)));
+  if (ctx.filters?.filterTestAccounts) (ctx.testAccountFilters ?? []).forEach((f, i) => exprs.push(propertyExpr(f, i)));
+  return exprs.length ? and(...exprs) : constant(true);
+}
+
+const instant = (ms: number, ctx: PrintContext): Node => call("toDateTime", constant(new Date(ms).toISOString().replace("T", " ").replace("Z", "")));
+
+/** One property filter as HogQL (PostHog `property_to_expr`): exact/is_not over lists, contains, regex, ranges, is_set. */
+function propertyExpr(f: PropertyFilter, i: number): Node {
+  if (typeof f?.key !== "string" || f.key === "") throw reject.invalid(`filters__properties__${i}__key`, "A property filter needs a key.");
+  const path = f.type === "person" ? ["person", "properties", f.key] : f.type === "session" ? ["session", f.key] : ["properties", f.key];
+  const prop = field(...path);
+  const values = (Array.isArray(f.value) ? f.value : [f.value]).map((v) => constant(v === null || typeof v === "object" ? null : String(v)));
+  const op = f.operator ?? "exact";
+  const one = values[0] ?? constant(null);
+  switch (op) {
+    case "exact":
+      return values.length === 1 ? compare("==", prop, one) : { node: "Or", exprs: values.map((v) => compare("==", prop, v)) };
+    case "is_not":
+      return and(...values.map((v) => compare("!=", prop, v)));
+    case "icontains":
+      return compare("ilike", call("toString", prop), constant(`%${String(one.value)}%`));
+    case "not_icontains":
+      return compare("not ilike", call("toString", prop), constant(`%${String(one.value)}%`));
+    case "regex":
+      return compare("=~", call("toString", prop), one);
+    case "not_regex":
+      return compare("!~", call("toString", prop), one);
+    case "gt":
+    case "gte":
+    case "lt":
+    case "lte":
+      return compare({ gt: ">", gte: ">=", lt: "<", lte: "<=" }[op], call("toFloat", prop), constant(Number(one.value)));
+    case "is_set":
+      return compare("!=", prop, constant(null));
+    case "is_not_set":
+      return compare("==", prop, constant(null));
+    default:
+      throw reject.invalid(`filters__properties__${i}__operator`, `Unsupported property filter operator: ${op}`);
+  }
+}

@@ -1,0 +1,153 @@
+import { reject } from "../../analyses/errors.ts";
+import type { CteNode, Node } from "./ast.ts";
+import { escapeIdentifier, escapeString } from "./escape.ts";
+import { SCHEMA, TEAM_COLUMN, type FieldType, type TableName } from "./schema.ts";
+
+/** What a name in FROM stands for: a table of the HogQL database or a subquery (its output columns and their types). */
+export interface TableRef {
+  alias: string;
+  /** For a lazy join: the FROM entry it hangs from, after which it is printed (a later JOIN's ON may use it). */
+  root?: string;
+  table?: TableName;
+  columns?: Map<string, FieldType | undefined>;
+}
+
+/** The names visible inside one SELECT (PostHog `resolver.py`'s scope): its tables, select aliases, CTEs, lambda arguments. */
+export interface Scope {
+  tables: TableRef[];
+  /** Joins HogQL adds itself (`events__person`), in the order their fields were first used; printed after the FROM. */
+  lazyJoins: Map<string, { root: string; sql: string }>;
+  selectAliases: Map<string, Node>;
+  ctes: Map<string, CteNode>;
+  lambdaArgs: Set<string>;
+  /** The aggregate being printed, to refuse one nested in another. */
+  aggregate?: string;
+  inJoinConstraint: boolean;
+}
+
+export function newScope(parent?: Scope): Scope {
+  return { tables: [], lazyJoins: new Map(), selectAliases: new Map(), ctes: new Map(parent?.ctes ?? []), lambdaArgs: new Set(), inJoinConstraint: false };
+}
+
+/**
+ * Every read of a table goes through here: a subquery that keeps only this project's rows. Because the bare table
+ * is never printed anywhere else, no construct (join, subquery, CTE, UNION branch, `IN (SELECT …)`, lazy join)
+ * can reach another project's rows.
+ */
+export function scopedTableSql(table: TableName, teamId: number): string {
+  if (!Number.isSafeInteger(teamId)) throw new Error("the printer needs an integer team id");
+  return `(SELECT * FROM ${escapeIdentifier(SCHEMA[table].ch)} WHERE equals(${TEAM_COLUMN}, ${teamId}))`;
+}
+
+/** A resolved field: its SQL, whether it may be NULL (for HogQL's comparison wrapping) and its type when known. */
+export interface Resolved {
+  sql: string;
+  nullable: boolean;
+  type?: FieldType;
+  /** The column name HogQL gives it when selected bare. */
+  name: string;
+  /** Set when the SQL is not the bare column (a property read, a date-time in the time zone): selected, it gets `AS name`. */
+  implicitAlias?: boolean;
+}
+
+export interface ResolveContext {
+  teamId: number;
+  timezone: string;
+  /** Property definitions' types by kind (`event`, `person`, `group`), from the project's property definitions. */
+  propertyTypes?: Partial<Record<string, Record<string, string>>>;
+  /** The engine's materialised property columns: table → `properties.$browser` → column name. */
+  materializedProperties?: Partial<Record<TableName, Record<string, string>>>;
+}
+
+const PROPERTY_KIND: Partial<Record<TableName, string>> = { events: "event", persons: "person", groups: "group" };
+
+/** HogQL's read of an unmaterialised property: "" and JSON null count as NULL, string quotes trimmed (printer.py). */
+export function propertySql(column: string, keys: Array<string | number>): string {
+  const path = keys.map((k) => (typeof k === "number" ? String(k) : escapeString(k))).join(", ");
+  return `replaceRegexpAll(nullIf(nullIf(JSONExtractRaw(${column}, ${path}), ''), 'null'), '^"|"$', '')`;
+}
+
+/**
+ * A property read: from the engine's materialised column when it has one (its "" and "null" read as NULL, deeper
+ * keys extracted from it, as printer.py does), else from the JSON text.
+ */
+function readProperty(ref: TableRef, columnSql: string, column: string, keys: Array<string | number>, ctx: ResolveContext): string {
+  const materialized = ctx.materializedProperties?.[ref.table!]?.[`${column}.${String(keys[0])}`];
+  if (materialized === undefined) return propertySql(columnSql, keys);
+  const base = `nullIf(nullIf(${escapeIdentifier(ref.alias)}.${escapeIdentifier(materialized)}, ''), 'null')`;
+  return keys.length === 1 ? base : propertySql(base, keys.slice(1));
+}
+
+/** Property types from definitions (PostHog `transforms/property_types.py`): Numeric, Boolean, DateTime; String stays as read. */
+function typedProperty(sql: string, type: string | undefined, timezone: string): { sql: string; type: FieldType } {
+  if (type === "Numeric") return { sql: `accurateCastOrNull(${sql}, 'Float64')`, type: "float" };
+  if (type === "Boolean") return { sql: `transform(toString(${sql}), ['true', 'false'], [true, false], NULL)`, type: "boolean" };
+  if (type === "DateTime") return { sql: `parseDateTime64BestEffortOrNull(${sql}, 6, ${escapeString(timezone)})`, type: "datetime" };
+  return { sql, type: "string" };
+}
+
+/** Resolves a field path on one FROM entry (a table, then lazy joins, columns and property keys). */
+export function resolveOnRef(ref: TableRef, chain: Array<string | number>, scope: Scope, ctx: ResolveContext): Resolved {
+  const [head, ...rest] = chain;
+  const name = String(head);
+  const alias = escapeIdentifier(ref.alias);
+  if (!ref.table) {
+    if (!ref.columns?.has(name)) throw reject.invalid("query", `Field not found: ${name}`);
+    const type = ref.columns.get(name);
+    const sql = `${alias}.${escapeIdentifier(name)}`;
+    if (rest.length === 0) return { sql, nullable: true, type, name };
+    if (type !== "json") throw reject.invalid("query", `Can not access property "${rest.join(".")}" on field "${name}"`);
+    return { sql: propertySql(sql, rest), nullable: true, type: "string", name: String(rest[rest.length - 1]), implicitAlias: true };
+  }
+  const field = SCHEMA[ref.table].fields[name];
+  if (!field) throw reject.invalid("query", `Field not found: ${name}`);
+  if (field.kind === "path") {
+    const r = resolveOnRef(ref, [...field.path, ...rest], scope, ctx);
+    return rest.length === 0 ? { ...r, name } : r;
+  }
+  if (field.kind === "join") {
+    if (rest.length === 0) throw reject.invalid("query", `Can't select a table when a column is expected: ${name}`);
+    const joined = addLazyJoin(ref, name, scope, ctx);
+    return resolveOnRef(joined, rest, scope, ctx);
+  }
+  const sql = `${alias}.${escapeIdentifier(field.ch)}`;
+  if (rest.length > 0) {
+    if (field.type !== "json") throw reject.invalid("query", `Can not access property "${rest.join(".")}" on field "${name}"`);
+    const kind = PROPERTY_KIND[ref.table];
+    const typed = typedProperty(readProperty(ref, sql, field.ch, rest, ctx), rest.length === 1 && kind ? ctx.propertyTypes?.[kind]?.[String(rest[0])] : undefined, ctx.timezone);
+    return { sql: typed.sql, nullable: true, type: typed.type, name: String(rest[rest.length - 1]), implicitAlias: true };
+  }
+  // Date-times are shown in the project's time zone, as HogQL prints every DateTime field.
+  if (field.type === "datetime") return { sql: `toTimeZone(${sql}, ${escapeString(ctx.timezone)})`, nullable: field.nullable, type: "datetime", name, implicitAlias: true };
+  return { sql, nullable: field.nullable, type: field.type, name };
+}
+
+/** Adds the LEFT JOIN HogQL's resolver adds for `person.*`, `pdi.*`, `session.*` (once per path), and returns its entry. */
+function addLazyJoin(ref: TableRef, name: string, scope: Scope, ctx: ResolveContext): TableRef {
+  const field = SCHEMA[ref.table!].fields[name];
+  if (field?.kind !== "join") throw new Error(`not a join: ${name}`);
+  const alias = `${ref.alias}__${name}`;
+  if (!scope.lazyJoins.has(alias)) {
+    const from = SCHEMA[ref.table!].fields[field.from];
+    const to = SCHEMA[field.table].fields[field.to];
+    if (from?.kind !== "column" || to?.kind !== "column") throw new Error(`bad join ${name}`);
+    const keys = `equals(${escapeIdentifier(ref.alias)}.${escapeIdentifier(from.ch)}, ${escapeIdentifier(alias)}.${escapeIdentifier(to.ch)})`;
+    const fixed = Object.entries(field.where ?? {}).map(([name, value]) => `equals(${escapeIdentifier(alias)}.${escapeIdentifier(name)}, ${value})`);
+    const on = fixed.length ? `and(${[keys, ...fixed].join(", ")})` : keys;
+    scope.lazyJoins.set(alias, { root: ref.root ?? ref.alias, sql: `LEFT JOIN ${scopedTableSql(field.table, ctx.teamId)} AS ${escapeIdentifier(alias)} ON ${on}` });
+  }
+  return { alias, root: ref.root ?? ref.alias, table: field.table };
+}
+
+/** Resolves a field path in a scope: table alias, select alias, lambda argument, then the one table that has it. */
+export function resolveChain(chain: Array<string | number>, scope: Scope, ctx: ResolveContext): Resolved | { alias: string } {
+  const head = String(chain[0]);
+  if (scope.lambdaArgs.has(head) && chain.length === 1) return { alias: head };
+  const byAlias = scope.tables.find((t) => t.alias === head);
+  if (byAlias && chain.length > 1) return resolveOnRef(byAlias, chain.slice(1), scope, ctx);
+  if (scope.selectAliases.has(head) && chain.length === 1) return { alias: head };
+  const owners = scope.tables.filter((t) => (t.table ? SCHEMA[t.table].fields[head] !== undefined : t.columns?.has(head)));
+  if (owners.length > 1) throw reject.invalid("query", `Ambiguous query. Found multiple sources for field: ${head}`);
+  if (owners.length === 1) return resolveOnRef(owners[0]!, chain, scope, ctx);
+  throw reject.invalid("query", `Unable to resolve field: ${head}`);
+}
