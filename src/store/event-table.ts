@@ -9,6 +9,7 @@
  * a change keeps reading what it read. Tables made by `share()` share the arrays until one of them changes.
  */
 import type { EventRecord, Properties } from "./schema.ts";
+import { UuidIndex, type UuidWork } from "./uuid-index.ts";
 
 /** The columns of one table; replaced, never rewritten below `length`, when events are inserted or removed. */
 interface Columns {
@@ -231,6 +232,12 @@ export class EventTable {
   #posByShape = new Map<number, Int32Array>();
   #lastKey: string | undefined;
   #lastPositions: Int32Array | undefined;
+  /**
+   * Capture deduplicates every event by uuid: built at the first lookup, then kept current by appends and
+   * inserts; dropped when rows are removed (rebuilt at the next lookup). A `share()` copy builds its own.
+   */
+  #byUuid: UuidIndex | undefined;
+  readonly #uuidWork: UuidWork = { rows: 0 };
 
   constructor(
     readonly projectId: string,
@@ -339,6 +346,7 @@ export class EventTable {
       if (ok) kept.push(i);
     }
     if (kept.length === n) return false;
+    this.#byUuid = undefined;
     const cols = emptyColumns(Math.max(1024, kept.length), Math.max(8192, this.#valsLength));
     let v = 0;
     kept.forEach((from, to) => {
@@ -455,16 +463,18 @@ export class EventTable {
     return this.#byName.positions.get(id) ?? new Int32Array(0);
   }
 
-  /** Position of the event with this uuid, or -1: a scan of the uuid words (no 10-million-entry map kept). */
+  /** Position of the event with this uuid (the first, should two share it), or -1; through the uuid index. */
   positionOfUuid(uuid: string): number {
     const words = this.#uuidWords(uuid, false);
     if (words === null) return -1;
     const col = this.#cols.uuid;
-    const [w0, w1, w2, w3] = words;
-    for (let i = 0, j = 0; i < this.#length; i++, j += 4) {
-      if (col[j] === w0 && col[j + 1] === w1 && col[j + 2] === w2 && col[j + 3] === w3) return i;
-    }
-    return -1;
+    this.#byUuid ??= UuidIndex.build(col, this.#length, this.#uuidWork);
+    return this.#byUuid.find(col, words[0], words[1], words[2], words[3]);
+  }
+
+  /** Uuid rows read so far by the uuid index (builds and lookups): lets a test bound the work of one lookup. */
+  get uuidRowsRead(): number {
+    return this.#uuidWork.rows;
   }
 
   /** Reads one property of the event at `i` without materialising the others. */
@@ -568,6 +578,7 @@ export class EventTable {
   #append(e: Encoded): void {
     this.#ensureCapacity(this.#length + 1, this.#valsLength + e.values.length);
     this.#write(this.#cols, this.#length, e);
+    this.#byUuid?.add(this.#cols.uuid, this.#length);
     this.#length++;
     this.#cols.hw = this.#length;
     this.#cols.vhw = this.#valsLength;
@@ -590,6 +601,8 @@ export class EventTable {
     next.vals.set(src.vals.subarray(0, this.#valsLength));
     this.#cols = next;
     this.#write(next, at, e);
+    this.#byUuid?.shiftFrom(at);
+    this.#byUuid?.add(next.uuid, at);
     this.#length++;
     next.hw = this.#length;
     next.vhw = this.#valsLength;
