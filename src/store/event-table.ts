@@ -423,11 +423,17 @@ export class EventTable {
     return { names: dict.names.values, nameCount, nameRecent, nameFirst, nameLast, keys: dict.keys.values, keyCount, keyKinds, keyNames };
   }
 
-  /** Drops the spare capacity (after a bulk load): the arrays are copied to their exact size. */
+  /**
+   * After a bulk load: the arrays cut to the rows plus a sixteenth of room, and the uuid index built. Without the
+   * room the first captured event copied the whole table (seconds at ten million rows), and without the index
+   * the first lookup built it, both inside a capture request.
+   */
   trim(): void {
+    const rows = roomFor(this.#length);
+    const vals = roomFor(this.#valsLength);
     const cols = this.#cols;
-    if (cols.ts.length === this.#length && cols.vals.length === this.#valsLength) return;
-    this.#copyColumns(this.#length, this.#valsLength);
+    if (cols.ts.length > rows || cols.vals.length > vals) this.#copyColumns(Math.min(rows, cols.ts.length), Math.min(vals, cols.vals.length));
+    this.#byUuid ??= UuidIndex.build(this.#cols.uuid, this.#length, this.#uuidWork);
   }
 
   /** Moves every timestamp by `offsetMs` (in place unless another table shares the arrays). */
@@ -621,6 +627,9 @@ export class EventTable {
     this.#valsLength += e.values.length;
   }
 }
+
+/** Capacity for `n` items plus a sixteenth (at least 1,024): what a trimmed table keeps for appends. */
+const roomFor = (n: number) => n + Math.max(1024, Math.ceil(n / 16));
 
 function copyRow(from: Columns, i: number, to: Columns, j: number): void {
   to.ts[j] = from.ts[i]!;

@@ -99,4 +99,14 @@ describe("the work of deduplicating one captured event", () => {
     // The index is built once: about one read per row (plus probes), not once per captured event.
     expect(large.build).toBeLessThan(3 * 100_000);
   });
+
+  it("is built by the trim after a bulk load, so the first captured event only looks up", () => {
+    const table = tableOf(10_000);
+    table.trim();
+    const built = table.uuidRowsRead;
+    expect(built).toBeGreaterThanOrEqual(10_000);
+    expect(table.positionOfUuid(uuidOf(20_000))).toBe(-1);
+    expect(table.positionOfUuid(uuidOf(1234))).toBe(1234);
+    expect(table.uuidRowsRead - built).toBeLessThan(20);
+  });
 });
