@@ -99,8 +99,7 @@ export function openDatabases(files: StoreFiles | null, initial: State): Databas
   let columnWrites = Promise.resolve();
   return {
     meta: low(new TurnCommittedJsonFile<MetaData>(files.meta), initial.meta),
-    // Capture changes persons in every batch: their rewrites are spaced to at most a tenth of the main thread.
-    persons: low(new TurnCommittedJsonFile<{ persons: PersonRecord[] }>(files.persons, { spacing: 9 }), { persons: initial.persons }),
+    persons: low(new TurnCommittedJsonFile<{ persons: PersonRecord[] }>(files.persons), { persons: initial.persons }),
     events: {
       data: initial.events,
       async write() {

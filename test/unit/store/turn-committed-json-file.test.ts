@@ -35,28 +35,6 @@ describe("TurnCommittedJsonFile", () => {
     expect(await adapter.read()).toEqual({ n: 6 });
   });
 
-  it("with spacing, serves the writes asked for soon after a write by one later write", async () => {
-    const file = tempFile();
-    let now = 0;
-    // Each write "takes" 10 ms of the adapter's clock: with spacing 20 the next may start 200 ms after it.
-    const writes = vi.spyOn(JSONFileSync.prototype, "write").mockImplementation(() => void (now += 10));
-    const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
-    const spaced = new TurnCommittedJsonFile<{ n: number }>(file, { spacing: 20, now: () => now });
-    await spaced.write({ n: 1 });
-    const later = [spaced.write({ n: 2 })];
-    await nextTurn();
-    later.push(spaced.write({ n: 3 }));
-    await nextTurn();
-    expect(writes).toHaveBeenCalledTimes(1);
-    await Promise.all(later);
-    expect(writes.mock.calls.map(([data]) => data)).toEqual([{ n: 1 }, { n: 3 }]);
-
-    const unspaced = new TurnCommittedJsonFile<{ n: number }>(file, { now: () => now });
-    await unspaced.write({ n: 4 });
-    await unspaced.write({ n: 5 });
-    expect(writes).toHaveBeenCalledTimes(4);
-  });
-
   it("rejects every caller of a turn whose write fails, and writes again on the next turn", async () => {
     const file = tempFile();
     writeFileSync(file, JSON.stringify({ n: 0 }));
