@@ -8,6 +8,8 @@
  * prints acknowledged events per second, one line per size, and whether the target (issue 21) is met. On the
  * bundled store it also times a trend over the captured events, then over the same events read back at a restart.
  * `--profile DIR`: each server runs with node --cpu-prof (read the profile with bench/profile-top.mjs).
+ * `--spread MS`: each event's timestamp up to MS ms before its batch's `sent_at`, as SDKs that queue events send
+ * them (default 0: every event at the server's now, so each one lands after the stored ones).
  */
 import autocannon from "autocannon";
 import { spawn } from "node:child_process";
@@ -20,12 +22,13 @@ import { derivedProjectToken } from "../src/util/ids.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const { values: flags } = parseArgs({
-  options: { sizes: { type: "string" }, seconds: { type: "string" }, connections: { type: "string" }, warmup: { type: "string" }, profile: { type: "string" } },
+  options: { sizes: { type: "string" }, spread: { type: "string" }, seconds: { type: "string" }, connections: { type: "string" }, warmup: { type: "string" }, profile: { type: "string" } },
 });
 const SIZES = (flags.sizes ?? "bundled,1000000,10000000").split(",").map((s) => s.trim());
 const SECONDS = Number(flags.seconds ?? 10);
 const CONNECTIONS = Number(flags.connections ?? 10);
 const WARMUP = Number(flags.warmup ?? 2);
+const SPREAD_MS = Number(flags.spread ?? 0);
 const EVENTS_PER_BATCH = 100;
 const DISTINCT_IDS = 1000;
 const TOKEN = derivedProjectToken("1");
@@ -69,14 +72,15 @@ async function startServer(dataFile: string, dataset: string[], tag: string): Pr
 let counter = 0;
 function batchBody(): string {
   const n = counter++;
-  const sentAt = new Date().toISOString();
+  const sentMs = Date.now();
+  const sentAt = new Date(sentMs).toISOString();
   const batch = Array.from({ length: EVENTS_PER_BATCH }, (_, i) => {
     const k = n * EVENTS_PER_BATCH + i;
     return {
       event: i % 10 === 0 ? "$pageview" : "bench event",
       distinct_id: `bench-${k % DISTINCT_IDS}`,
       uuid: `0190bbbb-0000-7000-8000-${k.toString(16).padStart(12, "0")}`,
-      timestamp: sentAt,
+      timestamp: SPREAD_MS ? new Date(sentMs - ((k * 7919) % SPREAD_MS)).toISOString() : sentAt,
       properties: { $lib: "posthog-node", i, plan: i % 3 ? "free" : "pro", $set: { last_batch: n } },
     };
   });
@@ -140,7 +144,7 @@ async function benchSize(size: string): Promise<boolean> {
       const r = await load(server.url, SECONDS);
       met = r.eventsPerSecond >= TARGET.eventsPerSecond && r.p99 <= TARGET.p99Ms;
       console.log(
-        `POST /batch/ (${EVENTS_PER_BATCH} events, durable) c=${CONNECTIONS} ${SECONDS}s, ${storeLabel(size)} (start-up ${(server.startupMs / 1000).toFixed(1)} s): ` +
+        `POST /batch/ (${EVENTS_PER_BATCH} events${SPREAD_MS ? `, timestamps spread over ${SPREAD_MS} ms` : ""}, durable) c=${CONNECTIONS} ${SECONDS}s, ${storeLabel(size)} (start-up ${(server.startupMs / 1000).toFixed(1)} s): ` +
           `${Math.round(r.eventsPerSecond).toLocaleString("en")} events/s (${r.acked} batches acknowledged, ${r.other} other answers, ${r.errors} errors; ` +
           `latency p50 ${r.p50} ms, p99 ${r.p99} ms) on ${os.cpus().length} CPUs, load ${before} → ${loadAverage()}; ` +
           `target ≥ ${TARGET.eventsPerSecond.toLocaleString("en")} events/s and p99 ≤ ${TARGET.p99Ms} ms ${met ? "met" : "missed"}`,
