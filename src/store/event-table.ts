@@ -320,17 +320,22 @@ export class EventTable {
   /** Adds an event at its place by timestamp; ties keep arrival order. */
   add(event: EventRecord): void {
     const encoded = this.#encode(event);
-    const n = this.#length;
-    const ts = this.#cols.ts;
-    if (n === 0 || ts[n - 1]! <= encoded.ts) return this.#append(encoded);
-    let lo = 0;
-    let hi = n;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (ts[mid]! <= encoded.ts) lo = mid + 1;
-      else hi = mid;
+    if (this.#appendable(encoded)) this.#append(encoded);
+    else this.#insertAll([encoded]);
+  }
+
+  /**
+   * Adds events as `add` one by one would. Those older than the newest stored one (an SDK's queued events) go in
+   * together: one copy of the table for the batch, where `add` copies it for each.
+   */
+  addAll(events: readonly EventRecord[]): void {
+    const late: Encoded[] = [];
+    for (const event of events) {
+      const encoded = this.#encode(event);
+      if (late.length === 0 && this.#appendable(encoded)) this.#append(encoded);
+      else late.push(encoded);
     }
-    this.#insertAt(lo, encoded);
+    if (late.length) this.#insertAll(late);
   }
 
   /** Keeps the events whose distinct id passes; true when any was removed. */
@@ -591,27 +596,51 @@ export class EventTable {
     this.#generation++;
   }
 
-  /** An out-of-order event: new arrays with a gap at `at` (rows read earlier keep the old ones). */
-  #insertAt(at: number, e: Encoded): void {
+  #appendable(e: Encoded): boolean {
+    const n = this.#length;
+    return n === 0 || this.#cols.ts[n - 1]! <= e.ts;
+  }
+
+  /** Where an event of time `ts` goes: after every stored event of that time or earlier. */
+  #upperBound(ts: number): number {
+    const col = this.#cols.ts;
+    let lo = 0;
+    let hi = this.#length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (col[mid]! <= ts) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /**
+   * Out-of-order events: new arrays, the stored rows copied in runs between the new ones (rows read earlier keep
+   * the old arrays). Sorted stably by time, each goes after the stored events of its time, as `add` places it.
+   */
+  #insertAll(late: Encoded[]): void {
+    late.sort((a, b) => a.ts - b.ts);
     const src = this.#cols;
     const n = this.#length;
-    const next = emptyColumns(Math.max(src.ts.length, n + 1), Math.max(src.vals.length, this.#valsLength + e.values.length));
-    for (const key of ["ts", "name", "did", "chain", "shape", "voff"] as const) {
-      const from = src[key] as Uint32Array;
-      const to = next[key] as Uint32Array;
-      to.set(from.subarray(0, at));
-      to.set(from.subarray(at, n), at + 1);
-    }
-    next.uuid.set(src.uuid.subarray(0, at * 4));
-    next.uuid.set(src.uuid.subarray(at * 4, n * 4), (at + 1) * 4);
+    const k = late.length;
+    const extraVals = late.reduce((sum, e) => sum + e.values.length, 0);
+    const next = emptyColumns(Math.max(src.ts.length, n + k), Math.max(src.vals.length, this.#valsLength + extraVals));
     next.vals.set(src.vals.subarray(0, this.#valsLength));
+    const at = Int32Array.from(late, (e) => this.#upperBound(e.ts));
+    for (let j = 0; j <= k; j++) {
+      const from = j === 0 ? 0 : at[j - 1]!;
+      const to = j === k ? n : at[j]!;
+      copyRows(src, from, to, next, from + j);
+      if (j < k) this.#write(next, to + j, late[j]!);
+    }
     this.#cols = next;
-    this.#write(next, at, e);
-    this.#byUuid?.shiftFrom(at);
-    this.#byUuid?.add(next.uuid, at);
-    this.#length++;
+    this.#length += k;
     next.hw = this.#length;
     next.vhw = this.#valsLength;
+    if (this.#byUuid) {
+      this.#byUuid.shiftForInserts(at);
+      for (let j = 0; j < k; j++) this.#byUuid.add(next.uuid, at[j]! + j);
+    }
     this.#generation++;
   }
 
@@ -630,6 +659,13 @@ export class EventTable {
 
 /** Capacity for `n` items plus a sixteenth (at least 1,024): what a trimmed table keeps for appends. */
 const roomFor = (n: number) => n + Math.max(1024, Math.ceil(n / 16));
+
+/** Rows `start` to `end` (excluded) of `from` to `to` from row `at` on, values aside. */
+function copyRows(from: Columns, start: number, end: number, to: Columns, at: number): void {
+  if (start === end) return;
+  for (const key of ["ts", "name", "did", "chain", "shape", "voff"] as const) (to[key] as Uint32Array).set((from[key] as Uint32Array).subarray(start, end), at);
+  to.uuid.set(from.uuid.subarray(start * 4, end * 4), at * 4);
+}
 
 function copyRow(from: Columns, i: number, to: Columns, j: number): void {
   to.ts[j] = from.ts[i]!;

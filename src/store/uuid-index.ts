@@ -82,10 +82,17 @@ export class UuidIndex {
     }
   }
 
-  /** Rows at `at` and after moved one place up (an insert before them): their positions follow. */
-  shiftFrom(at: number): void {
+  /**
+   * Rows inserted before stored ones: `at` (ascending) are the insertion points in the old positions, so a row at
+   * old position p moves up by the number of points at or before p. One pass over the slots for the lot.
+   */
+  shiftForInserts(at: Int32Array): void {
     const slots = this.#slots;
-    for (let s = 0; s < slots.length; s++) if (slots[s]! > at) slots[s]!++;
+    const first = at[0]!;
+    for (let s = 0; s < slots.length; s++) {
+      const held = slots[s]!;
+      if (held > first) slots[s] = held + pointsUpTo(at, held - 1);
+    }
   }
 
   #grow(words: Uint32Array): void {
@@ -94,6 +101,18 @@ export class UuidIndex {
     this.#count = 0;
     for (const held of old) if (held !== 0) this.add(words, held - 1);
   }
+}
+
+/** How many of the ascending `points` are at most `p`. */
+function pointsUpTo(points: Int32Array, p: number): number {
+  let lo = 0;
+  let hi = points.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (points[mid]! <= p) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Slots for `rows` rows under MAX_LOAD, a power of two (the probe wraps with a mask). */

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { EventDictionaries, EventTable } from "../../../src/store/event-table.ts";
 import type { EventRecord } from "../../../src/store/schema.ts";
@@ -46,6 +47,24 @@ describe("finding an event by uuid", () => {
     expect(indexed).toEqual(want);
     expect(table.at(table.positionOfUuid(uuidOf(10)))!.timestamp).toBe(T0 + 4999);
     expect(want.filter((p) => p === -1).length).toBeGreaterThan(0);
+  });
+
+  it("a batch with events older than the stored ones lands as adding them one by one does, and is found", () => {
+    // Times from a few seconds so that ties (stored vs new, new vs new) are common.
+    const times = fc.array(fc.integer({ min: 0, max: 5 }), { maxLength: 40 });
+    fc.assert(
+      fc.property(times, times, (stored, batch) => {
+        const events = (from: number, ts: number[]) => ts.map((t, i) => event(from + i, { timestamp: T0 + t * 1000 }));
+        const [one, all] = [new EventTable("1"), new EventTable("1")];
+        for (const e of events(0, stored)) one.add(e), all.add(e);
+        all.positionOfUuid(uuidOf(0));
+        for (const e of events(1000, batch)) one.add(e);
+        all.addAll(events(1000, batch));
+        expect([...all].map((r) => r.toJSON())).toEqual([...one].map((r) => r.toJSON()));
+        const asked = [...stored.keys(), ...batch.keys()].map((i) => uuidOf(i)).concat(batch.map((_, i) => uuidOf(1000 + i)));
+        expect(lookups(all, asked).indexed).toEqual(lookups(all, asked).scanned);
+      }),
+    );
   });
 
   it("follows removals, and a shared copy and its original find only their own rows", () => {
