@@ -95,7 +95,7 @@ const NOT_LIFTED_FOR = new Set(["$snapshot", "$performance_event"]);
 
 /** Event properties copied into `$set` and `$set_once.$initial_*`; keys the client set itself win (reference §2.4). */
 function liftPersonProperties(event: string, properties: Properties, set: Properties, setOnce: Properties): void {
-  if (NOT_LIFTED_FOR.has(event) || !hasLiftedKey(properties)) return;
+  if (NOT_LIFTED_FOR.has(event)) return;
   const server = properties.$is_server === true;
   for (const [key, initial] of INITIAL_NAME) {
     if (!Object.hasOwn(properties, key) || (server && SERVER_SKIPS.has(key))) continue;
@@ -104,11 +104,6 @@ function liftPersonProperties(event: string, properties: Properties, set: Proper
   }
 }
 
-/** Server libraries send few properties and none of the lifted ones: checked over the event's keys, not the list. */
-function hasLiftedKey(properties: Properties): boolean {
-  for (const key in properties) if (INITIAL_NAME.has(key)) return true;
-  return false;
-}
 
 const unsetKeys = (v: unknown): string[] => (Array.isArray(v) ? v.filter((k): k is string => typeof k === "string") : isObject(v) ? Object.keys(v) : []);
 
