@@ -49,6 +49,10 @@ export function sanitiseDistinctId(value: unknown): string | null {
 
 const ISO_ZONELESS = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?$/;
 
+/** Years 0 to 9999 (UTC), as instants: a parsed time outside is refused. */
+const YEAR_0 = Date.parse("0000-01-01T00:00:00Z");
+const YEAR_10000 = Date.parse("+010000-01-01T00:00:00Z");
+
 /** Lenient time parsing (reference §1.7): RFC 3339, date only, no zone = UTC, `+03` zones, epoch numbers. */
 export function parseTime(value: unknown): number | null {
   if (typeof value === "number") return Number.isFinite(value) ? value : null;
@@ -58,9 +62,7 @@ export function parseTime(value: unknown): number | null {
   if (ISO_ZONELESS.test(text)) text = `${text.replace(" ", "T")}${text.length === 10 ? "T00:00:00" : ""}Z`;
   text = text.replace(/([+-]\d{2})$/, "$1:00");
   const ms = Date.parse(text);
-  if (Number.isNaN(ms)) return null;
-  const year = new Date(ms).getUTCFullYear();
-  return year >= 0 && year <= 9999 ? ms : null;
+  return ms >= YEAR_0 && ms < YEAR_10000 ? ms : null;
 }
 
 /** `sent_at` is the same for every event of a batch: parsed once per batch, not per event. */
