@@ -8,12 +8,14 @@
  * prints acknowledged events per second, one line per size, and whether the target (issue 21) is met. On the
  * bundled store it also times a trend over the captured events, then over the same events read back at a restart.
  * `--profile DIR`: each server runs with node --cpu-prof (read the profile with bench/profile-top.mjs).
+ * `--node-flag F` (repeatable) passes F to the servers' node; `--server-log FILE` appends their output to FILE
+ * (`--node-flag=--trace-gc --server-log gc.log`: their collections).
  * `--spread MS`: each event's timestamp up to MS ms before its batch's `sent_at`, as SDKs that queue events send
  * them (default 0: every event at the server's now, so each one lands after the stored ones).
  */
 import autocannon from "autocannon";
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { createWriteStream, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -22,7 +24,7 @@ import { derivedProjectToken } from "../src/util/ids.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const { values: flags } = parseArgs({
-  options: { sizes: { type: "string" }, spread: { type: "string" }, seconds: { type: "string" }, connections: { type: "string" }, warmup: { type: "string" }, profile: { type: "string" } },
+  options: { sizes: { type: "string" }, spread: { type: "string" }, seconds: { type: "string" }, connections: { type: "string" }, warmup: { type: "string" }, profile: { type: "string" }, "node-flag": { type: "string", multiple: true }, "server-log": { type: "string" } },
 });
 const SIZES = (flags.sizes ?? "bundled,1000000,10000000").split(",").map((s) => s.trim());
 const SECONDS = Number(flags.seconds ?? 10);
@@ -45,7 +47,7 @@ function datasetArgs(size: string): string[] {
 }
 
 async function startServer(dataFile: string, dataset: string[], tag: string): Promise<{ url: string; startupMs: number; stop: () => Promise<void> }> {
-  const nodeArgs = flags.profile ? ["--cpu-prof", "--cpu-prof-dir", path.resolve(flags.profile, tag)] : [];
+  const nodeArgs = [...(flags["node-flag"] ?? []), ...(flags.profile ? ["--cpu-prof", "--cpu-prof-dir", path.resolve(flags.profile, tag)] : [])];
   const started = performance.now();
   const child = spawn(process.execPath, [...nodeArgs, "dist/main.mjs", "--port", "0", "--data", dataFile, ...dataset, "--now", NOW, "--log-level", "info"], {
     cwd: ROOT,
@@ -63,8 +65,14 @@ async function startServer(dataFile: string, dataset: string[], tag: string): Pr
     child.once("exit", () => reject(new Error(`server exited:\n${out}`)));
   });
   const startupMs = performance.now() - started;
-  child.stdout!.resume();
-  child.stderr!.resume();
+  if (flags["server-log"]) {
+    const log = createWriteStream(flags["server-log"], { flags: "a" });
+    child.stdout!.pipe(log);
+    child.stderr!.pipe(log);
+  } else {
+    child.stdout!.resume();
+    child.stderr!.resume();
+  }
   const exited = new Promise((resolve) => child.once("exit", resolve));
   return { url, startupMs, stop: () => (child.exitCode === null && child.kill("SIGTERM"), exited.then(() => undefined)) };
 }
