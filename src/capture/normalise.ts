@@ -44,7 +44,9 @@ export function toBatch(value: unknown): CaptureBatch {
 export function sanitiseDistinctId(value: unknown): string | null {
   if (value === undefined || value === null || value === "") return null;
   const text = typeof value === "string" ? value : (stringify(value) ?? String(value));
-  return [...text.replace(/\u0000/g, "\uFFFD")].slice(0, 200).join("");
+  const clean = text.includes("\u0000") ? text.replace(/\u0000/g, "\uFFFD") : text;
+  // 200 UTF-16 units or fewer are at most 200 code points: only a longer id is split.
+  return clean.length <= 200 ? clean : [...clean].slice(0, 200).join("");
 }
 
 const ISO_ZONELESS = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?$/;

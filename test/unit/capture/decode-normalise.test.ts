@@ -76,6 +76,8 @@ describe("distinct ids and time (reference §1.5, §1.7)", () => {
     [{ b: 1, a: 2 }, '{"a":2,"b":1}'],
     ["a\u0000b", "a\uFFFDb"],
     ["x".repeat(250), "x".repeat(200)],
+    ["😀".repeat(150), "😀".repeat(150)],
+    ["😀".repeat(201), "😀".repeat(200)],
     [null, null],
     ["", null],
   ])("%j → %j", (given, want) => expect(sanitiseDistinctId(given)).toBe(want));
