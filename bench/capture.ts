@@ -1,14 +1,21 @@
 /**
- * Capture throughput (issue 15): `npx tsx bench/capture.ts [--seconds S] [--connections C]` (not part of
- * `npm test`). Starts the built server (`dist/main.mjs`, `npm run build` first) as a child process with a data
- * file (so every acknowledged batch is on disk), then loads `POST /batch/` with posthog-node-shaped batches of
- * 100 events (unique uuids, 1,000 distinct ids, so persons are created and then updated) at C connections and
- * prints acknowledged events per second. `--profile DIR`: the server runs with node --cpu-prof (read the
- * profile with bench/profile-top.mjs).
+ * Capture throughput (issues 15, 21): `npx tsx bench/capture.ts [--sizes bundled,1000000,10000000] [--seconds S]
+ * [--connections C] [--warmup W] [--profile DIR]` (not part of `npm test`). For each store size it starts the built
+ * server (`dist/main.mjs`, `npm run build` first) as a child process with a data file (so every acknowledged batch
+ * is on disk): `bundled` starts from fixtures/scenarios/basic.json, a number N from N generated events (`--events N`,
+ * generated and written at start: ~2 min for 10 M). It then loads `POST /batch/` with posthog-node-shaped batches
+ * of 100 events (unique uuids, 1,000 distinct ids, so persons are created and then updated) at C connections and
+ * prints acknowledged events per second, one line per size, and whether the target (issue 21) is met. On the
+ * bundled store it also times a trend over the captured events, then over the same events read back at a restart.
+ * `--profile DIR`: each server runs with node --cpu-prof (read the profile with bench/profile-top.mjs).
+ * `--node-flag F` (repeatable) passes F to the servers' node; `--server-log FILE` appends their output to FILE
+ * (`--node-flag=--trace-gc --server-log gc.log`: their collections).
+ * `--spread MS`: each event's timestamp up to MS ms before its batch's `sent_at`, as SDKs that queue events send
+ * them (default 0: every event at the server's now, so each one lands after the stored ones).
  */
 import autocannon from "autocannon";
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { createWriteStream, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,19 +23,33 @@ import { parseArgs } from "node:util";
 import { derivedProjectToken } from "../src/util/ids.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const { values: flags } = parseArgs({ options: { seconds: { type: "string" }, connections: { type: "string" }, warmup: { type: "string" }, profile: { type: "string" } } });
+const { values: flags } = parseArgs({
+  options: { sizes: { type: "string" }, spread: { type: "string" }, seconds: { type: "string" }, connections: { type: "string" }, warmup: { type: "string" }, profile: { type: "string" }, "node-flag": { type: "string", multiple: true }, "server-log": { type: "string" } },
+});
+const SIZES = (flags.sizes ?? "bundled,1000000,10000000").split(",").map((s) => s.trim());
 const SECONDS = Number(flags.seconds ?? 10);
 const CONNECTIONS = Number(flags.connections ?? 10);
 const WARMUP = Number(flags.warmup ?? 2);
+const SPREAD_MS = Number(flags.spread ?? 0);
 const EVENTS_PER_BATCH = 100;
 const DISTINCT_IDS = 1000;
 const TOKEN = derivedProjectToken("1");
 /** One frozen clock for both starts: captured events land relative to it, and the restart reads them at the same "now". */
 const NOW = "2024-03-05T12:00:00Z";
+/** Issue 21's target, at every store size. */
+const TARGET = { eventsPerSecond: 20_000, p99Ms: 100 };
 
-async function startServer(dataFile: string, fresh = true): Promise<{ url: string; stop: () => Promise<void> }> {
-  const nodeArgs = flags.profile ? ["--cpu-prof", "--cpu-prof-dir", path.resolve(flags.profile)] : [];
-  const child = spawn(process.execPath, [...nodeArgs, "dist/main.mjs", "--port", "0", "--data", dataFile, ...(fresh ? ["--fixtures", "fixtures/scenarios/basic.json"] : []), "--now", NOW, "--log-level", "info"], {
+/** The server's dataset flags for a size: the bundled scenario, or N generated events. */
+function datasetArgs(size: string): string[] {
+  if (size === "bundled") return ["--fixtures", "fixtures/scenarios/basic.json"];
+  if (!/^\d+$/.test(size)) throw new Error(`--sizes: "${size}" is neither "bundled" nor a number of events`);
+  return ["--events", size];
+}
+
+async function startServer(dataFile: string, dataset: string[], tag: string): Promise<{ url: string; startupMs: number; stop: () => Promise<void> }> {
+  const nodeArgs = [...(flags["node-flag"] ?? []), ...(flags.profile ? ["--cpu-prof", "--cpu-prof-dir", path.resolve(flags.profile, tag)] : [])];
+  const started = performance.now();
+  const child = spawn(process.execPath, [...nodeArgs, "dist/main.mjs", "--port", "0", "--data", dataFile, ...dataset, "--now", NOW, "--log-level", "info"], {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -43,23 +64,31 @@ async function startServer(dataFile: string, fresh = true): Promise<{ url: strin
     child.stderr!.on("data", onData);
     child.once("exit", () => reject(new Error(`server exited:\n${out}`)));
   });
-  child.stdout!.resume();
-  child.stderr!.resume();
+  const startupMs = performance.now() - started;
+  if (flags["server-log"]) {
+    const log = createWriteStream(flags["server-log"], { flags: "a" });
+    child.stdout!.pipe(log);
+    child.stderr!.pipe(log);
+  } else {
+    child.stdout!.resume();
+    child.stderr!.resume();
+  }
   const exited = new Promise((resolve) => child.once("exit", resolve));
-  return { url, stop: () => (child.exitCode === null && child.kill("SIGTERM"), exited.then(() => undefined)) };
+  return { url, startupMs, stop: () => (child.exitCode === null && child.kill("SIGTERM"), exited.then(() => undefined)) };
 }
 
 let counter = 0;
 function batchBody(): string {
   const n = counter++;
-  const sentAt = new Date().toISOString();
+  const sentMs = Date.now();
+  const sentAt = new Date(sentMs).toISOString();
   const batch = Array.from({ length: EVENTS_PER_BATCH }, (_, i) => {
     const k = n * EVENTS_PER_BATCH + i;
     return {
       event: i % 10 === 0 ? "$pageview" : "bench event",
       distinct_id: `bench-${k % DISTINCT_IDS}`,
       uuid: `0190bbbb-0000-7000-8000-${k.toString(16).padStart(12, "0")}`,
-      timestamp: sentAt,
+      timestamp: SPREAD_MS ? new Date(sentMs - ((k * 7919) % SPREAD_MS)).toISOString() : sentAt,
       properties: { $lib: "posthog-node", i, plan: i % 3 ? "free" : "pro", $set: { last_batch: n } },
     };
   });
@@ -106,20 +135,42 @@ async function trendP50(url: string): Promise<{ ms: number; total: number }> {
   return { ms: times[times.length >> 1]!, total };
 }
 
-const dir = mkdtempSync(path.join(os.tmpdir(), "analytics-mock-bench-capture-"));
-const dataFile = path.join(dir, "db.json");
-const server = await startServer(dataFile);
-try {
-  await load(server.url, WARMUP);
-  const r = await load(server.url, SECONDS);
-  console.log(
-    `POST /batch/ (${EVENTS_PER_BATCH} events, durable) c=${CONNECTIONS} ${SECONDS}s: ${Math.round(r.eventsPerSecond).toLocaleString("en")} events/s ` +
-      `(${r.acked} batches acknowledged, ${r.other} other answers, ${r.errors} errors; latency p50 ${r.p50} ms, p99 ${r.p99} ms) on ${os.cpus().length} CPUs, load ${os.loadavg()[0]!.toFixed(1)}`,
-  );
-  // The same trend over the events just captured, then over the same events loaded from the data file at a restart.
-  const captured = await trendP50(server.url);
-  await server.stop();
-  const reloaded = await startServer(dataFile, false);
+const loadAverage = () => os.loadavg().map((l) => l.toFixed(2)).join(", ");
+const storeLabel = (size: string) => (size === "bundled" ? "bundled scenario" : `${Number(size).toLocaleString("en")} generated events`);
+
+/** One store size: start, warm up, load, print; on the bundled store also the trend over captured vs reloaded events. */
+async function benchSize(size: string): Promise<boolean> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "analytics-mock-bench-capture-"));
+  const dataFile = path.join(dir, "db.json");
+  try {
+    const server = await startServer(dataFile, datasetArgs(size), `capture-${size}`);
+    let captured: { ms: number; total: number } | undefined;
+    let met: boolean;
+    try {
+      await load(server.url, WARMUP);
+      const before = loadAverage();
+      const r = await load(server.url, SECONDS);
+      met = r.eventsPerSecond >= TARGET.eventsPerSecond && r.p99 <= TARGET.p99Ms;
+      console.log(
+        `POST /batch/ (${EVENTS_PER_BATCH} events${SPREAD_MS ? `, timestamps spread over ${SPREAD_MS} ms` : ""}, durable) c=${CONNECTIONS} ${SECONDS}s, ${storeLabel(size)} (start-up ${(server.startupMs / 1000).toFixed(1)} s): ` +
+          `${Math.round(r.eventsPerSecond).toLocaleString("en")} events/s (${r.acked} batches acknowledged, ${r.other} other answers, ${r.errors} errors; ` +
+          `latency p50 ${r.p50} ms, p99 ${r.p99} ms) on ${os.cpus().length} CPUs, load ${before} → ${loadAverage()}; ` +
+          `target ≥ ${TARGET.eventsPerSecond.toLocaleString("en")} events/s and p99 ≤ ${TARGET.p99Ms} ms ${met ? "met" : "missed"}`,
+      );
+      if (size === "bundled") captured = await trendP50(server.url);
+    } finally {
+      await server.stop();
+    }
+    if (captured) await reloadedTrend(dataFile, captured);
+    return met;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The same trend over the same events loaded from the data file at a restart. */
+async function reloadedTrend(dataFile: string, captured: { ms: number; total: number }): Promise<void> {
+  const reloaded = await startServer(dataFile, [], "capture-reloaded");
   try {
     const loaded = await trendP50(reloaded.url);
     console.log(
@@ -129,7 +180,8 @@ try {
   } finally {
     await reloaded.stop();
   }
-} finally {
-  await server.stop();
-  rmSync(dir, { recursive: true, force: true });
 }
+
+let allMet = true;
+for (const size of SIZES) allMet = (await benchSize(size)) && allMet;
+console.log(`capture target (≥ ${TARGET.eventsPerSecond.toLocaleString("en")} events/s, p99 ≤ ${TARGET.p99Ms} ms at ${SIZES.join(", ")}): ${allMet ? "met" : "missed"}`);

@@ -4,9 +4,9 @@
  * unwrap → size check → JSON. Pure: bytes and headers in, a JSON value out, or a captureFail error.
  */
 import { gunzipSync } from "node:zlib";
-import LZString from "lz-string";
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "../util/json-depth.ts";
 import { captureFail } from "./errors.ts";
+import { decompressLz64 } from "./lz64.ts";
 
 export interface RawCapture {
   body: Buffer;
@@ -42,10 +42,12 @@ function gunzip(bytes: Buffer, limit: number): Buffer {
   }
 }
 
-function lz64(text: string): string {
-  const decoded = LZString.decompressFromBase64(unspace(text));
-  if (!decoded) throw captureFail.decoding("the body is not valid lz64");
-  return decoded;
+/** Stops at `limit` characters while decoding (a character is at least one UTF-8 byte): lz64 bodies can be bombs too. */
+function lz64(text: string, limit: number): string {
+  const decoded = decompressLz64(unspace(text), limit);
+  if (!decoded.ok && decoded.reason === "too_large") throw captureFail.tooLarge(limit);
+  if (!decoded.ok || decoded.text === "") throw captureFail.decoding("the body is not valid lz64");
+  return decoded.text;
 }
 
 /** Text of the payload after form, base64 and compression decoding. */
@@ -64,13 +66,13 @@ function decodedText(raw: RawCapture, limit: number): string {
     data = bytes.toString("utf8");
   }
   if (typeof data === "string") {
-    if (compression === "lz64") return lz64(data);
+    if (compression === "lz64") return lz64(data, limit);
     const unspaced = unspace(data.trim());
     if (looksBase64(unspaced)) data = Buffer.from(unspaced, "base64");
     else return data;
   } else if (!startsWithGzipMagic(data) && compression !== "gzip" && compression !== "gzip-js") {
     const text = data.toString("latin1").trim();
-    if (compression === "lz64") return lz64(data.toString("utf8"));
+    if (compression === "lz64") return lz64(data.toString("utf8"), limit);
     if (looksBase64(text)) data = Buffer.from(text, "base64");
   }
   const gzipHinted = compression === "gzip" || compression === "gzip-js" || /\bgzip\b/i.test(raw.contentEncoding ?? "");

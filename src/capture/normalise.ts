@@ -45,10 +45,16 @@ export function toBatch(value: unknown): CaptureBatch {
 export function sanitiseDistinctId(value: unknown): string | null {
   if (value === undefined || value === null || value === "") return null;
   const text = typeof value === "string" ? value : (stringify(value) ?? String(value));
-  return [...text.replace(/\u0000/g, "\uFFFD")].slice(0, 200).join("");
+  const clean = text.includes("\u0000") ? text.replace(/\u0000/g, "\uFFFD") : text;
+  // 200 UTF-16 units or fewer are at most 200 code points: only a longer id is split.
+  return clean.length <= 200 ? clean : [...clean].slice(0, 200).join("");
 }
 
 const ISO_ZONELESS = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?$/;
+
+/** Years 0 to 9999 (UTC), as instants: a parsed time outside is refused. */
+const YEAR_0 = Date.parse("0000-01-01T00:00:00Z");
+const YEAR_10000 = Date.parse("+010000-01-01T00:00:00Z");
 
 /** Lenient time parsing (reference §1.7): RFC 3339, date only, no zone = UTC, `+03` zones, epoch numbers. */
 export function parseTime(value: unknown): number | null {
@@ -59,9 +65,14 @@ export function parseTime(value: unknown): number | null {
   if (ISO_ZONELESS.test(text)) text = `${text.replace(" ", "T")}${text.length === 10 ? "T00:00:00" : ""}Z`;
   text = text.replace(/([+-]\d{2})$/, "$1:00");
   const ms = Date.parse(text);
-  if (Number.isNaN(ms)) return null;
-  const year = new Date(ms).getUTCFullYear();
-  return year >= 0 && year <= 9999 ? ms : null;
+  return ms >= YEAR_0 && ms < YEAR_10000 ? ms : null;
+}
+
+/** `sent_at` is the same for every event of a batch: parsed once per batch, not per event. */
+let lastSentAt: { text: unknown; ms: number | null } = { text: undefined, ms: null };
+function sentAtOf(text: string | undefined): number | null {
+  if (lastSentAt.text !== text) lastSentAt = { text, ms: parseTime(text) };
+  return lastSentAt.ms;
 }
 
 const FUTURE_LIMIT_MS = 23 * 3600_000;
@@ -86,6 +97,8 @@ const LIFTED = [
   "$raw_user_agent", "utm_source", "utm_medium", "utm_campaign", "utm_content", "utm_name", "utm_term", "gclid", "gad_source", "gclsrc", "dclid",
   "gbraid", "wbraid", "fbclid", "msclkid", "twclid", "li_fat_id", "mc_cid", "igshid", "ttclid", "rdt_cid", "irclid", "_kx", "epik", "qclid", "sccid",
 ];
+/** Each lifted key's `$set_once` name: `$browser` → `$initial_browser`. */
+const INITIAL_NAME = new Map(LIFTED.map((key) => [key, `$initial_${key.replace(/^\$/, "")}`]));
 const SERVER_SKIPS = new Set(["$os", "$os_version"]);
 const NOT_LIFTED_FOR = new Set(["$snapshot", "$performance_event"]);
 
@@ -93,13 +106,13 @@ const NOT_LIFTED_FOR = new Set(["$snapshot", "$performance_event"]);
 function liftPersonProperties(event: string, properties: Properties, set: Properties, setOnce: Properties): void {
   if (NOT_LIFTED_FOR.has(event)) return;
   const server = properties.$is_server === true;
-  for (const key of LIFTED) {
+  for (const [key, initial] of INITIAL_NAME) {
     if (!Object.hasOwn(properties, key) || (server && SERVER_SKIPS.has(key))) continue;
     if (!Object.hasOwn(set, key)) set[key] = properties[key];
-    const initial = `$initial_${key.replace(/^\$/, "")}`;
     if (!Object.hasOwn(setOnce, initial)) setOnce[initial] = properties[key];
   }
 }
+
 
 const unsetKeys = (v: unknown): string[] => (Array.isArray(v) ? v.filter((k): k is string => typeof k === "string") : isObject(v) ? Object.keys(v) : []);
 
@@ -140,7 +153,10 @@ function validated(raw: Raw, engage: boolean) {
   const uuid = raw.uuid === "" || raw.uuid === undefined || raw.uuid === null ? null : raw.uuid;
   if (uuid !== null && (typeof uuid !== "string" || !UUID_PATTERN.test(uuid))) throw captureFail.invalidUuid();
   if (properties.$cookieless_mode !== undefined && typeof properties.$cookieless_mode !== "boolean") throw captureFail.invalidCookieless();
-  return { name: [...name].slice(0, 200).join(""), properties, distinctId, uuid: uuid === null ? null : dashed(uuid) };
+  // 200 code points at most; a name of 200 UTF-16 units or fewer has no more than that. A 36-character uuid that
+  // passed the pattern has its dashes already.
+  const shortName = name.length <= 200 ? name : [...name].slice(0, 200).join("");
+  return { name: shortName, properties, distinctId, uuid: uuid === null ? null : uuid.length === 36 ? uuid.toLowerCase() : dashed(uuid) };
 }
 
 /** One event as ingestion stores it; null when ingestion drops it (person events in personless mode). */
@@ -150,7 +166,7 @@ export function normaliseEvent(raw: Raw, ctx: NormaliseContext): NormalisedEvent
   const setOnce: Properties = { ...(isObject(properties.$set_once) ? properties.$set_once : {}), ...(isObject(raw.$set_once) ? raw.$set_once : {}) };
   const processPerson = properties.$process_person_profile !== false;
   if (!processPerson && PERSON_EVENTS.has(name)) return null;
-  const sentAt = parseTime(ctx.sentAt);
+  const sentAt = sentAtOf(ctx.sentAt);
   const timestamp = correctedTimestamp({ timestamp: raw.timestamp, offset: raw.offset, ignoreSentAt: properties.$ignore_sent_at === true }, sentAt, ctx.now);
   if (ctx.sentAt !== undefined) properties.$sent_at = ctx.sentAt;
   if (properties.$ip === undefined && ctx.ip !== undefined) properties.$ip = ctx.ip;

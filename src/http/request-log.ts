@@ -14,7 +14,10 @@ export interface RequestLogEntry {
   query: string;
   /** The routed operation, or null (unknown path, wrong method, the control API's own pages). */
   operation_id: string | null;
-  /** The JSON body as parsed, or null when none was read; over BODY_CAP bytes, the first BODY_CAP bytes of its JSON text. */
+  /**
+   * The JSON body as parsed, or null when none was read; over BODY_CAP bytes, the first BODY_CAP bytes of its JSON
+   * text. A body read as bytes (the capture endpoints) is its text, parsed when it is JSON within BODY_CAP bytes.
+   */
   body: unknown;
   body_truncated: boolean;
   status: number;
@@ -33,15 +36,39 @@ const PERSONAL_KEY = /phx_[A-Za-z0-9_]+/g;
 /** Personal API keys inside a logged text, masked as everywhere else (`phx_…abcd`). */
 export const maskKeys = (text: string): string => text.replace(PERSONAL_KEY, (key) => maskKey(key));
 
+/** The first `cap` bytes of UTF-8 text, cut before a character that would not fit whole. */
+function utf8Prefix(bytes: Buffer, cap: number): string {
+  let end = Math.min(cap, bytes.length);
+  while (end > 0 && end < bytes.length && (bytes[end]! & 0xc0) === 0x80) end--;
+  return bytes.subarray(0, end).toString("utf8");
+}
+
 /** The body as it is logged: masked, and cut at BODY_CAP bytes of JSON text (then a string, flagged). */
 export function loggedBody(body: unknown): { body: unknown; body_truncated: boolean } {
   if (body === undefined || body === null) return { body: null, body_truncated: false };
+  if (Buffer.isBuffer(body)) return loggedBytes(body);
   // A body nested too deep to serialise was refused with a 400; the log keeps a note, never a stack overflow.
   if (nestsDeeperThan(body)) return { body: tooDeepMessage, body_truncated: true };
   const text = JSON.stringify(body);
   const masked = maskKeys(text);
   if (Buffer.byteLength(masked) <= BODY_CAP) return { body: masked === text ? body : (JSON.parse(masked) as unknown), body_truncated: false };
-  return { body: Buffer.from(masked).subarray(0, BODY_CAP).toString("utf8"), body_truncated: true };
+  return { body: utf8Prefix(Buffer.from(masked), BODY_CAP), body_truncated: true };
+}
+
+/**
+ * A body read as bytes (capture decodes its own: gzip, base64, forms): its text, or the JSON value of that text.
+ * Only the first BODY_CAP bytes are read, so a 20 MB batch costs the log what a small one does (walking and
+ * serialising the whole Buffer took ~40 % of capture's time).
+ */
+function loggedBytes(bytes: Buffer): { body: unknown; body_truncated: boolean } {
+  if (bytes.length === 0) return { body: null, body_truncated: false };
+  if (bytes.length > BODY_CAP) return { body: maskKeys(utf8Prefix(bytes, BODY_CAP)), body_truncated: true };
+  const text = bytes.toString("utf8");
+  try {
+    return loggedBody(JSON.parse(text));
+  } catch {
+    return { body: maskKeys(text), body_truncated: false };
+  }
 }
 
 /** For a 4xx answered with the API's error shape, what a test asserts on. */

@@ -9,6 +9,7 @@
  * a change keeps reading what it read. Tables made by `share()` share the arrays until one of them changes.
  */
 import type { EventRecord, Properties } from "./schema.ts";
+import { UuidIndex, type UuidWork } from "./uuid-index.ts";
 
 /** The columns of one table; replaced, never rewritten below `length`, when events are inserted or removed. */
 interface Columns {
@@ -231,6 +232,12 @@ export class EventTable {
   #posByShape = new Map<number, Int32Array>();
   #lastKey: string | undefined;
   #lastPositions: Int32Array | undefined;
+  /**
+   * Capture deduplicates every event by uuid: built at the first lookup, then kept current by appends and
+   * inserts; dropped when rows are removed (rebuilt at the next lookup). A `share()` copy builds its own.
+   */
+  #byUuid: UuidIndex | undefined;
+  readonly #uuidWork: UuidWork = { rows: 0 };
 
   constructor(
     readonly projectId: string,
@@ -313,17 +320,22 @@ export class EventTable {
   /** Adds an event at its place by timestamp; ties keep arrival order. */
   add(event: EventRecord): void {
     const encoded = this.#encode(event);
-    const n = this.#length;
-    const ts = this.#cols.ts;
-    if (n === 0 || ts[n - 1]! <= encoded.ts) return this.#append(encoded);
-    let lo = 0;
-    let hi = n;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (ts[mid]! <= encoded.ts) lo = mid + 1;
-      else hi = mid;
+    if (this.#appendable(encoded)) this.#append(encoded);
+    else this.#insertAll([encoded]);
+  }
+
+  /**
+   * Adds events as `add` one by one would. Those older than the newest stored one (an SDK's queued events) go in
+   * together: one copy of the table for the batch, where `add` copies it for each.
+   */
+  addAll(events: readonly EventRecord[]): void {
+    const late: Encoded[] = [];
+    for (const event of events) {
+      const encoded = this.#encode(event);
+      if (late.length === 0 && this.#appendable(encoded)) this.#append(encoded);
+      else late.push(encoded);
     }
-    this.#insertAt(lo, encoded);
+    if (late.length) this.#insertAll(late);
   }
 
   /** Keeps the events whose distinct id passes; true when any was removed. */
@@ -339,6 +351,7 @@ export class EventTable {
       if (ok) kept.push(i);
     }
     if (kept.length === n) return false;
+    this.#byUuid = undefined;
     const cols = emptyColumns(Math.max(1024, kept.length), Math.max(8192, this.#valsLength));
     let v = 0;
     kept.forEach((from, to) => {
@@ -415,11 +428,17 @@ export class EventTable {
     return { names: dict.names.values, nameCount, nameRecent, nameFirst, nameLast, keys: dict.keys.values, keyCount, keyKinds, keyNames };
   }
 
-  /** Drops the spare capacity (after a bulk load): the arrays are copied to their exact size. */
+  /**
+   * After a bulk load: the arrays cut to the rows plus a sixteenth of room, and the uuid index built. Without the
+   * room the first captured event copied the whole table (seconds at ten million rows), and without the index
+   * the first lookup built it, both inside a capture request.
+   */
   trim(): void {
+    const rows = roomFor(this.#length);
+    const vals = roomFor(this.#valsLength);
     const cols = this.#cols;
-    if (cols.ts.length === this.#length && cols.vals.length === this.#valsLength) return;
-    this.#copyColumns(this.#length, this.#valsLength);
+    if (cols.ts.length > rows || cols.vals.length > vals) this.#copyColumns(Math.min(rows, cols.ts.length), Math.min(vals, cols.vals.length));
+    this.#byUuid ??= UuidIndex.build(this.#cols.uuid, this.#length, this.#uuidWork);
   }
 
   /** Moves every timestamp by `offsetMs` (in place unless another table shares the arrays). */
@@ -455,16 +474,18 @@ export class EventTable {
     return this.#byName.positions.get(id) ?? new Int32Array(0);
   }
 
-  /** Position of the event with this uuid, or -1: a scan of the uuid words (no 10-million-entry map kept). */
+  /** Position of the event with this uuid (the first, should two share it), or -1; through the uuid index. */
   positionOfUuid(uuid: string): number {
     const words = this.#uuidWords(uuid, false);
     if (words === null) return -1;
     const col = this.#cols.uuid;
-    const [w0, w1, w2, w3] = words;
-    for (let i = 0, j = 0; i < this.#length; i++, j += 4) {
-      if (col[j] === w0 && col[j + 1] === w1 && col[j + 2] === w2 && col[j + 3] === w3) return i;
-    }
-    return -1;
+    this.#byUuid ??= UuidIndex.build(col, this.#length, this.#uuidWork);
+    return this.#byUuid.find(col, words[0], words[1], words[2], words[3]);
+  }
+
+  /** Uuid rows read so far by the uuid index (builds and lookups): lets a test bound the work of one lookup. */
+  get uuidRowsRead(): number {
+    return this.#uuidWork.rows;
   }
 
   /** Reads one property of the event at `i` without materialising the others. */
@@ -568,31 +589,58 @@ export class EventTable {
   #append(e: Encoded): void {
     this.#ensureCapacity(this.#length + 1, this.#valsLength + e.values.length);
     this.#write(this.#cols, this.#length, e);
+    this.#byUuid?.add(this.#cols.uuid, this.#length);
     this.#length++;
     this.#cols.hw = this.#length;
     this.#cols.vhw = this.#valsLength;
     this.#generation++;
   }
 
-  /** An out-of-order event: new arrays with a gap at `at` (rows read earlier keep the old ones). */
-  #insertAt(at: number, e: Encoded): void {
+  #appendable(e: Encoded): boolean {
+    const n = this.#length;
+    return n === 0 || this.#cols.ts[n - 1]! <= e.ts;
+  }
+
+  /** Where an event of time `ts` goes: after every stored event of that time or earlier. */
+  #upperBound(ts: number): number {
+    const col = this.#cols.ts;
+    let lo = 0;
+    let hi = this.#length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (col[mid]! <= ts) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /**
+   * Out-of-order events: new arrays, the stored rows copied in runs between the new ones (rows read earlier keep
+   * the old arrays). Sorted stably by time, each goes after the stored events of its time, as `add` places it.
+   */
+  #insertAll(late: Encoded[]): void {
+    late.sort((a, b) => a.ts - b.ts);
     const src = this.#cols;
     const n = this.#length;
-    const next = emptyColumns(Math.max(src.ts.length, n + 1), Math.max(src.vals.length, this.#valsLength + e.values.length));
-    for (const key of ["ts", "name", "did", "chain", "shape", "voff"] as const) {
-      const from = src[key] as Uint32Array;
-      const to = next[key] as Uint32Array;
-      to.set(from.subarray(0, at));
-      to.set(from.subarray(at, n), at + 1);
-    }
-    next.uuid.set(src.uuid.subarray(0, at * 4));
-    next.uuid.set(src.uuid.subarray(at * 4, n * 4), (at + 1) * 4);
+    const k = late.length;
+    const extraVals = late.reduce((sum, e) => sum + e.values.length, 0);
+    const next = emptyColumns(Math.max(src.ts.length, n + k), Math.max(src.vals.length, this.#valsLength + extraVals));
     next.vals.set(src.vals.subarray(0, this.#valsLength));
+    const at = Int32Array.from(late, (e) => this.#upperBound(e.ts));
+    for (let j = 0; j <= k; j++) {
+      const from = j === 0 ? 0 : at[j - 1]!;
+      const to = j === k ? n : at[j]!;
+      copyRows(src, from, to, next, from + j);
+      if (j < k) this.#write(next, to + j, late[j]!);
+    }
     this.#cols = next;
-    this.#write(next, at, e);
-    this.#length++;
+    this.#length += k;
     next.hw = this.#length;
     next.vhw = this.#valsLength;
+    if (this.#byUuid) {
+      this.#byUuid.shiftForInserts(at);
+      for (let j = 0; j < k; j++) this.#byUuid.add(next.uuid, at[j]! + j);
+    }
     this.#generation++;
   }
 
@@ -607,6 +655,16 @@ export class EventTable {
     cols.vals.set(e.values, this.#valsLength);
     this.#valsLength += e.values.length;
   }
+}
+
+/** Capacity for `n` items plus a sixteenth (at least 1,024): what a trimmed table keeps for appends. */
+const roomFor = (n: number) => n + Math.max(1024, Math.ceil(n / 16));
+
+/** Rows `start` to `end` (excluded) of `from` to `to` from row `at` on, values aside. */
+function copyRows(from: Columns, start: number, end: number, to: Columns, at: number): void {
+  if (start === end) return;
+  for (const key of ["ts", "name", "did", "chain", "shape", "voff"] as const) (to[key] as Uint32Array).set((from[key] as Uint32Array).subarray(start, end), at);
+  to.uuid.set(from.uuid.subarray(start * 4, end * 4), at * 4);
 }
 
 function copyRow(from: Columns, i: number, to: Columns, j: number): void {

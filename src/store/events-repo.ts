@@ -27,7 +27,7 @@ export function createEventsRepo(core: StoreCore) {
     append(projectId: string, events: readonly EventRecord[]): Promise<void> {
       if (events.length === 0) return Promise.resolve();
       const table = core.indexFor(projectId).events;
-      for (const event of events) table.add(event);
+      table.addAll(events);
       core.bump(projectId);
       return dbs.appendEvents(events);
     },

@@ -28,17 +28,18 @@ export class TurnCommittedJsonFile<T> implements Adapter<T> {
       return this.#pending.written;
     }
     const pending: { data: T; written: Promise<void> } = { data, written: Promise.resolve() };
-    pending.written = new Promise<void>((resolve, reject) =>
-      setImmediate(() => {
-        this.#pending = null;
-        try {
-          this.#writer.write(pending.data);
-          resolve();
-        } catch (e) {
-          reject(e);
-        }
-      }),
-    );
+    const commit = (resolve: () => void, reject: (e: unknown) => void) => {
+      this.#pending = null;
+      try {
+        this.#writer.write(pending.data);
+        resolve();
+      } catch (e) {
+        reject(e);
+      }
+    };
+    // After the next poll of the sockets, not the current one's end: requests that arrived meanwhile (a loaded
+    // server's next batches) are handled first and share this write, where they each made their own.
+    pending.written = new Promise<void>((resolve, reject) => setImmediate(() => setImmediate(() => commit(resolve, reject))));
     this.#pending = pending;
     return pending.written;
   }

@@ -1,6 +1,7 @@
 import { gzipSync } from "node:zlib";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { captureRequest } from "../support/capture-contract.ts";
+import { lzBomb } from "../support/lz-bomb.ts";
 import { assertControlConforms } from "../support/control-contract.ts";
 import { scenario, startTestServer, type TestServer } from "../support/server.ts";
 
@@ -87,6 +88,7 @@ describe("capture endpoints", () => {
     ["deep nesting", () => captureRequest(s.base, "POST", "/batch/", { body: `{"api_key":"${token}","batch":[{"event":"half","distinct_id":"p","properties":{"x":${"[".repeat(200)}${"]".repeat(200)}}}]}`, headers: { "content-type": "application/json" } }), 400, "request_parsing_error"],
     ["an empty batch", () => post("/batch/", { api_key: token, batch: [] }), 400, "empty_batch"],
     ["a gzip bomb beyond 2 MB", () => captureRequest(s.base, "POST", "/e/", { body: gzipSync(Buffer.alloc(8 * 1024 * 1024, 0x20)), headers: { "content-type": "text/plain" } }), 413, "payload_too_large"],
+    ["an lz64 bomb (100 KB expanding to 800 M characters)", () => captureRequest(s.base, "POST", "/e/?compression=lz64", { body: lzBomb(40_000), headers: { "content-type": "text/plain" } }), 413, "payload_too_large"],
     ["a gzip bomb with Content-Encoding", () => captureRequest(s.base, "POST", "/e/", { body: gzipSync(Buffer.alloc(8 * 1024 * 1024, 0x20)), headers: { "content-type": "application/json", "content-encoding": "gzip" } }), 413, "payload_too_large"],
   ])("refuses %s and stores nothing of the request", async (_name, send, status, code) => {
     const before = await eventCount();

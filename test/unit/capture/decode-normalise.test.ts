@@ -76,6 +76,8 @@ describe("distinct ids and time (reference §1.5, §1.7)", () => {
     [{ b: 1, a: 2 }, '{"a":2,"b":1}'],
     ["a\u0000b", "a\uFFFDb"],
     ["x".repeat(250), "x".repeat(200)],
+    ["😀".repeat(150), "😀".repeat(150)],
+    ["😀".repeat(201), "😀".repeat(200)],
     [null, null],
     ["", null],
   ])("%j → %j", (given, want) => expect(sanitiseDistinctId(given)).toBe(want));
@@ -85,6 +87,9 @@ describe("distinct ids and time (reference §1.5, §1.7)", () => {
     expect(parseTime("2021-10-29 00:00:00")).toBe(Date.parse("2021-10-29T00:00:00Z"));
     expect(parseTime("2021-10-29T03:00:00+03")).toBe(Date.parse("2021-10-29T00:00:00Z"));
     expect(parseTime("nope")).toBeNull();
+    expect(parseTime("9999-12-31T23:59:59.999Z")).toBe(Date.UTC(9999, 11, 31, 23, 59, 59, 999));
+    expect(parseTime("+010000-01-01T00:00:00Z")).toBeNull();
+    expect(parseTime("-000001-12-31T00:00:00Z")).toBeNull();
   });
 
   const now = Date.parse("2024-03-01T08:00:00Z");
