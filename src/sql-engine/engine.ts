@@ -59,6 +59,8 @@ export interface SqlEngine {
   readonly folder: string;
   /** How many engine processes have been started: a change means one was killed (its last writes may be lost). */
   generation(): number;
+  /** The engine process's pid, null when none runs (for measurements). */
+  processId(): number | null;
   /** One read-only query under limits. */
   query(sql: string, options?: QueryOptions): Promise<QueryResult>;
   /** DDL and loads (the mirror's writes), one at a time, without limits: never for a caller's SQL. */
@@ -205,6 +207,7 @@ export function startSqlEngine(options: EngineOptions): SqlEngine {
     },
     folder,
     generation: () => generation,
+    processId: () => current?.child.pid ?? null,
     query,
     admin: async (sql) => ({ ...(await send({ type: "admin", sql })), elapsedMs: 0 }),
     close() {

@@ -23,6 +23,8 @@ export interface SqlDatabase {
   sync(): Promise<SyncReport>;
   /** True once the engine was started (by a first query or sync). */
   started(): boolean;
+  /** The engine process's pid, null before the first use (for measurements). */
+  engineProcessId(): number | null;
   close(): Promise<void>;
 }
 
@@ -54,6 +56,7 @@ export function createSqlDatabase(options: SqlDatabaseOptions): SqlDatabase {
       return mirror.sync();
     },
     started: () => opened !== null,
+    engineProcessId: () => opened?.engine.processId() ?? null,
     close: async () => opened?.engine.close(),
   };
 }

@@ -4,7 +4,7 @@
  * string of a million lines, cost 4–8× the encoding itself in garbage collection (measured at 200 k events).
  */
 import { groupLookup, type GroupData } from "../../analyses/shared/groups.ts";
-import type { EventRow, EventTable } from "../../store/event-table.ts";
+import type { EventRow } from "../../store/event-table.ts";
 import type { GroupRecord, PersonRecord } from "../../store/schema.ts";
 
 const SPECIAL = /[\\\t\n\r]/;
@@ -40,7 +40,8 @@ export class TsvBuffer {
   }
 
   #flush(): void {
-    const need = this.#used + Buffer.byteLength(this.#pending);
+    // An upper bound (3 UTF-8 bytes per UTF-16 unit): measuring the exact length scans the text once more.
+    const need = this.#used + this.#pending.length * 3;
     if (need > this.#buf.length) {
       const grown = Buffer.allocUnsafe(Math.max(need, this.#buf.length * 2));
       this.#buf.copy(grown, 0, 0, this.#used);
@@ -54,19 +55,40 @@ export class TsvBuffer {
 /** Reads an event's `$group_0` … `$group_4` the way the analyses do (src/analyses/shared/groups.ts). */
 export function groupKeyReaders(groups: GroupData): ((row: EventRow) => string)[] {
   const lookup = groupLookup(groups);
+  const typed = new Set(groups.types.map((t) => t.group_type_index));
   return [0, 1, 2, 3, 4].map((i) => {
     const keyOf = lookup.keyOf(i);
+    // Without a group type, only a hand-written `$group_N` property can name a group: read that alone.
+    if (!typed.has(i)) return (row) => rawText(row.prop(`$group_${i}`));
     return (row) => keyOf(row) ?? "";
   });
 }
 
-/** Events at positions [from, to) of a table, through one moving cursor (no object per event). */
-export function encodeEvents(table: EventTable, row: EventRow, from: number, to: number, teamId: number, groupKeys: ((row: EventRow) => string)[], out: TsvBuffer): void {
+/** What JSON.stringify escapes in a string: quote, backslash, controls, lone surrogates. */
+const NEEDS_JSON_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/**
+ * What the real service materialises a property as: `replaceRegexpAll(JSONExtractRaw(properties, key), '^"|"$',
+ * '')` over the properties' JSON, computed here from the value (a string's escaped text without its quotes, any
+ * other value's JSON, "" when absent) so that ClickHouse need not parse the JSON once per column.
+ */
+export function rawText(value: unknown): string {
+  if (value === undefined) return "";
+  if (typeof value === "string") return NEEDS_JSON_ESCAPE.test(value) ? JSON.stringify(value).slice(1, -1) : value;
+  return JSON.stringify(value).replace(/^"|"$/g, "");
+}
+
+/**
+ * Events at positions [from, to) of a table, through one moving cursor (no object per event): the columns of
+ * EVENTS_LOAD, the group slots and then the materialised properties (`materialized`, in that order).
+ */
+export function encodeEvents(row: EventRow, from: number, to: number, teamId: number, groupKeys: ((row: EventRow) => string)[], materialized: readonly string[], out: TsvBuffer): void {
   const team = String(teamId);
   for (let i = from; i < to; i++) {
     row.position = i;
     let line = `${team}\t${row.uuid}\t${tsv(row.event)}\t${tsv(JSON.stringify(row.properties))}\t${instant(row.timestamp)}\t${tsv(row.distinct_id)}\t${tsv(row.elements_chain)}`;
     for (const key of groupKeys) line += `\t${tsv(key(row))}`;
+    for (const key of materialized) line += `\t${tsv(rawText(row.prop(key)))}`;
     out.line(line);
   }
 }

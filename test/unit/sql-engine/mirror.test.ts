@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { deriveSessions } from "../../../src/analyses/shared/session-properties.ts";
 import { createClock, type Clock } from "../../../src/clock.ts";
 import type { FixtureDocument } from "../../../src/fixtures/fixture-document.ts";
-import { teamIdOf } from "../../../src/sql-engine/mirror/schema.ts";
+import { MATERIALIZED_PROPERTIES, teamIdOf } from "../../../src/sql-engine/mirror/schema.ts";
 import { createSqlDatabase, sqlFolderFor, type SqlDatabase } from "../../../src/sql-engine/sql-database.ts";
 import { stateFromFixtures } from "../../../src/store/load-fixtures.ts";
 import type { EventRecord } from "../../../src/store/schema.ts";
@@ -136,6 +136,19 @@ describe("the mirror: the store's tables in ClickHouse", () => {
     });
     expect(want.length).toBeGreaterThan(1);
     expect(sorted(r.rows)).toEqual(sorted(want));
+  });
+
+  it("fills the materialised columns with what ClickHouse's own expression reads from the properties", async () => {
+    const store = await storeOf(scenario("sessions"));
+    // (A lone surrogate would make ClickHouse's JSON parser refuse the whole properties text: every read is then "".)
+    const tricky = { $browser: 'say "hi" \\ \u2028 \ud83d\ude00', $os: 42.5, $device_type: null, $current_url: { a: ["b"] }, $pathname: ["x", "y"], $host: "", $lib: true, $session_id: 7, $window_id: "w\n1" };
+    await store.events.append("1", [{ ...captured("1", 1, Date.parse("2024-03-06T00:00:00Z"))[0]!, properties: tricky }]);
+    const db = databaseOver(store);
+    const columns = ["$session_id", "$window_id", ...MATERIALIZED_PROPERTIES.map((k) => `mat_${k}`)];
+    const keys = ["$session_id", "$window_id", ...MATERIALIZED_PROPERTIES];
+    const differing = columns.map((c, i) => `countIf(\`${c}\` != replaceRegexpAll(JSONExtractRaw(properties, '${keys[i]}'), '^"|"$', ''))`);
+    const r = await db.query(`SELECT count(), ${differing.join(", ")} FROM events`);
+    expect(r.rows[0]).toEqual([store.analysisData.events("1").length, ...columns.map(() => 0)]);
   });
 });
 
