@@ -24,7 +24,10 @@ export const SQL_QUESTIONS: Record<string, string> = {
   "unique persons by day, 30 days": `SELECT toStartOfDay(timestamp) AS day, count(DISTINCT person_id) FROM events WHERE team_id = 1 AND event = '$pageview' AND timestamp > ${SINCE} GROUP BY day ORDER BY day`,
   "count by properties.$browser (materialised)": "SELECT nullIf(nullIf(`mat_$browser`, ''), 'null') AS browser, count() FROM events WHERE team_id = 1 GROUP BY browser ORDER BY count() DESC",
   "count by properties.$browser (JSON text)": "SELECT replaceRegexpAll(nullIf(nullIf(JSONExtractRaw(properties, '$browser'), ''), 'null'), '^\"|\"$', '') AS browser, count() FROM events WHERE team_id = 1 GROUP BY browser ORDER BY count() DESC",
-  "events × persons by person.properties.plan": `SELECT replaceRegexpAll(nullIf(nullIf(JSONExtractRaw(p.properties, 'plan'), ''), 'null'), '^"|"$', '') AS plan, count() FROM events AS e INNER JOIN (SELECT id, properties FROM persons WHERE team_id = 1) AS p ON e.person_id = p.id WHERE e.team_id = 1 GROUP BY plan ORDER BY count() DESC`,
+  // As the real printer prints `person.properties.plan`: the property is read inside the persons subquery
+  // (reading it after the join, once per event, took ~500 ms at 1 M here instead of ~100 ms).
+  "events × persons by person.properties.plan": `SELECT p.plan AS plan, count() FROM events AS e INNER JOIN (SELECT id, replaceRegexpAll(nullIf(nullIf(JSONExtractRaw(properties, 'plan'), ''), 'null'), '^"|"$', '') AS plan FROM persons WHERE team_id = 1) AS p ON e.person_id = p.id WHERE e.team_id = 1 GROUP BY plan ORDER BY count() DESC`,
+  "events × pdi × persons by person.properties.plan": `SELECT p.plan AS plan, count() FROM events AS e INNER JOIN (SELECT distinct_id, person_id FROM person_distinct_ids WHERE team_id = 1) AS pdi ON e.distinct_id = pdi.distinct_id INNER JOIN (SELECT id, replaceRegexpAll(nullIf(nullIf(JSONExtractRaw(properties, 'plan'), ''), 'null'), '^"|"$', '') AS plan FROM persons WHERE team_id = 1) AS p ON pdi.person_id = p.id WHERE e.team_id = 1 GROUP BY plan ORDER BY count() DESC`,
 };
 
 const base = { insight: "TRENDS", date_from: "-30d", interval: "day" };

@@ -11,7 +11,7 @@
  */
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { rm, writeFile } from "node:fs/promises";
+import { open, rm } from "node:fs/promises";
 import path from "node:path";
 import { setImmediate as yieldToLoop } from "node:timers/promises";
 import type { EventTable } from "../../store/event-table.ts";
@@ -71,7 +71,7 @@ export function createMirror(store: Store, engine: SqlEngine) {
   const admin = (sql: string) => engine.admin(sql);
 
   /** Opens (or makes) the tables; after a start or an engine restart, trusts only what ClickHouse still has. */
-  async function open(): Promise<Manifest> {
+  async function openTables(): Promise<Manifest> {
     mkdirSync(loadDir, { recursive: true });
     let m = readManifest(manifestFile);
     if (!m || m.schema !== SCHEMA_ID) {
@@ -97,10 +97,15 @@ export function createMirror(store: Store, engine: SqlEngine) {
   }
 
   /** Loads TSV bytes into a table through a file in the data folder (chdb's own insert parses ~4× slower). */
-  async function load(spec: LoadSpec, table: string, bytes: Buffer): Promise<void> {
-    if (bytes.length === 0) return;
+  async function load(spec: LoadSpec, table: string, tsv: TsvBuffer): Promise<void> {
+    if (tsv.rows === 0) return;
     const file = path.join(loadDir, `${++fileSeq}.tsv`);
-    await writeFile(file, bytes);
+    const handle = await open(file, "w");
+    try {
+      await handle.writev(tsv.chunks());
+    } finally {
+      await handle.close();
+    }
     try {
       await admin(`INSERT INTO ${table} (${spec.columns.map((c) => `\`${c}\``).join(", ")}) SELECT ${spec.select} FROM file('${file.replace(/'/g, "\\'")}', 'TSV', '${spec.structure.replace(/'/g, "\\'")}') SETTINGS insert_allow_materialized_columns = 1`);
     } finally {
@@ -114,7 +119,7 @@ export function createMirror(store: Store, engine: SqlEngine) {
     let inFlight: Promise<void> = Promise.resolve();
     for (let start = from; start < to; start += FILE_ROWS) {
       const end = Math.min(to, start + FILE_ROWS);
-      const out = new TsvBuffer(Math.min(FILE_ROWS, end - start) * 400);
+      const out = new TsvBuffer();
       for (let s = start; s < end; s += SLICE_ROWS) {
         const t = performance.now();
         encodeEvents(row, s, Math.min(end, s + SLICE_ROWS), teamId, groupKeys, MATERIALIZED_KEYS, out);
@@ -122,7 +127,7 @@ export function createMirror(store: Store, engine: SqlEngine) {
         await yieldToLoop();
       }
       await inFlight;
-      inFlight = load(EVENTS_LOAD, target, out.bytes());
+      inFlight = load(EVENTS_LOAD, target, out);
     }
     await inFlight;
   }
@@ -156,9 +161,9 @@ export function createMirror(store: Store, engine: SqlEngine) {
     const { persons, distinctIds } = encodePersons(store.analysisData.index(projectId).personsById.values(), p.teamId);
     const hash = createHash("sha1").update(persons.bytes()).update("\0").update(distinctIds.bytes()).digest("hex");
     if (hash === p.persons) return false;
-    await load(PERSONS_LOAD, stageOf("persons"), persons.bytes());
+    await load(PERSONS_LOAD, stageOf("persons"), persons);
     await replacePartition("persons", p.teamId, persons.rows);
-    await load(PDI_LOAD, stageOf("person_distinct_ids"), distinctIds.bytes());
+    await load(PDI_LOAD, stageOf("person_distinct_ids"), distinctIds);
     await replacePartition("person_distinct_ids", p.teamId, distinctIds.rows);
     p.persons = hash;
     report.personsReplaced++;
@@ -169,7 +174,7 @@ export function createMirror(store: Store, engine: SqlEngine) {
     const groups = encodeGroups(store.analysisData.groups(projectId), p.teamId);
     const hash = createHash("sha1").update(groups.bytes()).digest("hex");
     if (hash === p.groups) return;
-    await load(GROUPS_LOAD, stageOf("groups"), groups.bytes());
+    await load(GROUPS_LOAD, stageOf("groups"), groups);
     await replacePartition("groups", p.teamId, groups.rows);
     p.groups = hash;
     report.groupsReplaced++;
@@ -177,7 +182,7 @@ export function createMirror(store: Store, engine: SqlEngine) {
 
   async function syncOnce(report: SyncReport): Promise<void> {
     const revision = store.revision();
-    if (!manifest || generation !== engine.generation()) manifest = await open();
+    if (!manifest || generation !== engine.generation()) manifest = await openTables();
     const m = manifest;
     const projects = new Set([...store.projects.all().map((p) => p.id), ...Object.keys(m.projects)]);
     let personsChanged = false;
