@@ -62,6 +62,25 @@ async function timeQuery(db: SqlDatabase, sql: string): Promise<number> {
   return median(times);
 }
 
+type BenchStore = Awaited<ReturnType<typeof inProcessAnalyses>>["store"];
+
+/** What keeping the mirror current costs: the sync before the next query after each kind of write. */
+async function benchWrites(db: SqlDatabase, store: BenchStore) {
+  const timed = async () => Math.round((await db.sync()).ms);
+  const events = store.analysisData.events("1");
+  const newest = events.timestampAt(events.length - 1);
+  const batch = (n: number, at: number) =>
+    Array.from({ length: n }, (_, i) => ({ uuid: crypto.randomUUID(), project_id: "1", event: "$pageview", distinct_id: `bench-${i % 50}`, timestamp: at + i, properties: { $browser: "Chrome" }, elements_chain: "" }));
+  await store.events.append("1", batch(10_000, newest + 1));
+  const append10k = await timed();
+  const person = store.persons.list("1")[0]!;
+  await store.persons.update(person, { ...person.properties, plan: "bench" }, person.is_identified);
+  const personEdit = await timed();
+  await store.events.append("1", batch(1, events.timestampAt(0) + 1));
+  const outOfOrderEvent = await timed();
+  return { append10k, personEdit, outOfOrderEventRebuildsProject: outOfOrderEvent };
+}
+
 export async function benchSqlEngine(events = 1_000_000, folderArg?: string) {
   const generatedAt = performance.now();
   const { store, service, project, total } = await inProcessAnalyses(events, NOW);
@@ -95,6 +114,7 @@ export async function benchSqlEngine(events = 1_000_000, folderArg?: string) {
     trendMs[name] = median(times);
   }
   const engineAfterQueries = rssOf(enginePid);
+  const writes = await benchWrites(db, store);
   await db.close();
 
   const restartStarted = performance.now();
@@ -115,6 +135,7 @@ export async function benchSqlEngine(events = 1_000_000, folderArg?: string) {
       engineAfterLoad: mib(engineAfterLoad.now),
       peakSum: mib(mainPeakDuringLoad + engineAfterQueries.peak),
     },
+    syncAfterWriteMs: writes,
     restart: { toFirstAnswerMs: Math.round(restartToFirstAnswerMs), countAnswered: first.rows[0]![0] },
     medianMs: Object.fromEntries(Object.keys(SQL_QUESTIONS).map((k) => [k, { sql: +sqlMs[k]!.toFixed(1), trend: trendMs[k] === undefined ? null : +trendMs[k]!.toFixed(1) }])),
   };
