@@ -26,6 +26,7 @@ const FILE_ROWS = 200_000;
 /** Events encoded between two turns of the event loop (~30–60 ms): the REST API keeps answering meanwhile. */
 const SLICE_ROWS = 10_000;
 const SAMPLE_POSITIONS = 64;
+const DAY_MS = 86_400_000;
 const MATERIALIZED_KEYS = EVENT_PROPERTY_COLUMNS.map((c) => c.key);
 
 interface ProjectState {
@@ -45,8 +46,9 @@ interface Manifest {
 }
 
 export interface SyncReport {
-  /** Events inserted by appending, and by rebuilding projects. */
+  /** Events inserted by appending, by reloading days from a late event's on, and by rebuilding projects. */
   appended: number;
+  reloadedDays: number;
   rebuilt: number;
   /** Projects whose persons or groups were replaced. */
   personsReplaced: number;
@@ -145,22 +147,52 @@ export function createMirror(store: Store, engine: SqlEngine) {
     await admin(`TRUNCATE TABLE ${stageOf(table)}`);
   }
 
-  async function syncEvents(projectId: string, p: ProjectState, report: SyncReport): Promise<void> {
+  /**
+   * A project's events. Appended at the end (the usual capture): inserted alone. Inserted inside (a late event:
+   * SDKs send batches, so this is common) while nothing was removed: the days from the first one whose count
+   * differs are deleted and loaded again, usually today alone. Anything else: the project is rebuilt.
+   */
+  async function syncEvents(projectId: string, p: ProjectState, onlyInserted: boolean, report: SyncReport): Promise<void> {
     const table = store.analysisData.events(projectId);
     const n = table.length;
     const groupData = store.analysisData.groupData(projectId);
     const groupTypes = JSON.stringify(groupData.types.map((t) => [t.group_type_index, t.group_type]).sort());
     const groupKeys = groupKeyReaders(groupData);
-    const prefixKept = p.events === 0 || (p.events > 0 && p.events <= n && p.groupTypes === groupTypes && lastOf(table, p.events) === p.last && sampleOf(table, p.events) === p.sample);
+    const sameGroups = p.groupTypes === groupTypes;
+    const prefixKept = p.events === 0 || (p.events > 0 && p.events <= n && sameGroups && lastOf(table, p.events) === p.last && sampleOf(table, p.events) === p.sample);
+    const from = prefixKept ? -1 : onlyInserted && sameGroups && p.events > 0 && p.events < n ? await firstChangedPosition(table, p.teamId) : -1;
     if (prefixKept) {
       if (n > p.events) await loadEvents(table, p.teamId, p.events, n, "events", groupKeys, report);
       report.appended += n - Math.max(p.events, 0);
+    } else if (from >= 0) {
+      const dayStart = Math.floor(table.timestampAt(from) / DAY_MS) * DAY_MS;
+      await admin(`DELETE FROM events WHERE team_id = ${p.teamId} AND timestamp >= fromUnixTimestamp64Milli(${dayStart}, 'UTC')`);
+      await loadEvents(table, p.teamId, from, n, "events", groupKeys, report);
+      report.reloadedDays += n - from;
     } else {
       await loadEvents(table, p.teamId, 0, n, stageOf("events"), groupKeys, report);
       await replacePartition("events", p.teamId, n);
       report.rebuilt += n;
     }
     Object.assign(p, { events: n, last: lastOf(table, n), sample: sampleOf(table, n), groupTypes });
+  }
+
+  /**
+   * The position of the first event of the first UTC day whose event count differs between the store and the
+   * mirror (-1 when none does): with insertions only, every day before it is unchanged.
+   */
+  async function firstChangedPosition(table: EventTable, teamId: number): Promise<number> {
+    const mirrored = new Map((await admin(`SELECT toUInt32(toDate(timestamp)), count() FROM events WHERE team_id = ${teamId} GROUP BY 1`)).rows.map(([d, c]) => [Number(d), Number(c)]));
+    let start = 0;
+    while (start < table.length) {
+      const day = Math.floor(table.timestampAt(start) / DAY_MS);
+      let end = start;
+      while (end < table.length && Math.floor(table.timestampAt(end) / DAY_MS) === day) end++;
+      if ((mirrored.get(day) ?? 0) !== end - start) return start;
+      mirrored.delete(day);
+      start = end;
+    }
+    return -1;
   }
 
   async function syncPersons(projectId: string, p: ProjectState, report: SyncReport): Promise<boolean> {
@@ -198,7 +230,8 @@ export function createMirror(store: Store, engine: SqlEngine) {
       const last = seen.get(projectId);
       if (last && last.version === mark.version && last.index === mark.index) continue;
       const p = (m.projects[projectId] ??= emptyProject(projectId));
-      await syncEvents(projectId, p, report);
+      // The same index object: no deletion, no reset since the last sync, so events can only have been inserted.
+      await syncEvents(projectId, p, last?.index === mark.index, report);
       personsChanged = (await syncPersons(projectId, p, report)) || personsChanged;
       await syncGroups(projectId, p, report);
       saveManifest(m);
@@ -214,7 +247,7 @@ export function createMirror(store: Store, engine: SqlEngine) {
      * waits for it and then for one more if the store changed meanwhile.
      */
     sync(): Promise<SyncReport> {
-      const report: SyncReport = { appended: 0, rebuilt: 0, personsReplaced: 0, groupsReplaced: 0, encodeMs: 0, encoderFallbacks: 0, ms: 0 };
+      const report: SyncReport = { appended: 0, reloadedDays: 0, rebuilt: 0, personsReplaced: 0, groupsReplaced: 0, encodeMs: 0, encoderFallbacks: 0, ms: 0 };
       const started = performance.now();
       const next = running.then(async () => {
         if (syncedRevision === store.revision() && generation === engine.generation()) return;

@@ -162,9 +162,13 @@ describe("the mirror is current at every query (read-your-writes)", () => {
     const report = await db.sync();
     expect(report).toMatchObject({ appended: 3, rebuilt: 0 });
     await expectMirrorEqualsStore(db, store);
-    // An event older than the newest lands inside the table: the project is loaded again, never half.
-    await store.events.append("1", captured("1", 1, Date.parse("2024-03-01T00:00:00Z"), "b"));
-    expect((await db.sync()).rebuilt).toBe(store.analysisData.events("1").length);
+    // A late event lands inside the table: its day and the days after it are loaded again, nothing before.
+    const events = store.analysisData.events("1");
+    const late = Date.parse("2024-03-02T23:00:00Z");
+    await store.events.append("1", captured("1", 1, late, "b"));
+    const fromLateDay = [...events].filter((e) => e.timestamp >= Date.parse("2024-03-02T00:00:00Z")).length;
+    expect(fromLateDay).toBeLessThan(events.length);
+    expect(await db.sync()).toMatchObject({ appended: 0, rebuilt: 0, reloadedDays: fromLateDay });
     await expectMirrorEqualsStore(db, store);
   });
 
