@@ -123,6 +123,19 @@ export function createMirror(store: Store, engine: SqlEngine) {
     const row = table.cursor();
     // One encoder per load: its pieces are dropped with it (a dictionary's worth of strings at ten million events).
     const encoder = new ColumnEncoder(table, MATERIALIZED_KEYS, groupKeys);
+    // A load of several files makes as many parts; merging them while loading rewrote the rows again on the
+    // way to the first answer: the merges wait until the load is done (queries read unmerged parts as well).
+    const bulk = to - from > FILE_ROWS;
+    if (bulk) await admin(`SYSTEM STOP MERGES ${target}`);
+    try {
+      await encodeAndLoad(encoder, row, teamId, from, to, target, report);
+    } finally {
+      if (bulk) await admin(`SYSTEM START MERGES ${target}`);
+    }
+    report.encoderFallbacks += encoder.fallbacks;
+  }
+
+  async function encodeAndLoad(encoder: ColumnEncoder, row: ReturnType<EventTable["cursor"]>, teamId: number, from: number, to: number, target: string, report: SyncReport): Promise<void> {
     let inFlight: Promise<void> = Promise.resolve();
     for (let start = from; start < to; start += FILE_ROWS) {
       const end = Math.min(to, start + FILE_ROWS);
@@ -137,7 +150,6 @@ export function createMirror(store: Store, engine: SqlEngine) {
       inFlight = load(EVENTS_LOAD, target, out);
     }
     await inFlight;
-    report.encoderFallbacks += encoder.fallbacks;
   }
 
   /** Replaces a project's partition of `table` with what its staging table holds (or drops it when empty). */
