@@ -61,7 +61,8 @@ Usage: ${command} [options]
   --port P          port to listen on (default ${DEFAULTS.port}; 0 picks a free one)
   --host H          interface to bind (default ${DEFAULTS.host})
   --data PATH       main store file (default ${DEFAULTS.data}); persons, events and activity live in
-                    sibling files PATH minus .json plus .persons.json, .events.ndjson, .activity.ndjson
+                    sibling files PATH minus .json plus .persons.json, .persons.journal.ndjson,
+                    .events.ndjson, .activity.ndjson
   --in-memory       keep the state in memory only; write nothing
   --fixtures FILE   start from this fixture document (format: fixtures/fixtures.schema.json)
                     instead of the generated dataset. It is written to the data file when there is none

@@ -233,8 +233,9 @@ export class EventTable {
   #lastKey: string | undefined;
   #lastPositions: Int32Array | undefined;
   /**
-   * Capture deduplicates every event by uuid: built at the first lookup, then kept current by appends and
-   * inserts; dropped when rows are removed (rebuilt at the next lookup). A `share()` copy builds its own.
+   * Capture deduplicates every event by uuid: built by a bulk load's trim (else at the first lookup), then kept
+   * current by appends and inserts; dropped when rows are removed (rebuilt at the next lookup). A `share()` copy
+   * builds its own when asked.
    */
   #byUuid: UuidIndex | undefined;
   readonly #uuidWork: UuidWork = { rows: 0 };

@@ -4,6 +4,7 @@ import path from "node:path";
 import { Low, Memory, type Adapter } from "lowdb";
 import { JSONFile } from "lowdb/node";
 import { NdjsonFile, StoreFileError } from "./ndjson-file.ts";
+import { PersonsJournal, replayPersonsJournal } from "./persons-journal.ts";
 import { TurnCommittedJsonFile } from "./turn-committed-json-file.ts";
 import { EventStore } from "./event-store.ts";
 import { identityOf, readColumnSnapshot, removeColumnSnapshot, writeColumnSnapshot } from "./column-snapshot.ts";
@@ -15,12 +16,14 @@ import type { ActivityRecord, EventRecord, MetaData, PersonRecord, State } from 
  * append-only collections sit beside it so that an insight write never rewrites a million events:
  *   db.json                 meta: users, projects, insights, dashboards, views, actions, cohorts, deletion queue
  *   db.persons.json         persons
+ *   db.persons.journal.ndjson  capture's person changes since db.persons.json was written (src/store/persons-journal.ts)
  *   db.events.ndjson        events, one per line (rewritten only when events are deleted or replaced)
  *   db.activity.ndjson      activity log, appended
  */
 export interface StoreFiles {
   meta: string;
   persons: string;
+  personsJournal: string;
   events: string;
   activity: string;
   /** A cache of the events file's columns (src/store/column-snapshot.ts); never the only copy of anything. */
@@ -32,6 +35,7 @@ export function storeFiles(dataFile: string): StoreFiles {
   return {
     meta: dataFile,
     persons: `${base}.persons.json`,
+    personsJournal: `${base}.persons.journal.ndjson`,
     events: `${base}.events.ndjson`,
     activity: `${base}.activity.ndjson`,
     columns: `${base}.events.columns`,
@@ -57,6 +61,12 @@ class CountedLow<T> extends Low<T> {
   }
 }
 
+/** The persons file: the persons, and the last journal line they include (src/store/persons-journal.ts). */
+interface PersonsFileData {
+  persons: PersonRecord[];
+  journal_seq?: number;
+}
+
 /** The lowdb databases behind the store; Memory adapters when nothing is written to disk. */
 export interface Databases {
   meta: Low<MetaData>;
@@ -66,6 +76,8 @@ export interface Databases {
   activity: Low<ActivityRecord[]>;
   /** Appends to the activity log without rewriting it (memory: a no-op beyond the array). */
   appendActivity(records: readonly ActivityRecord[]): Promise<void>;
+  /** Capture's person changes (already made in `persons.data`), journaled without rewriting the persons file. */
+  journalPersons(changed: readonly PersonRecord[], removedIds: readonly number[]): Promise<void>;
   /** Appends captured events to the events file without rewriting it (memory: a no-op beyond the array). */
   appendEvents(records: readonly EventRecord[]): Promise<void>;
   /** Where they are written; null in memory. */
@@ -88,6 +100,7 @@ export function openDatabases(files: StoreFiles | null, initial: State): Databas
       },
       activity: low(new Memory<ActivityRecord[]>(), initial.activity),
       appendActivity: async () => void writes.count++,
+      journalPersons: async () => void writes.count++,
       appendEvents: async () => void writes.count++,
       files: null,
       revision,
@@ -95,11 +108,18 @@ export function openDatabases(files: StoreFiles | null, initial: State): Databas
   }
   const activityFile = new NdjsonFile<ActivityRecord>(files.activity);
   const eventsFile = new NdjsonFile<EventRecord>(files.events);
+  const journal: PersonsJournal = new PersonsJournal(files.personsJournal, (): Promise<void> => persons.write());
+  // Each full write records the journal's last number, then the journal restarts from it.
+  const personsFile: TurnCommittedJsonFile<PersonsFileData> = new TurnCommittedJsonFile<PersonsFileData>(files.persons, {
+    stamp: (data) => ({ ...data, journal_seq: journal.seq }),
+    committed: () => journal.restart(),
+  });
+  const persons: Low<PersonsFileData> = low<PersonsFileData>(personsFile, { persons: initial.persons });
   // Column snapshots are written one after another, each after the rewrite it describes.
   let columnWrites = Promise.resolve();
   return {
     meta: low(new TurnCommittedJsonFile<MetaData>(files.meta), initial.meta),
-    persons: low(new TurnCommittedJsonFile<{ persons: PersonRecord[] }>(files.persons), { persons: initial.persons }),
+    persons,
     events: {
       data: initial.events,
       async write() {
@@ -124,6 +144,10 @@ export function openDatabases(files: StoreFiles | null, initial: State): Databas
       writes.count++;
       return eventsFile.append(records);
     },
+    journalPersons: (changed, removedIds) => {
+      writes.count++;
+      return journal.record(changed, removedIds);
+    },
     files,
     revision,
   };
@@ -146,8 +170,9 @@ export async function readState(files: StoreFiles): Promise<State | null> {
   if (!meta || typeof meta !== "object" || meta.schema_version !== 1) {
     throw new StoreFileError(files.meta, "not an analytics-mock store (schema_version 1 expected)");
   }
-  const persons = (await readJson<{ persons: PersonRecord[] }>(files.persons))?.persons;
-  if (!Array.isArray(persons)) throw new StoreFileError(files.persons, "missing or without a persons list");
+  const stored = await readJson<PersonsFileData>(files.persons);
+  if (!Array.isArray(stored?.persons)) throw new StoreFileError(files.persons, "missing or without a persons list");
+  const persons = replayPersonsJournal(stored.persons, files.personsJournal, stored.journal_seq ?? 0);
   // The column snapshot, when it describes the file's beginning; the lines after it (or all) are parsed.
   const cached = readColumnSnapshot(files.columns, files.events);
   const events = cached?.events ?? new EventStore();

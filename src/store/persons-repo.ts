@@ -28,9 +28,11 @@ export function createPersonsRepo(core: StoreCore, schedule: DeletionSchedule) {
     await Promise.all([dbs.persons.write(), core.logActivity(entries), alsoMeta ? dbs.meta.write() : undefined]);
   }
 
-  function savedCapture(projectId: string, alsoMeta = false): Promise<void> {
+  /** Capture's changes are journaled (src/store/persons-journal.ts): a batch does not rewrite the persons file. */
+  function savedCapture(projectId: string, changed: PersonRecord[], removed: PersonRecord[] = [], alsoMeta = false): Promise<void> {
     core.bump(projectId);
-    return Promise.all([dbs.persons.write(), alsoMeta ? dbs.meta.write() : undefined]).then(() => undefined);
+    const journaled = dbs.journalPersons(changed, removed.map((p) => p.id));
+    return Promise.all([journaled, alsoMeta ? dbs.meta.write() : undefined]).then(() => undefined);
   }
 
   /** Queues the deletion of all the person's events (all its distinct ids) for the next scheduled run. */
@@ -94,19 +96,19 @@ export function createPersonsRepo(core: StoreCore, schedule: DeletionSchedule) {
       const person: PersonRecord = { id: ++meta().counters.person, project_id: projectId, uuid: freeUuid(index, projectId, uuidFrom), ...init };
       dbs.persons.data.persons.push(person);
       indexPerson(index, person);
-      return { person, written: savedCapture(projectId, true) };
+      return { person, written: savedCapture(projectId, [person], [], true) };
     },
     /** New properties (already computed) and identification state. */
     update(person: PersonRecord, properties: Properties, isIdentified: boolean): Promise<void> {
       person.properties = properties;
       person.is_identified = isIdentified;
-      return savedCapture(person.project_id);
+      return savedCapture(person.project_id, [person]);
     },
     /** Gives the person one more distinct id (a distinct id belongs to one person at a time). */
     addDistinctId(person: PersonRecord, distinctId: string): Promise<void> {
       if (!person.distinct_ids.includes(distinctId)) person.distinct_ids.push(distinctId);
       indexPerson(core.indexFor(person.project_id), person);
-      return savedCapture(person.project_id);
+      return savedCapture(person.project_id, [person]);
     },
     /** `from` disappears into `into`, which takes the given distinct ids, properties and creation time and keeps its id and uuid. */
     merge(from: PersonRecord, into: PersonRecord, result: Pick<PersonRecord, "distinct_ids" | "properties" | "created_at">): Promise<void> {
@@ -115,7 +117,7 @@ export function createPersonsRepo(core: StoreCore, schedule: DeletionSchedule) {
       unindexPerson(index, from);
       Object.assign(into, result, { is_identified: true });
       indexPerson(index, into);
-      return savedCapture(into.project_id);
+      return savedCapture(into.project_id, [into], [from]);
     },
 
     /** Every distinct id but the kept one becomes a new person without properties (reference §4.6). */

@@ -13,7 +13,11 @@ export class TurnCommittedJsonFile<T> implements Adapter<T> {
   readonly #writer: JSONFileSync<T>;
   #pending: { data: T; written: Promise<void> } | null = null;
 
-  constructor(file: string) {
+  /** `stamp`: what is written for the data, decided as it is written; `committed`: runs right after each write. */
+  constructor(
+    file: string,
+    private readonly hooks: { stamp?: (data: T) => T; committed?: () => void } = {},
+  ) {
     this.#reader = new JSONFile<T>(file);
     this.#writer = new JSONFileSync<T>(file);
   }
@@ -31,7 +35,8 @@ export class TurnCommittedJsonFile<T> implements Adapter<T> {
     const commit = (resolve: () => void, reject: (e: unknown) => void) => {
       this.#pending = null;
       try {
-        this.#writer.write(pending.data);
+        this.#writer.write(this.hooks.stamp ? this.hooks.stamp(pending.data) : pending.data);
+        this.hooks.committed?.();
         resolve();
       } catch (e) {
         reject(e);
