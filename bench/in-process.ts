@@ -18,3 +18,19 @@ export async function inProcessAnalyses(events: number, nowIso: string, seed = 4
   const total = store.analysisData.events("1").length + store.analysisData.events("2").length;
   return { store, service, project, total };
 }
+
+type Analyses = Awaited<ReturnType<typeof inProcessAnalyses>>;
+
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** Median ms of `runs` refreshed trend runs of `filter`, after one discarded warm-up run. */
+export function medianTrendMs({ service, project }: Pick<Analyses, "service" | "project">, filter: Record<string, unknown>, runs: number): number {
+  service.run(project, "TRENDS", filter, { refresh: true });
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    service.run(project, "TRENDS", filter, { refresh: true });
+    times.push(performance.now() - t);
+  }
+  return median(times);
+}

@@ -4,7 +4,7 @@
  * `npx tsx bench/session-breakdown.ts [events]` (default 1,000,000).
  */
 import { fileURLToPath } from "node:url";
-import { inProcessAnalyses } from "./in-process.ts";
+import { inProcessAnalyses, medianTrendMs } from "./in-process.ts";
 
 const NOW = "2024-06-01T12:00:00Z";
 const RUNS = 7;
@@ -16,7 +16,6 @@ export const SESSION_BREAKDOWNS: Record<string, Record<string, unknown>> = {
   "session ($session_duration, 10 bins)": { ...base, breakdown: "$session_duration", breakdown_type: "session", breakdown_histogram_bin_count: 10 },
 };
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 export interface SessionBreakdownFigures {
   events: number;
@@ -32,16 +31,7 @@ export async function benchSessionBreakdown(events = 1_000_000): Promise<Session
   service.run(project, "TRENDS", SESSION_BREAKDOWNS["session ($entry_pathname)"]!, { refresh: true });
   const sessionDerivationMs = performance.now() - t0;
   const medianMs: Record<string, number> = {};
-  for (const [name, filter] of Object.entries(SESSION_BREAKDOWNS)) {
-    service.run(project, "TRENDS", filter, { refresh: true });
-    const times: number[] = [];
-    for (let i = 0; i < RUNS; i++) {
-      const t = performance.now();
-      service.run(project, "TRENDS", filter, { refresh: true });
-      times.push(performance.now() - t);
-    }
-    medianMs[name] = median(times);
-  }
+  for (const [name, filter] of Object.entries(SESSION_BREAKDOWNS)) medianMs[name] = medianTrendMs({ service, project }, filter, RUNS);
   return { events: total, sessionDerivationMs, medianMs };
 }
 

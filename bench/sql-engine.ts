@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createSqlDatabase, type SqlDatabase } from "../src/sql-engine/sql-database.ts";
-import { inProcessAnalyses } from "./in-process.ts";
+import { inProcessAnalyses, median, medianTrendMs } from "./in-process.ts";
 
 const NOW = "2024-06-01T12:00:00Z";
 const RUNS = 7;
@@ -39,7 +39,6 @@ export const TREND_QUESTIONS: Record<string, Record<string, unknown>> = {
   "events × persons by person.properties.plan": { ...base, date_from: "all", interval: "month", events: [{ id: "$pageview", math: "total" }], breakdown: "plan", breakdown_type: "person" },
 };
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const mib = (bytes: number) => Math.round(bytes / 2 ** 20);
 
 /** Peak and current RSS of a process (Linux /proc), bytes. */
@@ -104,16 +103,7 @@ export async function benchSqlEngine(events = 1_000_000, folderArg?: string) {
   const sqlMs: Record<string, number> = {};
   for (const [name, sql] of Object.entries(SQL_QUESTIONS)) sqlMs[name] = await timeQuery(db, sql);
   const trendMs: Record<string, number> = {};
-  for (const [name, filter] of Object.entries(TREND_QUESTIONS)) {
-    service.run(project, "TRENDS", filter, { refresh: true });
-    const times: number[] = [];
-    for (let i = 0; i < RUNS; i++) {
-      const t = performance.now();
-      service.run(project, "TRENDS", filter, { refresh: true });
-      times.push(performance.now() - t);
-    }
-    trendMs[name] = median(times);
-  }
+  for (const [name, filter] of Object.entries(TREND_QUESTIONS)) trendMs[name] = medianTrendMs({ service, project }, filter, RUNS);
   const engineAfterQueries = rssOf(enginePid);
   const writes = await benchWrites(db, store);
   await db.close();

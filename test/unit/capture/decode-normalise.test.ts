@@ -3,7 +3,7 @@ import LZString from "lz-string";
 import { describe, expect, it } from "vitest";
 import { decodeCapture, type RawCapture } from "../../../src/capture/decode.ts";
 import { correctedTimestamp, normaliseEvent, parseTime, sanitiseDistinctId, toBatch } from "../../../src/capture/normalise.ts";
-import { ApiError } from "../../../src/http/errors.ts";
+import { statusOf } from "../../support/api-status.ts";
 
 const LIMIT = 1024 * 1024;
 const payload = { api_key: "phc_x", batch: [{ event: "e", distinct_id: "d", properties: { a: "b+c/d" } }] };
@@ -15,15 +15,6 @@ const raw = (body: Buffer | string, over: Partial<RawCapture> = {}): RawCapture 
   query: {},
   ...over,
 });
-const statusOf = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof ApiError) return `${e.status} ${e.body.code}`;
-    throw e;
-  }
-  return "ok";
-};
 
 describe("decodeCapture (reference §1.2)", () => {
   const b64 = Buffer.from(json).toString("base64");

@@ -3,18 +3,9 @@ import LZString from "lz-string";
 import { describe, expect, it } from "vitest";
 import { decodeCapture } from "../../../src/capture/decode.ts";
 import { decompressLz64 } from "../../../src/capture/lz64.ts";
-import { ApiError } from "../../../src/http/errors.ts";
+import { statusOf } from "../../support/api-status.ts";
 import { ALPHABET, bombLength, lzBomb } from "../../support/lz-bomb.ts";
 
-const statusOf = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof ApiError) return `${e.status} ${e.body.code}`;
-    throw e;
-  }
-  return "ok";
-};
 
 describe("lz64 decoding with an output cap", () => {
   it("gives back what lz-string compressed: any UTF-16 text, empty, long repeated", () => {
