@@ -174,7 +174,7 @@ export async function readState(files: StoreFiles): Promise<State | null> {
   if (!Array.isArray(stored?.persons)) throw new StoreFileError(files.persons, "missing or without a persons list");
   const persons = replayPersonsJournal(stored.persons, files.personsJournal, stored.journal_seq ?? 0);
   // The column snapshot, when it describes the file's beginning; the lines after it (or all) are parsed.
-  const cached = readColumnSnapshot(files.columns, files.events);
+  const cached = await readColumnSnapshot(files.columns, files.events);
   const events = cached?.events ?? new EventStore();
   const found = await new NdjsonFile<EventRecord>(files.events).readEach((e) => events.add(e), cached?.endsAt ?? 0);
   if (!found) throw new StoreFileError(files.events, "missing");

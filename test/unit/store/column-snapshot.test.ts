@@ -36,7 +36,7 @@ describe("the column snapshot beside the events file", () => {
   it("gives back the very events the file holds, up to the file's last byte", async () => {
     const records = [1, 2, 3, 4, 5].map((n) => event(n)).concat([event(6, "2")]);
     const files = await written(records);
-    const read = readColumnSnapshot(files.columns, files.events)!;
+    const read = (await readColumnSnapshot(files.columns, files.events))!;
     expect(read.endsAt).toBe(readFileSync(files.events).length);
     expect(plain(read.events)).toEqual(records);
   });
@@ -45,7 +45,7 @@ describe("the column snapshot beside the events file", () => {
     const files = await written([event(1), event(2)]);
     const before = readFileSync(files.events).length;
     appendFileSync(files.events, JSON.stringify(event(9)) + "\n");
-    const read = readColumnSnapshot(files.columns, files.events)!;
+    const read = (await readColumnSnapshot(files.columns, files.events))!;
     expect(read.endsAt).toBe(before);
     expect(read.events.length).toBe(2);
   });
@@ -53,12 +53,12 @@ describe("the column snapshot beside the events file", () => {
   it("is ignored once the file was rewritten, truncated or changed in place", async () => {
     const rewritten = await written([event(1), event(2)]);
     await new NdjsonFile<EventRecord>(rewritten.events).write([event(1)]);
-    expect(readColumnSnapshot(rewritten.columns, rewritten.events)).toBeNull();
+    expect(await readColumnSnapshot(rewritten.columns, rewritten.events)).toBeNull();
 
     const changed = await written([event(1), event(2)]);
     const text = readFileSync(changed.events, "utf8");
     writeFileSync(changed.events, text.replace("user-1", "user-7"));
-    expect(readColumnSnapshot(changed.columns, changed.events)).toBeNull();
+    expect(await readColumnSnapshot(changed.columns, changed.events)).toBeNull();
   });
 
   it("is ignored after a same-length edit in place far from the file's end (every covered byte is checked)", async () => {
@@ -72,7 +72,7 @@ describe("the column snapshot beside the events file", () => {
     const fd = openSync(files.events, "r+");
     writeSync(fd, Buffer.from('"event":"$pageviex"'), 0, 19, at);
     closeSync(fd);
-    expect(readColumnSnapshot(files.columns, files.events)).toBeNull();
+    expect(await readColumnSnapshot(files.columns, files.events)).toBeNull();
     // Parsing the file instead gives the edited name.
     const parsed: EventRecord[] = [];
     await new NdjsonFile<EventRecord>(files.events).readEach((e) => parsed.push(e));
@@ -89,9 +89,9 @@ describe("the column snapshot beside the events file", () => {
     const files = await written([1, 2, 3, 4].map((n) => event(n)));
     const bytes = readFileSync(files.columns);
     writeFileSync(files.columns, bytes.subarray(0, bytes.length - 10));
-    expect(readColumnSnapshot(files.columns, files.events)).toBeNull();
+    expect(await readColumnSnapshot(files.columns, files.events)).toBeNull();
     writeFileSync(files.columns, "not a snapshot");
-    expect(readColumnSnapshot(files.columns, files.events)).toBeNull();
-    expect(readColumnSnapshot(files.columns + ".missing", files.events)).toBeNull();
+    expect(await readColumnSnapshot(files.columns, files.events)).toBeNull();
+    expect(await readColumnSnapshot(files.columns + ".missing", files.events)).toBeNull();
   });
 });
