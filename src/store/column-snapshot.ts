@@ -10,7 +10,6 @@
  * Layout: "AMCOL1\n", a uint32 (LE) header length, the header (JSON: the events file's identity, the
  * dictionaries, each table's project and sizes), then each table's arrays in EventTable.columnsForSnapshot order.
  */
-import { createHash } from "node:crypto";
 import { closeSync, openSync, readSync, statSync, type Stats } from "node:fs";
 import { open, rename, rm } from "node:fs/promises";
 import path from "node:path";
@@ -40,31 +39,10 @@ interface Header {
   tables: { projectId: string; rows: number; vals: number }[];
 }
 
-/** SHA-1 of the file's first `size` bytes, read in chunks (the file may be gigabytes). */
-export function sha1OfFile(file: string, size = statSync(file).size): string {
-  const fd = openSync(file, "r");
-  try {
-    const hash = createHash("sha1");
-    const chunk = Buffer.allocUnsafe(Math.min(HASH_CHUNK, Math.max(1, size)));
-    for (let at = 0; at < size; ) {
-      const got = readSync(fd, chunk, 0, Math.min(chunk.length, size - at), at);
-      if (got === 0) break;
-      hash.update(chunk.subarray(0, got));
-      at += got;
-    }
-    return hash.digest("hex");
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/**
- * The identity of the events file as it is now (taken right after a rewrite, before any append); `sha1` is the
- * digest of the bytes just written, when the writer computed it, else the file is read to compute it.
- */
-export function identityOf(eventsFile: string, sha1?: string): FileIdentity {
+/** The identity of the events file as it is now (taken right after a rewrite, before any append), with the SHA-1 its writer computed. */
+export function identityOf(eventsFile: string, sha1: string): FileIdentity {
   const st: Stats = statSync(eventsFile);
-  return { dev: st.dev, ino: st.ino, birthtimeMs: st.birthtimeMs, size: st.size, sha1: sha1 ?? sha1OfFile(eventsFile, st.size) };
+  return { dev: st.dev, ino: st.ino, birthtimeMs: st.birthtimeMs, size: st.size, sha1 };
 }
 
 /** Writes the snapshot of `events` (a store snapshot that no longer changes) for the file `identity` names. */

@@ -25,7 +25,7 @@ async function written(records: EventRecord[]) {
   const dir = mkdtempSync(path.join(os.tmpdir(), "column-snapshot-"));
   const files = { events: path.join(dir, "db.events.ndjson"), columns: path.join(dir, "db.events.columns") };
   const store = EventStore.from(records);
-  const identity = await new NdjsonFile<EventRecord>(files.events).write(store.share(), () => identityOf(files.events));
+  const identity = await new NdjsonFile<EventRecord>(files.events).write(store.share(), (sha1) => identityOf(files.events, sha1));
   await writeColumnSnapshot(files.columns, store.share(), identity);
   return files;
 }
