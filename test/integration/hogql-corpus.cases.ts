@@ -7,7 +7,9 @@
  * is `replaceRegexpAll(nullIf(nullIf(JSONExtractRaw(properties, 'k'), ''), 'null'), '^"|"$', '')`; a numeric
  * property (amount) is cast with `accurateCastOrNull(…, 'Float64')`; `a = b` on a nullable side is
  * `ifNull(equals(a, b), 0)`, `a != b` is `ifNull(notEquals(a, b), 1)`, `= NULL` is `isNull`; date-times are read
- * through `toTimeZone(…, 'UTC')`; `now()` is the frozen clock (2024-03-08 12:00:00 UTC); `person.*` goes through
+ * through `toTimeZone(…, 'UTC')`; `now()` is the frozen clock (2024-03-08 12:00:00 UTC); `{filters}`' date range is
+ * `timestamp < date_to AND timestamp >= date_from`, each date at 00:00 in the project's zone (posthog/hogql/filters.py:
+ * isoparse, `Lt` then `GtEq`; `$start_timestamp` on sessions); `person.*` goes through
  * person_distinct_ids (PostHog's `events__pdi`) to persons (`events__pdi__person`); `concat` wraps each argument
  * in `ifNull(toString(x), '')`.
  *
@@ -645,7 +647,7 @@ const sessions: CorpusCase[] = [
     source: `${TQ} test_hogql_query_filters_session_date_range — adapted: the fixture's dates, ORDER BY`,
     hogql: "SELECT session_id, $entry_current_url from sessions WHERE {filters} ORDER BY session_id",
     filters: { dateRange: { date_from: "2024-03-07", date_to: "2024-03-08" } },
-    clickhouse: `SELECT sessions.session_id, sessions.\`$entry_current_url\` FROM sessions WHERE and(equals(sessions.team_id, 1), greaterOrEquals(${tz("sessions.`$start_timestamp`")}, toDateTime64('2024-03-07 00:00:00.000000', 6, 'UTC')), lessOrEquals(${tz("sessions.`$start_timestamp`")}, toDateTime64('2024-03-08 23:59:59.999999', 6, 'UTC'))) ORDER BY sessions.session_id ASC`,
+    clickhouse: `SELECT sessions.session_id, sessions.\`$entry_current_url\` FROM sessions WHERE and(equals(sessions.team_id, 1), less(${tz("sessions.`$start_timestamp`")}, toDateTime64('2024-03-08 00:00:00.000000', 6, 'UTC')), greaterOrEquals(${tz("sessions.`$start_timestamp`")}, toDateTime64('2024-03-07 00:00:00.000000', 6, 'UTC'))) ORDER BY sessions.session_id ASC`,
   },
 ];
 
@@ -848,7 +850,7 @@ const placeholders: CorpusCase[] = [
     source: `${Q_DOCS_SQL} (SQL insights example with AND {filters}) — adapted: current_url as tie-breaker`,
     hogql: `${FIRST_PAGEVIEW} AND {filters} GROUP BY current_url ORDER BY url_count DESC, current_url`,
     filters: { dateRange: { date_from: "2024-03-05", date_to: "2024-03-06" } },
-    clickhouse: firstPageviewSql(`, greaterOrEquals(${TS}, toDateTime64('2024-03-05 00:00:00.000000', 6, 'UTC')), lessOrEquals(${TS}, toDateTime64('2024-03-06 23:59:59.999999', 6, 'UTC'))`),
+    clickhouse: firstPageviewSql(`, less(${TS}, toDateTime64('2024-03-06 00:00:00.000000', 6, 'UTC')), greaterOrEquals(${TS}, toDateTime64('2024-03-05 00:00:00.000000', 6, 'UTC'))`),
   },
   {
     category: "placeholders",
@@ -864,7 +866,7 @@ const placeholders: CorpusCase[] = [
     source: `${TQ} test_hogql_query_filters (filters.dateRange added: no rows) — adapted as above`,
     hogql: "SELECT event, distinct_id from events WHERE distinct_id = 'bob' and {filters} ORDER BY timestamp",
     filters: { properties: [{ key: "$pathname", operator: "exact", value: "/pricing", type: "event" }], dateRange: { date_from: "2024-03-05", date_to: "2024-03-06" } },
-    clickhouse: `SELECT events.event, events.distinct_id FROM events WHERE and(${TEAM}, equals(events.distinct_id, 'bob'), greaterOrEquals(${TS}, toDateTime64('2024-03-05 00:00:00.000000', 6, 'UTC')), lessOrEquals(${TS}, toDateTime64('2024-03-06 23:59:59.999999', 6, 'UTC')), ifNull(equals(${ev("$pathname")}, '/pricing'), 0)) ORDER BY ${TS} ASC`,
+    clickhouse: `SELECT events.event, events.distinct_id FROM events WHERE and(${TEAM}, equals(events.distinct_id, 'bob'), ifNull(equals(${ev("$pathname")}, '/pricing'), 0), less(${TS}, toDateTime64('2024-03-06 00:00:00.000000', 6, 'UTC')), greaterOrEquals(${TS}, toDateTime64('2024-03-05 00:00:00.000000', 6, 'UTC'))) ORDER BY ${TS} ASC`,
   },
   {
     category: "placeholders",
