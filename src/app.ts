@@ -1,3 +1,4 @@
+import { createSqlDatabase, sqlFolderFor } from "./sql-engine/sql-database.ts";
 import { watch } from "node:fs";
 import path from "node:path";
 import cors from "cors";
@@ -114,7 +115,8 @@ export async function createApp({ store, clock, config, logger, startup }: AppOp
   // Persons URLs in results carry only what the persons endpoints declare; read from the router built below.
   const analyses = createAnalysisService(store, clock, { personsQueryKeys: (endpoint) => personsQueryKeys(endpoint) });
   const overrides = createOverrides(() => router.api);
-  const baseDeps = { store, clock, config, analyses, bodies: createBodyCache(), overrides };
+  const sql = createSqlDatabase({ store, folder: sqlFolderFor(config.dataFile) });
+  const baseDeps = { store, clock, config, analyses, sql, bodies: createBodyCache(), overrides };
   let router = await createApi(handlers, baseDeps);
   let personsQueryKeys = personsQueryKeysOf(router.api);
   /** Paths are routed with a trailing slash, as the real service's, except the few documented without one. */
@@ -227,7 +229,15 @@ export async function createApp({ store, clock, config, logger, startup }: AppOp
       }, 200))
     : null;
 
-  return { app, api: router.api, control, close: () => watcher?.close() };
+  return {
+    app,
+    api: router.api,
+    control,
+    close: async () => {
+      watcher?.close();
+      await sql.close();
+    },
+  };
 }
 
 function debounce(fn: () => void, ms: number) {

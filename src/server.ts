@@ -161,7 +161,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
      * its write completed, so nothing is left to flush (rewriting a 1M-event file at each stop took seconds).
      */
     close: async () => {
-      closeApp();
+      await closeApp();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };

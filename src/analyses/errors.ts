@@ -7,7 +7,7 @@ export class AnalysisInputError extends Error {
     /** The input field's path joined with `__` (`events__0__math`), or null when no one field is at fault. */
     readonly attr: string | null,
     detail: string,
-    readonly code: "invalid_input" | "required" | "timeout_exceeded" = "invalid_input",
+    readonly code: "invalid_input" | "required" | "timeout_exceeded" | "memory_limit_exceeded" | "too_many_rows" | "query_cancelled" = "invalid_input",
   ) {
     super(detail);
     this.name = "AnalysisInputError";

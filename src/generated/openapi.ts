@@ -1233,7 +1233,7 @@ export interface paths {
         put?: never;
         /**
          * Run a query (query API)
-         * @description Not in the spec: the real service's query API (`POST /api/projects/{project_id}/query/`; `/api/environments/{project_id}/query/` is the same), which its web app, MCP server, agent toolkit (`query-run`) and CLI use. One engine answers both doors: an insight query node is converted to the legacy filter (reference: analytics §10) and computed, and cached, exactly as the seed's analysis endpoints compute that filter, so `results` equals their `result`. `HogQLQuery` (bare or in a `DataVisualizationNode`) runs SQL over `events`, `persons` and `groups` (see the `query` field of QueryNode for what is supported; anything else is a 400 naming the construct, `attr` `query__query` or `query__source__query`); `EventsQuery` selects event columns; `ActorsQuery`/`InsightActorsQuery` list the actors behind a data point (or every person), with columns `actor`/`person`, `id`, `created_at`, `event_count`, `person_display_name`, `matched_recordings`, `properties.<key>`. An unknown `kind` is a 400 naming `query__kind`. Choice: every query completes within the request (`query_status` is null); SQL, events and actors answers are computed on each request (`is_cached` false).
+         * @description Not in the spec: the real service's query API (`POST /api/projects/{project_id}/query/`; `/api/environments/{project_id}/query/` is the same), which its web app, MCP server, agent toolkit (`query-run`) and CLI use. One engine answers both doors: an insight query node is converted to the legacy filter (reference: analytics §10) and computed, and cached, exactly as the seed's analysis endpoints compute that filter, so `results` equals their `result`. `HogQLQuery` (bare or in a `DataVisualizationNode`) runs HogQL SQL on embedded ClickHouse (see the `query` field of QueryNode; a refused query is a 400 with `attr` `query__query` or `query__source__query`); `EventsQuery` selects event columns, as HogQL too; `ActorsQuery`/`InsightActorsQuery` list the actors behind a data point (or every person), with columns `actor`/`person`, `id`, `created_at`, `event_count`, `person_display_name`, `matched_recordings`, `properties.<key>`. An unknown `kind` is a 400 naming `query__kind`. Choice: every query completes within the request (`query_status` is null); SQL, events and actors answers are computed on each request (`is_cached` false). Where the SQL engine cannot run (no chdb build for the platform) SQL kinds answer 503 with code `sql_engine_unavailable`.
          */
         post: operations["query_create"];
         delete?: never;
@@ -1259,7 +1259,7 @@ export interface paths {
         put?: never;
         /**
          * Run a query (query API)
-         * @description Not in the spec: the real service's query API (`POST /api/environments/{project_id}/query/`, where an environment is its project here; the same as `/api/projects/{project_id}/query/`), which its web app, MCP server, agent toolkit (`query-run`) and CLI use. One engine answers both doors: an insight query node is converted to the legacy filter (reference: analytics §10) and computed, and cached, exactly as the seed's analysis endpoints compute that filter, so `results` equals their `result`. `HogQLQuery` (bare or in a `DataVisualizationNode`) runs SQL over `events`, `persons` and `groups` (see the `query` field of QueryNode for what is supported; anything else is a 400 naming the construct, `attr` `query__query` or `query__source__query`); `EventsQuery` selects event columns; `ActorsQuery`/`InsightActorsQuery` list the actors behind a data point (or every person), with columns `actor`/`person`, `id`, `created_at`, `event_count`, `person_display_name`, `matched_recordings`, `properties.<key>`. An unknown `kind` is a 400 naming `query__kind`. Choice: every query completes within the request (`query_status` is null); SQL, events and actors answers are computed on each request (`is_cached` false).
+         * @description Not in the spec: the real service's query API (`POST /api/environments/{project_id}/query/`, where an environment is its project here; the same as `/api/projects/{project_id}/query/`), which its web app, MCP server, agent toolkit (`query-run`) and CLI use. One engine answers both doors: an insight query node is converted to the legacy filter (reference: analytics §10) and computed, and cached, exactly as the seed's analysis endpoints compute that filter, so `results` equals their `result`. `HogQLQuery` (bare or in a `DataVisualizationNode`) runs HogQL SQL on embedded ClickHouse (see the `query` field of QueryNode; a refused query is a 400 with `attr` `query__query` or `query__source__query`); `EventsQuery` selects event columns, as HogQL too; `ActorsQuery`/`InsightActorsQuery` list the actors behind a data point (or every person), with columns `actor`/`person`, `id`, `created_at`, `event_count`, `person_display_name`, `matched_recordings`, `properties.<key>`. An unknown `kind` is a 400 naming `query__kind`. Choice: every query completes within the request (`query_status` is null); SQL, events and actors answers are computed on each request (`is_cached` false). Where the SQL engine cannot run (no chdb build for the platform) SQL kinds answer 503 with code `sql_engine_unavailable`.
          */
         post: operations["environments_query_create"];
         delete?: never;
@@ -3815,7 +3815,7 @@ export interface components {
             };
             /** @enum {string} */
             interval?: "minute" | "hour" | "day" | "week" | "month";
-            /** @description SQL (HogQL) over the tables `events`, `persons` and `groups`. Supported: SELECT with expressions and aliases, `*`, DISTINCT, WHERE, GROUP BY (expressions, aliases, positions), HAVING, ORDER BY (ASC/DESC, nulls last), LIMIT/OFFSET (no LIMIT: 100 rows; at most 50,000), BETWEEN, table aliases; aggregates `count()`, `count(x)`, `count(DISTINCT x)`, `countIf`, `sum`, `sumIf`, `avg`, `avgIf`, `min`, `max`, `median`, `uniq`, `uniqExact`, `uniqIf`, `any`; functions `now`, `today`, `yesterday`, `toDate`, `toDateTime`, `toStartOfMinute/Hour/Day/Week/Month/Quarter/Year`, `toMonday`, `toYear`, `toMonth`, `toDayOfMonth`, `toDayOfWeek`, `toHour`, `toMinute`, `dateDiff`, `INTERVAL n unit`, `toString`, `toInt`, `toFloat`, `lower`, `upper`, `length`, `concat`, `coalesce`, `ifNull`, `if`, `round`, `floor`, `ceil`, `abs`, `isNull`, `isNotNull`, `match`, `like`/`ilike`, `in`. Fields of events: `uuid`, `event`, `timestamp`, `distinct_id`, `elements_chain`, `person_id`, `properties`, `properties.<key>`, `person.properties.<key>`, `person.id`, `person.created_at`; of persons: `id`, `created_at`, `is_identified`, `properties`, `properties.<key>`; of groups: `index` (the group type index), `key`, `created_at`, `properties`, `properties.<key>`. Calendar functions use the project's time zone. Refused with a 400 naming the construct (`attr` `query__query`): JOIN, subqueries, UNION and other set operations, WITH, window functions, LIMIT BY, SAMPLE, ARRAY JOIN, placeholders (`{filters}`), unknown tables, fields and functions, a column neither aggregated nor grouped. Choice: property values keep their JSON types (the real service reads them as strings). Limits (a 400 naming the limit): at most 65,536 characters, 16 levels of parentheses and brackets, 2,048 terms and 128 operators (use `IN (…)` rather than long `OR` chains); a query still running after the server's `--query-time-limit` (default 1 s) stops with code `timeout_exceeded`. */
+            /** @description SQL (HogQL), run by ClickHouse (embedded) over the project's rows in the tables of the real service's HogQL database: `events` (with `$session_id`, `$group_0`…`$group_4`, `elements_chain`, `person_id`, and the joins `person.*`, `pdi.*`, `session.*`, `group_0`…`group_4.*`), `persons`, `person_distinct_ids`, `groups` and `sessions`. HogQL's rules apply: only its functions and aggregates, property reads as strings typed by the project's property definitions (Numeric, Boolean, DateTime), null-safe `=`/`!=`/`LIKE`, `= NULL` as `isNull`, date-times in the project's time zone, `now()` the server's clock; JOINs, subqueries, `IN (SELECT …)`, `WITH`, `UNION ALL`, window functions, `LIMIT … BY`, `ARRAY JOIN`, lambdas; placeholders `{filters}` (the node's `filters`: `dateRange`, `properties`, `filterTestAccounts`) and `{variables.<code_name>}` (the node's `variables`). Without LIMIT 100 rows are returned, at most 50,000, with `hasMore`. Refused with a 400 naming the construct (`attr` `query__query`): table functions (`file`, `url`, `numbers`…), `system.*` and any other table, SETTINGS, unknown fields and functions (with HogQL's messages), and what ClickHouse itself refuses (its message). A query runs at most 30 s and 2 GiB (code `timeout_exceeded`, `memory_limit_exceeded`). Text limits (a 400 naming the limit): at most 65,536 characters, 16 levels of parentheses and brackets, 2,048 terms and 128 operators. */
             query?: string;
             /** @description Columns of events: `select` is HogQL expressions (` -- Label` comments dropped; aggregates group by the other columns), `where` HogQL conditions, `event` an event name, `after`/`before` ISO dates or relative (`-24h`, `-7d`; as the real service, `after` defaults to `-24h`, `all` means no bound), `orderBy` HogQL order expressions (default `timestamp DESC`), `limit` (default 100) and `offset`. Choice: `*` and `person` (whole objects in the real service) are refused; select columns. ActorsQuery columns: `actor`/`person`, `id`, `created_at`, `event_count`, `person_display_name`, `matched_recordings`, `properties.<key>`. */
             select?: string[];
@@ -3853,14 +3853,17 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description A query API answer (the real service's shape). Insight kinds: `results` is the analysis result, the same as the legacy endpoint's `result` for the same definition. `HogQLQuery`: `results` rows, `columns`, `types` as [column, ClickHouse type] pairs, `hogql` the query. `EventsQuery` and `ActorsQuery`: `results` rows, `columns`, `types` as type names, `hasMore`/`limit`/`offset`. */
+        /** @description A query API answer (the real service's shape). Insight kinds: `results` is the analysis result, the same as the legacy endpoint's `result` for the same definition. `HogQLQuery`: `results` rows, `columns`, `types` as [column, ClickHouse type] pairs, `hogql` the query as HogQL prints it back, `clickhouse` the SQL the engine ran. `EventsQuery` and `ActorsQuery`: `results` rows, `columns`, `types` as type names, `hasMore`/`limit`/`offset`. */
         QueryResponse: {
             /** @description Rows (SQL, events, actors) or the analysis result (insight kinds). */
             results: unknown;
             columns?: string[];
             /** @description ClickHouse type names (`String`, `UInt64`, `Float64`, `Date`, `DateTime64(6, 'UTC')`, `Nullable(…)`); pairs with the column name for HogQLQuery. */
             types?: (string | string[])[];
+            /** @description The query as HogQL prints it back (with the LIMIT it ran with). */
             hogql?: string | null;
+            /** @description The ClickHouse SQL the query was printed as and ran: each table read through the project's filter (`equals(team_id, N)`), property reads and null-safe comparisons as HogQL prints them. */
+            clickhouse?: string;
             hasMore?: boolean;
             limit?: number;
             offset?: number;
@@ -4142,6 +4145,15 @@ export interface components {
         };
         /** @description Unexpected server error (a bug; invalid input never ends here). */
         ServerError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The SQL engine (embedded ClickHouse, the chdb package) cannot run on this machine: chdb exists for Linux with glibc and macOS, x64 and arm64. Every other operation works without it. */
+        EngineUnavailable: {
             headers: {
                 [name: string]: unknown;
             };
@@ -7820,6 +7832,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["EngineUnavailable"];
         };
     };
     environments_query_create: {
@@ -7861,6 +7874,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["EngineUnavailable"];
         };
     };
     environments_mcp_tools_execute_sql_create: {

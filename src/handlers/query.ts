@@ -10,7 +10,7 @@ const depsOf = (args: HandlerArgs): QueryDeps => ({ ...args.deps, personName });
 async function query(args: HandlerArgs) {
   const body = args.c.request.requestBody as QueryRequest;
   if (needsHogqlParser(body)) await loadHogql();
-  return reply(200, runQuery(depsOf(args), args.project, body));
+  return reply(200, await runQuery(depsOf(args), args.project, body));
 }
 
 interface ExecuteSqlBody {
@@ -24,7 +24,7 @@ async function executeSqlTool(args: HandlerArgs) {
     return reply(200, { success: false, content: `Tool failed: there is no data warehouse connection "${toolArgs.connectionId}" here; omit connectionId to query events and persons.`, error_type: "retryable" });
   }
   await loadHogql();
-  return reply(200, executeSql(toolArgs.query, sqlContext(depsOf(args), args.project)));
+  return reply(200, await executeSql(toolArgs.query, sqlContext(args.deps, args.project)));
 }
 
 export const queryHandlers = {

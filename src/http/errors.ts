@@ -1,5 +1,6 @@
 import type { ErrorObject } from "ajv";
 import { AnalysisInputError } from "../analyses/errors.ts";
+import { SqlEngineError } from "../sql-engine/errors.ts";
 
 /** The one error body of the API, as the real service writes it (reference: ingestion-persons-events §6.3). */
 export interface ErrorBody {
@@ -43,6 +44,8 @@ export const fail = {
   requestTimeout: () => error(408, "invalid_request", "request_timeout", "The request was not received in time."),
   malformedRequest: () => error(400, "invalid_request", "malformed_request", "The request is not valid HTTP/1.1."),
   notImplemented: (what: string) => error(501, "server_error", "not_implemented", `${what} is not implemented yet.`),
+  /** The SQL engine cannot run here (no chdb build for the platform) or its process failed: not the query's fault. */
+  engineUnavailable: (detail: string) => error(503, "server_error", "sql_engine_unavailable", detail),
   internal: () => error(500, "server_error", "error", "A server error occurred."),
 };
 
@@ -82,5 +85,6 @@ export function asClientError(err: unknown): ApiError | null {
   if (err instanceof ApiError) return err;
   if (err instanceof AnalysisInputError) return fromAnalysisError(err);
   if (isUndecodableBody(err)) return fail.undecodable(err.message);
+  if (err instanceof SqlEngineError) return fail.engineUnavailable(err.message);
   return null;
 }

@@ -1,3 +1,4 @@
+import type { SqlDatabase } from "../sql-engine/sql-database.ts";
 import type { Context } from "openapi-backend";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
@@ -35,6 +36,8 @@ export interface Deps {
   clock: Clock;
   config: Config;
   analyses: AnalysisService;
+  /** The embedded ClickHouse HogQL runs on, over a mirror of the store (started at its first query). */
+  sql: SqlDatabase;
   /** Validates decoded inputs against the document's component schemas. */
   schemas: SchemaValidator;
   /** Serialized bodies of reads, reused while the state and the analysis cache are unchanged. */

@@ -82,3 +82,17 @@ export function recordProperties(records: Iterable<Properties>): PropertyDefinit
     .map(([name, st]) => ({ name, count: st.count, propertyType: typeOf(st.kinds), eventNames: new Set<string>() }))
     .sort(byCountThenName((p) => p.count));
 }
+
+/** Property types by kind, as the SQL printer reads them: `{event: {$browser: "String", amount: "Numeric"}, person: …}`. */
+export type PropertyTypes = Record<"event" | "person" | "group", Record<string, PropertyType>>;
+
+const typesOf = (defs: readonly PropertyDefinition[]): Record<string, PropertyType> =>
+  Object.fromEntries(defs.flatMap((d) => (d.propertyType ? [[d.name, d.propertyType]] : [])));
+
+/**
+ * The property types of a project's events, persons and groups (the real service's property definitions, which
+ * type a property by the values ingestion saw), from its events table and records.
+ */
+export function propertyTypesOf(table: EventTable, persons: Iterable<Properties>, groups: Iterable<Properties>): PropertyTypes {
+  return { event: typesOf(eventTaxonomy(table, 0).eventProperties), person: typesOf(recordProperties(persons)), group: typesOf(recordProperties(groups)) };
+}

@@ -29,6 +29,8 @@ export interface QueryLimits {
 export interface QueryOptions extends QueryLimits {
   /** Values for the query's `{name:Type}` placeholders (bound by ClickHouse: never part of the SQL text). */
   params?: Record<string, unknown>;
+  /** ClickHouse settings the query runs under (set before the limits and `readonly`, which they cannot undo). */
+  settings?: Record<string, SettingValue>;
   signal?: AbortSignal;
 }
 
@@ -181,7 +183,7 @@ export function startSqlEngine(options: EngineOptions): SqlEngine {
     const guard = setTimeout(() => stop(GRACE_MS), limits.timeoutMs + GRACE_MS);
     const started = performance.now();
     try {
-      const result = await send({ type: "query", sql, params: opts.params ?? null, settings: settingsFor(limits, tag) }, proc);
+      const result = await send({ type: "query", sql, params: opts.params ?? null, settings: { ...opts.settings, ...settingsFor(limits, tag) } }, proc);
       return { ...result, elapsedMs: performance.now() - started };
     } catch (e) {
       const code = e instanceof SqlEngineError ? e.clickhouseCode : null;

@@ -29,14 +29,15 @@ function filtersExpr(ctx: PrintContext): Node {
   const range = (ctx.filters?.dateRange ?? {}) as Record<string, unknown>;
   const from = readDateField(range, "date_from", time);
   const to = readDateField(range, "date_to", time);
-  if (from) exprs.push(compare(">=", field("timestamp"), instant(from.ms, ctx)));
-  if (to) exprs.push(compare("<=", field("timestamp"), instant(to.ms, ctx)));
+  if (from) exprs.push(compare(">=", field("timestamp"), instant(from.ms)));
+  if (to) exprs.push(compare("<=", field("timestamp"), instant(to.ms)));
   (ctx.filters?.properties ?? []).forEach((f, i) => exprs.push(propertyExpr(f, i)));
   if (ctx.filters?.filterTestAccounts) (ctx.testAccountFilters ?? []).forEach((f, i) => exprs.push(propertyExpr(f, i)));
   return exprs.length ? and(...exprs) : constant(true);
 }
 
-const instant = (ms: number, ctx: PrintContext): Node => call("toDateTime", constant(new Date(ms).toISOString().replace("T", " ").replace("Z", "")));
+/** An instant as HogQL's `toDateTime('…Z')`: the zone marker keeps it UTC where a bare text is read in the project's zone. */
+const instant = (ms: number): Node => call("toDateTime", constant(new Date(ms).toISOString()));
 
 /** One property filter as HogQL (PostHog `property_to_expr`): exact/is_not over lists, contains, regex, ranges, is_set. */
 function propertyExpr(f: PropertyFilter, i: number): Node {

@@ -1,4 +1,5 @@
 import { AnalysisInputError } from "../../analyses/errors.ts";
+import { SqlEngineError } from "../../sql-engine/errors.ts";
 import { runSql, type SqlContext } from "./sql-query.ts";
 
 export interface McpToolResult {
@@ -19,12 +20,14 @@ export function formatRows(columns: readonly string[], rows: readonly unknown[][
  * query API's HogQLQuery. As there, a query the engine refuses is not an HTTP error but `success: false` with
  * the reason in `content` (the tool's retryable error), so an agent can correct its SQL.
  */
-export function executeSql(query: string, ctx: SqlContext): McpToolResult {
+export async function executeSql(query: string, ctx: SqlContext): Promise<McpToolResult> {
   try {
-    const result = runSql(query.trim().replace(/;\s*$/, ""), "args__query", ctx);
+    const result = await runSql(query.trim().replace(/;\s*$/, ""), "args__query", ctx);
     return { success: true, content: formatRows(result.columns, result.results) };
   } catch (e) {
     if (e instanceof AnalysisInputError) return { success: false, content: `Tool failed: Query validation failed: ${e.message}`, error_type: "retryable" };
+    // No engine on this platform (or its process failed): the agent cannot fix that by rewriting its SQL.
+    if (e instanceof SqlEngineError) return { success: false, content: `Tool failed: ${e.message}`, error_type: "fatal" };
     throw e;
   }
 }

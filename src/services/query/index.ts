@@ -8,7 +8,11 @@ import { minimumRefreshInterval, type AnalysisKind, type AnalysisService } from 
 import { actorColumns, insightActorsDefinition, sortActors, type Actor } from "./actors-query.ts";
 import { insightDefinition } from "./insight-query.ts";
 import { INSIGHT_KINDS, unwrap } from "./nodes.ts";
-import { DEFAULT_ROWS, MAX_ROWS, runEventsQuery, runHogqlQuery, type SqlContext } from "./sql-query.ts";
+import { propertyTypesOf, type PropertyTypes } from "../definitions.ts";
+import type { SqlDatabase } from "../../sql-engine/sql-database.ts";
+import type { PropertyFilter } from "../../hogql/printer/print.ts";
+import { runEventsQuery } from "./events-query.ts";
+import { DEFAULT_ROWS, MAX_ROWS, runHogqlQuery, type SqlContext } from "./sql-query.ts";
 
 export { QUERY_KINDS } from "./nodes.ts";
 
@@ -16,6 +20,8 @@ export interface QueryDeps {
   store: Store;
   clock: Clock;
   analyses: AnalysisService;
+  /** The SQL engine HogQL runs on (started at its first query). */
+  sql: SqlDatabase;
   /** How an actor's display name is read (the persons API's rule). */
   personName: (person: PersonRecord) => string;
 }
@@ -36,15 +42,15 @@ export const needsHogqlParser = (body: QueryRequest): boolean => /HogQLQuery|Eve
  * insight kinds through their legacy filter and the analysis service's cache, SQL kinds through the SQL engine,
  * actors through the analyses' actors — wrapped in the real service's response envelope.
  */
-export function runQuery(deps: QueryDeps, project: ProjectRecord, body: QueryRequest): Loose {
+export async function runQuery(deps: QueryDeps, project: ProjectRecord, body: QueryRequest, signal?: AbortSignal): Promise<Loose> {
   const { node, attr } = unwrap(body.query);
   const kind = String(node.kind);
   const refresh = FORCING.has(body.refresh);
   if (INSIGHT_KINDS[kind] || kind === "FunnelCorrelationQuery") return insightResponse(deps, project, node, attr, refresh);
   const now = deps.clock.now();
   const fresh = { is_cached: false, last_refresh: new Date(now).toISOString(), next_allowed_client_refresh: new Date(now).toISOString(), cache_key: cacheKey(project, node), timezone: project.timezone, query_status: null, timings: [] };
-  if (kind === "HogQLQuery") return { ...runHogqlQuery(node, attr, sqlContext(deps, project)), ...fresh };
-  if (kind === "EventsQuery") return { ...runEventsQuery(node, attr, sqlContext(deps, project)), ...fresh };
+  if (kind === "HogQLQuery") return { ...(await runHogqlQuery(node, attr, sqlContext(deps, project, signal))), ...fresh };
+  if (kind === "EventsQuery") return { ...(await runEventsQuery(node, attr, sqlContext(deps, project, signal))), ...fresh };
   if (kind === "ActorsQuery" || kind === "InsightActorsQuery") return { ...actorsResponse(deps, project, node, attr), ...fresh };
   throw reject.invalid(`${attr}__kind`, `Query kind "${kind}" is not supported.`);
 }
@@ -67,18 +73,29 @@ function insightResponse(deps: QueryDeps, project: ProjectRecord, node: Loose, a
   };
 }
 
-export function sqlContext(deps: QueryDeps, project: ProjectRecord): SqlContext {
-  const index = deps.store.analysisData.index(project.id);
+export function sqlContext(deps: Pick<QueryDeps, "store" | "clock" | "sql">, project: ProjectRecord, signal?: AbortSignal): SqlContext {
   return {
-    source: {
-      events: () => deps.store.analysisData.events(project.id),
-      personOf: (id) => index.personsByDistinctId.get(id),
-      persons: () => deps.store.persons.list(project.id),
-      groups: () => deps.store.groups.list(project.id),
-    },
+    db: deps.sql,
+    project,
     now: deps.clock.now(),
-    timezone: project.timezone,
+    propertyTypes: () => propertyTypes(deps.store, project.id),
+    testAccountFilters: project.test_account_filters as unknown as PropertyFilter[],
+    signal,
   };
+}
+
+/** Property types per store and project, computed again only when the project's data changed. */
+const typeCache = new WeakMap<Store, Map<string, { version: number; types: PropertyTypes }>>();
+function propertyTypes(store: Store, projectId: string): PropertyTypes {
+  let byProject = typeCache.get(store);
+  if (!byProject) typeCache.set(store, (byProject = new Map()));
+  const version = store.analysisData.version(projectId);
+  const known = byProject.get(projectId);
+  if (known?.version === version) return known.types;
+  const persons = [...store.analysisData.index(projectId).personsById.values()].map((p) => p.properties);
+  const types = propertyTypesOf(store.analysisData.events(projectId), persons, store.analysisData.groups(projectId).map((g) => g.properties));
+  byProject.set(projectId, { version, types });
+  return types;
 }
 
 const DEFAULT_ACTOR_COLUMNS = ["person", "id", "created_at", "person_display_name -- Person"];

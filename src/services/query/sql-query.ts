@@ -1,98 +1,139 @@
-import { reject } from "../../analyses/errors.ts";
+import { AnalysisInputError, reject } from "../../analyses/errors.ts";
 import type { Loose } from "../../analyses/shared/filter-read.ts";
-import { parseHogqlExpr, parseHogqlOrder, parseHogqlSelect, type HogqlNode } from "../../hogql/parse.ts";
-import { runSelect, type SqlResult } from "../../hogql/sql/run.ts";
-import type { SqlSource } from "../../hogql/sql/tables.ts";
-import { aggregateCalls } from "../../hogql/sql/grouping.ts";
+import { parseHogqlSelect, type HogqlNode } from "../../hogql/parse.ts";
+import { HOGQL_CLICKHOUSE_SETTINGS, printSelect, type HogqlFilters, type PrintContext, type PropertyFilter } from "../../hogql/printer/print.ts";
+import { SqlEngineError, type SqlErrorKind } from "../../sql-engine/errors.ts";
+import type { SqlDatabase } from "../../sql-engine/sql-database.ts";
+import { MATERIALIZED_PROPERTIES, teamIdOf } from "../../sql-engine/mirror/schema.ts";
+import type { ProjectRecord } from "../../store/schema.ts";
+import { cellReader } from "./cells.ts";
 
 /** The real service's row limits: 100 rows without LIMIT, never more than 50,000 (its MAX_SELECT_RETURNED_ROWS). */
 export const DEFAULT_ROWS = 100;
 export const MAX_ROWS = 50_000;
 
+/** Where a HogQL query runs: the project's rows in the SQL engine, at the injected clock's time. */
 export interface SqlContext {
-  source: SqlSource;
+  db: SqlDatabase;
+  project: ProjectRecord;
   now: number;
-  timezone: string;
+  /** Property definitions' types by kind (`event`, `person`, `group`), read only when a query names a property. */
+  propertyTypes: () => PrintContext["propertyTypes"];
+  testAccountFilters: PropertyFilter[];
+  signal?: AbortSignal;
+  /** Wall time a query may run (ClickHouse's `max_execution_time`). */
+  timeoutMs?: number;
 }
 
-/** A HogQLQuery: its SQL run by the SQL engine; `types` pairs each column with its type, as the real service's. */
-export function runHogqlQuery(node: Loose, attr: string, ctx: SqlContext) {
+/** A HogQL answer as the real service gives it. */
+export interface SqlAnswer {
+  columns: string[];
+  /** ClickHouse type names, one per column. */
+  types: string[];
+  results: unknown[][];
+  hogql: string;
+  clickhouse: string;
+  hasMore: boolean;
+  limit: number;
+  offset: number;
+}
+
+/** The materialised columns of the mirror, as the printer reads them (`properties.$browser` → `mat_$browser`). */
+const MATERIALIZED = { events: Object.fromEntries(MATERIALIZED_PROPERTIES.map((key) => [`properties.${key}`, `mat_${key}`])) };
+
+/**
+ * Settings every HogQL query runs under besides HogQL's own: date-times written as ISO 8601 in UTC (converted to
+ * the column's zone here), the session in UTC whatever the machine's zone, and `SELECT *` of a project's scoped
+ * table keeping the materialised and alias columns the printer reads.
+ */
+const RUN_SETTINGS = {
+  ...HOGQL_CLICKHOUSE_SETTINGS,
+  date_time_output_format: "iso",
+  session_timezone: "UTC",
+  asterisk_include_materialized_columns: 1,
+  asterisk_include_alias_columns: 1,
+} as const;
+
+export interface SqlExtras {
+  filters?: HogqlFilters;
+  variables?: Record<string, unknown>;
+}
+
+/** A HogQLQuery node: its SQL, `filters` and `variables` run by the SQL engine; `types` as [column, type] pairs. */
+export async function runHogqlQuery(node: Loose, attr: string, ctx: SqlContext) {
   if (typeof node.query !== "string" || node.query.trim() === "") throw reject.required(`${attr}__query`);
-  const result = runSql(node.query, `${attr}__query`, ctx);
+  const answer = await runSql(node.query, `${attr}__query`, ctx, { filters: (node.filters ?? undefined) as HogqlFilters | undefined, variables: variablesOf(node.variables) });
+  return { ...answer, types: answer.columns.map((c, i) => [c, answer.types[i]!]) };
+}
+
+/** Parses and runs one HogQL SELECT. */
+export async function runSql(text: string, attr: string, ctx: SqlContext, extras: SqlExtras = {}): Promise<SqlAnswer> {
+  return runAst(parseHogqlSelect(text, attr), attr, ctx, extras);
+}
+
+/** Prints a parsed SELECT for this project and runs it; `hasMore` from the one extra row the printer asks for. */
+export async function runAst(ast: HogqlNode, attr: string, ctx: SqlContext, extras: SqlExtras = {}): Promise<SqlAnswer> {
+  const printed = renamed(attr, () =>
+    printSelect(ast, {
+      teamId: teamIdOf(ctx.project.id),
+      timezone: ctx.project.timezone,
+      now: ctx.now,
+      defaultLimit: DEFAULT_ROWS,
+      maxLimit: MAX_ROWS,
+      get propertyTypes() {
+        return ctx.propertyTypes();
+      },
+      materializedProperties: MATERIALIZED,
+      testAccountFilters: ctx.testAccountFilters,
+      ...extras,
+    }),
+  );
+  const result = await ctx.db.query(printed.clickhouse, { settings: RUN_SETTINGS, signal: ctx.signal, timeoutMs: ctx.timeoutMs, maxResultRows: MAX_ROWS + 1 }).catch((e: unknown) => {
+    throw inputErrorOf(e, attr);
+  });
+  const readers = result.types.map((type) => cellReader(type));
+  const rows = result.rows.slice(0, printed.limit).map((row) => row.map((v, i) => readers[i]!(v)));
   return {
-    columns: result.columns,
-    types: result.columns.map((c, i) => [c, result.types[i]!]),
-    results: result.results,
-    hogql: node.query,
-    hasMore: result.hasMore,
-    limit: result.limit,
-    offset: result.offset,
+    columns: printed.columns,
+    types: result.types,
+    results: rows,
+    hogql: printed.hogql,
+    clickhouse: printed.clickhouse,
+    hasMore: result.rows.length > printed.limit,
+    limit: printed.limit,
+    offset: offsetOf(ast),
   };
 }
 
-export function runSql(sql: string, attr: string, ctx: SqlContext): SqlResult {
-  return runSelect(parseHogqlSelect(sql, attr), ctx.source, { attr, now: ctx.now, timezone: ctx.timezone, defaultLimit: DEFAULT_ROWS, maxLimit: MAX_ROWS });
+/** The engine's refusals of a query (ClickHouse's own, its limits, a cancel) as a 400 naming the query's field. */
+const INPUT_CODES: Partial<Record<SqlErrorKind, AnalysisInputError["code"]>> = { query: "invalid_input", timeout: "timeout_exceeded", memory: "memory_limit_exceeded", too_many_rows: "too_many_rows", cancelled: "query_cancelled" };
+function inputErrorOf(e: unknown, attr: string): unknown {
+  const code = e instanceof SqlEngineError ? INPUT_CODES[e.kind] : undefined;
+  return code ? new AnalysisInputError(attr, e instanceof SqlEngineError && e.kind === "query" ? `ClickHouse refused the query: ${e.message}` : (e as Error).message, code) : e;
 }
 
-const strings = (value: unknown, attr: string): string[] => {
-  if (value === undefined || value === null) return [];
-  if (!Array.isArray(value) || value.some((v) => typeof v !== "string")) throw reject.invalid(attr, "Expected a list of HogQL expression strings.");
-  return value as string[];
-};
-
-const constant = (value: unknown): HogqlNode => ({ node: "Constant", value });
-const compare = (field: string, op: string, value: unknown): HogqlNode => ({ node: "CompareOperation", op, left: { node: "Field", chain: [field] }, right: constant(value) });
-
-/**
- * An EventsQuery as one SELECT over events: `select` expressions (aggregates group by the others, as the real
- * service's runner does), `where` expressions, `event`, `after`/`before` (the real default: the last 24 hours;
- * `all` for no bound), `orderBy`, `limit`/`offset`. `types` are plain type names here, as the real service's.
- */
-export function runEventsQuery(node: Loose, attr: string, ctx: SqlContext) {
-  const select = strings(node.select, `${attr}__select`);
-  if (select.length === 0) throw reject.required(`${attr}__select`);
-  const items = select.map((text, i) => selectItem(text, `${attr}__select__${i}`));
-  const conditions = strings(node.where, `${attr}__where`).map((text, i) => parseHogqlExpr(text, `${attr}__where__${i}`));
-  if (typeof node.event === "string") conditions.push(compare("event", "==", node.event));
-  if (node.after !== "all") conditions.push(compare("timestamp", ">", instant(node.after ?? "-24h", `${attr}__after`, ctx.now)));
-  if (node.before !== undefined && node.before !== null) conditions.push(compare("timestamp", "<", instant(node.before, `${attr}__before`, ctx.now)));
-  const isAggregate = (n: HogqlNode) => aggregateCalls(n, attr).length > 0;
-  const aggregated = items.some(isAggregate);
-  const orderBy = strings(node.orderBy, `${attr}__orderBy`).map((text, i) => parseHogqlOrder(text, `${attr}__orderBy__${i}`));
-  const ast: HogqlNode = {
-    node: "SelectQuery",
-    select: items,
-    select_from: { node: "JoinExpr", table: { node: "Field", chain: ["events"] } },
-    where: conditions.length ? { node: "And", exprs: conditions } : null,
-    group_by: aggregated ? items.filter((n) => !isAggregate(n)) : null,
-    order_by: orderBy.length ? orderBy : aggregated ? null : [{ node: "OrderExpr", expr: { node: "Field", chain: ["timestamp"] }, order: "DESC" }],
-    limit: constant(Math.min(Number(node.limit ?? DEFAULT_ROWS), MAX_ROWS)),
-    offset: constant(Number(node.offset ?? 0)),
-  };
-  if (ast.group_by && (ast.group_by as HogqlNode[]).length === 0) ast.group_by = null;
-  const result = runSelect(ast, ctx.source, { attr, now: ctx.now, timezone: ctx.timezone, defaultLimit: DEFAULT_ROWS, maxLimit: MAX_ROWS });
-  return { columns: select, types: result.types, results: result.results, hasMore: result.hasMore, limit: result.limit, offset: result.offset };
+/** The printer names its errors' field `query`; the caller's field is the one the client sent. */
+function renamed<T>(attr: string, print: () => T): T {
+  try {
+    return print();
+  } catch (e) {
+    if (e instanceof AnalysisInputError && e.attr === "query") throw new AnalysisInputError(attr, e.message, e.code);
+    throw e;
+  }
 }
 
-/**
- * One EventsQuery column: a HogQL expression, its ` -- Label` comment dropped. Choice: `*` and `person` (whole
- * event and person objects in the real service) are refused; name the columns instead.
- */
-function selectItem(text: string, attr: string): HogqlNode {
-  const expr = text.replace(/\s+--.*$/, "").trim();
-  if (expr === "*" || expr === "person") throw reject.invalid(attr, `"${expr}" (a whole event or person object) is not supported in EventsQuery; select columns such as event, timestamp, distinct_id, properties.$browser.`);
-  return parseHogqlExpr(expr, attr);
+function offsetOf(ast: HogqlNode): number {
+  const first = (ast.node === "SelectSetQuery" ? ast.initial_select_query : ast) as HogqlNode;
+  const offset = first.offset as HogqlNode | null | undefined;
+  return offset?.node === "Constant" && typeof offset.value === "number" ? offset.value : 0;
 }
 
-const RELATIVE = /^-(\d+)([hdwmy])$/;
-const UNIT_MS: Readonly<Record<string, number>> = { h: 3.6e6, d: 8.64e7, w: 6.048e8, m: 2.592e9, y: 3.1536e10 };
-
-/** `after`/`before`: an ISO date(-time) or a relative `-24h`, `-7d`, … (months and years as 30 and 365 days). */
-function instant(value: unknown, attr: string, now: number): string {
-  const text = String(value);
-  const relative = RELATIVE.exec(text);
-  if (relative) return new Date(now - Number(relative[1]) * UNIT_MS[relative[2]!]!).toISOString();
-  const ms = Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(text) || text.length <= 10 ? text : `${text}Z`);
-  if (Number.isNaN(ms)) throw reject.invalid(attr, `"${text}" is not an ISO 8601 date-time nor a relative date such as -24h or -7d.`);
-  return new Date(ms).toISOString();
+/** The real service's HogQLQuery `variables`: `{id: {code_name, value}}`, read by `{variables.<code_name>}`. */
+function variablesOf(value: unknown): Record<string, unknown> | undefined {
+  if (value === null || typeof value !== "object") return undefined;
+  const out: Record<string, unknown> = {};
+  for (const v of Object.values(value as Record<string, Loose>)) {
+    if (v && typeof v === "object" && typeof v.code_name === "string") out[v.code_name] = v.value;
+  }
+  return out;
 }

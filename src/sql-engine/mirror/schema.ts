@@ -82,7 +82,7 @@ export const GROUPS_LOAD: LoadSpec = {
 const EVENTS_DDL = `CREATE TABLE IF NOT EXISTS events (
   team_id Int64,
   uuid UUID,
-  event LowCardinality(String),
+  event String,
   properties String,
   timestamp DateTime64(6, 'UTC'),
   distinct_id String,
