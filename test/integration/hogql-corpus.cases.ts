@@ -153,6 +153,13 @@ const basics: CorpusCase[] = [
   },
   {
     category: "basics",
+    name: "numbers(1, 4) table function",
+    source: `${TQ} test_numbers_table`,
+    hogql: "SELECT number from numbers(1, 4)",
+    clickhouse: "SELECT number FROM numbers(1, 4)",
+  },
+  {
+    category: "basics",
     name: "distinct person property from persons",
     source: `${TQ} test_query_distinct — adapted: sneaky_mail → email, random_uuid → plan, ORDER BY added`,
     hogql: "select distinct properties.email from persons where properties.plan = 'pro' order by properties.email",
