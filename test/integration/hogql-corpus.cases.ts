@@ -921,3 +921,72 @@ export const CORPUS: readonly CorpusCase[] = [
   ...funnels,
   ...placeholders,
 ];
+
+/**
+ * Answers worked out by hand from the rows listed in hogql-corpus.fixture.ts, for the cases where that is quick:
+ * they check the hand-written SQL itself, so that it and the API cannot agree on a wrong answer.
+ */
+export const WORKED_OUT: Readonly<Record<string, unknown[][]>> = {
+  "!= keeps rows that lack the property": [[25]], // 40 events, 15 Chrome
+  "= NULL is isNull (absent and JSON null alike)": [[4]], // #9 #21 #22 (no key), #27 (null)
+  "IS NOT NULL on a person property": [[31]], // ann 13 + bob 11 + cat 7 (dan has no email)
+  "null, absent and present properties": [["free", null, null], ["trial", null, null]],
+  "distinct person property from persons": [["ann@example.com"], [null]], // ann and dan are pro
+  "numbers(1, 4) table function": [[1], [2], [3], [4]],
+  "count(*)": [[40]],
+  "count(distinct event)": [[5]],
+  "countIf(distinct …, like)": [[4]], // $pageview $pageleave purchase plan_changed contain an a; signup does not
+  "uniq of distinct ids and of persons": [[6, 4]],
+  "avg of a numeric property": [[81.75]], // 490.5 / 6
+  "sumIf ratio": [[0.625]], // 15 Chrome / (9 Safari + 15 Chrome)
+  "countIf per event": [[23, 6]],
+  "sum by a person property": [["pro", 445.5], ["free", 30], [null, 15]], // ann 200 + dan 245.5; bob; cat
+  "occurrences, sessions, users, first and last seen": [[23, 18, 6, "2024-03-08T09:00:00Z", "2024-03-03T23:30:00Z"]],
+  "toDate grouping with addDays(today(), -10) and HAVING": [["2024-03-04", 10], ["2024-03-05", 7], ["2024-03-06", 11], ["2024-03-07", 10]],
+  "weekly active users, Monday weeks": [["2024-03-04", 4], ["2024-02-26", 1]], // #1 is Sunday 03-03
+  "dateDiff('day', timestamp, now()) > 3": [[11]], // the events of 03-03 and 03-04
+  "timestamp >= now() - INTERVAL 2 DAY": [[16]], // from 03-06 12:00
+  "toHour in another time zone": [[3, 1], [9, 1], [17, 1], [18, 1]], // signups at 18:10, 00:05, 08:10, 09:05 UTC
+  "weekdays only (toDayOfWeek)": [[39]],
+  "events between two toDateTime instants": [[11]],
+  "fromUnixTimestamp": [[17]], // after 03-06 08:00
+  "startsWith": [[2]],
+  "match a regular expression": [[11]], // 7 on /pricing, 4 on /products
+  "lower": [["chrome", 15], ["edge", 3], ["firefox", 9], ["safari", 9], [null, 4]],
+  "LIKE": [[4]], // /blog on #21 and #23, and the host blog.example.com (https://blog…) of #25 and #26
+  "NOT LIKE keeps rows without the property": [[38]], // #3 and #14 have a ?
+  "NOT IN keeps NULLs (transform_null_in)": [[16]], // Edge 3 + Firefox 9 + no browser 4
+  "NOT (… OR …)": [[12]], // 40 - 23 - 5
+  "?? (nullish coalescing)": [["Chrome", 15], ["Edge", 3], ["Firefox", 9], ["Safari", 9], ["unknown", 4]],
+  "coalesce a person property": [["free", 11], ["none", 7], ["pro", 22]],
+  "if on a numeric property": [["big", 2], ["small", 4]], // 120 and 200
+  "arrayMap lambda": [[[2, 4, 6], 1]],
+  "array literal and x[i]": [[[1, 2, 3], 10]],
+  "arrayJoin a JSON array property": [['"dark-mode"', 2], ['"new-checkout"', 1]],
+  "notEmpty and has over a JSON array": [[2, 1]],
+  "has(groupArray(event), …) in HAVING": [["ann@example.com"], ["bob"], ["cat"], ["dan-2"]],
+  "nested property access by index": [[null, null, null, null], ["vip", "beta", "Berlin", "10115"]],
+  "session.session_id and session.$session_duration on events": [["s-cat-1", 60], ["s-cat-1", 60], ["s-cat-2", 660], ["s-cat-2", 660], ["s-cat-2", 660], ["s-cat-3", 600], ["s-cat-3", 600]],
+  "the sessions table: count, average duration, bounces": [[18, 9420 / 18, 7]],
+  "first pageview URL: (distinct_id, timestamp) IN (SELECT …)": [["https://shop.example.com/", 2], ["https://shop.example.com/products", 2], ["https://blog.example.com/", 1], ["https://shop.example.com/?utm_source=google", 1]],
+  "person_id IN (SELECT id FROM persons …)": [[22]],
+  "latest event per distinct id (ORDER BY … LIMIT 1 BY)": [
+    ["bob", "$pageview", "2024-03-08T09:00:00Z"],
+    ["cat", "purchase", "2024-03-07T20:10:00Z"],
+    ["ann@example.com", "$pageleave", "2024-03-07T14:31:00Z"],
+    ["dan-2", "$pageleave", "2024-03-07T09:10:00Z"],
+    ["dan-1", "$pageview", "2024-03-05T06:00:00Z"],
+    ["ann-anon", "signup", "2024-03-04T08:10:00Z"],
+  ],
+  "lagInFrame over an unbounded frame": [
+    ["$pageview", ""], ["$pageview", "$pageview"], ["$pageleave", "$pageview"], ["$pageview", "$pageleave"], ["$pageview", "$pageview"], ["signup", "$pageview"],
+    ["purchase", "signup"], ["$pageview", "purchase"], ["plan_changed", "$pageview"], ["$pageview", "plan_changed"], ["$pageview", "$pageview"],
+  ],
+  "windowFunnel per person": [[2, 2], [3, 2]], // ann and bob convert within a day; cat's and dan's purchase is too late or too early
+  "retention(…) per person": [[3, 3, 3]], // ann, bob and dan view on 03-04, 03-05 and 03-06; cat starts 03-05
+  "{filters} with a date range (the docs' SQL insight)": [["https://blog.example.com/", 1]], // only cat's first pageview is on 03-05
+  "{filters} with an event property filter": [["$pageview", "bob"], ["$pageleave", "bob"]],
+  "{filters} with a property filter and a date range that excludes it": [],
+  "{variables.startdate} and {variables.enddate}": [["$pageview", 4], ["purchase", 3], ["signup", 2], ["$pageleave", 1], ["plan_changed", 1]],
+  "{variables.x} as a string value": [[6]],
+};
