@@ -58,6 +58,8 @@ export interface CorpusCase {
   variables?: Record<string, { code_name: string; variableId: string; value: unknown }>;
   /** Rows compare as a multiset (the query fixes no order). */
   unordered?: boolean;
+  /** Project 1's time zone for this case (default UTC): the same rows, shown and bucketed in that zone. */
+  timezone?: string;
 }
 
 const lit = (s: string) => `'${s.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
@@ -72,6 +74,7 @@ const iso = (expr: string) => `formatDateTime(${expr}, '%Y-%m-%dT%H:%i:%SZ')`;
 const TS = tz("events.timestamp");
 const NOW = "toDateTime64('2024-03-08 12:00:00.000000', 6, 'UTC')";
 const TEAM = "equals(events.team_id, 1)";
+const toTimeZoneOf = (expr: string, zone: string) => `toTimeZone(${expr}, '${zone}')`;
 const PDI = "LEFT JOIN (SELECT distinct_id, person_id FROM person_distinct_ids WHERE equals(team_id, 1)) AS events__pdi ON equals(events.distinct_id, events__pdi.distinct_id)";
 const PERSON = `${PDI} LEFT JOIN (SELECT id, created_at, properties FROM persons WHERE equals(team_id, 1)) AS events__pdi__person ON equals(events__pdi.person_id, events__pdi__person.id)`;
 const personProp = (key: string) => prop("events__pdi__person", key);
@@ -904,6 +907,65 @@ const placeholders: CorpusCase[] = [
   },
 ];
 
+/** Asia/Tokyo is UTC+9 all year: a date-time is shown with +09:00, days and date ranges start at 15:00 UTC. */
+const TOKYO = "Asia/Tokyo";
+const tokyo = (column: string) => `toTimeZone(${column}, '${TOKYO}')`;
+const TS_TOKYO = tokyo("events.timestamp");
+const isoTokyo = (expr: string) => `formatDateTime(${expr}, '%Y-%m-%dT%H:%i:%S+09:00')`;
+const Q_TIMESTAMPS = "https://posthog.com/docs/data/timestamps";
+
+const zoned: CorpusCase[] = [
+  {
+    category: "time",
+    timezone: TOKYO,
+    name: "Tokyo project: timestamps shown in the project's zone",
+    source: `${Q_TIMESTAMPS} (timestamps shown in the project's time zone); ${TQ} test_query_select_person_with_joins_without_poe (SELECT event, timestamp …) — adapted: signups`,
+    hogql: "SELECT event, timestamp FROM events WHERE event = 'signup' ORDER BY timestamp",
+    clickhouse: `SELECT events.event, ${isoTokyo(TS_TOKYO)} FROM events WHERE and(${TEAM}, equals(events.event, 'signup')) ORDER BY ${TS_TOKYO} ASC`,
+  },
+  {
+    category: "time",
+    timezone: TOKYO,
+    name: "Tokyo project: toStartOfDay buckets in the project's zone",
+    source: `${Q_EXPRESSIONS} (binning events by time) — adapted: a daily count in a Tokyo project`,
+    hogql: "SELECT toStartOfDay(timestamp) AS day, count() FROM events GROUP BY day ORDER BY day",
+    clickhouse: `SELECT ${isoTokyo(`toStartOfDay(${TS_TOKYO})`)}, count() FROM events WHERE ${TEAM} GROUP BY toStartOfDay(${TS_TOKYO}) ORDER BY toStartOfDay(${TS_TOKYO}) ASC`,
+  },
+  {
+    category: "time",
+    timezone: TOKYO,
+    name: "Tokyo project: toDate in the project's zone",
+    source: `${TQ} test_hogql_groupby_unnecessary_ifnull (toDate(timestamp)) — adapted: a daily count in a Tokyo project`,
+    hogql: "SELECT toDate(timestamp) AS day, count() AS cnt FROM events GROUP BY day ORDER BY day",
+    clickhouse: `SELECT toString(toDate(${TS_TOKYO})) AS day, count() AS cnt FROM events WHERE ${TEAM} GROUP BY toDate(${TS_TOKYO}) ORDER BY toDate(${TS_TOKYO}) ASC`,
+  },
+  {
+    category: "time",
+    timezone: TOKYO,
+    name: "Tokyo project: now() in the project's zone",
+    source: `${Q_DATE_FILTERS} (now(): the current date and time) — adapted: selected in a Tokyo project`,
+    hogql: "SELECT now(), toDate(now())",
+    clickhouse: `SELECT ${isoTokyo(toTimeZoneOf(NOW, TOKYO))}, toString(toDate(${toTimeZoneOf(NOW, TOKYO)}))`,
+  },
+  {
+    category: "time",
+    timezone: TOKYO,
+    name: "Tokyo project: timestamp >= now() - INTERVAL 2 DAY",
+    source: `${TQ} test_hogql_proper_ifnull (timestamp >= now() - INTERVAL 30 DAY) — adapted: 2 days, a Tokyo project (the same instants as in UTC)`,
+    hogql: "SELECT count() FROM events WHERE timestamp >= now() - INTERVAL 2 DAY",
+    clickhouse: `SELECT count() FROM events WHERE and(${TEAM}, greaterOrEquals(${TS_TOKYO}, minus(${toTimeZoneOf(NOW, TOKYO)}, toIntervalDay(2))))`,
+  },
+  {
+    category: "placeholders",
+    timezone: TOKYO,
+    name: "Tokyo project: {filters}' dates start at midnight in the project's zone",
+    source: `${TQ} test_hogql_query_filters (filters.dateRange) — adapted: a Tokyo project, counted`,
+    hogql: "SELECT count() FROM events WHERE {filters}",
+    filters: { dateRange: { date_from: "2024-03-05", date_to: "2024-03-06" } },
+    clickhouse: `SELECT count() FROM events WHERE and(${TEAM}, less(${TS_TOKYO}, toDateTime64('2024-03-06 00:00:00.000000', 6, '${TOKYO}')), greaterOrEquals(${TS_TOKYO}, toDateTime64('2024-03-05 00:00:00.000000', 6, '${TOKYO}')))`,
+  },
+];
+
 export const CORPUS: readonly CorpusCase[] = [
   ...basics,
   ...aggregates,
@@ -920,6 +982,7 @@ export const CORPUS: readonly CorpusCase[] = [
   ...limitBy,
   ...funnels,
   ...placeholders,
+  ...zoned,
 ];
 
 /**
@@ -989,4 +1052,11 @@ export const WORKED_OUT: Readonly<Record<string, unknown[][]>> = {
   "{filters} with a property filter and a date range that excludes it": [],
   "{variables.startdate} and {variables.enddate}": [["$pageview", 4], ["purchase", 3], ["signup", 2], ["$pageleave", 1], ["plan_changed", 1]],
   "{variables.x} as a string value": [[6]],
+  "Tokyo project: timestamps shown in the project's zone": [["signup", "2024-03-04T17:10:00+09:00"], ["signup", "2024-03-06T09:05:00+09:00"], ["signup", "2024-03-07T03:10:00+09:00"], ["signup", "2024-03-07T18:05:00+09:00"]],
+  "Tokyo project: now() in the project's zone": [["2024-03-08T21:00:00+09:00", "2024-03-08"]],
+  "Tokyo project: timestamp >= now() - INTERVAL 2 DAY": [[16]], // the same instants as in UTC: from 03-06 12:00 UTC
+  // Tokyo days start at 15:00 UTC: 03-04 holds #1-6 #14-16; 03-05 #7 #8 #17 #25 #26 #32-34; 03-06 #9 #10 #18-21 #35-37;
+  // 03-07 #11-13 #22 #27-29 #38-40; 03-08 #23 #24 #30 #31.
+  "Tokyo project: toDate in the project's zone": [["2024-03-04", 9], ["2024-03-05", 8], ["2024-03-06", 9], ["2024-03-07", 10], ["2024-03-08", 4]],
+  "Tokyo project: {filters}' dates start at midnight in the project's zone": [[8]], // 03-04 15:00 ≤ t < 03-05 15:00 UTC
 };

@@ -133,14 +133,14 @@ const otherRows: Row[] = [
   ["bob", "purchase", "03-06T10:05", "Chrome", "/checkout", "s-bob-1", { amount: 999 }],
 ];
 
-/** A fresh copy of the corpus's fixture document. */
-export function corpusFixture(): FixtureDocument {
+/** A fresh copy of the corpus's fixture document; `timezone` is project 1's (the rows are the same instants). */
+export function corpusFixture(timezone = "UTC"): FixtureDocument {
   return {
     version: 1,
     now: CORPUS_NOW,
     users: [{ id: 1, email: "ada@example.com", first_name: "Ada", personal_api_keys: ["phx_test_owner_key_0001"] }],
     projects: [
-      { id: "1", name: "Shop", timezone: "UTC", group_types: [{ group_type_index: 0, group_type: "company", name_singular: "company", name_plural: "companies" }] },
+      { id: "1", name: "Shop", timezone, group_types: [{ group_type_index: 0, group_type: "company", name_singular: "company", name_plural: "companies" }] },
       { id: "2", name: "Other", timezone: "UTC", group_types: [{ group_type_index: 0, group_type: "company" }] },
     ],
     persons: [

@@ -21,7 +21,8 @@ import { corpusFixture } from "./hogql-corpus.fixture.ts";
  *
  * The queries only read, so one server serves the whole file. Cases the printer does not handle yet are listed
  * in KNOWN_GAPS with the printer's message and run as `it.fails`: when one starts passing, vitest says so and it
- * moves out of the list.
+ * moves out of the list. `CORPUS_SHOW_GAPS=1 npx vitest run test/integration/hogql-corpus.test.ts` runs them as
+ * ordinary tests, to read each one's current answer or error.
  */
 
 /** Corpus cases the query API does not answer as PostHog would, by name, with the reason (the printer's message). */
@@ -42,20 +43,31 @@ export const KNOWN_GAPS: Readonly<Record<string, string>> = {
   "sessions with a session property filter":
     "{filters} with a session property filter on the sessions table is printed as session.$entry_current_url; PostHog prints the sessions table's own field ($entry_current_url): Unable to resolve field: session",
   "sessions with a date range filter": "{filters}' date range on the sessions table is printed on timestamp; PostHog uses $start_timestamp there: Unable to resolve field: timestamp",
+  "Tokyo project: now() in the project's zone":
+    "now() prints toDateTime64('2024-03-08 12:00:00.000', 6, 'Asia/Tokyo'): the clock's UTC wall time read in the project's zone, 9 hours early (answers 2024-03-08T12:00:00+09:00); PostHog's now64(6, zone) is the same instant as the clock",
+  "Tokyo project: timestamp >= now() - INTERVAL 2 DAY": "the same now() bug: the window starts 9 hours early, so it counts 20 events instead of the 16 since 03-06 12:00 UTC",
   "numbers(1, 4) table function": "numbers() is refused (Table functions are not allowed: numbers(...)); PostHog's HogQL allows it (test_numbers_table)",
 };
 
 const P = "/api/projects/1";
-let s: TestServer;
-let db: SqlDatabase;
 
-beforeAll(async () => {
-  s = await startTestServer(corpusFixture());
-  db = createSqlDatabase({ store: s.store, folder: null });
-}, 120_000);
+/** One server (and one database over its store) per project time zone the corpus uses. */
+const opened = new Map<string, Promise<{ s: TestServer; db: SqlDatabase }>>();
+function serverFor(timezone = "UTC") {
+  let got = opened.get(timezone);
+  if (!got) {
+    got = startTestServer(corpusFixture(timezone)).then((s) => ({ s, db: createSqlDatabase({ store: s.store, folder: null }) }));
+    opened.set(timezone, got);
+  }
+  return got;
+}
+beforeAll(() => serverFor(), 120_000);
 afterAll(async () => {
-  await db?.close();
-  await s?.close();
+  for (const got of opened.values()) {
+    const { s, db } = await got;
+    await db.close();
+    await s.close();
+  }
 });
 
 const ISO_WITH_ZERO_FRACTION = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.0+)?(?:Z|\+00:00)$/;
@@ -70,6 +82,7 @@ function queryNode(c: CorpusCase) {
 }
 
 async function runCase(c: CorpusCase) {
+  const { s, db } = await serverFor(c.timezone);
   const want = await db.query(c.clickhouse);
   const worked = WORKED_OUT[c.name];
   if (worked) expect(rowsOf(want.rows, c.unordered), "the hand SQL against the answer worked out from the fixture").toEqual(rowsOf(worked, c.unordered));
@@ -91,7 +104,8 @@ describe("HogQL corpus through the query API", () => {
   for (const category of CATEGORIES) {
     describe(category, () => {
       for (const c of CORPUS.filter((x) => x.category === category)) {
-        const test = KNOWN_GAPS[c.name] ? it.fails : it;
+        // CORPUS_SHOW_GAPS=1 runs the known gaps as ordinary tests, to see what each one answers now.
+        const test = KNOWN_GAPS[c.name] && !process.env.CORPUS_SHOW_GAPS ? it.fails : it;
         test(c.name, () => runCase(c), 60_000);
       }
     });
