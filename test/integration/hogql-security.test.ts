@@ -61,6 +61,12 @@ describe("HogQL cannot reach outside the project's tables", () => {
     expectRefused(await hogql(query));
   });
 
+  it("refuses a query in a DataVisualizationNode naming query__source__query", async () => {
+    const res = await s.post(`${P}/query/`, { query: { kind: "DataVisualizationNode", source: { kind: "HogQLQuery", query: "SELECT * FROM file('/etc/passwd')" } } });
+    expectRefused(res);
+    expect(res.body.attr).toBe("query__source__query");
+  });
+
   it("numbers(10) is refused or answers the numbers, nothing else", async () => {
     const res = await hogql("SELECT number FROM numbers(10)");
     if (res.status === 400) return expectRefused(res);
@@ -115,6 +121,43 @@ describe("HogQL answers with project 1's rows only", () => {
     if (res.status === 400) return expectRefused(res);
     expect(res.status).toBe(200);
     expect(res.body.results).toEqual([[want]]);
+  });
+});
+
+describe("values from variables and filters stay values", () => {
+  const node = (query: string, extra: object) => ({ query: { kind: "HogQLQuery", query, ...extra } });
+  const variable = (value: unknown) => ({ variables: { "0190e000-bbbb-7000-8000-000000000001": { code_name: "x", variableId: "0190e000-bbbb-7000-8000-000000000001", value } } });
+
+  it.each([["purchase' OR '1'='1"], ["purchase') OR (1=1"], ["x'; DROP TABLE events; --"], ["\\' OR 1=1 --"]])("a variable %j is one string, matching no event", async (value) => {
+    const res = await s.post(`${P}/query/`, node("SELECT count() FROM events WHERE event = {variables.x}", variable(value)));
+    if (res.status === 400) return expectRefused(res);
+    expect(res.status).toBe(200);
+    expect(res.body.results).toEqual([[0]]);
+  });
+
+  it("a list variable is a list of strings", async () => {
+    const res = await s.post(`${P}/query/`, node("SELECT count() FROM events WHERE event IN {variables.x}", variable(["purchase", "signup') OR (1=1"])));
+    if (res.status === 400) return expectRefused(res);
+    expect(res.status).toBe(200);
+    expect(res.body.results).toEqual([[6]]);
+  });
+
+  it.each([
+    ["a property value", { key: "$browser", operator: "exact", value: "Chrome') OR (1=1", type: "event" }],
+    ["a property key", { key: "$browser'), 'x') OR (1=1", operator: "exact", value: "Chrome", type: "event" }],
+    ["a person property value", { key: "email", operator: "exact", value: "x' OR '1'='1", type: "person" }],
+  ])("%s in {filters} is one value, matching no event", async (_name, filter) => {
+    const res = await s.post(`${P}/query/`, node("SELECT count() FROM events WHERE {filters}", { filters: { properties: [filter] } }));
+    if (res.status === 400) return expectRefused(res);
+    expect(res.status).toBe(200);
+    expect(res.body.results).toEqual([[0]]);
+  });
+
+  it("a date range that is not a date is refused or matches nothing", async () => {
+    const res = await s.post(`${P}/query/`, node("SELECT count() FROM events WHERE {filters}", { filters: { dateRange: { date_from: "2024-03-01') OR (1=1" } } }));
+    if (res.status === 400) return expect(res.body).toMatchObject({ type: "validation_error", detail: expect.any(String) });
+    expect(res.status).toBe(200);
+    expect(res.body.results).not.toEqual([[40]]);
   });
 });
 
