@@ -34,6 +34,8 @@ export interface AppOptions {
   logger: Logger;
   /** The state to reset to; by default a snapshot of the store as the app is created. */
   startup?: State;
+  /** For tests: the module the SQL engine loads (a missing one takes the path of a platform without chdb). */
+  chdbModule?: string;
 }
 
 const BODY_METHODS = new Set(["POST", "PATCH", "PUT"]);
@@ -111,11 +113,11 @@ function readDeclaredBody(jsonParser: express.RequestHandler, takesBody: (req: R
 }
 
 /** Builds the express app over a store and a clock; no globals, so tests start as many as they like. */
-export async function createApp({ store, clock, config, logger, startup }: AppOptions) {
+export async function createApp({ store, clock, config, logger, startup, chdbModule }: AppOptions) {
   // Persons URLs in results carry only what the persons endpoints declare; read from the router built below.
   const analyses = createAnalysisService(store, clock, { personsQueryKeys: (endpoint) => personsQueryKeys(endpoint) });
   const overrides = createOverrides(() => router.api);
-  const sql = createSqlDatabase({ store, folder: sqlFolderFor(config.dataFile) });
+  const sql = createSqlDatabase({ store, folder: sqlFolderFor(config.dataFile), chdbModule });
   const baseDeps = { store, clock, config, analyses, sql, bodies: createBodyCache(), overrides };
   let router = await createApi(handlers, baseDeps);
   let personsQueryKeys = personsQueryKeysOf(router.api);

@@ -89,8 +89,10 @@ Usage: ${command} [options]
                     origins whose pages may call the control API (/_mock/), comma-separated (default
                     none: only the server's own pages; a call carrying another Origin is refused)
   --query-time-limit MS
-                    the longest one HogQL evaluation may run before it is stopped with a 400
-                    (default ${DEFAULTS.queryTimeLimitMs}; other requests wait meanwhile)
+                    the longest one in-process HogQL evaluation (events list where/select, HogQL
+                    breakdowns and math) may run before it is stopped with a 400 (default
+                    ${DEFAULTS.queryTimeLimitMs}; other requests wait meanwhile). SQL runs on ClickHouse
+                    in its own process, 30 s and 2 GiB at most a query, and never holds the server
   --latency MS[-MS] delay every answer by MS, or uniformly between the two (default none)
   --admin-token T   let non-loopback clients use the control API (/_mock/) with "X-Admin-Token: T"
                     (default: the control API answers loopback clients only)

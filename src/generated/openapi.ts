@@ -2184,8 +2184,16 @@ export interface components {
              * @description Earliest time at which `refresh=true` recomputes: `last_refresh` plus 15 minutes, 3 minutes when the interval is `hour` or the range is at most 7 days, 1 minute for the `minute` interval. Null if never computed.
              */
             next_allowed_client_refresh: string | null;
-            /** @description Computed result: null until computed; otherwise the `result` of the matching analysis endpoint (a trend result list, funnel steps, retention cohorts, path edges). Choice: the spec's "string" generic representation is an artifact of the real service's documentation; we return the analysis result itself. */
+            /** @description Computed result: null until computed; otherwise the `result` of the matching analysis endpoint (a trend result list, funnel steps, retention cohorts, path edges), or for a SQL insight (a `HogQLQuery` in `query`, as the real service saves them in a `DataVisualizationNode`) its rows, run on retrieve as the query API runs them; SQL the engine refuses leaves it null. Choice: the spec's "string" generic representation is an artifact of the real service's documentation; we return the analysis result itself. */
             result: unknown;
+            /** @description SQL insights only, on retrieve: the rows' column names, as the query API's `columns`. */
+            columns?: string[] | null;
+            /** @description SQL insights only, on retrieve: [column, ClickHouse type] pairs, as the query API's `types`. */
+            types?: unknown[] | null;
+            /** @description SQL insights only, on retrieve: the query as HogQL prints it back. */
+            hogql?: string | null;
+            /** @description SQL insights only, on retrieve: true when the query has more rows than its LIMIT. */
+            hasMore?: boolean | null;
             /** Format: date-time */
             created_at: string;
             /** @description The user who created the insight; null for sample insights. */

@@ -4,6 +4,8 @@ import { reply, type Handler, type HandlerArgs } from "../http/types.ts";
 import type { DashboardRecord, ProjectRecord } from "../store/schema.ts";
 import type { Store } from "../store/store.ts";
 import { projectNumber } from "../util/ids.ts";
+import { isSqlInsight, sqlInsightResult } from "../services/query/sql-insight.ts";
+import { personName } from "./person-json.ts";
 import { CAN_EDIT, EVERYONE_CAN_EDIT, toInsightJson } from "./insight-json.ts";
 
 /**
@@ -66,19 +68,19 @@ export const dashboardHandlers = {
   },
 
   /** Tiles shown as deleted (a soft-deleted insight, or taken off) are left out; each insight as loaded from here. */
-  dashboards_retrieve: (args) => {
+  dashboards_retrieve: async (args) => {
     const { deps, project } = args;
     const dashboard = findDashboard(args);
     const refresh = (args.c.request.query as { refresh?: boolean }).refresh === true;
-    const tiles = deps.store.dashboards
-      .tilesOn(dashboard.id)
-      .filter((t) => !t.deleted)
-      .flatMap((tile, order) => {
-        const insight = deps.store.insights.get(project.id, tile.insight_id);
-        if (!insight) return [];
-        const json = toInsightJson(insight, project, deps, { tile, refresh });
-        return [{ id: tile.id, insight: json, order, color: tile.color, layouts: tile.layouts, last_refresh: json.last_refresh, is_cached: json.is_cached, deleted: false }];
-      });
+    const shown = deps.store.dashboards.tilesOn(dashboard.id).filter((t) => !t.deleted);
+    const tiles = [];
+    for (const [order, tile] of shown.entries()) {
+      const insight = deps.store.insights.get(project.id, tile.insight_id);
+      if (!insight) continue;
+      const sql = isSqlInsight(insight) ? await sqlInsightResult({ ...deps, personName }, project, insight, refresh) : undefined;
+      const json = toInsightJson(insight, project, deps, { tile, refresh, sql });
+      tiles.push({ id: tile.id, insight: json, order, color: tile.color, layouts: tile.layouts, last_refresh: json.last_refresh, is_cached: json.is_cached, deleted: false });
+    }
     return reply(200, { ...toDashboardBasicJson(dashboard, project, deps.store), filters: dashboard.filters, variables: {}, tiles });
   },
 } satisfies Record<string, Handler>;

@@ -2,6 +2,7 @@ import type { AnalysisService } from "../services/analysis-service.ts";
 import type { DashboardTileRecord, InsightRecord, ProjectRecord } from "../store/schema.ts";
 import type { Store } from "../store/store.ts";
 import { toUserJson } from "./user-json.ts";
+import type { SqlInsightResult } from "../services/query/sql-insight.ts";
 import { filtersToQuery } from "../analyses/filter-to-query.ts";
 
 /**
@@ -23,6 +24,8 @@ export interface InsightView {
   tile?: DashboardTileRecord;
   /** `filters_override` of a retrieve: top-level keys replacing the insight's filters for this request. */
   override?: Record<string, unknown>;
+  /** A SQL insight's rows and columns, run before building (the SQL engine answers asynchronously). */
+  sql?: SqlInsightResult;
   /** The caller's latest view of an insight (ISO), null if never. */
   lastViewedAt?: (insightId: number) => string | null;
 }
@@ -36,7 +39,7 @@ export function toInsightJson(insight: InsightRecord, project: ProjectRecord, de
   const { store, analyses } = deps;
   const dashboard = view.tile ? store.dashboards.get(project.id, view.tile.dashboard_id) : undefined;
   const overrides = view.override ? { ...dashboard?.filters, ...view.override } : dashboard?.filters;
-  const pkg = analyses.forInsight(project, insight, { refresh: view.refresh ?? false, overrides, compute: view.compute });
+  const pkg = view.sql ?? analyses.forInsight(project, insight, { refresh: view.refresh ?? false, overrides, compute: view.compute });
   const tiles = store.dashboards.tilesOf(insight.id);
   return {
     id: insight.id,
@@ -69,6 +72,7 @@ export function toInsightJson(insight: InsightRecord, project: ProjectRecord, de
     last_viewed_at: view.lastViewedAt?.(insight.id) ?? null,
     alerts: [],
     ...(view.tile ? { color: view.tile.color, layouts: view.tile.layouts } : {}),
+    ...(view.sql ? { columns: view.sql.columns, types: view.sql.types, hogql: view.sql.hogql, hasMore: view.sql.hasMore } : {}),
   };
 }
 

@@ -6,6 +6,8 @@ import type { InsightRecord, ProjectRecord } from "../store/schema.ts";
 import { INSIGHT_WRITABLE, type InsightInput, type Store } from "../store/store.ts";
 import { activityPage } from "./activity-json.ts";
 import { toInsightBasicJson, toInsightJson } from "./insight-json.ts";
+import { isSqlInsight, sqlInsightResult } from "../services/query/sql-insight.ts";
+import { personName } from "./person-json.ts";
 import { insightListMatcher, type ListFilterContext } from "./insight-list-filters.ts";
 import { trendingInsights } from "./insight-trending.ts";
 import { requireValidDefinition } from "./insight-validation.ts";
@@ -104,9 +106,13 @@ export const insightHandlers = {
     return reply(201, toInsightJson(insight, args.project, args.deps, { compute: false, lastViewedAt: lastViewedBy(args) }));
   },
 
-  insights_retrieve: (args) => {
+  insights_retrieve: async (args) => {
     const q = queryOf(args);
     const insight = findInsight(args);
+    if (isSqlInsight(insight)) {
+      const sql = await sqlInsightResult({ ...args.deps, personName }, args.project, insight, q.refresh === true);
+      return reply(200, toInsightJson(insight, args.project, args.deps, { sql, lastViewedAt: lastViewedBy(args) }));
+    }
     const tile =
       q.from_dashboard === undefined
         ? undefined

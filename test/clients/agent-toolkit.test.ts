@@ -92,6 +92,15 @@ describe("@posthog/agent-toolkit against the server", () => {
     expect((await s.get(`/api/projects/1/insights/${created.short_id}/`)).body.id).toBe(created.id);
   });
 
+  it("insight-create-from-query stores a SQL insight whose rows are run on retrieve", async () => {
+    const query = { kind: "DataVisualizationNode", source: { kind: "HogQLQuery", query: "SELECT count() FROM events WHERE event = 'purchase'" } };
+    const created = (await runTool("insight-create-from-query", { data: { name: "Purchases (SQL)", favorited: false, query } })) as { id: number };
+    const stored = await s.get(`/api/projects/1/insights/${created.id}/?refresh=true`);
+    expect(stored.body.query).toEqual(query);
+    // purchases by a (03-01) and b (03-03)
+    expect(stored.body.result).toEqual([[2]]);
+  });
+
   it("lists the event definitions and properties the toolkit's agent would build queries from", async () => {
     const events = (await runTool("event-definitions-list", {})) as { name: string }[];
     expect(events.map((e) => e.name)).toEqual(["$pageview", "signup", "purchase", "$pageleave"]);

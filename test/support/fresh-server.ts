@@ -38,7 +38,7 @@ export async function startFreshPerRequestServer(doc: FixtureDocument) {
     base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests: () => requests,
     close: async () => {
-      closeApp();
+      await closeApp();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { AddressInfo } from "node:net";
-import { createApp } from "../../src/app.ts";
+import { createApp, type AppOptions } from "../../src/app.ts";
 import { createClock } from "../../src/clock.ts";
 import type { Config } from "../../src/config.ts";
 import type { FixtureDocument } from "../../src/fixtures/fixture-document.ts";
@@ -62,12 +62,12 @@ export interface TestResponse<T = any> {
  * Starts the app on port 0 over an in-memory store built from a fixture document, with the document's frozen
  * clock. Every response goes through assertConforms before the test sees it.
  */
-export async function startTestServer(doc: FixtureDocument, over: Partial<Config> = {}) {
+export async function startTestServer(doc: FixtureDocument, over: Partial<Config> = {}, appOptions: Pick<AppOptions, "chdbModule"> = {}) {
   assertFixtureDocument(doc);
   const clock = createClock(doc.now ? Date.parse(doc.now) : null);
   const store = await createStore(stateFromFixtures(doc, clock.now()), clock, null, { persist: false });
   const config = testConfig(over);
-  const { app } = await createApp({ store, clock, config, logger: createLogger("silent") });
+  const { app, close: closeApp } = await createApp({ store, clock, config, logger: createLogger("silent"), ...appOptions });
   const server = app.listen(0, "127.0.0.1");
   await new Promise((resolve) => server.once("listening", resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -98,7 +98,11 @@ export async function startTestServer(doc: FixtureDocument, over: Partial<Config
     post: <T = any>(path: string, body?: unknown, opts?: RequestOptions) => request<T>("POST", path, { ...opts, body }),
     patch: <T = any>(path: string, body?: unknown, opts?: RequestOptions) => request<T>("PATCH", path, { ...opts, body }),
     del: <T = any>(path: string, opts?: RequestOptions) => request<T>("DELETE", path, opts),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    /** Stops listening and the SQL engine's process, if a query started one. */
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closeApp();
+    },
   };
 }
 

@@ -1,0 +1,52 @@
+import { isObject, type Loose } from "../../analyses/shared/filter-read.ts";
+import { asClientError } from "../../http/errors.ts";
+import type { InsightRecord, ProjectRecord } from "../../store/schema.ts";
+import { runQuery, type QueryDeps } from "./index.ts";
+import { unwrap } from "./nodes.ts";
+
+/** What a SQL insight shows besides its rows, as the real service's insight serializer adds it. */
+export interface SqlInsightResult {
+  result: unknown[][] | null;
+  columns: string[] | null;
+  types: unknown[] | null;
+  hogql: string | null;
+  hasMore: boolean | null;
+  last_refresh: string | null;
+  next_allowed_client_refresh: string | null;
+  is_cached: boolean;
+}
+
+/** A SQL insight: its query is a HogQLQuery, bare or in a wrapper (the real service saves them in a DataVisualizationNode). */
+export function isSqlInsight(insight: Pick<InsightRecord, "query">): boolean {
+  if (!isObject(insight.query)) return false;
+  try {
+    return unwrap(insight.query as Loose).node.kind === "HogQLQuery";
+  } catch {
+    return false;
+  }
+}
+
+const NONE: SqlInsightResult = { result: null, columns: null, types: null, hogql: null, hasMore: null, last_refresh: null, next_allowed_client_refresh: null, is_cached: false };
+
+/**
+ * A SQL insight's rows, run through the query API (its cache and engine). SQL the engine refuses leaves the
+ * insight without a result, as any saved definition that cannot be computed.
+ */
+export async function sqlInsightResult(deps: QueryDeps, project: ProjectRecord, insight: InsightRecord, refresh: boolean): Promise<SqlInsightResult> {
+  try {
+    const answer = await runQuery(deps, project, { query: insight.query as Loose, refresh: refresh ? "force_blocking" : "blocking" });
+    return {
+      result: answer.results as unknown[][],
+      columns: answer.columns as string[],
+      types: answer.types as unknown[],
+      hogql: answer.hogql as string,
+      hasMore: answer.hasMore as boolean,
+      last_refresh: answer.last_refresh as string,
+      next_allowed_client_refresh: answer.next_allowed_client_refresh as string,
+      is_cached: answer.is_cached as boolean,
+    };
+  } catch (e) {
+    if (asClientError(e)) return NONE;
+    throw e;
+  }
+}
