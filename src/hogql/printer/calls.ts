@@ -30,7 +30,8 @@ function isStringish(n: Node): boolean {
 /** `now()` is the injected clock in the project's zone, so a query's answer depends on the clock the server was given. */
 function nowSql(env: Env): string {
   const iso = new Date(env.ctx.now).toISOString().replace("T", " ").replace("Z", "");
-  return `toDateTime64(${escapeString(iso)}, 6, ${escapeString(env.ctx.timezone)})`;
+  // The clock's instant written in UTC, then shown in the project's zone (its UTC text read as local time was off by the offset).
+  return `toTimeZone(toDateTime64(${escapeString(iso)}, 6, 'UTC'), ${escapeString(env.ctx.timezone)})`;
 }
 
 /** Calls HogQL prints in its own way rather than by the table's name mapping. */

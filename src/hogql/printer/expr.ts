@@ -94,7 +94,7 @@ export function printExpr(n: Node, scope: Scope, env: Env): string {
       if (n.order !== "ASC" && n.order !== "DESC") throw reject.invalid("query", `Invalid order ${String(n.order)}`);
       return `${p(n.expr as Node)} ${n.order}`;
     case "Placeholder":
-      return p(printPlaceholder(n, env.ctx));
+      return p(printPlaceholder(n, env.ctx, scope.tables[0]?.table));
     case "SelectQuery":
     case "SelectSetQuery":
       return env.printSubquery(n, scope);

@@ -1,15 +1,16 @@
 import { reject } from "../../analyses/errors.ts";
 import { readDateField } from "../../analyses/shared/date-range.ts";
 import { and, call, chainOf, compare, constant, field, type Node } from "./ast.ts";
+import type { TableName } from "./schema.ts";
 import type { PrintContext, PropertyFilter } from "./types.ts";
 
 /**
  * `{filters}` and `{variables.x}` become ordinary HogQL nodes before printing, so they go through the same
  * resolution, escaping and project filter as the query's own text (PostHog `hogql/filters.py`, `variables`).
  */
-export function printPlaceholder(n: Node, ctx: PrintContext): Node {
+export function printPlaceholder(n: Node, ctx: PrintContext, table?: TableName): Node {
   const chain = chainOf(n.expr as Node).map(String);
-  if (chain.length === 1 && chain[0] === "filters") return filtersExpr(ctx);
+  if (chain.length === 1 && chain[0] === "filters") return filtersExpr(ctx, table === "sessions");
   if (chain.length === 2 && chain[0] === "variables") return variableExpr(chain[1]!, ctx);
   throw reject.invalid("query", `Placeholders, such as {${chain.join(".")}}, are not supported in this context`);
 }
@@ -22,17 +23,21 @@ function variableExpr(name: string, ctx: PrintContext): Node {
   return Array.isArray(value) ? { node: "Array", exprs: value.map(constant) } : constant(value);
 }
 
-/** The date range (on `timestamp`) and the property filters, as one condition; `true` when there are none. */
-function filtersExpr(ctx: PrintContext): Node {
+/**
+ * The date range and the property filters, as one condition; `true` when there are none. Over `sessions` (as
+ * HogQL's filters do) the range is on `$start_timestamp` and session properties are the table's own fields.
+ */
+function filtersExpr(ctx: PrintContext, overSessions: boolean): Node {
   const exprs: Node[] = [];
   const time = { now: ctx.now, timezone: ctx.timezone, weekStartDay: 0 as const };
   const range = (ctx.filters?.dateRange ?? {}) as Record<string, unknown>;
   const from = readDateField(range, "date_from", time);
   const to = readDateField(range, "date_to", time);
-  if (from) exprs.push(compare(">=", field("timestamp"), instant(from.ms)));
-  if (to) exprs.push(compare("<=", field("timestamp"), instant(to.ms)));
-  (ctx.filters?.properties ?? []).forEach((f, i) => exprs.push(propertyExpr(f, i)));
-  if (ctx.filters?.filterTestAccounts) (ctx.testAccountFilters ?? []).forEach((f, i) => exprs.push(propertyExpr(f, i)));
+  const at = field(overSessions ? "$start_timestamp" : "timestamp");
+  if (from) exprs.push(compare(">=", at, instant(from.ms)));
+  if (to) exprs.push(compare("<=", at, instant(to.ms)));
+  (ctx.filters?.properties ?? []).forEach((f, i) => exprs.push(propertyExpr(f, i, overSessions)));
+  if (ctx.filters?.filterTestAccounts) (ctx.testAccountFilters ?? []).forEach((f, i) => exprs.push(propertyExpr(f, i, overSessions)));
   return exprs.length ? and(...exprs) : constant(true);
 }
 
@@ -40,9 +45,9 @@ function filtersExpr(ctx: PrintContext): Node {
 const instant = (ms: number): Node => call("toDateTime", constant(new Date(ms).toISOString()));
 
 /** One property filter as HogQL (PostHog `property_to_expr`): exact/is_not over lists, contains, regex, ranges, is_set. */
-function propertyExpr(f: PropertyFilter, i: number): Node {
+function propertyExpr(f: PropertyFilter, i: number, overSessions: boolean): Node {
   if (typeof f?.key !== "string" || f.key === "") throw reject.invalid(`filters__properties__${i}__key`, "A property filter needs a key.");
-  const path = f.type === "person" ? ["person", "properties", f.key] : f.type === "session" ? ["session", f.key] : ["properties", f.key];
+  const path = f.type === "person" ? ["person", "properties", f.key] : f.type === "session" ? (overSessions ? [f.key] : ["session", f.key]) : ["properties", f.key];
   const prop = field(...path);
   const values = (Array.isArray(f.value) ? f.value : [f.value]).map((v) => constant(v === null || typeof v === "object" ? null : String(v)));
   const op = f.operator ?? "exact";

@@ -67,12 +67,13 @@ export const SCHEMA: Record<TableName, Table> = {
       created_at: col("created_at", "datetime"),
       $session_id: col("$session_id", "string"),
       ...groupColumns,
-      // The person is found through the distinct id, as the real service does without persons-on-events:
-      // merges re-point person_distinct_ids, never old events.
-      person_id: { kind: "path", path: ["pdi", "person_id"] },
+      // The person is found through the distinct id, as the real service does without persons-on-events: the
+      // mirror's `person_id` reads person_distinct_ids through a dictionary at query time, so merges re-point it
+      // without touching old events, and a joined `events` needs no join of its own to know its person.
+      person_id: col("person_id", "uuid"),
       team_id: col("team_id", "integer"),
       pdi: join("person_distinct_ids", "distinct_id", "distinct_id"),
-      person: { kind: "path", path: ["pdi", "person"] },
+      person: join("persons", "person_id", "id"),
       session: join("sessions", "$session_id", "session_id"),
       ...groupJoins,
     },
@@ -114,6 +115,7 @@ export const SCHEMA: Record<TableName, Table> = {
     ch: "sessions",
     fields: {
       session_id: col("session_id", "string"),
+      id: col("id", "string"),
       team_id: col("team_id", "integer"),
       distinct_id: col("distinct_id", "string"),
       $start_timestamp: col("$start_timestamp", "datetime"),

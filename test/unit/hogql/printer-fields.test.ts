@@ -22,18 +22,18 @@ describe("printer: fields and property reads", () => {
     ["a date-time, in the project's zone", "SELECT timestamp FROM events", `SELECT toTimeZone(events.timestamp, 'UTC') AS timestamp ${EVENTS} LIMIT 101`],
     ["$session_id and $group_0", "SELECT $session_id, $group_0 FROM events", `SELECT events.\`$session_id\`, events.\`$group_0\` ${EVENTS} LIMIT 101`],
     [
-      "a person property: person is pdi.person, as without persons-on-events",
+      "a person property: the person of the event's person_id (read through person_distinct_ids by the mirror)",
       "SELECT person.properties.plan FROM events",
-      `SELECT replaceRegexpAll(nullIf(nullIf(JSONExtractRaw(events__pdi__person.properties, 'plan'), ''), 'null'), '^"|"$', '') AS plan ${EVENTS} LEFT JOIN (SELECT * FROM person_distinct_ids WHERE equals(team_id, 7)) AS events__pdi ON equals(events.distinct_id, events__pdi.distinct_id) LEFT JOIN (SELECT * FROM persons WHERE equals(team_id, 7)) AS events__pdi__person ON equals(events__pdi.person_id, events__pdi__person.id) LIMIT 101`,
+      `SELECT replaceRegexpAll(nullIf(nullIf(JSONExtractRaw(events__person.properties, 'plan'), ''), 'null'), '^"|"$', '') AS plan ${EVENTS} LEFT JOIN (SELECT * FROM persons WHERE equals(team_id, 7)) AS events__person ON equals(events.person_id, events__person.id) LIMIT 101`,
     ],
     [
-      "person_id is pdi.person_id",
+      "person_id is the mirror's column (person_distinct_ids read at query time): no join",
       "SELECT person_id FROM events",
-      `SELECT events__pdi.person_id ${EVENTS} LEFT JOIN (SELECT * FROM person_distinct_ids WHERE equals(team_id, 7)) AS events__pdi ON equals(events.distinct_id, events__pdi.distinct_id) LIMIT 101`,
+      `SELECT events.person_id ${EVENTS} LIMIT 101`,
     ],
     [
       "a lazy join used in an explicit JOIN's ON is printed before that JOIN",
-      "SELECT count() FROM events e JOIN persons p ON p.id = e.person_id",
+      "SELECT count() FROM events e JOIN persons p ON p.id = e.pdi.person_id",
       "SELECT count() FROM (SELECT * FROM events WHERE equals(team_id, 7)) AS e LEFT JOIN (SELECT * FROM person_distinct_ids WHERE equals(team_id, 7)) AS e__pdi ON equals(e.distinct_id, e__pdi.distinct_id) JOIN (SELECT * FROM persons WHERE equals(team_id, 7)) AS p ON equals(p.id, e__pdi.person_id) LIMIT 101",
     ],
     [
@@ -53,7 +53,7 @@ describe("printer: fields and property reads", () => {
     expect(sql).toContain(`transform(toString(replaceRegexpAll(nullIf(nullIf(JSONExtractRaw(events.properties, 'flag'), ''), 'null'), '^"|"$', '')), ['true', 'false'], [true, false], NULL) AS flag`);
     expect(sql).toContain(`parseDateTime64BestEffortOrNull(replaceRegexpAll(nullIf(nullIf(JSONExtractRaw(events.properties, 'when'), ''), 'null'), '^"|"$', ''), 6, 'UTC') AS \`when\``);
     expect(sql).toContain(`${BROWSER} AS \`$browser\``);
-    expect(sql).toContain(`accurateCastOrNull(replaceRegexpAll(nullIf(nullIf(JSONExtractRaw(events__pdi__person.properties, 'age')`);
+    expect(sql).toContain(`accurateCastOrNull(replaceRegexpAll(nullIf(nullIf(JSONExtractRaw(events__person.properties, 'age')`);
   });
 
   it("reads a materialised property from its column, as the engine declares it", () => {
