@@ -27,14 +27,6 @@ import { corpusFixture } from "./hogql-corpus.fixture.ts";
 
 /** Corpus cases the query API does not answer as PostHog would, by name, with the reason (the printer's message). */
 export const KNOWN_GAPS: Readonly<Record<string, string>> = {
-  "nested property access by index":
-    "properties.tags[1] / properties.tags.2 print as arrayElement/tuple access on the extracted string; PostHog folds the index into the path: JSONExtractRaw(properties, 'tags', 1). ClickHouse: First argument for function 'arrayElement' must be array, got 'String'",
-  "property IN (SELECT property …) over two time windows":
-    "properties['$browser'] (bracket access) prints as events.properties['$browser'], not as a property read. ClickHouse: First argument for function 'arrayElement' must be array, got 'String'",
-  "pivot with groupArray of tuples, sumMap and tuple access": "an alias defined inside an expression ((sumMap(g.1, g.2) as x).1, then x.2) is not in scope: Unable to resolve field: x",
-  "pivot table, one level of CTEs": "as above, inside a CTE: Unable to resolve field: x",
-  "pivot table, a CTE over a CTE": "as above, inside a CTE: Unable to resolve field: x",
-  "poe.properties (person on events)": "the events table has no poe field (person on events): Unable to resolve field: poe",
   "numbers(1, 4) table function": "refused by choice: no table function reaches ClickHouse, numbers() included (Table functions are not allowed: numbers(...)); PostHog's HogQL allows it (test_numbers_table)",
 };
 

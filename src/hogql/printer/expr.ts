@@ -79,9 +79,11 @@ export function printExpr(n: Node, scope: Scope, env: Env): string {
     case "Tuple":
       return `tuple(${(n.exprs as Node[]).map(p).join(", ")})`;
     case "ArrayAccess":
-      return `${p(n.array as Node)}[${p(n.property as Node)}]`;
-    case "TupleAccess":
-      return printTupleAccess(n, p);
+    case "TupleAccess": {
+      const path = propertyPath(n);
+      if (path) return p(path);
+      return n.node === "ArrayAccess" ? `${p(n.array as Node)}[${p(n.property as Node)}]` : printTupleAccess(n, p);
+    }
     case "Lambda":
       return printLambda(n, scope, env);
     case "Call":
@@ -101,6 +103,20 @@ export function printExpr(n: Node, scope: Scope, env: Env): string {
     default:
       throw reject.invalid("query", `Unsupported HogQL node: ${n.node}`);
   }
+}
+
+/**
+ * `properties.tags[1]`, `properties.tags.2`, `properties['$browser']`: an index or key on a property is one
+ * more step of its JSON path (HogQL reads `JSONExtractRaw(properties, 'tags', 1)`), not an access to the text
+ * extracted. Null when the access is not on a property with a constant.
+ */
+function propertyPath(n: Node): Node | null {
+  const base = n.node === "ArrayAccess" ? (n.array as Node) : (n.tuple as Node);
+  const key = n.node === "ArrayAccess" ? (n.property as Node).node === "Constant" ? (n.property as Node).value : undefined : n.index;
+  if (!(typeof key === "string" || (typeof key === "number" && Number.isInteger(key)))) return null;
+  const field = base.node === "Field" ? base : base.node === "ArrayAccess" || base.node === "TupleAccess" ? propertyPath(base) : null;
+  if (!field || !chainOf(field).includes("properties")) return null;
+  return { node: "Field", chain: [...chainOf(field), key] };
 }
 
 function printTupleAccess(n: Node, p: (x: Node) => string): string {

@@ -74,6 +74,8 @@ export const SCHEMA: Record<TableName, Table> = {
       team_id: col("team_id", "integer"),
       pdi: join("person_distinct_ids", "distinct_id", "distinct_id"),
       person: join("persons", "person_id", "id"),
+      // Persons-on-events: this store keeps no person properties per event, so poe reads the person as it is now.
+      poe: join("persons", "person_id", "id"),
       session: join("sessions", "$session_id", "session_id"),
       ...groupJoins,
     },
@@ -97,6 +99,8 @@ export const SCHEMA: Record<TableName, Table> = {
       person_id: col("person_id", "uuid"),
       team_id: col("team_id", "integer"),
       person: join("persons", "person_id", "id"),
+      // Persons-on-events: this store keeps no person properties per event, so poe reads the person as it is now.
+      poe: join("persons", "person_id", "id"),
     },
     asterisk: ["distinct_id", "person_id"],
   },

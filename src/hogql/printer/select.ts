@@ -17,7 +17,11 @@ export interface PrintedQuery {
 export type Column = [name: string, type: FieldType | undefined];
 
 /** A subquery's columns by name, for the query that reads it (the first of a repeated name wins, as in ClickHouse). */
-const byName = (columns: Column[]) => new Map([...columns].reverse());
+function byName(columns: Column[]): Map<string, FieldType | undefined> {
+  const out = new Map<string, FieldType | undefined>();
+  for (const [name, type] of columns) if (!out.has(name)) out.set(name, type);
+  return out;
+}
 
 /** Keywords printed from the parser's strings are checked against the grammar's own words, never passed through. */
 const JOIN_TYPE = /^((GLOBAL|ANY|ALL|ASOF|SEMI|ANTI|LEFT|RIGHT|FULL|INNER|OUTER|CROSS|PASTE) )*JOIN$/;
@@ -56,7 +60,8 @@ function printSelectQuery(s: SelectNode, parent: Scope | undefined, ctx: PrintCo
   for (const cte of s.ctes ?? []) scope.ctes.set(cte.name, cte);
   const from = s.select_from ? printJoins(s.select_from, scope, env) : [];
   // Select and ARRAY JOIN aliases are visible in every clause, as in ClickHouse (and HogQL's resolver).
-  for (const item of [...s.select, ...(s.array_join_list ?? [])]) if (item.node === "Alias") scope.selectAliases.set(item.alias as string, item.expr as Node);
+  // An alias given inside an expression (`(sumMap(a, b) AS x).1, x.2`) is as visible as a top-level one.
+  for (const item of [...s.select, ...(s.array_join_list ?? [])]) for (const alias of aliasesIn(item)) scope.selectAliases.set(alias.alias as string, alias.expr as Node);
   const columns: Column[] = [];
   const select = s.select.flatMap((item) => printSelectItem(item, scope, env, columns));
   const p = (x: Node) => printExpr(x, scope, env);
@@ -76,6 +81,18 @@ function printSelectQuery(s: SelectNode, parent: Scope | undefined, ctx: PrintCo
   // FROM is assembled last: lazy joins are found while printing every other clause.
   const clauses = [`SELECT ${s.distinct ? "DISTINCT " : ""}${select.join(", ")}`, from.length ? `FROM ${withLazyJoins(from, scope).join(" ")}` : undefined, arrayJoin, ...tail];
   return { sql: clauses.filter(Boolean).join(" "), columns };
+}
+
+/** Every Alias node of an expression, outside its subqueries and lambdas (which have their own scope). */
+function aliasesIn(n: unknown, out: Node[] = []): Node[] {
+  if (Array.isArray(n)) for (const x of n) aliasesIn(x, out);
+  else if (n !== null && typeof n === "object") {
+    const node = n as Node;
+    if (isQuery(node) || node.node === "Lambda") return out;
+    if (node.node === "Alias") out.push(node);
+    for (const value of Object.values(node)) aliasesIn(value, out);
+  }
+  return out;
 }
 
 /** The top query's LIMIT: the query's own (a constant), else the default; at most the maximum; printed +1. */
