@@ -117,7 +117,7 @@ export async function createApp({ store, clock, config, logger, startup, chdbMod
   // Persons URLs in results carry only what the persons endpoints declare; read from the router built below.
   const analyses = createAnalysisService(store, clock, { personsQueryKeys: (endpoint) => personsQueryKeys(endpoint) });
   const overrides = createOverrides(() => router.api);
-  const sql = createSqlDatabase({ store, folder: sqlFolderFor(config.dataFile), chdbModule });
+  const sql = createSqlDatabase({ store, folder: sqlFolderFor(config.dataFile), chdbModule, timeoutMs: config.sqlTimeLimitMs });
   const baseDeps = { store, clock, config, analyses, sql, bodies: createBodyCache(), overrides };
   let router = await createApi(handlers, baseDeps);
   let personsQueryKeys = personsQueryKeysOf(router.api);

@@ -24,6 +24,8 @@ export interface Config {
   controlOrigins: string[];
   /** The longest a HogQL evaluation may hold the event loop, in ms. */
   queryTimeLimitMs: number;
+  /** The longest one SQL query may run in ClickHouse, in ms (it runs in the engine's process, never on the event loop). */
+  sqlTimeLimitMs: number;
   /** Delay added to every answer, uniformly in [min, max] ms. */
   latency: { min: number; max: number } | null;
   /** Token that opens the control API (/_mock/) to non-loopback clients. */
@@ -50,6 +52,7 @@ export const DEFAULTS = {
   bodyLimit: 1_048_576,
   requestLogSize: 1000,
   queryTimeLimitMs: 1000,
+  sqlTimeLimitMs: 30_000,
 } as const;
 
 /** The help text, naming the command as it was invoked (`npm start --`, `npx analytics-mock`, …). */
@@ -91,8 +94,11 @@ Usage: ${command} [options]
   --query-time-limit MS
                     the longest one in-process HogQL evaluation (events list where/select, HogQL
                     breakdowns and math) may run before it is stopped with a 400 (default
-                    ${DEFAULTS.queryTimeLimitMs}; other requests wait meanwhile). SQL runs on ClickHouse
-                    in its own process, 30 s and 2 GiB at most a query, and never holds the server
+                    ${DEFAULTS.queryTimeLimitMs}; other requests wait meanwhile)
+  --sql-time-limit MS
+                    the longest one SQL query (HogQL on the embedded ClickHouse, in its own process: other
+                    requests are answered meanwhile) may run before it stops with a 400 (default
+                    ${DEFAULTS.sqlTimeLimitMs}; a query also stops past 2 GiB of memory)
   --latency MS[-MS] delay every answer by MS, or uniformly between the two (default none)
   --admin-token T   let non-loopback clients use the control API (/_mock/) with "X-Admin-Token: T"
                     (default: the control API answers loopback clients only)
@@ -155,6 +161,7 @@ export function parseConfig(argv: string[], cwd = process.cwd()): Config | null 
       "cors-origins": { type: "string" },
       "control-origins": { type: "string" },
       "query-time-limit": { type: "string" },
+      "sql-time-limit": { type: "string" },
       latency: { type: "string" },
       "admin-token": { type: "string" },
       watch: { type: "boolean" },
@@ -186,6 +193,7 @@ export function parseConfig(argv: string[], cwd = process.cwd()): Config | null 
     corsOrigins: corsOrigins(values["cors-origins"]),
     controlOrigins: controlOrigins(values["control-origins"]),
     queryTimeLimitMs: integer("query-time-limit", values["query-time-limit"], 1) ?? DEFAULTS.queryTimeLimitMs,
+    sqlTimeLimitMs: integer("sql-time-limit", values["sql-time-limit"], 100) ?? DEFAULTS.sqlTimeLimitMs,
     latency: latency(values.latency),
     adminToken: values["admin-token"] ?? null,
     watch: values.watch ?? false,

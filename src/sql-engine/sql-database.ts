@@ -14,6 +14,8 @@ export interface SqlDatabaseOptions {
   folder: string | null;
   /** For tests: the module the engine loads. */
   chdbModule?: string;
+  /** The time limit of a query that names none (ms; the engine's default otherwise). */
+  timeoutMs?: number;
 }
 
 export interface SqlDatabase {
@@ -33,6 +35,8 @@ export function sqlFolderFor(dataFile: string | null): string | null {
   return dataFile === null ? null : `${dataFile.replace(/\.json$/i, "")}.clickhouse`;
 }
 
+const withoutUndefined = <T extends object>(o: T): Partial<T> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+
 export function createSqlDatabase(options: SqlDatabaseOptions): SqlDatabase {
   let opened: { engine: SqlEngine; mirror: Mirror } | null = null;
   const open = () => {
@@ -48,7 +52,7 @@ export function createSqlDatabase(options: SqlDatabaseOptions): SqlDatabase {
       await engine.ready();
       await mirror.sync();
       if (queryOptions.signal?.aborted) throw new SqlEngineError("cancelled", "The query was cancelled.");
-      return engine.query(sql, queryOptions);
+      return engine.query(sql, { timeoutMs: options.timeoutMs, ...withoutUndefined(queryOptions) });
     },
     async sync() {
       const { engine, mirror } = open();

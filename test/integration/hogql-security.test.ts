@@ -162,18 +162,20 @@ describe("values from variables and filters stay values", () => {
 });
 
 describe("a query that would run for minutes", () => {
-  it("answers an error within ~35 s while the server keeps answering other requests", async () => {
+  it("stops at the SQL time limit with a 400 timeout_exceeded while the server keeps answering other requests", async () => {
     const started = Date.now();
-    const slow = hogql("SELECT count() FROM events a, events b, events c, events d, events e, events f, events g");
+    let slowDone = false;
+    const slow = hogql("SELECT count() FROM events a, events b, events c, events d, events e, events f, events g").finally(() => (slowDone = true));
     // Let the query start, then ask something cheap: it must not wait for the slow one.
     await new Promise((r) => setTimeout(r, 300));
     const cheap = await s.get(`${P}/persons/`);
     expect(cheap.status).toBe(200);
+    expect(slowDone).toBe(false);
     const res = await slow;
-    // The required bound (~35 s: the engine's 30 s limit, then its answer), with slack for a shared machine; not a
-    // speed measurement.
+    // The test servers' limit is 10 s (--sql-time-limit); the bound leaves slack for a shared machine, and is
+    // not a speed measurement.
     expect(Date.now() - started).toBeLessThan(40_000);
-    expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBeGreaterThanOrEqual(400);
-    expect(res.body).toMatchObject({ type: expect.any(String), code: expect.any(String), detail: expect.any(String) });
+    expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(400);
+    expect(res.body).toMatchObject({ type: "validation_error", code: "timeout_exceeded", attr: "query__query" });
   }, 90_000);
 });
