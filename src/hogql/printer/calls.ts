@@ -1,4 +1,5 @@
 import { reject } from "../../analyses/errors.ts";
+import { zoned } from "../../analyses/shared/local-time.ts";
 import { chainOf, type Node } from "./ast.ts";
 import { escapeString } from "./escape.ts";
 import { printExpr, type Env } from "./expr.ts";
@@ -27,9 +28,12 @@ function isStringish(n: Node): boolean {
   return n.node === "Field" && chainOf(n).some((c) => c === "properties");
 }
 
-/** `now()` is the injected clock in the project's zone, so a query's answer depends on the clock the server was given. */
+/**
+ * `now()` is the injected clock in the project's zone, so a query's answer depends on the clock the server was
+ * given: the instant's wall-clock time in that zone (a UTC wall time read in another zone was hours off).
+ */
 function nowSql(env: Env): string {
-  const iso = new Date(env.ctx.now).toISOString().replace("T", " ").replace("Z", "");
+  const iso = zoned(env.ctx.now, env.ctx.timezone).toFormat("yyyy-MM-dd HH:mm:ss.SSS");
   return `toDateTime64(${escapeString(iso)}, 6, ${escapeString(env.ctx.timezone)})`;
 }
 

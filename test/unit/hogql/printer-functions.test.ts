@@ -23,8 +23,9 @@ describe("printer: the function allow-list", () => {
     ["toFloat('1.5')", "accurateCastOrNull('1.5', 'Float64')"],
     ["toInt('7')", "accurateCastOrNull('7', 'Int64')"],
     ["trim(' a ')", "trimBoth(' a ')"],
-    ["now()", "toDateTime64('2024-03-03 00:00:00.000', 6, 'Europe/Paris')"],
-    ["today()", "toDate(toDateTime64('2024-03-03 00:00:00.000', 6, 'Europe/Paris'))"],
+    // The clock's instant (00:00 UTC) as Paris' wall clock (01:00 CET): the UTC wall time read in Paris was an hour early.
+    ["now()", "toDateTime64('2024-03-03 01:00:00.000', 6, 'Europe/Paris')"],
+    ["today()", "toDate(toDateTime64('2024-03-03 01:00:00.000', 6, 'Europe/Paris'))"],
     ["toDateTime('2024-03-01')", "parseDateTime64BestEffortOrNull('2024-03-01', 6, 'Europe/Paris')"],
     ["toDateTime(1)", "toDateTime(1, 'Europe/Paris')"],
     ["parseDateTimeBestEffort('2024-03-01')", "parseDateTime64BestEffortOrNull('2024-03-01', 6, 'Europe/Paris')"],
