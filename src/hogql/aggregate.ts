@@ -23,7 +23,7 @@ interface SlotState {
 }
 
 const numeric = (v: Value): number | null => {
-  if (v === null || v === undefined || v === "" || typeof v === "object") return v instanceof Date ? v.getTime() / 1000 : v instanceof Interval ? v.ms / 1000 : null;
+  if (v === null || v === undefined || v === "" || typeof v === "object") return v instanceof Date ? v.getTime() / 1000 : v instanceof Interval ? v.seconds : null;
   const n = Number(v);
   return Number.isFinite(n) ? n : null;
 };

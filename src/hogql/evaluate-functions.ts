@@ -1,6 +1,6 @@
 import { reject } from "../analyses/errors.ts";
 import { startOf, zoned } from "../analyses/shared/local-time.ts";
-import { clickhouseString, Day, Interval, truthy, type Value } from "./values.ts";
+import { clickhouseString, DateTimeSeconds, Day, truthy, type Value } from "./values.ts";
 import { parseDateTime, toFloat64OrNull } from "./event-fields.ts";
 
 /** What a function sees besides its arguments: the injected clock and the project's zone. */
@@ -65,7 +65,11 @@ const logic = (decisive: boolean) => (args: Value[]): Value => {
 export const FUNCTIONS = new Map<string, Fn>([
   ["now", (_a, env) => new Date(env.now)],
   ["today", (_a, env) => dayOf(env.now, env.timezone)],
-  ["toDateTime", ([v], env) => toDateTime(v ?? null, env)],
+  // Text is parsed to a DateTime64 (parseDateTime64BestEffortOrNull); anything else becomes a DateTime of whole seconds.
+  ["toDateTime", ([v], env) => {
+    const d = toDateTime(v ?? null, env);
+    return d === null || typeof v === "string" ? d : new DateTimeSeconds(Math.floor(d.getTime() / 1000) * 1000);
+  }],
   ["toDate", ([v], env) => {
     if (typeof v === "string") return /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(v)) ? new Day(Date.parse(v)) : null;
     const d = toDateTime(v ?? null, env);
@@ -73,7 +77,7 @@ export const FUNCTIONS = new Map<string, Fn>([
   }],
   ["toStartOfDay", ([v], env) => {
     const d = toDateTime(v ?? null, env);
-    return d === null ? null : new Date(startOf(d.getTime(), "day", env.timezone));
+    return d === null ? null : new DateTimeSeconds(startOf(d.getTime(), "day", env.timezone));
   }],
   ["dateDiff", ([unit, a, b], env) => dateDiff(unit ?? null, toDateTime(a ?? null, env), toDateTime(b ?? null, env), env)],
   ["toInt", ([v]) => {
@@ -104,5 +108,3 @@ export const FUNCTIONS = new Map<string, Fn>([
   ["and", logic(false)],
   ["or", logic(true)],
 ]);
-
-export const intervalOf = (unitMs: number, v: Value) => new Interval(Number(v ?? 0) * unitMs);

@@ -3,7 +3,8 @@ import { parseAbsolute } from "../analyses/shared/date-parse.ts";
 import { reject } from "../analyses/errors.ts";
 import type { EventRecord, PersonRecord } from "../store/schema.ts";
 import { COMPARE_OPS } from "./printer/compare.ts";
-import { FUNCTIONS, intervalOf, toNumber, type Fn } from "./evaluate-functions.ts";
+import { FUNCTIONS, toNumber, type Fn } from "./evaluate-functions.ts";
+import { zoned } from "../analyses/shared/local-time.ts";
 import { eventFields } from "./event-fields.ts";
 import type { HogqlNode } from "./parse.ts";
 import { Interval, type Value } from "./values.ts";
@@ -45,7 +46,8 @@ export interface CompileOptions<R> {
   functions?: FunctionTable;
 }
 
-const UNIT_MS: Record<string, number> = { Second: 1e3, Minute: 6e4, Hour: 3.6e6, Day: 8.64e7, Week: 6.048e8, Month: 2.592e9, Year: 3.1536e10 };
+const UNIT_MS: Record<string, number> = { Second: 1e3, Minute: 6e4, Hour: 3.6e6, Day: 8.64e7, Week: 6.048e8 };
+const UNIT_MONTHS: Record<string, number> = { Month: 1, Quarter: 3, Year: 12 };
 
 interface Scope<R> {
   attr: string;
@@ -100,7 +102,7 @@ function compileNode<R>(n: HogqlNode, scope: Scope<R>): Compiled<R> {
     case "CompareOperation":
       return comparison(String(n.op), compile(n.left as HogqlNode), compile(n.right as HogqlNode), scope, constantOf(n.left as HogqlNode), constantOf(n.right as HogqlNode));
     case "ArithmeticOperation":
-      return arithmetic(String(n.op), compile(n.left as HogqlNode), compile(n.right as HogqlNode), attr);
+      return arithmetic(String(n.op), compile(n.left as HogqlNode), compile(n.right as HogqlNode), attr, scope.env.timezone);
     case "Call":
       return call(String(n.name), n.args as HogqlNode[], scope);
     default:
@@ -194,13 +196,21 @@ function testOf<R>(op: string, scope: Scope<R>): Test | undefined {
 }
 
 /** Arithmetic over numbers (Bool as 0/1) and date ± interval; NULL in, NULL out; text is a type error, as in ClickHouse. */
-function arithmetic<R>(op: string, left: Compiled<R>, right: Compiled<R>, attr: string): Compiled<R> {
+/** date ± interval: the date keeps its kind (Day, DateTime, DateTime64); months move on the calendar of the zone. */
+function shifted(date: Date, interval: Interval, op: string, timezone: string): Date | null {
+  if (op !== "+" && op !== "-") return null;
+  const sign = op === "-" ? -1 : 1;
+  const ms = interval.months === 0 ? date.getTime() : zoned(date.getTime(), timezone).plus({ months: sign * interval.months }).toMillis();
+  return new (date.constructor as DateConstructor)(ms + sign * interval.ms);
+}
+
+function arithmetic<R>(op: string, left: Compiled<R>, right: Compiled<R>, attr: string, tz: string): Compiled<R> {
   if (!["+", "-", "*", "/", "%"].includes(op)) throw reject.invalid(attr, `HogQL operator "${op}" is not supported.`);
   return (row) => {
     const a = left(row);
     const b = right(row);
     if (a == null || b == null) return null;
-    if (a instanceof Date && b instanceof Interval) return new Date(a.getTime() + (op === "-" ? -b.ms : op === "+" ? b.ms : Number.NaN));
+    if (a instanceof Date && b instanceof Interval) return shifted(a, b, op, tz);
     if (typeof a === "string" || typeof b === "string") {
       throw reject.invalid(attr, `Arithmetic (${op}) on text is not allowed: HogQL reads a property as text unless its property definition is Numeric (use toFloat(…)).`);
     }
@@ -214,8 +224,14 @@ const COMPARE_CALLS: Readonly<Record<string, string>> = { equals: "==", notEqual
 
 function call<R>(name: string, argNodes: HogqlNode[], scope: Scope<R>): Compiled<R> {
   const args = argNodes.map(scope.compile);
-  const interval = /^toInterval(Second|Minute|Hour|Day|Week|Month|Year)$/.exec(name);
-  if (interval) return (row) => intervalOf(UNIT_MS[interval[1]!]!, args[0]?.(row) ?? null);
+  const interval = /^toInterval(Second|Minute|Hour|Day|Week|Month|Quarter|Year)$/.exec(name);
+  if (interval) {
+    const [ms, months] = [UNIT_MS[interval[1]!] ?? 0, UNIT_MONTHS[interval[1]!] ?? 0];
+    return (row) => {
+      const n = Number(args[0]?.(row) ?? 0);
+      return new Interval(n * ms, n * months);
+    };
+  }
   // match() prints as itself, not as `=~`: NULL in, NULL out.
   if (name === "match") {
     if (args.length !== 2) throw reject.invalid(scope.attr, "match() takes two arguments.");

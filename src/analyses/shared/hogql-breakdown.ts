@@ -1,5 +1,6 @@
 import { reject } from "../errors.ts";
-import { compileHogql, Day, Interval, type HogqlEnv, type Value } from "../../hogql/evaluate.ts";
+import { compileHogql, Interval, type HogqlEnv, type Value } from "../../hogql/evaluate.ts";
+import { clickhouseString } from "../../hogql/values.ts";
 import { QueryBudget } from "../../hogql/budget.ts";
 import { parseHogqlExpr } from "../../hogql/parse.ts";
 import type { EventRecord, PersonRecord } from "../../store/schema.ts";
@@ -8,18 +9,23 @@ import type { EventRecord, PersonRecord } from "../../store/schema.ts";
  * `breakdown_type: "hogql"` (reference: analytics §2.5): the breakdown is a HogQL expression evaluated per event
  * by the evaluator the events API uses (fields `event`, `timestamp`, `distinct_id`, `properties.*`,
  * `person.properties.*`, `person_id`; functions such as `concat`, `toString`, `if`) with HogQL's rules: a property
- * is text unless the project's definitions type it, a comparison is 1 or 0. A date-time is written as ISO 8601,
- * a day as YYYY-MM-DD, an interval as seconds. A construct the evaluator does not support is a 400 naming `attr`.
+ * is text unless the project's definitions type it, a comparison is 1 or 0; dates written as HogQL's toString
+ * writes them. A construct the evaluator does not support is a 400 naming `attr`.
  */
 export function hogqlReader(text: string, attr: string, env: HogqlEnv): (event: EventRecord, person: PersonRecord | undefined) => unknown {
   if (text.trim() === "") throw reject.invalid(attr, "The HogQL expression is empty.");
   const compiled = compileHogql(parseHogqlExpr(text, attr), attr, env);
   const budget = new QueryBudget(attr);
+  const timezone = env.timezone ?? "UTC";
   return (event, person) => {
     budget.tick();
-    return plain(compiled({ event, person }));
+    return plain(compiled({ event, person }), timezone);
   };
 }
 
-/** A day as HogQL's toString writes a Date (YYYY-MM-DD); an instant as ISO 8601; an interval as seconds. */
-const plain = (v: Value): unknown => (v instanceof Day ? v.toISOString().slice(0, 10) : v instanceof Date ? v.toISOString() : v instanceof Interval ? v.ms / 1000 : v);
+/**
+ * Dates as the real service's breakdown shows them, its `toString(expr)` (hogql_to_string in its trends
+ * breakdown): a Date as YYYY-MM-DD, a DateTime as `YYYY-MM-DD hh:mm:ss[.ffffff]` in the project's zone; an
+ * interval as seconds; other values as they are (the breakdown writes them as text).
+ */
+const plain = (v: Value, timezone: string): unknown => (v instanceof Date ? clickhouseString(v, timezone) : v instanceof Interval ? v.seconds : v);

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AnalysisInputError } from "../../../src/analyses/errors.ts";
 import { createClock } from "../../../src/clock.ts";
 import type { FixtureDocument } from "../../../src/fixtures/fixture-document.ts";
+import { hogqlReader } from "../../../src/analyses/shared/hogql-breakdown.ts";
+import { stringForm } from "../../../src/analyses/shared/property-operators.ts";
 import { compileAggregate } from "../../../src/hogql/aggregate.ts";
 import { compileHogql, shownValue, truthy, type EventRow } from "../../../src/hogql/evaluate.ts";
 import { loadHogql, parseHogqlExpr } from "../../../src/hogql/parse.ts";
@@ -142,6 +144,14 @@ const AGREE: string[] = [
   "properties.signup < timestamp",
   "toString(timestamp)",
   "toString(toDate(timestamp))",
+  "toString(toStartOfDay(timestamp))",
+  "toString(properties.signup)",
+  "toString(now() - interval 1 day)",
+  "concat('at ', timestamp)",
+  "toString(toDateTime(timestamp))",
+  "toDate(timestamp) + interval 1 day",
+  "timestamp - interval 1 month",
+  "timestamp + interval 36 hour",
   "toFloat(properties.amount) > 10",
   "concat(properties.amount, ' ', properties.flag)",
   "dateDiff('hour', person.created_at, timestamp)",
@@ -238,6 +248,18 @@ describe("in-process HogQL agrees with the engine, event by event", () => {
     const want = await engine(text, projectId);
     expect(Object.keys(want)).toHaveLength(events.length);
     expect(inProcess(text, projectId)).toEqual(want);
+  });
+});
+
+describe("hogql breakdown values are the engine's toString(expr), as the real service's breakdown", () => {
+  it.each(PROJECTS.flatMap((p) => AGREE.map((text) => [zoneOf(p), text, p] as const)))("%s: %s", async (_zone, text, projectId) => {
+    const want = await engine(`toString(${text})`, projectId);
+    const read = hogqlReader(text, "breakdown", envOf(projectId));
+    const got = Object.fromEntries(rowsOf(projectId).map(({ event, person }) => {
+      const v = read(event, person);
+      return [event.uuid, v === null || v === undefined ? null : stringForm(v)];
+    }));
+    expect(got).toEqual(want);
   });
 });
 
