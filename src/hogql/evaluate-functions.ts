@@ -61,6 +61,29 @@ const logic = (decisive: boolean) => (args: Value[]): Value => {
   return sawNull ? null : decisive ? 0 : 1;
 };
 
+/** A numeric function's argument: NULL passes through, text is ClickHouse's type error (a 400). */
+function numericArg(v: Value, name: string, env: CallEnv): number | null {
+  if (v === null || v === undefined) return null;
+  if (typeof v === "string" || typeof v === "object") throw reject.invalid(env.attr, `${name}() needs a number; HogQL reads a property as text unless its property definition is Numeric (use toFloat(…)).`);
+  return typeof v === "boolean" ? (v ? 1 : 0) : v;
+}
+
+/** Ties to even, as ClickHouse rounds floats. */
+function roundHalfEven(x: number): number {
+  const r = Math.round(x);
+  return Math.abs(x % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r;
+}
+
+/** floor/ceil/round(x[, N]): to N decimal places (negative N: tens, hundreds…). */
+const rounding = (name: string, round: (x: number) => number): Fn => ([v, places], env) => {
+  const x = numericArg(v ?? null, name, env);
+  if (x === null) return null;
+  const scale = 10 ** Number(places ?? 0);
+  return round(x * scale) / scale;
+};
+
+const text2 = (test: (s: string, t: string) => boolean): Fn => ([s, t]) => (s == null || t == null ? null : test(String(s), String(t)) ? 1 : 0);
+
 /** The functions evaluated in-process (a documented subset of HogQL's); a Map, so no prototype name resolves. */
 export const FUNCTIONS = new Map<string, Fn>([
   ["now", (_a, env) => new Date(env.now)],
@@ -101,6 +124,19 @@ export const FUNCTIONS = new Map<string, Fn>([
     for (let i = 0; i + 1 < args.length; i += 2) if (truthy(args[i] ?? null)) return args[i + 1] ?? null;
     return args[args.length - 1] ?? null;
   }],
+  ["abs", ([v], env) => {
+    const x = numericArg(v ?? null, "abs", env);
+    return x === null ? null : Math.abs(x);
+  }],
+  ["floor", rounding("floor", Math.floor)],
+  ["ceil", rounding("ceil", Math.ceil)],
+  ["round", rounding("round", roundHalfEven)],
+  // trim() is trimBoth: spaces only.
+  ["trim", ([v]) => (v == null ? null : String(v).replace(/^ +| +$/g, ""))],
+  ["startsWith", text2((s, t) => s.startsWith(t))],
+  ["endsWith", text2((s, t) => s.endsWith(t))],
+  ["empty", ([v]) => (v == null ? null : String(v) === "" ? 1 : 0)],
+  ["notEmpty", ([v]) => (v == null ? null : String(v) === "" ? 0 : 1)],
   ["isNull", ([v]) => (v == null ? 1 : 0)],
   ["isNotNull", ([v]) => (v == null ? 0 : 1)],
   // not() of a Bool stays Bool (ClickHouse), of anything else is UInt8.

@@ -57,5 +57,6 @@ export function clickhouseString(v: Value, timezone: string): string | null {
   if (v instanceof Date) return `${zoned(v.getTime(), timezone).toFormat("yyyy-MM-dd HH:mm:ss.SSS")}000`;
   if (v instanceof Interval) return String(v.seconds);
   if (typeof v === "object") return JSON.stringify(v);
+  if (typeof v === "number") return Object.is(v, -0) ? "-0" : String(v).replace("e+", "e");
   return String(v);
 }

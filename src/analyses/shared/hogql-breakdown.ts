@@ -1,5 +1,5 @@
 import { reject } from "../errors.ts";
-import { compileHogql, Interval, type HogqlEnv, type Value } from "../../hogql/evaluate.ts";
+import { compileHogql, type HogqlEnv, type Value } from "../../hogql/evaluate.ts";
 import { clickhouseString } from "../../hogql/values.ts";
 import { QueryBudget } from "../../hogql/budget.ts";
 import { parseHogqlExpr } from "../../hogql/parse.ts";
@@ -24,8 +24,8 @@ export function hogqlReader(text: string, attr: string, env: HogqlEnv): (event: 
 }
 
 /**
- * Dates as the real service's breakdown shows them, its `toString(expr)` (hogql_to_string in its trends
- * breakdown): a Date as YYYY-MM-DD, a DateTime as `YYYY-MM-DD hh:mm:ss[.ffffff]` in the project's zone; an
- * interval as seconds; other values as they are (the breakdown writes them as text).
+ * The value as the real service's breakdown shows it, its `toString(expr)` (hogql_to_string in its trends
+ * breakdown): a Date as YYYY-MM-DD, a DateTime as `YYYY-MM-DD hh:mm:ss[.ffffff]` in the project's zone, numbers as
+ * ClickHouse writes a Float64 (`-0` included), Bool as true/false; a tuple as JSON.
  */
-const plain = (v: Value, timezone: string): unknown => (v instanceof Date ? clickhouseString(v, timezone) : v instanceof Interval ? v.seconds : v);
+const plain = (v: Value, timezone: string): unknown => (v === null || v === undefined ? null : clickhouseString(v, timezone));

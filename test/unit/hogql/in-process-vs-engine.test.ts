@@ -15,17 +15,23 @@ import { createStore, type Store } from "../../../src/store/store.ts";
 
 /**
  * Issue 22: the per-event HogQL expressions that stay in-process (the events list's `where`/`select`, hogql
- * breakdowns, `math_hogql`'s arguments) follow HogQL's rules, so each expression below is run both ways, per
- * event: in-process as the events list runs it, and by the SQL engine as `SELECT uuid, <expr> FROM events`.
+ * breakdowns, `math_hogql`'s arguments) follow HogQL's rules, so each expression below is run both ways over the
+ * same events: in-process as the events list, the breakdown and the trends math call it, and by the SQL engine
+ * (`SELECT uuid, <expr> FROM events` through runSql, the query API's path).
  *
- * Normalisation: both sides as the API shows a cell, nothing more. The engine's cell is as the query API writes it
- * (cells.ts: a date-time in ISO 8601 in the project's zone, a Date as YYYY-MM-DD, UInt8 comparisons as 0/1,
- * Bool as true/false); the in-process value goes through `shownValue`, which the events list's `select` uses.
+ * Normalisation: both sides as the API shows them, nothing more. A `select` cell: the engine's as the query API
+ * writes it (cells.ts: a date-time in ISO 8601 in the project's zone, milliseconds only when some; a Date as
+ * YYYY-MM-DD; UInt8 as 0/1; Bool as true/false), the in-process value through `shownValue`, which the events list's
+ * `select` uses. A breakdown value: the engine's `toString(expr)` (the real service's breakdown), the in-process
+ * one as the breakdown reads it. A `where`: the set of events kept. An aggregate: the number, to 9 digits.
  *
- * Fixture: twelve events at distinct times, in a UTC project and a Tokyo one; property types derived from the data as the query API
- * derives them: amount, count Numeric; flag Boolean; signup DateTime; name, coupon, $browser, url String; tags and
- * nested untyped (lists and objects give no type). Persons: ann (plan pro, age 31, beta), bob (free, 25),
- * cat (plan "", email null), dan (age 40); anon has the person ingestion gives it, without properties.
+ * Fixture: twelve events at distinct times, in a UTC project and a Tokyo one (UTC+9); property types derived from
+ * the data as the query API derives them: amount, count Numeric; flag Boolean; signup DateTime; name, coupon,
+ * $browser, url, note String; tags and nested untyped (lists and objects give no type). Edge values: "" (a
+ * materialised $browser reads it as NULL, other properties as ""), the text "null", JSON null, quotes and a
+ * backslash (read with their JSON escapes, as HogQL reads them), a non-ASCII name (length counts bytes).
+ * Persons: ann (plan pro, age 31, beta), bob (free, 25), cat (plan "", email null), dan (age 40); anon has the
+ * person ingestion gives it, without properties.
  */
 const NOW = "2024-03-04T00:00:00Z";
 const events: [string, string, string, Record<string, unknown>][] = [
@@ -171,6 +177,21 @@ const AGREE: string[] = [
   "properties.signup > '2024-02-25'",
   "now()",
   "toDate(timestamp) = today()",
+  "abs(properties.amount)",
+  "round(properties.amount / 4)",
+  "round(properties.amount / 3, 2)",
+  "floor(properties.amount / 4)",
+  "ceil(properties.amount / 4, 1)",
+  "round(properties.amount, -1)",
+  "trim(concat('  ', properties.name, ' '))",
+  "startsWith(properties.url, 'https')",
+  "endsWith(properties.name, 'e')",
+  "empty(properties.name)",
+  "notEmpty(properties.coupon)",
+  "isNull(properties.coupon)",
+  "isNotNull(properties.coupon)",
+  "properties.amount % 3",
+  "-properties.amount",
 ];
 
 /** `where` filters: the events kept in-process (as the events list keeps them) are those the engine's WHERE keeps. */
@@ -206,7 +227,10 @@ const AGGREGATES: string[] = [
 ];
 
 /** Expressions the in-process evaluator refuses (a clean 400 naming the field); the engine runs them. */
-const REFUSED: string[] = ["replaceAll(properties.name, 'a', 'b')", "toStartOfWeek(timestamp)", "arrayMap(x -> x, [1])"];
+const REFUSED: string[] = ["replaceAll(properties.name, 'a', 'b')", "toStartOfWeek(timestamp)", "arrayMap(x -> x, [1])", "dateDiff('week', person.created_at, timestamp)", "lengthUTF8(properties.name)"];
+
+/** Arithmetic on text: ClickHouse refuses the query, the in-process evaluator the first row with text (both 400s). */
+const REFUSED_BY_BOTH: string[] = ["properties.name * 2", "properties.tags + 1", "person.properties.plan - 1", "abs(properties.name)", "round(person.properties.plan)"];
 
 let store: Store;
 let db: SqlDatabase;
@@ -297,5 +321,12 @@ describe("expressions refused in-process are clean 400s, not mismatches", () => 
     }
     expect(refusal).toBeInstanceOf(AnalysisInputError);
     expect((refusal as AnalysisInputError).attr).toBe("select");
+  });
+});
+
+describe("arithmetic on text is refused both ways", () => {
+  it.each(REFUSED_BY_BOTH)("%s", async (text) => {
+    await expect(engine(text, "1")).rejects.toBeInstanceOf(AnalysisInputError);
+    expect(() => inProcess(text, "1")).toThrow(AnalysisInputError);
   });
 });
