@@ -9,7 +9,8 @@ import { isPersonId } from "../store/persons-repo.ts";
 import type { EventTable } from "../store/event-table.ts";
 import type { Store } from "../store/store.ts";
 import type { EventRecord } from "../store/schema.ts";
-import { compileHogql, Interval, truthy, type EventRow, type Value } from "../hogql/evaluate.ts";
+import { compileHogql, shownValue, truthy, type EventRow, type HogqlEnv } from "../hogql/evaluate.ts";
+import { projectPropertyTypes } from "../services/definitions.ts";
 import { QueryBudget } from "../hogql/budget.ts";
 import { loadHogql, parseHogqlExpr } from "../hogql/parse.ts";
 import { toEventJson } from "./event-json.ts";
@@ -47,11 +48,14 @@ function hogqlList(q: Q, name: "select" | "where"): string[] | null {
   return value as string[];
 }
 
+/** What in-process HogQL reads besides the row: the clock, the project's zone and its property types (issue 22). */
+const hogqlEnv = (args: HandlerArgs): HogqlEnv => ({ now: args.deps.clock.now(), timezone: args.project.timezone, propertyTypes: projectPropertyTypes(args.deps.store, args.project.id) });
+
 /** `where`: every expression must be truthy for the event (evaluated, never ignored). */
 function whereClause(args: HandlerArgs): ((row: EventRow) => boolean) | null {
   const exprs = hogqlList(queryOf(args), "where");
   if (!exprs) return null;
-  const compiled = exprs.map((text) => compileHogql(parseHogqlExpr(text, "where"), "where", args.deps.clock.now()));
+  const compiled = exprs.map((text) => compileHogql(parseHogqlExpr(text, "where"), "where", hogqlEnv(args)));
   const budget = new QueryBudget("where");
   return (row) => {
     budget.tick();
@@ -71,12 +75,11 @@ function selectColumns(args: HandlerArgs): Column[] | null {
   return exprs.map((text) => {
     if (text.trim() === "*") return { name: "*", value: ({ event, person }: EventRow) => toEventJson(event, person) };
     const ast = parseHogqlExpr(text, "select");
-    const compiled = compileHogql(ast, "select", args.deps.clock.now());
-    return { name: ast.node === "Alias" ? String(ast.alias) : text.trim(), value: (row: EventRow) => jsonValue(compiled(row)) };
+    const compiled = compileHogql(ast, "select", hogqlEnv(args));
+    return { name: ast.node === "Alias" ? String(ast.alias) : text.trim(), value: (row: EventRow) => shownValue(compiled(row), args.project.timezone) };
   });
 }
 
-const jsonValue = (v: Value): unknown => (v instanceof Date ? v.toISOString() : v instanceof Interval ? v.ms / 1000 : Array.isArray(v) ? v.map(jsonValue) : (v ?? null));
 
 const typeOf = (v: unknown) =>
   v === null ? "Nullable(Nothing)" : typeof v === "number" ? "Float64" : typeof v === "boolean" ? "Bool" : typeof v === "string" ? (/^\d{4}-\d\d-\d\dT/.test(v) ? "DateTime" : "String") : "JSON";

@@ -1,5 +1,5 @@
 import { reject } from "../analyses/errors.ts";
-import { compileHogql, Interval, type Compiled, type EventRow, type Value } from "./evaluate.ts";
+import { compileHogql, Interval, type Compiled, type EventRow, type HogqlEnv, type Value } from "./evaluate.ts";
 import { QueryBudget } from "./budget.ts";
 import type { HogqlNode } from "./parse.ts";
 
@@ -23,7 +23,7 @@ interface SlotState {
 }
 
 const numeric = (v: Value): number | null => {
-  if (v === null || v === undefined || v === "" || typeof v === "object") return v instanceof Date ? v.getTime() / 1000 : v instanceof Interval ? v.ms / 1000 : null;
+  if (v === null || v === undefined || v === "" || typeof v === "object") return v instanceof Date ? v.getTime() / 1000 : v instanceof Interval ? v.seconds : null;
   const n = Number(v);
   return Number.isFinite(n) ? n : null;
 };
@@ -76,9 +76,9 @@ const REDUCERS = new Map<string, Reducer>([
 ]);
 
 /** Compiles the expression: aggregate calls become slots, the arithmetic around them combines their values. */
-export function compileAggregate(node: HogqlNode, attr: string, now: number): AggregatePlan {
+export function compileAggregate(node: HogqlNode, attr: string, env: HogqlEnv): AggregatePlan {
   const slots: Slot[] = [];
-  const combine = compileOuter(node, attr, now, slots);
+  const combine = compileOuter(node, attr, env, slots);
   if (slots.length === 0) throw reject.invalid(attr, "math_hogql must be an aggregate expression, such as count(), sum(properties.amount) or uniq(person_id).");
   const budget = new QueryBudget(attr);
   return {
@@ -108,10 +108,10 @@ const ARITHMETIC: Readonly<Record<string, (a: number, b: number) => number>> = {
   "%": (a, b) => a % b,
 };
 
-function compileOuter(node: HogqlNode, attr: string, now: number, slots: Slot[]): Combine {
+function compileOuter(node: HogqlNode, attr: string, env: HogqlEnv, slots: Slot[]): Combine {
   switch (node.node) {
     case "Alias":
-      return compileOuter(node.expr as HogqlNode, attr, now, slots);
+      return compileOuter(node.expr as HogqlNode, attr, env, slots);
     case "Constant": {
       const value = Number(node.value);
       if (!Number.isFinite(value)) break;
@@ -120,8 +120,8 @@ function compileOuter(node: HogqlNode, attr: string, now: number, slots: Slot[])
     case "ArithmeticOperation": {
       const op = ARITHMETIC[String(node.op)];
       if (!op) break;
-      const left = compileOuter(node.left as HogqlNode, attr, now, slots);
-      const right = compileOuter(node.right as HogqlNode, attr, now, slots);
+      const left = compileOuter(node.left as HogqlNode, attr, env, slots);
+      const right = compileOuter(node.right as HogqlNode, attr, env, slots);
       return (values) => op(left(values), right(values));
     }
     case "Call": {
@@ -129,17 +129,17 @@ function compileOuter(node: HogqlNode, attr: string, now: number, slots: Slot[])
       const reducer = REDUCERS.get(name);
       if (!reducer) break;
       const args = node.args as HogqlNode[];
-      if (node.distinct === true && name === "count") return slotOf(distinct, args[0], attr, now, slots);
+      if (node.distinct === true && name === "count") return slotOf(distinct, args[0], attr, env, slots);
       if (args.length > 1 || (args.length === 0 && name !== "count")) throw reject.invalid(attr, `${name}() takes one argument in math_hogql.`);
-      return slotOf(reducer, args[0], attr, now, slots);
+      return slotOf(reducer, args[0], attr, env, slots);
     }
   }
   const what = `${String(node.node)}${node.name ? ` ${String(node.name)}()` : ""}`;
   throw reject.invalid(attr, `math_hogql must be an aggregate expression; ${what} is not supported here (use count(), sum, avg, min, max, median, uniq, count(distinct …) and arithmetic over them).`);
 }
 
-function slotOf(reducer: Reducer, argNode: HogqlNode | undefined, attr: string, now: number, slots: Slot[]): Combine {
-  const arg = argNode ? compileHogql(argNode, attr, now) : undefined;
+function slotOf(reducer: Reducer, argNode: HogqlNode | undefined, attr: string, env: HogqlEnv, slots: Slot[]): Combine {
+  const arg = argNode ? compileHogql(argNode, attr, env) : undefined;
   const index = slots.push({ init: () => reducer(arg) }) - 1;
   return (values) => values[index]!;
 }

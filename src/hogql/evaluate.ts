@@ -1,8 +1,16 @@
 import { compileLikePattern, compileUserRegex } from "../analyses/shared/regex.ts";
-import { eventProperty } from "../analyses/shared/event-read.ts";
+import { parseAbsolute } from "../analyses/shared/date-parse.ts";
 import { reject } from "../analyses/errors.ts";
 import type { EventRecord, PersonRecord } from "../store/schema.ts";
+import { COMPARE_OPS } from "./printer/compare.ts";
+import { FUNCTIONS, toNumber, type Fn } from "./evaluate-functions.ts";
+import { zoned } from "../analyses/shared/local-time.ts";
+import { eventFields } from "./event-fields.ts";
 import type { HogqlNode } from "./parse.ts";
+import { Interval, type Value } from "./values.ts";
+
+export { Day, Interval, shownValue, truthy, type Value } from "./values.ts";
+export type { Fn } from "./evaluate-functions.ts";
 
 /** One row of the events table, with the person its distinct id belongs to now. */
 export interface EventRow {
@@ -10,19 +18,27 @@ export interface EventRow {
   person: PersonRecord | undefined;
 }
 
-/** A length of time (`interval 1 day`), kept apart from numbers so that date ± interval works. */
-export class Interval {
-  constructor(readonly ms: number) {}
+/** Property definitions' types by kind (`event`, `person`, `group`), as the printer reads them. */
+export type HogqlPropertyTypes = Partial<Record<string, Record<string, string>>>;
+
+/**
+ * What an in-process expression is evaluated against besides the row: the injected clock, the project's zone
+ * (date functions and date-time text), and its property types (a property read is text unless its definition
+ * types it, as in HogQL). Without types every property reads as text.
+ */
+export interface HogqlEnv {
+  now: number;
+  timezone?: string;
+  propertyTypes?: HogqlPropertyTypes;
 }
 
-export type Value = null | boolean | number | string | Date | Interval | Value[] | Record<string, unknown> | undefined;
 /** An expression compiled over one row (an event row unless a caller resolves fields over another table). */
 export type Compiled<R = EventRow> = (row: R) => Value;
 
-/** Resolves a field chain to a reader of the row (the SQL engine's tables and grouped rows bring their own). */
+/** Resolves a field chain to a reader of the row. */
 export type FieldResolver<R> = (chain: string[], attr: string) => Compiled<R>;
 
-/** Extra or overriding functions (the SQL engine's date functions, which need the project's time zone). */
+/** Extra or overriding functions. */
 export type FunctionTable = ReadonlyMap<string, Fn>;
 
 export interface CompileOptions<R> {
@@ -30,21 +46,38 @@ export interface CompileOptions<R> {
   functions?: FunctionTable;
 }
 
-const UNIT_MS: Record<string, number> = { Second: 1e3, Minute: 6e4, Hour: 3.6e6, Day: 8.64e7, Week: 6.048e8, Month: 2.592e9, Year: 3.1536e10 };
+const UNIT_MS: Record<string, number> = { Second: 1e3, Minute: 6e4, Hour: 3.6e6, Day: 8.64e7, Week: 6.048e8 };
+const UNIT_MONTHS: Record<string, number> = { Month: 1, Quarter: 3, Year: 12 };
 
-/**
- * Evaluates the HogQL expressions the events API accepts in `select`/`where`, over one event row:
- * fields `event`, `timestamp`, `distinct_id`, `uuid`, `elements_chain`, `person_id`, `properties.<key>`,
- * `person.properties.<key>`, `person.created_at`; comparisons, `and`/`or`/`not`, `like`/`ilike`, `in`,
- * arithmetic, and the functions of FUNCTIONS. Anything else is a 400 naming `attr`.
- */
-export function compileHogql<R = EventRow>(node: HogqlNode, attr: string, now: number, options: CompileOptions<R> = {}): Compiled<R> {
-  const resolve = (options.fields ?? (eventField as unknown as FieldResolver<R>));
-  const compile = (n: HogqlNode): Compiled<R> => compileNode(n, attr, now, compile, resolve, options.functions);
-  return compile(node);
+interface Scope<R> {
+  attr: string;
+  env: Required<Pick<HogqlEnv, "now" | "timezone">>;
+  compile: (n: HogqlNode) => Compiled<R>;
+  resolve: FieldResolver<R>;
+  functions: FunctionTable | undefined;
 }
 
-function compileNode<R>(n: HogqlNode, attr: string, now: number, compile: (n: HogqlNode) => Compiled<R>, resolve: FieldResolver<R>, functions: FunctionTable | undefined): Compiled<R> {
+/**
+ * Evaluates a HogQL expression in-process over one event row, with HogQL's rules (issue 22; a test holds each
+ * kind of expression against the SQL engine): property reads are text typed by the project's property
+ * definitions, comparisons answer 1/0 and are null-safe as the printer makes them (`x = NULL` is isNull(x),
+ * `x != 'a'` holds where x is NULL), `and`/`or`/`not` are three-valued. Fields: `event`, `timestamp`,
+ * `distinct_id`, `uuid`, `elements_chain`, `person_id`, `properties.<key>`, `person.properties.<key>`,
+ * `person.created_at`; the functions of FUNCTIONS. Anything else is a 400 naming `attr`.
+ */
+export function compileHogql<R = EventRow>(node: HogqlNode, attr: string, env: HogqlEnv, options: CompileOptions<R> = {}): Compiled<R> {
+  const scope: Scope<R> = {
+    attr,
+    env: { now: env.now, timezone: env.timezone ?? "UTC" },
+    compile: (n) => compileNode(n, scope),
+    resolve: options.fields ?? (eventFields(env) as unknown as FieldResolver<R>),
+    functions: options.functions,
+  };
+  return scope.compile(node);
+}
+
+function compileNode<R>(n: HogqlNode, scope: Scope<R>): Compiled<R> {
+  const { compile, attr } = scope;
   const kids = (key: string) => (n[key] as HogqlNode[]).map(compile);
   switch (n.node) {
     case "Constant": {
@@ -52,65 +85,29 @@ function compileNode<R>(n: HogqlNode, attr: string, now: number, compile: (n: Ho
       return () => value;
     }
     case "Field":
-      return resolve(n.chain as string[], attr);
+      return scope.resolve(n.chain as string[], attr);
     case "Alias":
       return compile(n.expr as HogqlNode);
-    case "And": {
-      const parts = kids("exprs");
-      return (row) => parts.every((p) => truthy(p(row)));
-    }
-    case "Or": {
-      const parts = kids("exprs");
-      return (row) => parts.some((p) => truthy(p(row)));
-    }
-    case "Not": {
-      const inner = compile(n.expr as HogqlNode);
-      return (row) => !truthy(inner(row));
-    }
+    case "And":
+      return callOf("and", kids("exprs"), scope);
+    case "Or":
+      return callOf("or", kids("exprs"), scope);
+    case "Not":
+      return callOf("not", [compile(n.expr as HogqlNode)], scope);
     case "Tuple":
     case "Array": {
       const parts = kids("exprs");
       return (row) => parts.map((p) => p(row));
     }
     case "CompareOperation":
-      return comparison(String(n.op), compile(n.left as HogqlNode), compile(n.right as HogqlNode), n.is_null_comparison_style === true, attr);
+      return comparison(String(n.op), compile(n.left as HogqlNode), compile(n.right as HogqlNode), scope, constantOf(n.left as HogqlNode), constantOf(n.right as HogqlNode));
     case "ArithmeticOperation":
-      return arithmetic(String(n.op), compile(n.left as HogqlNode), compile(n.right as HogqlNode), attr);
+      return arithmetic(String(n.op), compile(n.left as HogqlNode), compile(n.right as HogqlNode), attr, scope.env.timezone);
     case "Call":
-      return call(String(n.name), kids("args"), attr, now, functions);
+      return call(String(n.name), n.args as HogqlNode[], scope);
     default:
       throw reject.invalid(attr, `${NODE_NAMES[n.node] ?? `HogQL ${n.node} expressions`} are not supported.`);
   }
-}
-
-/** The events table's fields. */
-export function eventField(chain: string[], attr: string): Compiled {
-  const [head, ...rest] = chain;
-  const dig = (value: unknown, path: string[]): Value => {
-    let v = value;
-    for (const key of path) v = v !== null && typeof v === "object" && Object.hasOwn(v, key) ? (v as Record<string, unknown>)[key] : null;
-    return (v ?? null) as Value;
-  };
-  switch (head) {
-    case "event":
-    case "distinct_id":
-    case "uuid":
-    case "elements_chain":
-      return ({ event }) => event[head];
-    case "timestamp":
-      return ({ event }) => new Date(event.timestamp);
-    case "properties":
-      if (rest.length === 0) return ({ event }) => dig(event.properties, rest);
-      return ({ event }) => dig(eventProperty(event, rest[0]!), rest.slice(1));
-    case "person_id":
-      return ({ person }) => person?.uuid ?? null;
-    case "person":
-      if (rest[0] === "properties") return ({ person }) => dig(person?.properties ?? null, rest.slice(1));
-      if (rest[0] === "created_at" && rest.length === 1) return ({ person }) => (person ? new Date(person.created_at) : null);
-      if (rest[0] === "id" && rest.length === 1) return ({ person }) => person?.uuid ?? null;
-      break;
-  }
-  throw reject.invalid(attr, `Unknown HogQL field "${chain.join(".")}" for events.`);
 }
 
 /** Readable names for the AST nodes refused inside expressions. */
@@ -124,114 +121,140 @@ const NODE_NAMES: Readonly<Record<string, string>> = {
   TupleAccess: "Tuple subscripts (x.1)",
 };
 
-export const truthy = (v: Value) => v !== null && v !== undefined && v !== false && v !== 0 && v !== "";
+const constantOf = (n: HogqlNode): { value: unknown } | undefined => (n.node === "Constant" ? { value: n.value } : undefined);
 
-const likeToRegex = (pattern: string, flags: string) =>
-  compileLikePattern(pattern, { anchored: true, caseInsensitive: flags.includes("i") });
+const likeToRegex = (pattern: string, flags: string) => compileLikePattern(pattern, { anchored: true, caseInsensitive: flags.includes("i") });
 
-/** Comparable forms: dates as epoch ms (a string compared with a date is parsed), numbers as numbers. */
-function comparable(a: Value, b: Value): [unknown, unknown] {
-  if (a instanceof Date || b instanceof Date) return [toMs(a), toMs(b)];
-  if (typeof a === "number" || typeof b === "number") return [Number(a), Number(b)];
+/** Comparable forms: dates as epoch ms (text compared with a date is parsed in the project's zone), numbers as numbers. */
+function comparable(a: Value, b: Value, timezone: string): [unknown, unknown] {
+  if (a instanceof Date || b instanceof Date) return [toMs(a, timezone), toMs(b, timezone)];
+  if (typeof a === "number" || typeof b === "number") return [toNumber(a), toNumber(b)];
+  // A Bool compared with text reads the text as a Bool (ClickHouse: `flag = 'true'`).
+  if (typeof a === "boolean" && typeof b === "string") return [a, boolText(b)];
+  if (typeof b === "boolean" && typeof a === "string") return [boolText(a), b];
   if (typeof a === "object" || typeof b === "object") return [JSON.stringify(a), JSON.stringify(b)];
   return [a, b];
 }
 
-const toMs = (v: Value) => (v instanceof Date ? v.getTime() : typeof v === "string" ? Date.parse(v.includes("T") || v.length <= 10 ? v : v.replace(" ", "T")) : Number(v));
+const boolText = (text: string): boolean | null => (/^(true|1)$/i.test(text) ? true : /^(false|0)$/i.test(text) ? false : null);
 
-function comparison<R>(op: string, left: Compiled<R>, right: Compiled<R>, nullStyle: boolean, attr: string): Compiled<R> {
-  if (nullStyle) return op === "==" ? (row) => left(row) == null : (row) => left(row) != null;
-  const cmp = (test: (a: unknown, b: unknown) => boolean): Compiled<R> => (row) => {
+const toMs = (v: Value, timezone: string) => (v instanceof Date ? v.getTime() : typeof v === "string" ? (parseAbsolute(v, timezone)?.ms ?? Number.NaN) : Number(v));
+
+type Test = (a: Value, b: Value) => boolean;
+
+/**
+ * A comparison as the printer makes it (compare.ts `printCompare`, after printer.py): 1 or 0, never NULL; where a
+ * side is NULL the operator's null rule answers (`=` holds when both are, `!=` and `NOT LIKE` when one is).
+ */
+function comparison<R>(op: string, left: Compiled<R>, right: Compiled<R>, scope: Scope<R>, leftConstant?: { value: unknown }, rightConstant?: { value: unknown }): Compiled<R> {
+  const rule = COMPARE_OPS[op];
+  const test = testOf(op, scope);
+  if (!rule || !test) throw reject.invalid(scope.attr, `HogQL operator "${op}" is not supported.`);
+  const nullRule = (a: Value, b: Value) => (a == null && b == null ? rule.bothNull : rule.oneNull);
+  // `x = NULL` / `x != NULL` print as isNull / isNotNull (and `NULL = NULL` folds to 1).
+  const constantNull = (op === "==" || op === "!=") && (leftConstant?.value === null || rightConstant?.value === null);
+  return (row) => {
     const a = left(row);
     const b = right(row);
-    if (a == null || b == null) return null;
-    const [x, y] = comparable(a, b);
-    return test(x, y);
+    if (constantNull) return (a == null && b == null) === (op === "==") ? 1 : 0;
+    // NULL IN (…) is 0 and NULL NOT IN (…) is 1 (ClickHouse without transform_null_in; the printer wraps in ifNull(…, 0)).
+    if (a == null && (op === "in" || op === "not in")) return op === "in" ? 0 : 1;
+    if (a == null || b == null) return nullRule(a ?? null, b ?? null) ? 1 : 0;
+    return test(a, b) ? 1 : 0;
   };
-  const like = (flags: string, negate: boolean): Compiled<R> => (row) => {
-    const a = left(row);
-    const b = right(row);
-    if (a == null || b == null) return null;
-    return likeToRegex(String(b), flags).test(String(a)) !== negate;
-  };
-  const member = (negate: boolean): Compiled<R> => (row) => {
-    const a = left(row);
-    const list = right(row);
-    if (a == null) return null;
-    const items = Array.isArray(list) ? list : [list];
-    return items.some((item) => item != null && (comparable(a, item) as unknown[]).every((v, i, arr) => i === 0 || v === arr[0])) !== negate;
-  };
-  switch (op) {
-    case "==": return cmp((x, y) => x === y);
-    case "!=": return cmp((x, y) => x !== y);
-    case "<": return cmp((x, y) => (x as number) < (y as number));
-    case "<=": return cmp((x, y) => (x as number) <= (y as number));
-    case ">": return cmp((x, y) => (x as number) > (y as number));
-    case ">=": return cmp((x, y) => (x as number) >= (y as number));
-    case "like": return like("", false);
-    case "ilike": return like("i", false);
-    case "not like": return like("", true);
-    case "not ilike": return like("i", true);
-    case "in": return member(false);
-    case "not in": return member(true);
-    default: throw reject.invalid(attr, `HogQL operator "${op}" is not supported.`);
-  }
 }
 
-function arithmetic<R>(op: string, left: Compiled<R>, right: Compiled<R>, attr: string): Compiled<R> {
+function testOf<R>(op: string, scope: Scope<R>): Test | undefined {
+  const tz = scope.env.timezone;
+  const cmp = (f: (x: unknown, y: unknown) => boolean): Test => (a, b) => {
+    const [x, y] = comparable(a, b, tz);
+    return x !== null && y !== null && f(x, y);
+  };
+  const like = (flags: string, negate: boolean): Test => (a, b) => likeToRegex(String(b), flags).test(String(a)) !== negate;
+  const member = (negate: boolean): Test => (a, list) => {
+    const items = Array.isArray(list) ? list : [list];
+    return items.some((item) => item != null && cmp((x, y) => x === y)(a, item)) !== negate;
+  };
+  const regex = (negate: boolean, flags = ""): Test => (a, b) => compileUserRegex(`${flags}${String(b)}`, scope.attr).test(String(a)) !== negate;
+  const tests: Record<string, Test> = {
+    "==": cmp((x, y) => x === y),
+    "!=": cmp((x, y) => x !== y),
+    "<": cmp((x, y) => (x as number) < (y as number)),
+    "<=": cmp((x, y) => (x as number) <= (y as number)),
+    ">": cmp((x, y) => (x as number) > (y as number)),
+    ">=": cmp((x, y) => (x as number) >= (y as number)),
+    like: like("", false),
+    ilike: like("i", false),
+    "not like": like("", true),
+    "not ilike": like("i", true),
+    in: member(false),
+    "not in": member(true),
+    "=~": regex(false),
+    "!~": regex(true),
+  };
+  return Object.hasOwn(tests, op) ? tests[op] : undefined;
+}
+
+/** Arithmetic over numbers (Bool as 0/1) and date ± interval; NULL in, NULL out; text is a type error, as in ClickHouse. */
+/** date ± interval: the date keeps its kind (Day, DateTime, DateTime64); months move on the calendar of the zone. */
+function shifted(date: Date, interval: Interval, op: string, timezone: string): Date | null {
+  if (op !== "+" && op !== "-") return null;
+  const sign = op === "-" ? -1 : 1;
+  const ms = interval.months === 0 ? date.getTime() : zoned(date.getTime(), timezone).plus({ months: sign * interval.months }).toMillis();
+  return new (date.constructor as DateConstructor)(ms + sign * interval.ms);
+}
+
+function arithmetic<R>(op: string, left: Compiled<R>, right: Compiled<R>, attr: string, tz: string): Compiled<R> {
   if (!["+", "-", "*", "/", "%"].includes(op)) throw reject.invalid(attr, `HogQL operator "${op}" is not supported.`);
   return (row) => {
     const a = left(row);
     const b = right(row);
     if (a == null || b == null) return null;
-    if (a instanceof Date && b instanceof Interval) return new Date(a.getTime() + (op === "-" ? -b.ms : op === "+" ? b.ms : NaN));
-    const [x, y] = [Number(a), Number(b)];
+    if (a instanceof Date && b instanceof Interval) return shifted(a, b, op, tz);
+    if (typeof a === "string" || typeof b === "string") {
+      throw reject.invalid(attr, `Arithmetic (${op}) on text is not allowed: HogQL reads a property as text unless its property definition is Numeric (use toFloat(…)).`);
+    }
+    const [x, y] = [toNumber(a) ?? Number.NaN, toNumber(b) ?? Number.NaN];
     const result = op === "+" ? x + y : op === "-" ? x - y : op === "*" ? x * y : op === "/" ? x / y : x % y;
     return Number.isFinite(result) ? result : null;
   };
 }
 
-const num = (v: Value) => (v == null || v === "" || Number.isNaN(Number(v)) ? null : Number(v));
+const COMPARE_CALLS: Readonly<Record<string, string>> = { equals: "==", notEquals: "!=", less: "<", greater: ">", lessOrEquals: "<=", greaterOrEquals: ">=", like: "like", ilike: "ilike", notLike: "not like", notILike: "not ilike" };
 
-export type Fn = (args: Value[], now: number) => Value;
-
-/** The functions the events API evaluates (a documented subset of HogQL's); a Map, so no prototype name resolves. */
-const FUNCTIONS = new Map<string, Fn>([
-  ["now", (_a, now) => new Date(now)],
-  ["today", (_a, now) => new Date(new Date(now).toISOString().slice(0, 10))],
-  ["toDateTime", ([v]) => (v == null ? null : Number.isNaN(toMs(v)) ? null : new Date(toMs(v)))],
-  ["toDate", ([v]) => (v == null || Number.isNaN(toMs(v)) ? null : new Date(new Date(toMs(v)).toISOString().slice(0, 10)))],
-  ["toInt", ([v]) => (num(v) === null ? null : Math.trunc(num(v)!))],
-  ["toFloat", ([v]) => num(v)],
-  ["toString", ([v]) => (v == null ? null : v instanceof Date ? v.toISOString() : typeof v === "object" ? JSON.stringify(v) : String(v))],
-  ["lower", ([v]) => (v == null ? null : String(v).toLowerCase())],
-  ["upper", ([v]) => (v == null ? null : String(v).toUpperCase())],
-  ["length", ([v]) => (v == null ? null : Array.isArray(v) ? v.length : String(v).length)],
-  ["concat", (args) => args.map((a) => (a == null ? "" : String(a))).join("")],
-  ["coalesce", (args) => args.find((a) => a != null) ?? null],
-  ["ifNull", ([a, b]) => a ?? b ?? null],
-  ["if", ([c, a, b]) => (truthy(c ?? null) ? (a ?? null) : (b ?? null))],
-  ["not", ([v]) => !truthy(v ?? null)],
-  ["and", (args) => args.every((a) => truthy(a ?? null))],
-  ["or", (args) => args.some((a) => truthy(a ?? null))],
-]);
-
-function call<R>(name: string, args: Compiled<R>[], attr: string, now: number, functions: FunctionTable | undefined): Compiled<R> {
-  const interval = /^toInterval(Second|Minute|Hour|Day|Week|Month|Year)$/.exec(name);
-  if (interval) return (row) => new Interval(Number(args[0]?.(row) ?? 0) * UNIT_MS[interval[1]!]!);
-  if (name === "match") {
-    const pattern = args[1];
+function call<R>(name: string, argNodes: HogqlNode[], scope: Scope<R>): Compiled<R> {
+  const args = argNodes.map(scope.compile);
+  const interval = /^toInterval(Second|Minute|Hour|Day|Week|Month|Quarter|Year)$/.exec(name);
+  if (interval) {
+    const [ms, months] = [UNIT_MS[interval[1]!] ?? 0, UNIT_MONTHS[interval[1]!] ?? 0];
     return (row) => {
-      const text = args[0]?.(row);
-      const p = pattern?.(row);
-      return text == null || p == null ? null : compileUserRegex(String(p), attr).test(String(text));
+      const n = Number(args[0]?.(row) ?? 0);
+      return new Interval(n * ms, n * months);
     };
   }
-  if (name === "like" || name === "ilike") {
-    const compiled = comparison(name, args[0] ?? (() => null), args[1] ?? (() => null), false, attr);
-    return compiled;
+  // match() prints as itself, not as `=~`: NULL in, NULL out.
+  if (name === "match") {
+    if (args.length !== 2) throw reject.invalid(scope.attr, "match() takes two arguments.");
+    const [text, pattern] = args as [Compiled<R>, Compiled<R>];
+    return (row) => {
+      const [t, p] = [text(row), pattern(row)];
+      return t == null || p == null ? null : compileUserRegex(String(p), scope.attr).test(String(t)) ? 1 : 0;
+    };
   }
-  const fn = functions?.get(name) ?? FUNCTIONS.get(name);
-  if (!fn) throw reject.invalid(attr, `HogQL function ${name}() is not supported (supported: ${[...FUNCTIONS.keys(), ...(functions?.keys() ?? []), "match", "like", "ilike", "toInterval*"].join(", ")}).`);
-  return (row) => fn(args.map((a) => a(row)), now);
+  const op = Object.hasOwn(COMPARE_CALLS, name) ? COMPARE_CALLS[name] : undefined;
+  if (op) {
+    if (args.length !== 2) throw reject.invalid(scope.attr, `${name}() takes two arguments.`);
+    return comparison(op, args[0]!, args[1]!, scope, constantOf(argNodes[0]!), constantOf(argNodes[1]!));
+  }
+  return callOf(name, args, scope);
+}
+
+function callOf<R>(name: string, args: Compiled<R>[], scope: Scope<R>): Compiled<R> {
+  const fn = scope.functions?.get(name) ?? FUNCTIONS.get(name);
+  if (!fn) {
+    const known = [...FUNCTIONS.keys(), ...(scope.functions?.keys() ?? []), ...Object.keys(COMPARE_CALLS), "match", "toInterval*"];
+    throw reject.invalid(scope.attr, `HogQL function ${name}() is not supported in-process (supported: ${known.join(", ")}).`);
+  }
+  const env = { ...scope.env, attr: scope.attr };
+  return (row) => fn(args.map((a) => a(row)), env);
 }

@@ -17,6 +17,7 @@ import { deriveSessions, type SessionTable } from "../analyses/shared/session-pr
 import { asClientError, fail } from "../http/errors.ts";
 import type { EventList, InsightRecord, ProjectRecord } from "../store/schema.ts";
 import type { Store } from "../store/store.ts";
+import { projectPropertyTypes } from "./definitions.ts";
 
 type Filter = Record<string, unknown>;
 
@@ -125,6 +126,7 @@ export function createAnalysisService(store: Store, clock: Clock, options: Analy
       testAccountFilters: project.test_account_filters,
       groups: store.analysisData.groupData(project.id),
       sessions: () => sessionsOf(project.id),
+      propertyTypes: () => projectPropertyTypes(store, project.id),
       personsQueryKeys: options.personsQueryKeys,
     };
   }

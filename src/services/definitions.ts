@@ -4,6 +4,7 @@
  */
 import type { EventTable } from "../store/event-table.ts";
 import type { Properties } from "../store/schema.ts";
+import type { Store } from "../store/store.ts";
 
 export type PropertyType = "String" | "Numeric" | "Boolean" | "DateTime";
 const KINDS: readonly PropertyType[] = ["String", "Numeric", "Boolean", "DateTime"];
@@ -95,4 +96,23 @@ const typesOf = (defs: readonly PropertyDefinition[]): Record<string, PropertyTy
  */
 export function propertyTypesOf(table: EventTable, persons: Iterable<Properties>, groups: Iterable<Properties>): PropertyTypes {
   return { event: typesOf(eventTaxonomy(table, 0).eventProperties), person: typesOf(recordProperties(persons)), group: typesOf(recordProperties(groups)) };
+}
+
+/** Property types per store and project, computed again only when the project's data changed. */
+const typeCache = new WeakMap<Store, Map<string, { version: number; types: PropertyTypes }>>();
+
+/**
+ * A project's property types as HogQL reads them (the query API's SQL and the in-process expressions alike),
+ * derived from its data and kept while its data version stays the same.
+ */
+export function projectPropertyTypes(store: Store, projectId: string): PropertyTypes {
+  let byProject = typeCache.get(store);
+  if (!byProject) typeCache.set(store, (byProject = new Map()));
+  const version = store.analysisData.version(projectId);
+  const known = byProject.get(projectId);
+  if (known?.version === version) return known.types;
+  const persons = [...store.analysisData.index(projectId).personsById.values()].map((p) => p.properties);
+  const types = propertyTypesOf(store.analysisData.events(projectId), persons, store.analysisData.groups(projectId).map((g) => g.properties));
+  byProject.set(projectId, { version, types });
+  return types;
 }

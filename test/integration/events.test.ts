@@ -83,7 +83,9 @@ describe("events list over the worked example", () => {
       hasMore: true,
     });
     const star = await s.get(`${P}/events/?limit=1&select=${q(["*", "timestamp"])}`);
-    expect(star.body.results[0]).toEqual([expect.objectContaining({ id: uuid(11), event: "signup" }), "2024-03-05T12:00:00.000Z"]);
+    // A selected date-time is shown as HogQL's cells are (the query API's): ISO 8601 in the project's zone,
+    // milliseconds only when there are some (issue 22); the event object itself keeps the list's form.
+    expect(star.body.results[0]).toEqual([expect.objectContaining({ id: uuid(11), event: "signup", timestamp: "2024-03-05T12:00:00.000Z" }), "2024-03-05T12:00:00Z"]);
   });
 
   it("refuses HogQL it cannot evaluate with a 400 naming the parameter; limit is at most 1000", async () => {

@@ -79,6 +79,11 @@ describe("breakdown_type hogql", () => {
     expect(rows(res.body)).toEqual([["big", [1, 0, 0]], ["small", [0, 1, 0]]]);
   });
 
+  it("a comparison breaks down by HogQL's 1 and 0 (a UInt8), not true/false", async () => {
+    const res = await s.post(`${P}/insights/trend/`, { ...purchases, breakdown: "properties.amount > 25", breakdown_type: "hogql" });
+    expect(rows(res.body)).toEqual([["0", [0, 1, 0]], ["1", [1, 0, 0]]]);
+  });
+
   it("a bare property expression; events without it are the null value", async () => {
     const res = await s.post(`${P}/insights/trend/`, { ...pageviews, breakdown: "properties.$browser", breakdown_type: "hogql" });
     expect(rows(res.body)).toEqual([["Firefox", [1, 1, 0]], ["Safari", [0, 1, 1]], ["Chrome", [1, 0, 0]], [NULL, [0, 1, 0]]]);

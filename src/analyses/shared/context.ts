@@ -1,6 +1,7 @@
 import type { ActionRecord, CohortRecord, PersonRecord, Properties } from "../../store/schema.ts";
 import type { GroupData } from "./groups.ts";
 import type { SessionTable } from "./session-properties.ts";
+import type { HogqlPropertyTypes } from "../../hogql/evaluate.ts";
 
 /** Everything an analysis may know besides the events: injected, never read from globals. */
 export interface AnalysisContext {
@@ -18,6 +19,11 @@ export interface AnalysisContext {
   testAccountFilters: readonly Properties[];
   /** The project's group types and groups (group analytics); absent = none. */
   groups?: GroupData;
+  /**
+   * The project's property types (its property definitions: Numeric, Boolean, DateTime, String), read by in-process
+   * HogQL as HogQL reads them; absent, every property reads as text.
+   */
+  propertyTypes?: () => HogqlPropertyTypes;
   /** The project's sessions (derived from all its events), computed on first use and cached per data version. */
   sessions?: () => SessionTable;
   /**

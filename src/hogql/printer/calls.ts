@@ -1,7 +1,7 @@
 import { reject } from "../../analyses/errors.ts";
 import { chainOf, type Node } from "./ast.ts";
 import { escapeString } from "./escape.ts";
-import { printExpr, type Env } from "./expr.ts";
+import { printExpr, resolveField, type Env } from "./expr.ts";
 import { closestFunction, lookupFunction, type FunctionMeta } from "./functions.ts";
 import type { Scope } from "./scope.ts";
 
@@ -21,16 +21,23 @@ function unknownFunction(name: string): never {
 
 const isStar = (n: Node) => n.node === "Field" && chainOf(n).length === 1 && chainOf(n)[0] === "*";
 
-/** Whether an argument is text to parse (a string literal or a property read), which picks the `…OrNull` parser. */
-function isStringish(n: Node): boolean {
+/**
+ * Whether an argument is text to parse (a string literal or a property read that its definition leaves text), which
+ * picks the `…OrNull` parser; a property typed DateTime is converted as the date-time it is (HogQL's overloads by
+ * argument type), where parsing it as text was a ClickHouse type error.
+ */
+function isStringish(n: Node, scope: Scope, env: Env): boolean {
   if (n.node === "Constant") return typeof n.value === "string";
-  return n.node === "Field" && chainOf(n).some((c) => c === "properties");
+  return n.node === "Field" && chainOf(n).some((c) => c === "properties") && resolveField(n, scope, env).type === "string";
 }
 
-/** `now()` is the injected clock in the project's zone, so a query's answer depends on the clock the server was given. */
+/**
+ * `now()` is the injected clock in the project's zone, so a query's answer depends on the clock the server was
+ * given: the instant written in UTC, then shown in that zone (a UTC wall time read in another zone was hours off;
+ * a local wall time would be ambiguous in the hour a clock goes back).
+ */
 function nowSql(env: Env): string {
   const iso = new Date(env.ctx.now).toISOString().replace("T", " ").replace("Z", "");
-  // The clock's instant written in UTC, then shown in the project's zone (its UTC text read as local time was off by the offset).
   return `toTimeZone(toDateTime64(${escapeString(iso)}, 6, 'UTC'), ${escapeString(env.ctx.timezone)})`;
 }
 
@@ -47,10 +54,10 @@ function printSpecial(n: Node, args: Node[], scope: Scope, env: Env): string | u
     case "yesterday":
       return `subtractDays(toDate(${nowSql(env)}), 1)`;
     case "toDateTime":
-      return isStringish(args[0]!) ? `parseDateTime64BestEffortOrNull(${p(args[0]!)}, 6, ${tz})` : `toDateTime(${p(args[0]!)}, ${tz})`;
+      return isStringish(args[0]!, scope, env) ? `parseDateTime64BestEffortOrNull(${p(args[0]!)}, 6, ${tz})` : `toDateTime(${p(args[0]!)}, ${tz})`;
     case "toDate":
     case "to_date":
-      return isStringish(args[0]!) ? `toDateOrNull(${p(args[0]!)})` : `toDate(${p(args[0]!)})`;
+      return isStringish(args[0]!, scope, env) ? `toDateOrNull(${p(args[0]!)})` : `toDate(${p(args[0]!)})`;
     case "concat":
       // concat ignores NULLs as empty text in HogQL, not NULL for the whole (printer.py visit_call)
       return `concat(${args.map((a) => (a.node === "Constant" ? (a.value === null ? "''" : typeof a.value === "string" ? p(a) : `toString(${p(a)})`) : `ifNull(toString(${p(a)}), '')`)).join(", ")})`;

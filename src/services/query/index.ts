@@ -8,7 +8,7 @@ import { minimumRefreshInterval, type AnalysisKind, type AnalysisService } from 
 import { actorColumns, insightActorsDefinition, sortActors, type Actor } from "./actors-query.ts";
 import { insightDefinition } from "./insight-query.ts";
 import { INSIGHT_KINDS, unwrap } from "./nodes.ts";
-import { propertyTypesOf, type PropertyTypes } from "../definitions.ts";
+import { projectPropertyTypes } from "../definitions.ts";
 import type { SqlDatabase } from "../../sql-engine/sql-database.ts";
 import type { PropertyFilter } from "../../hogql/printer/print.ts";
 import { runEventsQuery } from "./events-query.ts";
@@ -78,24 +78,10 @@ export function sqlContext(deps: Pick<QueryDeps, "store" | "clock" | "sql">, pro
     db: deps.sql,
     project,
     now: deps.clock.now(),
-    propertyTypes: () => propertyTypes(deps.store, project.id),
+    propertyTypes: () => projectPropertyTypes(deps.store, project.id),
     testAccountFilters: project.test_account_filters as unknown as PropertyFilter[],
     signal,
   };
-}
-
-/** Property types per store and project, computed again only when the project's data changed. */
-const typeCache = new WeakMap<Store, Map<string, { version: number; types: PropertyTypes }>>();
-function propertyTypes(store: Store, projectId: string): PropertyTypes {
-  let byProject = typeCache.get(store);
-  if (!byProject) typeCache.set(store, (byProject = new Map()));
-  const version = store.analysisData.version(projectId);
-  const known = byProject.get(projectId);
-  if (known?.version === version) return known.types;
-  const persons = [...store.analysisData.index(projectId).personsById.values()].map((p) => p.properties);
-  const types = propertyTypesOf(store.analysisData.events(projectId), persons, store.analysisData.groups(projectId).map((g) => g.properties));
-  byProject.set(projectId, { version, types });
-  return types;
 }
 
 const DEFAULT_ACTOR_COLUMNS = ["person", "id", "created_at", "person_display_name -- Person"];

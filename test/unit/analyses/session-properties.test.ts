@@ -83,7 +83,7 @@ describe("math_hogql aggregates", () => {
     ["sum(properties.amount) / count()", 2.4],
     ["sum(properties.missing)", 0],
   ])("%s over the rows is %d", (text, want) => {
-    const state = compileAggregate(parseHogqlExpr(text, "m"), "m", 0).create();
+    const state = compileAggregate(parseHogqlExpr(text, "m"), "m", { now: 0 }).create();
     rows.forEach((r) => state.add(r));
     expect(state.value()).toBe(want);
   });

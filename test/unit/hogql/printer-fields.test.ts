@@ -56,6 +56,14 @@ describe("printer: fields and property reads", () => {
     expect(sql).toContain(`accurateCastOrNull(replaceRegexpAll(nullIf(nullIf(JSONExtractRaw(events__person.properties, 'age')`);
   });
 
+  it("converts a DateTime-typed property as a date-time, an untyped one as text to parse", () => {
+    const propertyTypes = { event: { when: "DateTime" } };
+    const sql = print("SELECT toDate(properties.when), toDateTime(properties.when), toDate(properties.other) FROM events", { propertyTypes }).clickhouse;
+    expect(sql).toContain(`toDate(parseDateTime64BestEffortOrNull(replaceRegexpAll(nullIf(nullIf(JSONExtractRaw(events.properties, 'when'), ''), 'null'), '^"|"$', ''), 6, 'UTC'))`);
+    expect(sql).toContain(`toDateTime(parseDateTime64BestEffortOrNull(replaceRegexpAll(nullIf(nullIf(JSONExtractRaw(events.properties, 'when'), ''), 'null'), '^"|"$', ''), 6, 'UTC'), 'UTC')`);
+    expect(sql).toContain(`toDateOrNull(replaceRegexpAll(nullIf(nullIf(JSONExtractRaw(events.properties, 'other'), ''), 'null'), '^"|"$', ''))`);
+  });
+
   it("reads a materialised property from its column, as the engine declares it", () => {
     const materializedProperties = { events: { "properties.$browser": "mat_$browser" } };
     const { clickhouse } = print("SELECT properties.$browser, count() FROM events GROUP BY 1 ORDER BY 1", { materializedProperties });
