@@ -1295,7 +1295,7 @@ export interface paths {
         post?: never;
         /**
          * Cancel a background query
-         * @description Cancels a query running in the background: its ClickHouse query is killed and its status turns complete, with `error` true and `error_message` `The query was cancelled.`. Not in the spec: the real service's cancel, which answers 200 with a message (its own document says 204). A query that had already ended is left as it was; an unknown id is answered as a cancel, as the real service does.
+         * @description Cancels a query running in the background: its ClickHouse query is killed and its status turns complete, with `error` true and `error_message` `The query was cancelled.`. A blocking query sent with this `client_query_id` is cancelled too (its request answers 400 `query_cancelled`). Not in the spec: the real service's cancel, which answers 200 with a message (its own document says 204). A query that had already ended is left as it was; an unknown id is answered as a cancel, as the real service does.
          */
         delete: operations["query_destroy"];
         options?: never;
@@ -1330,7 +1330,7 @@ export interface paths {
         post?: never;
         /**
          * Cancel a background query
-         * @description Cancels a query running in the background: its ClickHouse query is killed and its status turns complete, with `error` true and `error_message` `The query was cancelled.`. Not in the spec: the real service's cancel, which answers 200 with a message (its own document says 204). A query that had already ended is left as it was; an unknown id is answered as a cancel, as the real service does.
+         * @description Cancels a query running in the background: its ClickHouse query is killed and its status turns complete, with `error` true and `error_message` `The query was cancelled.`. A blocking query sent with this `client_query_id` is cancelled too (its request answers 400 `query_cancelled`). Not in the spec: the real service's cancel, which answers 200 with a message (its own document says 204). A query that had already ended is left as it was; an unknown id is answered as a cancel, as the real service does.
          */
         delete: operations["environments_query_destroy"];
         options?: never;

@@ -137,6 +137,21 @@ describe("cancel and lookup", () => {
     expect((await s.post(`${P}/query/`, { query: hogql("select count() from events") })).body.results).toEqual([[11]]);
   });
 
+  it("DELETE of a client_query_id also cancels the blocking query run under it: its request answers 400 query_cancelled", async () => {
+    let done = false;
+    const pending = s.post(`${P}/query/`, { query: hogql(SLOW), client_query_id: "slow-blocking" }).finally(() => (done = true));
+    // Until the request has reached the engine there is nothing to cancel: ask until it answers.
+    while (!done) {
+      expect((await s.del(`${P}/query/slow-blocking/`)).body).toEqual({ message: "Cancelled query on clickhouse" });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const res = await pending;
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: "query_cancelled", detail: "The query was cancelled." });
+    // A blocking query leaves no status behind.
+    expect((await s.get(`${P}/query/slow-blocking/`)).status).toBe(404);
+  });
+
   it("an unknown id, or another project's, is a 404; a reset forgets every status", async () => {
     expect((await s.get(`${P}/query/nope/`)).body).toMatchObject({ type: "invalid_request", code: "not_found" });
     expect((await s.get(`${P}/query/nope/`)).status).toBe(404);

@@ -60,6 +60,8 @@ export async function answerQuery(deps: QueryApiDeps, project: ProjectRecord, bo
     deps.queries.results.set(key, { response, revision, computedAt: now });
     return response;
   };
-  if (mode === "blocking" || mode === "force_blocking") return answered(await compute());
+  if (mode === "blocking" || mode === "force_blocking") {
+    return answered(await (body.client_query_id === undefined ? compute() : deps.queries.statuses.runBlocking(project.id, id, compute)));
+  }
   return pending(deps.queries.statuses.start(project.id, id, compute, mode === "force_async"));
 }

@@ -54,6 +54,8 @@ export function createQueryStatuses(clock: Clock, logError: (message: string, er
     sizeCalculation: (entry) => rowsOf(entry.status.results),
     dispose: (entry, _key, reason) => reason === "evict" && entry.controller.abort(),
   });
+  /** Blocking queries run under a client's id: no status, but a DELETE of that id cancels them too. */
+  const blocking = new Map<string, AbortController>();
   const keyOf = (projectId: string, id: string) => `${projectId}\u0000${id}`;
   const iso = () => new Date(clock.now()).toISOString();
   const touch = (status: QueryStatus) => void (status.expiration_time = new Date(clock.now() + STATUS_TTL_MS).toISOString());
@@ -131,9 +133,21 @@ export function createQueryStatuses(clock: Clock, logError: (message: string, er
       finish(entry, { results });
       return entry.status;
     },
+    /** Runs a blocking query under the client's id, so that a DELETE of the id cancels it (its request then fails). */
+    async runBlocking<T>(projectId: string, id: string, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+      const key = keyOf(projectId, id);
+      const controller = new AbortController();
+      blocking.set(key, controller);
+      try {
+        return await run(controller.signal);
+      } finally {
+        if (blocking.get(key) === controller) blocking.delete(key);
+      }
+    },
     get: (projectId: string, id: string): QueryStatus | undefined => find(projectId, id)?.status,
     /** Stops a running query (its ClickHouse query is killed) and answers the real service's message. */
     cancel(projectId: string, id: string): string {
+      blocking.get(keyOf(projectId, id))?.abort();
       const entry = find(projectId, id);
       if (entry?.status.complete) return "Query already complete";
       if (entry) cancel(entry);
@@ -142,7 +156,9 @@ export function createQueryStatuses(clock: Clock, logError: (message: string, er
     /** Stops every running query and forgets every status (`/_mock/reset/`). */
     clear(): void {
       for (const entry of entries.values()) entry.controller.abort();
+      for (const controller of blocking.values()) controller.abort();
       entries.clear();
+      blocking.clear();
     },
   };
 
