@@ -1273,15 +1273,9 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /**
-                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
-                 * @example 1
-                 */
-                project_id: components["parameters"]["project_id"];
-                /**
-                 * @description A background query's id: the `client_query_id` of its request, or the `query_status.id` it was answered with. An id that is unknown, expired, or of another project is 404.
-                 * @example 0190aaaa00007000800000000000abcd
-                 */
+                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                project_id: string;
+                /** @description A background query's id: the `client_query_id` of its request, or the `query_status.id` it was answered with. An id that is unknown, expired, or of another project is 404. */
                 query_id: components["parameters"]["query_id"];
             };
             cookie?: never;
@@ -1308,15 +1302,9 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /**
-                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
-                 * @example 1
-                 */
-                project_id: components["parameters"]["project_id"];
-                /**
-                 * @description A background query's id: the `client_query_id` of its request, or the `query_status.id` it was answered with. An id that is unknown, expired, or of another project is 404.
-                 * @example 0190aaaa00007000800000000000abcd
-                 */
+                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                project_id: string;
+                /** @description A background query's id: the `client_query_id` of its request, or the `query_status.id` it was answered with. An id that is unknown, expired, or of another project is 404. */
                 query_id: components["parameters"]["query_id"];
             };
             cookie?: never;
@@ -3945,8 +3933,8 @@ export interface components {
             next_allowed_client_refresh?: string;
             cache_key?: string;
             timezone: string;
-            /** @description The real service's type (a status may ride along a cached answer there); null on every answer with `results` here. A query started in the background answers QueryStatusResponse or QueryCacheMissResponse instead (see `refresh` in QueryRequest). */
-            query_status?: components["schemas"]["QueryStatus"] | null;
+            /** @description Null on every answer with `results` (the real service's type is QueryStatus or null: a status may ride along a cached answer there, never here). A query started in the background answers QueryStatusResponse or QueryCacheMissResponse instead (see `refresh` in QueryRequest). */
+            query_status?: null;
             timings?: unknown[];
         };
         /** @description A query running in the background, as the real service's QueryStatus: `complete` turns true when it ends, whether it succeeded (`results` holds the whole query answer) or failed (`error` true, `results` null). Statuses are kept in memory per server: the 1,000 most recent, each until `expiration_time` (20 minutes after its last change, by the server's clock), and `/_mock/reset/` forgets them all. */
@@ -4530,10 +4518,7 @@ export interface components {
          * @example @current
          */
         organization_id: string;
-        /**
-         * @description A background query's id: the `client_query_id` of its request, or the `query_status.id` it was answered with. An id that is unknown, expired, or of another project is 404.
-         * @example 0190aaaa00007000800000000000abcd
-         */
+        /** @description A background query's id: the `client_query_id` of its request, or the `query_status.id` it was answered with. An id that is unknown, expired, or of another project is 404. */
         query_id: string;
     };
     requestBodies: never;
@@ -8044,15 +8029,9 @@ export interface operations {
             };
             header?: never;
             path: {
-                /**
-                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
-                 * @example 1
-                 */
-                project_id: components["parameters"]["project_id"];
-                /**
-                 * @description A background query's id: the `client_query_id` of its request, or the `query_status.id` it was answered with. An id that is unknown, expired, or of another project is 404.
-                 * @example 0190aaaa00007000800000000000abcd
-                 */
+                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                project_id: string;
+                /** @description A background query's id: the `client_query_id` of its request, or the `query_status.id` it was answered with. An id that is unknown, expired, or of another project is 404. */
                 query_id: components["parameters"]["query_id"];
             };
             cookie?: never;
@@ -8109,15 +8088,9 @@ export interface operations {
             };
             header?: never;
             path: {
-                /**
-                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
-                 * @example 1
-                 */
-                project_id: components["parameters"]["project_id"];
-                /**
-                 * @description A background query's id: the `client_query_id` of its request, or the `query_status.id` it was answered with. An id that is unknown, expired, or of another project is 404.
-                 * @example 0190aaaa00007000800000000000abcd
-                 */
+                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                project_id: string;
+                /** @description A background query's id: the `client_query_id` of its request, or the `query_status.id` it was answered with. An id that is unknown, expired, or of another project is 404. */
                 query_id: components["parameters"]["query_id"];
             };
             cookie?: never;
@@ -8150,15 +8123,9 @@ export interface operations {
             };
             header?: never;
             path: {
-                /**
-                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
-                 * @example 1
-                 */
-                project_id: components["parameters"]["project_id"];
-                /**
-                 * @description A background query's id: the `client_query_id` of its request, or the `query_status.id` it was answered with. An id that is unknown, expired, or of another project is 404.
-                 * @example 0190aaaa00007000800000000000abcd
-                 */
+                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                project_id: string;
+                /** @description A background query's id: the `client_query_id` of its request, or the `query_status.id` it was answered with. An id that is unknown, expired, or of another project is 404. */
                 query_id: components["parameters"]["query_id"];
             };
             cookie?: never;
@@ -8215,15 +8182,9 @@ export interface operations {
             };
             header?: never;
             path: {
-                /**
-                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
-                 * @example 1
-                 */
-                project_id: components["parameters"]["project_id"];
-                /**
-                 * @description A background query's id: the `client_query_id` of its request, or the `query_status.id` it was answered with. An id that is unknown, expired, or of another project is 404.
-                 * @example 0190aaaa00007000800000000000abcd
-                 */
+                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                project_id: string;
+                /** @description A background query's id: the `client_query_id` of its request, or the `query_status.id` it was answered with. An id that is unknown, expired, or of another project is 404. */
                 query_id: components["parameters"]["query_id"];
             };
             cookie?: never;
