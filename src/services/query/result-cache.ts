@@ -8,8 +8,8 @@ const MINUTE = 60_000;
  */
 export const STALE_AFTER_MS = { default: 5 * MINUTE, lazy: 15 * MINUTE } as const;
 const MAX_RESULTS = 200;
-/** Bound on the rows all cached answers hold together (a single answer may hold 50,000). */
-export const MAX_CACHED_ROWS = 200_000;
+/** Bound on the rows the answers of one cache hold together (a single answer may hold 50,000): about 100 MB at 1 kB a row. */
+export const MAX_CACHED_ROWS = 100_000;
 
 /** An answer's weight in the caches: its rows, at least 1. */
 export const rowsOf = (response: Loose | null): number => 1 + (Array.isArray(response?.results) ? response.results.length : 0);
