@@ -24,6 +24,8 @@ import { createBodyCache } from "./http/serialized-body.ts";
 import { parsePrefer, type Steering } from "./http/steering.ts";
 import type { Logger } from "./logger.ts";
 import { createAnalysisService } from "./services/analysis-service.ts";
+import { createQueryStatuses } from "./services/query/query-statuses.ts";
+import { createResultCache } from "./services/query/result-cache.ts";
 import type { State } from "./store/schema.ts";
 import type { Store } from "./store/store.ts";
 
@@ -118,7 +120,8 @@ export async function createApp({ store, clock, config, logger, startup, chdbMod
   const analyses = createAnalysisService(store, clock, { personsQueryKeys: (endpoint) => personsQueryKeys(endpoint) });
   const overrides = createOverrides(() => router.api);
   const sql = createSqlDatabase({ store, folder: sqlFolderFor(config.dataFile), chdbModule, timeoutMs: config.sqlTimeLimitMs });
-  const baseDeps = { store, clock, config, analyses, sql, bodies: createBodyCache(), overrides };
+  const queries = { statuses: createQueryStatuses(clock, (message, err) => logger.error(message, err)), results: createResultCache() };
+  const baseDeps = { store, clock, config, analyses, sql, bodies: createBodyCache(), overrides, queries };
   let router = await createApi(handlers, baseDeps);
   let personsQueryKeys = personsQueryKeysOf(router.api);
   /** Paths are routed with a trailing slash, as the real service's, except the few documented without one. */
@@ -132,6 +135,7 @@ export async function createApp({ store, clock, config, logger, startup, chdbMod
     store,
     clock,
     analyses,
+    queries,
     requestLog,
     overrides,
     startup: startup ?? snapshotOf(store.snapshot()),

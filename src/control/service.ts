@@ -2,6 +2,8 @@ import { isPrintableInstant, type Clock } from "../clock.ts";
 import { fail } from "../http/errors.ts";
 import type { RequestLog, RequestLogEntry } from "../http/request-log.ts";
 import type { AnalysisService } from "../services/analysis-service.ts";
+import type { QueryStatuses } from "../services/query/query-statuses.ts";
+import type { ResultCache } from "../services/query/result-cache.ts";
 import { assertFixtureDocument, stateFromFixtures } from "../store/load-fixtures.ts";
 import type { State } from "../store/schema.ts";
 import type { Store } from "../store/store.ts";
@@ -13,6 +15,8 @@ export interface ControlDeps {
   store: Store;
   clock: Clock;
   analyses: AnalysisService;
+  /** The query API's background queries and cached answers (a reset stops the one and forgets both). */
+  queries: { statuses: QueryStatuses; results: ResultCache };
   requestLog: RequestLog;
   overrides: Overrides;
   /** The state the server started with (reset restores it). */
@@ -37,6 +41,7 @@ export function createControl(deps: ControlDeps) {
   /** Relative dates read the clock: cached analyses of another "now" must not be served. */
   const clockMoved = async () => {
     analyses.clear();
+    deps.queries.results.clear();
     await store.events.runDueDeletions();
     return clockState();
   };
@@ -47,6 +52,8 @@ export function createControl(deps: ControlDeps) {
       if (deps.startupClock === null) clock.unfreeze();
       else clock.set(deps.startupClock);
       analyses.clear();
+      deps.queries.statuses.clear();
+      deps.queries.results.clear();
       return summary(store);
     },
     /** Replaces the whole state with a fixture document; throws FixtureError (nothing changed) when it is invalid. */

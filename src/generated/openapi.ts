@@ -1233,7 +1233,7 @@ export interface paths {
         put?: never;
         /**
          * Run a query (query API)
-         * @description Not in the spec: the real service's query API (`POST /api/projects/{project_id}/query/`; `/api/environments/{project_id}/query/` is the same), which its web app, MCP server, agent toolkit (`query-run`) and CLI use. One engine answers both doors: an insight query node is converted to the legacy filter (reference: analytics §10) and computed, and cached, exactly as the seed's analysis endpoints compute that filter, so `results` equals their `result`. `HogQLQuery` (bare or in a `DataVisualizationNode`) runs HogQL SQL on embedded ClickHouse (see the `query` field of QueryNode; a refused query is a 400 with `attr` `query__query` or `query__source__query`); `EventsQuery` selects event columns, as HogQL too; `ActorsQuery`/`InsightActorsQuery` list the actors behind a data point (or every person), with columns `actor`/`person`, `id`, `created_at`, `event_count`, `person_display_name`, `matched_recordings`, `properties.<key>`. An unknown `kind` is a 400 naming `query__kind`. Choice: every query completes within the request (`query_status` is null); SQL, events and actors answers are computed on each request (`is_cached` false). Where the SQL engine cannot run (no chdb build for the platform) SQL kinds answer 503 with code `sql_engine_unavailable`.
+         * @description Not in the spec: the real service's query API (`POST /api/projects/{project_id}/query/`; `/api/environments/{project_id}/query/` is the same), which its web app, MCP server, agent toolkit (`query-run`) and CLI use. One engine answers both doors: an insight query node is converted to the legacy filter (reference: analytics §10) and computed, and cached, exactly as the seed's analysis endpoints compute that filter, so `results` equals their `result`. `HogQLQuery` (bare or in a `DataVisualizationNode`) runs HogQL SQL on embedded ClickHouse (see the `query` field of QueryNode; a refused query is a 400 with `attr` `query__query` or `query__source__query`); `EventsQuery` selects event columns, as HogQL too; `ActorsQuery`/`InsightActorsQuery` list the actors behind a data point (or every person), with columns `actor`/`person`, `id`, `created_at`, `event_count`, `person_display_name`, `matched_recordings`, `properties.<key>`. An unknown `kind` is a 400 naming `query__kind`. `refresh` picks the execution mode: blocking by default, or started in the background and answered 202 with its status (`async`, `lazy_async`, `force_async`), to poll with `GET /query/{query_id}/` and cancel with `DELETE`. SQL, events and actors answers are cached until the next write to the data (see `refresh`). Where the SQL engine cannot run (no chdb build for the platform) SQL kinds answer 503 with code `sql_engine_unavailable`.
          */
         post: operations["query_create"];
         delete?: never;
@@ -1259,10 +1259,68 @@ export interface paths {
         put?: never;
         /**
          * Run a query (query API)
-         * @description Not in the spec: the real service's query API (`POST /api/environments/{project_id}/query/`, where an environment is its project here; the same as `/api/projects/{project_id}/query/`), which its web app, MCP server, agent toolkit (`query-run`) and CLI use. One engine answers both doors: an insight query node is converted to the legacy filter (reference: analytics §10) and computed, and cached, exactly as the seed's analysis endpoints compute that filter, so `results` equals their `result`. `HogQLQuery` (bare or in a `DataVisualizationNode`) runs HogQL SQL on embedded ClickHouse (see the `query` field of QueryNode; a refused query is a 400 with `attr` `query__query` or `query__source__query`); `EventsQuery` selects event columns, as HogQL too; `ActorsQuery`/`InsightActorsQuery` list the actors behind a data point (or every person), with columns `actor`/`person`, `id`, `created_at`, `event_count`, `person_display_name`, `matched_recordings`, `properties.<key>`. An unknown `kind` is a 400 naming `query__kind`. Choice: every query completes within the request (`query_status` is null); SQL, events and actors answers are computed on each request (`is_cached` false). Where the SQL engine cannot run (no chdb build for the platform) SQL kinds answer 503 with code `sql_engine_unavailable`.
+         * @description Not in the spec: the real service's query API (`POST /api/environments/{project_id}/query/`, where an environment is its project here; the same as `/api/projects/{project_id}/query/`), which its web app, MCP server, agent toolkit (`query-run`) and CLI use. One engine answers both doors: an insight query node is converted to the legacy filter (reference: analytics §10) and computed, and cached, exactly as the seed's analysis endpoints compute that filter, so `results` equals their `result`. `HogQLQuery` (bare or in a `DataVisualizationNode`) runs HogQL SQL on embedded ClickHouse (see the `query` field of QueryNode; a refused query is a 400 with `attr` `query__query` or `query__source__query`); `EventsQuery` selects event columns, as HogQL too; `ActorsQuery`/`InsightActorsQuery` list the actors behind a data point (or every person), with columns `actor`/`person`, `id`, `created_at`, `event_count`, `person_display_name`, `matched_recordings`, `properties.<key>`. An unknown `kind` is a 400 naming `query__kind`. `refresh` picks the execution mode: blocking by default, or started in the background and answered 202 with its status (`async`, `lazy_async`, `force_async`), to poll with `GET /query/{query_id}/` and cancel with `DELETE`. SQL, events and actors answers are cached until the next write to the data (see `refresh`). Where the SQL engine cannot run (no chdb build for the platform) SQL kinds answer 503 with code `sql_engine_unavailable`.
          */
         post: operations["environments_query_create"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/query/{query_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                project_id: string;
+                /** @description A background query's id: the `client_query_id` of its request, or the `query_status.id` it was answered with. An id that is unknown, expired, or of another project is 404. */
+                query_id: components["parameters"]["query_id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Poll a background query
+         * @description Answers the status of a query started in the background by `POST /api/projects/{project_id}/query/` (with `refresh` `async`, `lazy_async` or `force_async`), with its whole answer in `results` once it completed. Not in the spec: the real service's query status (`/api/projects/{project_id}/query/{query_id}/`; `/api/environments/{project_id}/query/{query_id}/` is the same), which its web app polls. The HTTP status follows the real service's: 202 while it runs, 200 when it completed, 400 when it failed with an `error_message` (cancelled, or refused as the same query run blocking would be), 500 when it failed without one. Each keeps the status body.
+         */
+        get: operations["query_retrieve"];
+        put?: never;
+        post?: never;
+        /**
+         * Cancel a background query
+         * @description Cancels a query running in the background: its ClickHouse query is killed and its status turns complete, with `error` true and `error_message` `The query was cancelled.`. A blocking query sent with this `client_query_id` is cancelled too (its request answers 400 `query_cancelled`). Not in the spec: the real service's cancel, which answers 200 with a message (its own document says 204). A query that had already ended is left as it was; an unknown id is answered as a cancel, as the real service does.
+         */
+        delete: operations["query_destroy"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/query/{query_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                project_id: string;
+                /** @description A background query's id: the `client_query_id` of its request, or the `query_status.id` it was answered with. An id that is unknown, expired, or of another project is 404. */
+                query_id: components["parameters"]["query_id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Poll a background query
+         * @description Answers the status of a query started in the background by `POST /api/environments/{project_id}/query/` (with `refresh` `async`, `lazy_async` or `force_async`), with its whole answer in `results` once it completed. Not in the spec: the real service's query status (`/api/environments/{project_id}/query/{query_id}/`; `/api/projects/{project_id}/query/{query_id}/` is the same), which its web app polls. The HTTP status follows the real service's: 202 while it runs, 200 when it completed, 400 when it failed with an `error_message` (cancelled, or refused as the same query run blocking would be), 500 when it failed without one. Each keeps the status body.
+         */
+        get: operations["environments_query_retrieve"];
+        put?: never;
+        post?: never;
+        /**
+         * Cancel a background query
+         * @description Cancels a query running in the background: its ClickHouse query is killed and its status turns complete, with `error` true and `error_message` `The query was cancelled.`. A blocking query sent with this `client_query_id` is cancelled too (its request answers 400 `query_cancelled`). Not in the spec: the real service's cancel, which answers 200 with a message (its own document says 204). A query that had already ended is left as it was; an unknown id is answered as a cancel, as the real service does.
+         */
+        delete: operations["environments_query_destroy"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3785,11 +3843,11 @@ export interface components {
         /** @description A query API request (not in the spec: the real service's `POST /query/`, which its web app, MCP server, agent toolkit and CLI use instead of the legacy analysis endpoints). `query` is a query node selected by its `kind`; an unknown kind is a 400 naming `query__kind`. */
         QueryRequest: {
             query: components["schemas"]["QueryNode"];
-            /** @description The client's id for this query (accepted; the query always completes within the request). */
+            /** @description The client's id for this query: the id of its status when it runs in the background (a generated one otherwise), for `GET` and `DELETE /query/{query_id}/`. An id whose status is still kept is not started again by `async`/`lazy_async`; its status is answered as it stands. */
             client_query_id?: string;
-            /** @description Cache behaviour, as the real service's. `true`, `force_blocking` and `force_async` recompute an insight query; the others (`false`, `blocking`, `async`, `lazy_async`, `force_cache`) may answer from the cache. Choice: every mode completes within the request (no `query_status` polling). */
+            /** @description Execution mode, as the real service's. `blocking` (the default): a fresh-enough cached answer, else computed now. `force_blocking` (or `true`): computed now. `async`: a fresh-enough cached answer, else the query starts in the background and the answer is 202 with its status (QueryCacheMissResponse); poll `GET /query/{query_id}/`. `lazy_async`: as `async`, accepting an older cached answer. `force_async`: always started in the background, answered 202 with QueryStatusResponse. `force_cache`, `false` and any other value: blocking, as the real query endpoint treats them. Fresh enough: for HogQLQuery, EventsQuery and ActorsQuery, computed since the last write to the data (a capture, merge, delete or reset always makes the next query compute again) and less than 5 minutes ago by the server's clock (15 for `lazy_async`); insight kinds keep the analysis cache of the seed's endpoints. Choice: insight kinds compute within the request in every mode, so their async answer carries a status that is already complete. */
             refresh?: boolean | ("blocking" | "async" | "lazy_async" | "force_blocking" | "force_async" | "force_cache" | "true" | "false");
-            /** @description Legacy async flag (accepted; answers are always synchronous here). */
+            /** @description Legacy async flag; `true` is `refresh` `async`, whatever `refresh` says. */
             async?: boolean;
             /** @description A name for the query in the real service's query log (accepted, not stored). */
             name?: string;
@@ -3883,9 +3941,73 @@ export interface components {
             next_allowed_client_refresh?: string;
             cache_key?: string;
             timezone: string;
-            /** @description Always null (every query completes within its request). */
+            /** @description Null on every answer with `results` (the real service's type is QueryStatus or null: a status may ride along a cached answer there, never here). A query started in the background answers QueryStatusResponse or QueryCacheMissResponse instead (see `refresh` in QueryRequest). */
             query_status?: null;
             timings?: unknown[];
+        };
+        /** @description A query running in the background, as the real service's QueryStatus: `complete` turns true when it ends, whether it succeeded (`results` holds the whole query answer) or failed (`error` true, `results` null). Statuses are kept in memory per server: the 1,000 most recent, each until `expiration_time` (20 minutes after its last change, by the server's clock), and `/_mock/reset/` forgets them all. */
+        QueryStatus: {
+            /** @description The request's `client_query_id`, or a generated id (32 hex digits) when it had none. */
+            id: string;
+            /**
+             * @description Always true (only background queries have a status).
+             * @enum {boolean}
+             */
+            query_async: true;
+            /** @description The project's id. */
+            team_id: number;
+            /** @description Whether the query has ended (successfully or not). */
+            complete: boolean;
+            /** @description Whether it failed or was cancelled. */
+            error: boolean;
+            /** @description Why it failed, when the client can act on it: the `detail` the same query would answer as a 400 when run blocking (for example `ClickHouse refused the query: …`), or `The query was cancelled.` after `DELETE`. Null for an unexpected failure (a server error), and while it runs. */
+            error_message: string | null;
+            /** @description The whole query answer once it completed successfully; null otherwise. */
+            results: components["schemas"]["QueryResponse"] | null;
+            /**
+             * Format: date-time
+             * @description When it was submitted (the server's clock).
+             */
+            start_time: string;
+            /**
+             * Format: date-time
+             * @description When it started running (at once here; the real service queues it first).
+             */
+            pickup_time: string | null;
+            /**
+             * Format: date-time
+             * @description When it ended; null while it runs.
+             */
+            end_time: string | null;
+            /**
+             * Format: date-time
+             * @description When the status is forgotten (a later poll answers 404).
+             */
+            expiration_time: string;
+            /** @description Always null (no progress is measured here; `show_progress` is accepted). */
+            query_progress: null;
+            /** @description Always null (there is no task queue here). */
+            task_id: string | null;
+            dashboard_id: number | null;
+            insight_id: number | null;
+            labels: string[] | null;
+        };
+        /** @description A background query's status alone (the real service's QueryStatusResponse). */
+        QueryStatusResponse: {
+            query_status: components["schemas"]["QueryStatus"];
+        };
+        /** @description An async query with no fresh cached answer (the real service's CacheMissResponse): the cache key and the status of the query started in the background. */
+        QueryCacheMissResponse: {
+            cache_key: string;
+            query_status: components["schemas"]["QueryStatus"];
+        };
+        /** @description What a cancel did, in the real service's words. */
+        QueryCancelResponse: {
+            /**
+             * @description `Query already complete` when the query had ended (its status is unchanged); otherwise `Cancelled query on clickhouse`, also for an id that is unknown, as the real service answers.
+             * @enum {string}
+             */
+            message: "Cancelled query on clickhouse" | "Query already complete";
         };
         /** @description What the real MCP server and CLI send to an MCP tool (not in the spec). */
         McpToolRequest: {
@@ -4404,6 +4526,8 @@ export interface components {
          * @example @current
          */
         organization_id: string;
+        /** @description A background query's id: the `client_query_id` of its request, or the `query_status.id` it was answered with. An id that is unknown, expired, or of another project is 404. */
+        query_id: string;
     };
     requestBodies: never;
     headers: never;
@@ -7829,8 +7953,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["QueryResponse"];
+                    "application/json": components["schemas"]["QueryResponse"] | components["schemas"]["QueryStatusResponse"] | components["schemas"]["QueryCacheMissResponse"];
                     "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            /** @description The query was started in the background (`refresh` `async`, `lazy_async` or `force_async`): its status, with the cache key unless `force_async`. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueryCacheMissResponse"] | components["schemas"]["QueryStatusResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -7871,8 +8004,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["QueryResponse"];
+                    "application/json": components["schemas"]["QueryResponse"] | components["schemas"]["QueryStatusResponse"] | components["schemas"]["QueryCacheMissResponse"];
                     "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            /** @description The query was started in the background (`refresh` `async`, `lazy_async` or `force_async`): its status, with the cache key unless `force_async`. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueryCacheMissResponse"] | components["schemas"]["QueryStatusResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -7883,6 +8025,194 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["EngineUnavailable"];
+        };
+    };
+    query_retrieve: {
+        parameters: {
+            query?: {
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
+                /** @description Accepted for the real clients' sake; `query_progress` stays null. */
+                show_progress?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                project_id: string;
+                /** @description A background query's id: the `client_query_id` of its request, or the `query_status.id` it was answered with. An id that is unknown, expired, or of another project is 404. */
+                query_id: components["parameters"]["query_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The query completed; `results` is its answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueryStatusResponse"];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            /** @description The query is still running. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueryStatusResponse"];
+                };
+            };
+            /** @description The query failed with a message the client can act on (the status), or a query parameter is invalid (the one error body). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueryStatusResponse"] | components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The query failed unexpectedly (the status, without an error_message), or the server failed (the one error body). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueryStatusResponse"] | components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    query_destroy: {
+        parameters: {
+            query?: {
+                /** @description Accepted for the real clients' sake (there is no queue here; the query is killed either way). */
+                dequeue_only?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                project_id: string;
+                /** @description A background query's id: the `client_query_id` of its request, or the `query_status.id` it was answered with. An id that is unknown, expired, or of another project is 404. */
+                query_id: components["parameters"]["query_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What the cancel did. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueryCancelResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    environments_query_retrieve: {
+        parameters: {
+            query?: {
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
+                /** @description Accepted for the real clients' sake; `query_progress` stays null. */
+                show_progress?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                project_id: string;
+                /** @description A background query's id: the `client_query_id` of its request, or the `query_status.id` it was answered with. An id that is unknown, expired, or of another project is 404. */
+                query_id: components["parameters"]["query_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The query completed; `results` is its answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueryStatusResponse"];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            /** @description The query is still running. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueryStatusResponse"];
+                };
+            };
+            /** @description The query failed with a message the client can act on (the status), or a query parameter is invalid (the one error body). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueryStatusResponse"] | components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The query failed unexpectedly (the status, without an error_message), or the server failed (the one error body). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueryStatusResponse"] | components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    environments_query_destroy: {
+        parameters: {
+            query?: {
+                /** @description Accepted for the real clients' sake (there is no queue here; the query is killed either way). */
+                dequeue_only?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                project_id: string;
+                /** @description A background query's id: the `client_query_id` of its request, or the `query_status.id` it was answered with. An id that is unknown, expired, or of another project is 404. */
+                query_id: components["parameters"]["query_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What the cancel did. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueryCancelResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
         };
     };
     environments_mcp_tools_execute_sql_create: {

@@ -1,16 +1,37 @@
 import { loadHogql } from "../hogql/parse.ts";
+import { fail } from "../http/errors.ts";
 import { reply, type Handler, type HandlerArgs } from "../http/types.ts";
 import { executeSql } from "../services/query/execute-sql.ts";
-import { needsHogqlParser, runQuery, sqlContext, type QueryDeps, type QueryRequest } from "../services/query/index.ts";
+import { needsHogqlParser, sqlContext, type QueryRequest } from "../services/query/index.ts";
+import { answerQuery, type QueryApiDeps } from "../services/query/query-api.ts";
+import type { QueryStatus } from "../services/query/query-statuses.ts";
 import { personName } from "./person-json.ts";
 
-const depsOf = (args: HandlerArgs): QueryDeps => ({ ...args.deps, personName });
+const depsOf = (args: HandlerArgs): QueryApiDeps => ({ ...args.deps, personName });
 
 /** The query API: projects/… and environments/… are the same door (an environment is its project here). */
 async function query(args: HandlerArgs) {
   const body = args.c.request.requestBody as QueryRequest;
   if (needsHogqlParser(body)) await loadHogql();
-  return reply(200, await runQuery(depsOf(args), args.project, body));
+  const answer = await answerQuery(depsOf(args), args.project, body);
+  return reply(answer.status, answer.body);
+}
+
+const queryIdOf = (args: HandlerArgs) => String((args.c.request.params as { query_id: string }).query_id);
+
+/** The real service's codes for a status: 202 running, 200 complete, 400 failed with a message, 500 without one. */
+const httpStatusOf = (status: QueryStatus) => (status.error ? (status.error_message ? 400 : 500) : status.complete ? 200 : 202);
+
+/** A background query's status; another project's query id is unknown here. */
+function queryStatus(args: HandlerArgs) {
+  const status = args.deps.queries.statuses.get(args.project.id, queryIdOf(args));
+  if (!status) throw fail.notFound();
+  return reply(httpStatusOf(status), { query_status: status });
+}
+
+/** Cancels a running query (its ClickHouse query is killed); answers the real service's message, as it does. */
+function cancelQuery(args: HandlerArgs) {
+  return reply(200, { message: args.deps.queries.statuses.cancel(args.project.id, queryIdOf(args)) });
 }
 
 interface ExecuteSqlBody {
@@ -30,5 +51,9 @@ async function executeSqlTool(args: HandlerArgs) {
 export const queryHandlers = {
   query_create: query,
   environments_query_create: query,
+  query_retrieve: queryStatus,
+  environments_query_retrieve: queryStatus,
+  query_destroy: cancelQuery,
+  environments_query_destroy: cancelQuery,
   environments_mcp_tools_execute_sql_create: executeSqlTool,
 } satisfies Record<string, Handler>;

@@ -9,6 +9,8 @@ import type { AnalysisService } from "../services/analysis-service.ts";
 import type { SchemaValidator } from "./schemas.ts";
 import type { BodyCache } from "./serialized-body.ts";
 import type { Overrides } from "../control/overrides.ts";
+import type { QueryStatuses } from "../services/query/query-statuses.ts";
+import type { ResultCache } from "../services/query/result-cache.ts";
 
 export type OperationId = keyof operations;
 export type Schema<Name extends keyof components["schemas"]> = components["schemas"][Name];
@@ -44,6 +46,8 @@ export interface Deps {
   bodies: BodyCache;
   /** One-off answers set through the control API (`POST /_mock/overrides/`). */
   overrides?: Overrides;
+  /** The query API's background queries and its cache of SQL, events and actors answers. */
+  queries: { statuses: QueryStatuses; results: ResultCache };
 }
 
 /** What a handler returns; `respond.ts` writes it. */

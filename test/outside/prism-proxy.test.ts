@@ -128,6 +128,13 @@ const TRAFFIC: Call[] = [
     body: { query: { kind: "FunnelsQuery", series: [{ kind: "EventsNode", event: "$pageview" }, { kind: "EventsNode", event: "purchase" }], dateRange: range } } },
   { operationId: "environments_query_create", method: "POST", path: "/api/environments/1/query/", status: 200,
     body: { query: { kind: "DataVisualizationNode", source: { kind: "HogQLQuery", query: "select toDate(timestamp) as day, uniq(person_id) from events group by day order by day" } }, refresh: "blocking" } },
+  // An insight kind computes within the request: its async status is complete at once, so the polls answer 200.
+  { operationId: "query_create", method: "POST", path: `${P}/query/`, status: 200,
+    body: { query: { kind: "TrendsQuery", series: [{ kind: "EventsNode", event: "signup" }], dateRange: range }, refresh: "async", client_query_id: "prism-1" } },
+  { operationId: "query_retrieve", method: "GET", path: `${P}/query/prism-1/`, status: 200 },
+  { operationId: "environments_query_retrieve", method: "GET", path: "/api/environments/1/query/prism-1/", status: 200 },
+  { operationId: "query_destroy", method: "DELETE", path: `${P}/query/prism-1/`, status: 200 },
+  { operationId: "environments_query_destroy", method: "DELETE", path: "/api/environments/1/query/prism-1/", status: 200 },
   { operationId: "environments_query_create", method: "POST", path: "/api/environments/1/query/", status: 200,
     body: { query: { kind: "EventsQuery", select: ["event", "timestamp", "properties.$browser"], after: "all", limit: 3 } } },
   { operationId: "environments_query_create", method: "POST", path: "/api/environments/1/query/", status: 200,

@@ -76,6 +76,13 @@ const MANY_PARAMETERS = ["/api/projects/{project_id}/insights/"];
  * Its examples still run in the example run; generated bodies stay out.
  */
 const QUERY_API = ["/api/projects/{project_id}/query/", "/api/environments/{project_id}/query/"];
+/**
+ * A background query's status exists only after its POST (the example `trends_async` of the query API, which
+ * Specmatic sends first, as the document lists it): the example run polls and cancels that one. "Still running"
+ * (202) cannot be had on demand, so its generated scenario stays out; in the generative run every query id
+ * is unknown (404), so the whole path stays out. The integration tests cover both states.
+ */
+const QUERY_STATUS = ["/api/projects/{project_id}/query/{query_id}/", "/api/environments/{project_id}/query/{query_id}/"];
 
 interface Summary {
   run: number;
@@ -112,7 +119,7 @@ const failuresOf = (output: string) =>
 
 java.describe("Specmatic contract tests from the document's examples", () => {
   it("pass for every operation Specmatic can send, but deleting a person", { timeout: 600_000 }, async () => {
-    const result = await specmatic(`!(METHOD='GET' && PATH='${ARRAY_FORMS.join(",")}') && !(METHOD='DELETE' && PATH='${PERSON}') && ${GENERATED_JSON_QUERY} && PATH!='${NO_REQUEST_EXAMPLES.join(",")}' && ${notCsv}`);
+    const result = await specmatic(`!(METHOD='GET' && PATH='${ARRAY_FORMS.join(",")}') && !(METHOD='DELETE' && PATH='${PERSON}') && ${GENERATED_JSON_QUERY} && PATH!='${NO_REQUEST_EXAMPLES.join(",")}' && !(PATH='${QUERY_STATUS.join(",")}' && STATUS='202') && ${notCsv}`);
     console.info(`Specmatic: ${result.run} tests, ${result.successes} passed, ${result.failures} failed`);
     expect(result.failures, failuresOf(result.output)).toBe(0);
     expect(result.run).toBeGreaterThanOrEqual(40);
@@ -142,7 +149,7 @@ java.describe("Specmatic generative contract tests", () => {
   const notJsonQuery = `PARAMETERS.QUERY!='${JSON_QUERY.join(",")}'`;
 
   it("pass for every operation but the query forms, the insights list and deleting a person", { timeout: 600_000 }, async () => {
-    const result = await specmatic(`!(METHOD='GET' && PATH='${[...QUERY_FORMS, ...MANY_PARAMETERS].join(",")}') && !(METHOD='DELETE' && PATH='${PERSON}') && PATH!='${QUERY_API.join(",")}' && ${notJsonQuery} && ${notCsv}`, GENERATIVE);
+    const result = await specmatic(`!(METHOD='GET' && PATH='${[...QUERY_FORMS, ...MANY_PARAMETERS].join(",")}') && !(METHOD='DELETE' && PATH='${PERSON}') && PATH!='${[...QUERY_API, ...QUERY_STATUS].join(",")}' && ${notJsonQuery} && ${notCsv}`, GENERATIVE);
     console.info(`Specmatic generative: ${result.run} tests generated, ${result.successes} passed, ${result.failures} failed`);
     expect(result.failures, failuresOf(result.output)).toBe(0);
     expect(result.run).toBeGreaterThanOrEqual(1100);

@@ -29,37 +29,46 @@ export interface QueryDeps {
 export interface QueryRequest {
   query: Loose;
   refresh?: boolean | string;
+  client_query_id?: string;
+  async?: boolean;
 }
 
-/** `refresh` values that ask for a fresh computation; the others may be served from the cache. */
-const FORCING = new Set<unknown>([true, "true", "force_blocking", "force_async"]);
+/** Kinds answered by the SQL engine or the actors (the others are insight kinds, computed by the analysis service). */
+const COMPUTED_KINDS = new Set(["HogQLQuery", "EventsQuery", "ActorsQuery", "InsightActorsQuery"]);
 
 /** Kinds that parse HogQL (the parser is loaded before they run). */
 export const needsHogqlParser = (body: QueryRequest): boolean => /HogQLQuery|EventsQuery|ActorsQuery|hogql/i.test(JSON.stringify(body.query));
 
-/**
- * The query API (the real service's `POST /query/`): one door onto the same analyses as the seed's endpoints —
- * insight kinds through their legacy filter and the analysis service's cache, SQL kinds through the SQL engine,
- * actors through the analyses' actors — wrapped in the real service's response envelope.
- */
-export async function runQuery(deps: QueryDeps, project: ProjectRecord, body: QueryRequest, signal?: AbortSignal): Promise<Loose> {
-  const { node, attr } = unwrap(body.query);
+export const isInsightKind = (kind: string): boolean => Boolean(INSIGHT_KINDS[kind]) || kind === "FunnelCorrelationQuery";
+
+/** The node a request runs (a wrapper's source) and its kind; an unknown kind is refused before anything runs. */
+export function queryNodeOf(query: Loose): { node: Loose; attr: string; kind: string } {
+  const { node, attr } = unwrap(query);
   const kind = String(node.kind);
-  const refresh = FORCING.has(body.refresh);
-  if (INSIGHT_KINDS[kind] || kind === "FunnelCorrelationQuery") return insightResponse(deps, project, node, attr, refresh);
-  const now = deps.clock.now();
-  const fresh = { is_cached: false, last_refresh: new Date(now).toISOString(), next_allowed_client_refresh: new Date(now).toISOString(), cache_key: cacheKey(project, node), timezone: project.timezone, query_status: null, timings: [] };
-  if (kind === "HogQLQuery") return { ...(await runHogqlQuery(node, attr, sqlContext(deps, project, signal))), ...fresh };
-  if (kind === "EventsQuery") return { ...(await runEventsQuery(node, attr, sqlContext(deps, project, signal))), ...fresh };
-  if (kind === "ActorsQuery" || kind === "InsightActorsQuery") return { ...actorsResponse(deps, project, node, attr), ...fresh };
-  throw reject.invalid(`${attr}__kind`, `Query kind "${kind}" is not supported.`);
+  if (!isInsightKind(kind) && !COMPUTED_KINDS.has(kind)) throw reject.invalid(`${attr}__kind`, `Query kind "${kind}" is not supported.`);
+  return { node, attr, kind };
 }
 
-function insightResponse(deps: QueryDeps, project: ProjectRecord, node: Loose, attr: string, refresh: boolean): Loose {
+/**
+ * A fresh answer of a SQL, events or actors query in the real service's response envelope: SQL kinds run on the
+ * SQL engine (an aborted `signal` kills their ClickHouse query), actors through the analyses' actors.
+ */
+export async function computedResponse(deps: QueryDeps, project: ProjectRecord, node: Loose, attr: string, signal?: AbortSignal): Promise<Loose> {
+  const now = deps.clock.now();
+  const fresh = { is_cached: false, last_refresh: new Date(now).toISOString(), next_allowed_client_refresh: new Date(now).toISOString(), cache_key: cacheKey(project, node), timezone: project.timezone, query_status: null, timings: [] };
+  if (node.kind === "HogQLQuery") return { ...(await runHogqlQuery(node, attr, sqlContext(deps, project, signal))), ...fresh };
+  if (node.kind === "EventsQuery") return { ...(await runEventsQuery(node, attr, sqlContext(deps, project, signal))), ...fresh };
+  return { ...actorsResponse(deps, project, node, attr), ...fresh };
+}
+
+/**
+ * An insight kind through its legacy filter and the analysis service's cache, wrapped in the real service's
+ * envelope; `refresh` recomputes whatever the age of the cached result (the real service's force modes).
+ */
+export function insightResponse(deps: QueryDeps, project: ProjectRecord, node: Loose, attr: string, refresh: boolean): Loose {
   const { kind, filter } = insightDefinition(node, attr);
   const ctx = { now: deps.clock.now(), timezone: project.timezone, weekStartDay: project.week_start_day };
   const maxAge = minimumRefreshInterval(filter, ctx);
-  // A forcing refresh recomputes whatever the age of the cached result (the real service's force modes).
   const pkg = deps.analyses.run(project, kind as AnalysisKind, filter, { refresh, maxAge: 0 });
   return {
     results: pkg.result,
@@ -134,5 +143,5 @@ function matches(actor: Actor, term: string, name: (p: PersonRecord) => string):
 }
 
 /** A stable key of the query per project, as the real service's `cache_key` (its value is opaque to clients). */
-const cacheKey = (project: ProjectRecord, node: Loose): string =>
+export const cacheKey = (project: ProjectRecord, node: Loose): string =>
   `cache_${createHash("sha1").update(`${project.id}:${JSON.stringify(node)}`).digest("hex").slice(0, 32)}`;

@@ -1,7 +1,7 @@
 import { isObject, type Loose } from "../../analyses/shared/filter-read.ts";
 import { asClientError } from "../../http/errors.ts";
 import type { InsightRecord, ProjectRecord } from "../../store/schema.ts";
-import { runQuery, type QueryDeps } from "./index.ts";
+import { answerQuery, type QueryApiDeps } from "./query-api.ts";
 import { unwrap } from "./nodes.ts";
 
 /** What a SQL insight shows besides its rows, as the real service's insight serializer adds it. */
@@ -32,9 +32,9 @@ const NONE: SqlInsightResult = { result: null, columns: null, types: null, hogql
  * A SQL insight's rows, run through the query API (its cache and engine). SQL the engine refuses leaves the
  * insight without a result, as any saved definition that cannot be computed.
  */
-export async function sqlInsightResult(deps: QueryDeps, project: ProjectRecord, insight: InsightRecord, refresh: boolean): Promise<SqlInsightResult> {
+export async function sqlInsightResult(deps: QueryApiDeps, project: ProjectRecord, insight: InsightRecord, refresh: boolean): Promise<SqlInsightResult> {
   try {
-    const answer = await runQuery(deps, project, { query: insight.query as Loose, refresh: refresh ? "force_blocking" : "blocking" });
+    const { body: answer } = await answerQuery(deps, project, { query: insight.query as Loose, refresh: refresh ? "force_blocking" : "blocking" });
     return {
       result: answer.results as unknown[][],
       columns: answer.columns as string[],

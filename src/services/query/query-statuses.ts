@@ -1,0 +1,171 @@
+import { LRUCache } from "lru-cache";
+import type { Loose } from "../../analyses/shared/filter-read.ts";
+import type { Clock } from "../../clock.ts";
+import { asClientError } from "../../http/errors.ts";
+import { teamIdOf } from "../../sql-engine/mirror/schema.ts";
+import { MAX_CACHED_ROWS, rowsOf } from "./result-cache.ts";
+
+/** The real service's QueryStatus (posthog/schema.py), as its status endpoint and async answers show it. */
+export interface QueryStatus {
+  id: string;
+  query_async: true;
+  team_id: number;
+  complete: boolean;
+  error: boolean;
+  error_message: string | null;
+  results: Loose | null;
+  start_time: string;
+  pickup_time: string | null;
+  end_time: string | null;
+  expiration_time: string;
+  query_progress: null;
+  task_id: string | null;
+  dashboard_id: null;
+  insight_id: null;
+  labels: null;
+}
+
+type Outcome = { results: Loose } | { error: unknown } | { cancelled: true };
+
+interface Entry {
+  projectId: string;
+  status: QueryStatus;
+  controller: AbortController;
+}
+
+/** The real service keeps a status 20 minutes after its last change (QueryStatusManager.STATUS_TTL_SECONDS). */
+export const STATUS_TTL_MS = 20 * 60_000;
+/**
+ * Bound on statuses kept, and on the rows their results hold together: the least recently read is forgotten
+ * first (and stopped, if it still runs: no one can poll it).
+ */
+const MAX_STATUSES = 1_000;
+export const CANCELLED_MESSAGE = "The query was cancelled.";
+
+/**
+ * Background queries and their statuses, per server, keyed by project and query id (another project's id is
+ * unknown). A background run never rejects: its failure becomes the status's `error`, with `error_message`
+ * when it is the client's error (what the real service exposes) and null otherwise (logged).
+ */
+export function createQueryStatuses(clock: Clock, logError: (message: string, err: unknown) => void) {
+  const entries = new LRUCache<string, Entry>({
+    max: MAX_STATUSES,
+    maxSize: MAX_CACHED_ROWS,
+    sizeCalculation: (entry) => rowsOf(entry.status.results),
+    dispose: (entry, _key, reason) => reason === "evict" && entry.controller.abort(),
+  });
+  /** Blocking queries run under a client's id: no status, but a DELETE of that id cancels them too. */
+  const blocking = new Map<string, AbortController>();
+  const keyOf = (projectId: string, id: string) => `${projectId}\u0000${id}`;
+  const iso = () => new Date(clock.now()).toISOString();
+  const touch = (status: QueryStatus) => void (status.expiration_time = new Date(clock.now() + STATUS_TTL_MS).toISOString());
+
+  function created(projectId: string, id: string): Entry {
+    const now = iso();
+    const status: QueryStatus = {
+      id, query_async: true, team_id: teamIdOf(projectId), complete: false, error: false, error_message: null, results: null,
+      start_time: now, pickup_time: now, end_time: null, expiration_time: now, query_progress: null, task_id: null,
+      dashboard_id: null, insight_id: null, labels: null,
+    };
+    touch(status);
+    const entry = { projectId, status, controller: new AbortController() };
+    entries.set(keyOf(projectId, id), entry);
+    return entry;
+  }
+
+  function finish(entry: Entry, outcome: Outcome): void {
+    const status = entry.status;
+    if (status.complete) return;
+    status.complete = true;
+    status.end_time = iso();
+    touch(status);
+    if ("results" in outcome) {
+      status.results = outcome.results;
+      // Weighed again with its results (a status forgotten meanwhile stays forgotten).
+      const key = keyOf(entry.projectId, status.id);
+      if (entries.peek(key) === entry) entries.set(key, entry);
+      return;
+    }
+    status.error = true;
+    if ("cancelled" in outcome) {
+      status.error_message = CANCELLED_MESSAGE;
+      return;
+    }
+    const known = asClientError(outcome.error);
+    status.error_message = known ? known.body.detail : null;
+    if (!known) logError(`background query ${status.id}`, outcome.error);
+  }
+
+  function find(projectId: string, id: string): Entry | undefined {
+    const entry = entries.get(keyOf(projectId, id));
+    if (entry && Date.parse(entry.status.expiration_time) <= clock.now()) {
+      entries.delete(keyOf(projectId, id));
+      return undefined;
+    }
+    return entry;
+  }
+
+  return {
+    /**
+     * Starts `run` in the background under `id` and answers its status at once. An id already known is answered
+     * as it stands unless `restart` (the real service does not submit a query id twice without a refresh).
+     */
+    start(projectId: string, id: string, run: (signal: AbortSignal) => Promise<Loose>, restart: boolean): QueryStatus {
+      const known = find(projectId, id);
+      if (known && !restart) return known.status;
+      if (known && !known.status.complete) cancel(known);
+      const entry = created(projectId, id);
+      const settle = (outcome: Outcome) => {
+        try {
+          finish(entry, outcome);
+        } catch (e) {
+          logError(`background query ${id}`, e);
+        }
+      };
+      void Promise.resolve()
+        .then(() => run(entry.controller.signal))
+        .then((results) => settle({ results }), (error: unknown) => settle({ error }));
+      return entry.status;
+    },
+    /** Records a query computed within its request (insight kinds) as a complete status. */
+    completed(projectId: string, id: string, results: Loose): QueryStatus {
+      const entry = created(projectId, id);
+      finish(entry, { results });
+      return entry.status;
+    },
+    /** Runs a blocking query under the client's id, so that a DELETE of the id cancels it (its request then fails). */
+    async runBlocking<T>(projectId: string, id: string, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+      const key = keyOf(projectId, id);
+      const controller = new AbortController();
+      blocking.set(key, controller);
+      try {
+        return await run(controller.signal);
+      } finally {
+        if (blocking.get(key) === controller) blocking.delete(key);
+      }
+    },
+    get: (projectId: string, id: string): QueryStatus | undefined => find(projectId, id)?.status,
+    /** Stops a running query (its ClickHouse query is killed) and answers the real service's message. */
+    cancel(projectId: string, id: string): string {
+      blocking.get(keyOf(projectId, id))?.abort();
+      const entry = find(projectId, id);
+      if (entry?.status.complete) return "Query already complete";
+      if (entry) cancel(entry);
+      return "Cancelled query on clickhouse";
+    },
+    /** Stops every running query and forgets every status (`/_mock/reset/`). */
+    clear(): void {
+      for (const entry of entries.values()) entry.controller.abort();
+      for (const controller of blocking.values()) controller.abort();
+      entries.clear();
+      blocking.clear();
+    },
+  };
+
+  function cancel(entry: Entry): void {
+    finish(entry, { cancelled: true });
+    entry.controller.abort();
+  }
+}
+
+export type QueryStatuses = ReturnType<typeof createQueryStatuses>;

@@ -1,0 +1,98 @@
+import { describe, expect, it } from "vitest";
+import { AnalysisInputError } from "../../../src/analyses/errors.ts";
+import { createClock } from "../../../src/clock.ts";
+import { executionModeOf } from "../../../src/services/query/query-api.ts";
+import { createQueryStatuses, STATUS_TTL_MS } from "../../../src/services/query/query-statuses.ts";
+
+const NOW = Date.parse("2024-03-05T12:00:00Z");
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+describe("executionModeOf", () => {
+  const cases: [string, unknown, unknown, string][] = [
+    ["absent is blocking", undefined, undefined, "blocking"],
+    ["false is blocking (force_cache, which the query endpoint computes when stale)", false, undefined, "blocking"],
+    ["force_cache is blocking at the query endpoint", "force_cache", undefined, "blocking"],
+    ["an unknown string is blocking", "sometimes", undefined, "blocking"],
+    ["true is force_blocking", true, undefined, "force_blocking"],
+    ["\"true\" is force_blocking", "true", undefined, "force_blocking"],
+    ["async", "async", undefined, "async"],
+    ["lazy_async", "lazy_async", undefined, "lazy_async"],
+    ["force_async", "force_async", undefined, "force_async"],
+    ["the legacy async flag wins over refresh", "force_blocking", true, "async"],
+    ["async: false leaves refresh alone", "force_async", false, "force_async"],
+  ];
+  it.each(cases)("%s", (_name, refresh, legacyAsync, want) => {
+    expect(executionModeOf(refresh, legacyAsync)).toBe(want);
+  });
+});
+
+describe("query statuses", () => {
+  const setup = () => {
+    const clock = createClock(NOW);
+    const logged: unknown[] = [];
+    return { clock, logged, statuses: createQueryStatuses(clock, (_m, err) => logged.push(err)) };
+  };
+
+  it("runs in the background: running, then complete with the results", async () => {
+    const { statuses } = setup();
+    let finish!: (v: { results: number[] }) => void;
+    const status = statuses.start("1", "q", () => new Promise((resolve) => (finish = resolve)), false);
+    expect(status).toMatchObject({ id: "q", team_id: 1, complete: false, error: false, start_time: "2024-03-05T12:00:00.000Z", expiration_time: "2024-03-05T12:20:00.000Z" });
+    await tick();
+    finish({ results: [1] });
+    await tick();
+    expect(statuses.get("1", "q")).toMatchObject({ complete: true, error: false, results: { results: [1] }, end_time: "2024-03-05T12:00:00.000Z" });
+    expect(statuses.get("2", "q")).toBeUndefined();
+  });
+
+  it("a client error shows its detail; anything else shows no message and is logged; neither rejects", async () => {
+    const { statuses, logged } = setup();
+    statuses.start("1", "bad", async () => Promise.reject(new AnalysisInputError("query__query", "Unknown column nope.")), false);
+    statuses.start("1", "bug", () => {
+      throw new TypeError("boom");
+    }, false);
+    await tick();
+    expect(statuses.get("1", "bad")).toMatchObject({ complete: true, error: true, error_message: "Unknown column nope.", results: null });
+    expect(statuses.get("1", "bug")).toMatchObject({ complete: true, error: true, error_message: null });
+    expect(logged).toHaveLength(1);
+  });
+
+  it("cancel aborts the run and marks it cancelled; a complete one is left alone", async () => {
+    const { statuses } = setup();
+    let signal!: AbortSignal;
+    statuses.start("1", "slow", (s) => new Promise((_resolve, reject) => {
+      signal = s;
+      s.addEventListener("abort", () => reject(new AnalysisInputError("query", "The query was cancelled.", "query_cancelled")));
+    }), false);
+    await tick();
+    expect(statuses.cancel("1", "slow")).toBe("Cancelled query on clickhouse");
+    expect(signal.aborted).toBe(true);
+    await tick();
+    expect(statuses.get("1", "slow")).toMatchObject({ complete: true, error: true, error_message: "The query was cancelled." });
+    expect(statuses.cancel("1", "slow")).toBe("Query already complete");
+    expect(statuses.cancel("1", "unknown")).toBe("Cancelled query on clickhouse");
+  });
+
+  it("an id already known is answered as it stands unless restarted; statuses expire by the clock", async () => {
+    const { statuses, clock } = setup();
+    let runs = 0;
+    const run = async () => ({ results: [++runs] });
+    statuses.start("1", "q", run, false);
+    await tick();
+    statuses.start("1", "q", run, false);
+    await tick();
+    expect(runs).toBe(1);
+    statuses.start("1", "q", run, true);
+    await tick();
+    expect(statuses.get("1", "q")?.results).toEqual({ results: [2] });
+    clock.advance(STATUS_TTL_MS);
+    expect(statuses.get("1", "q")).toBeUndefined();
+  });
+
+  it("keeps at most 1,000 statuses, forgetting the least recently used", () => {
+    const { statuses } = setup();
+    for (let i = 0; i <= 1000; i++) statuses.completed("1", `q${i}`, { results: [] });
+    expect(statuses.get("1", "q0")).toBeUndefined();
+    expect(statuses.get("1", "q1000")).toMatchObject({ complete: true });
+  });
+});
