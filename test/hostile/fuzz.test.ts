@@ -35,11 +35,13 @@ let sent = 0;
 /** Writes the first server acknowledged (a 2xx to anything but a GET, or to a capture endpoint, which writes on GET too), in order. */
 const acknowledged: { req: RawRequest; status: number }[] = [];
 const CAPTURE_EVENTS = /^\/(?:e|i\/v0\/e|capture|track|engage|batch)(?:\/|\?|$)/;
+/** Reads sent as POST: the query API and the SQL tool change no state (an async query's 202 or a cached 200 depends on what ran before). */
+const READ_POSTS = /^\/api\/(?:projects|environments)\/[^/]+\/(?:query|mcp_tools\/[^/]+)\/?(?:\?|$)/;
 
 async function sendTo(target: HostileServer, req: RawRequest): Promise<void> {
   const res = await rawRequest(target.base, req);
   sent++;
-  const write = req.method !== "GET" || CAPTURE_EVENTS.test(req.path);
+  const write = (req.method !== "GET" && !(req.method === "POST" && READ_POSTS.test(req.path))) || CAPTURE_EVENTS.test(req.path);
   if (target === server && write && res.status >= 200 && res.status < 300) acknowledged.push({ req, status: res.status });
   await assertSafeAnswer(req, res);
 }
