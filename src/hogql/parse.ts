@@ -117,9 +117,15 @@ function parseJson(kind: Kind, text: string, attr: string): string {
 }
 
 function parseWith(kind: Kind, text: string, attr: string, describe: (message: string) => string): HogqlNode {
-  const ast = JSON.parse(parseJson(kind, text, attr)) as HogqlNode & { error?: boolean; message?: string };
-  if (ast.error) throw reject.invalid(attr, describe(ast.message ?? "unparsable"));
+  const ast = JSON.parse(parseJson(kind, text, attr)) as HogqlNode & { error?: boolean; message?: string; start?: { offset?: number }; end?: { offset?: number } };
+  if (ast.error) throw reject.invalid(attr, `${describe(ast.message ?? "unparsable")}${positionOf(ast.start?.offset, ast.end?.offset)}`);
   return ast;
+}
+
+/** Where the parser stopped, as characters of the text (0-based, end excluded), as the real service reports it. */
+function positionOf(start: number | undefined, end: number | undefined): string {
+  if (typeof start !== "number") return "";
+  return typeof end === "number" && end > start ? ` (characters ${start}–${end})` : ` (at character ${start})`;
 }
 
 /** Parses one expression with PostHog's own grammar; a syntax error is a 400 naming `attr`. */

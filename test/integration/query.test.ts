@@ -130,6 +130,8 @@ describe("HogQL SQL through the query API", () => {
   it.each([
     ["a table function", "select * from file('/etc/passwd')", /file/],
     ["an unknown function", "select toUUIDOrZero(event) from events", /toUUIDOrZero/],
+    // "wher x =" is where the parser gave up: characters 32 to 35 of the text.
+    ["a syntax error, with where it is", "select event from events wher x = 1", /syntax error: .*\(characters 32–35\)$/],
     ["an unknown table", "select * from nosuchtable", /Unknown table "nosuchtable"/],
   ])("refuses %s with a 400 naming the construct", async (_name, query, detail) => {
     const res = await s.post(`${E}/query/`, { query: sql(query) });

@@ -12,11 +12,31 @@ export interface TableRef {
   columns?: Map<string, FieldType | undefined>;
 }
 
+/** A join HogQL adds itself, printed once the whole query is known (its property reads are part of it). */
+export interface LazyJoin {
+  /** The FROM entry it hangs from. */
+  root: string;
+  table: TableName;
+  on: string;
+  /**
+   * The joined table's properties the query reads, computed inside the joined subquery (one read per person or
+   * group, as the real printer does) rather than once per joined row: column name → expression.
+   */
+  reads: Map<string, string>;
+}
+
+/** The LEFT JOIN of a lazy join, with the property reads its subquery computes. */
+export function lazyJoinSql(alias: string, join: LazyJoin, teamId: number): string {
+  const reads = [...join.reads].map(([name, sql]) => `, ${sql} AS ${escapeIdentifier(name)}`).join("");
+  const table = reads ? `(SELECT *${reads} FROM ${escapeIdentifier(SCHEMA[join.table].ch)} WHERE equals(${TEAM_COLUMN}, ${teamId}))` : scopedTableSql(join.table, teamId);
+  return `LEFT JOIN ${table} AS ${escapeIdentifier(alias)} ON ${join.on}`;
+}
+
 /** The names visible inside one SELECT (PostHog `resolver.py`'s scope): its tables, select aliases, CTEs, lambda arguments. */
 export interface Scope {
   tables: TableRef[];
   /** Joins HogQL adds itself (`events__person`), in the order their fields were first used; printed after the FROM. */
-  lazyJoins: Map<string, { root: string; sql: string }>;
+  lazyJoins: Map<string, LazyJoin>;
   selectAliases: Map<string, Node>;
   ctes: Map<string, CteNode>;
   lambdaArgs: Set<string>;
@@ -114,7 +134,16 @@ export function resolveOnRef(ref: TableRef, chain: Array<string | number>, scope
   if (rest.length > 0) {
     if (field.type !== "json") throw reject.invalid("query", `Can not access property "${rest.join(".")}" on field "${name}"`);
     const kind = PROPERTY_KIND[ref.table];
-    const typed = typedProperty(readProperty(ref, sql, field.ch, rest, ctx), rest.length === 1 && kind ? ctx.propertyTypes?.[kind]?.[String(rest[0])] : undefined, ctx.timezone);
+    const typeOf = (column: string) => typedProperty(readProperty(ref, column, field.ch, rest, ctx), rest.length === 1 && kind ? ctx.propertyTypes?.[kind]?.[String(rest[0])] : undefined, ctx.timezone);
+    const lazy = ref.root === undefined ? undefined : scope.lazyJoins.get(ref.alias);
+    if (lazy) {
+      // Read inside the joined subquery, over its own column: once per person, not once per event joined.
+      const read = typeOf(escapeIdentifier(field.ch));
+      const column = `${field.ch}___${rest.map(String).join("___")}`;
+      lazy.reads.set(column, read.sql);
+      return { sql: `${alias}.${escapeIdentifier(column)}`, nullable: true, type: read.type, name: String(rest[rest.length - 1]), implicitAlias: true };
+    }
+    const typed = typeOf(sql);
     return { sql: typed.sql, nullable: true, type: typed.type, name: String(rest[rest.length - 1]), implicitAlias: true };
   }
   // Date-times are shown in the project's time zone, as HogQL prints every DateTime field.
@@ -134,7 +163,7 @@ function addLazyJoin(ref: TableRef, name: string, scope: Scope, ctx: ResolveCont
     const keys = `equals(${escapeIdentifier(ref.alias)}.${escapeIdentifier(from.ch)}, ${escapeIdentifier(alias)}.${escapeIdentifier(to.ch)})`;
     const fixed = Object.entries(field.where ?? {}).map(([name, value]) => `equals(${escapeIdentifier(alias)}.${escapeIdentifier(name)}, ${value})`);
     const on = fixed.length ? `and(${[keys, ...fixed].join(", ")})` : keys;
-    scope.lazyJoins.set(alias, { root: ref.root ?? ref.alias, sql: `LEFT JOIN ${scopedTableSql(field.table, ctx.teamId)} AS ${escapeIdentifier(alias)} ON ${on}` });
+    scope.lazyJoins.set(alias, { root: ref.root ?? ref.alias, table: field.table, on, reads: new Map() });
   }
   return { alias, root: ref.root ?? ref.alias, table: field.table };
 }

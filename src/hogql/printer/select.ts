@@ -4,7 +4,7 @@ import { escapeIdentifier } from "./escape.ts";
 import { printExpr, printWindow, resolveField, type Env } from "./expr.ts";
 import { printHogql } from "./hogql-print.ts";
 import { isTableName, SCHEMA, type FieldType } from "./schema.ts";
-import { newScope, scopedTableSql, type Scope, type TableRef } from "./scope.ts";
+import { lazyJoinSql, newScope, scopedTableSql, type Scope, type TableRef } from "./scope.ts";
 import type { PrintContext } from "./types.ts";
 
 /** A printed query and its output columns (names as HogQL gives them, types when known), for the FROM that reads it. */
@@ -79,7 +79,7 @@ function printSelectQuery(s: SelectNode, parent: Scope | undefined, ctx: PrintCo
     ...printLimit(s, p, limit),
   ];
   // FROM is assembled last: lazy joins are found while printing every other clause.
-  const clauses = [`SELECT ${s.distinct ? "DISTINCT " : ""}${select.join(", ")}`, from.length ? `FROM ${withLazyJoins(from, scope).join(" ")}` : undefined, arrayJoin, ...tail];
+  const clauses = [`SELECT ${s.distinct ? "DISTINCT " : ""}${select.join(", ")}`, from.length ? `FROM ${withLazyJoins(from, scope, ctx.teamId).join(" ")}` : undefined, arrayJoin, ...tail];
   return { sql: clauses.filter(Boolean).join(" "), columns };
 }
 
@@ -148,9 +148,9 @@ function expandStar(prefix: string[], scope: Scope, env: Env, columns: Column[])
 
 /** FROM and its joins: tables of the HogQL database (read only through the project filter), subqueries, CTEs. */
 /** Each lazy join right after the FROM entry it hangs from, so a later explicit JOIN's ON can use its fields. */
-function withLazyJoins(from: Array<[alias: string, sql: string]>, scope: Scope): string[] {
-  const lazy = [...scope.lazyJoins.values()];
-  return from.flatMap(([alias, sql]) => [sql, ...lazy.filter((j) => j.root === alias).map((j) => j.sql)]);
+function withLazyJoins(from: Array<[alias: string, sql: string]>, scope: Scope, teamId: number): string[] {
+  const lazy = [...scope.lazyJoins];
+  return from.flatMap(([alias, sql]) => [sql, ...lazy.filter(([, j]) => j.root === alias).map(([joinAlias, j]) => lazyJoinSql(joinAlias, j, teamId))]);
 }
 
 function printJoins(first: JoinNode, scope: Scope, env: Env): Array<[alias: string, sql: string]> {

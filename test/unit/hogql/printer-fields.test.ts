@@ -24,7 +24,8 @@ describe("printer: fields and property reads", () => {
     [
       "a person property: the person of the event's person_id (read through person_distinct_ids by the mirror)",
       "SELECT person.properties.plan FROM events",
-      `SELECT replaceRegexpAll(nullIf(nullIf(JSONExtractRaw(events__person.properties, 'plan'), ''), 'null'), '^"|"$', '') AS plan ${EVENTS} LEFT JOIN (SELECT * FROM persons WHERE equals(team_id, 7)) AS events__person ON equals(events.person_id, events__person.id) LIMIT 101`,
+      // The property is read inside the persons subquery: once per person, not once per event (as the real printer does).
+      `SELECT events__person.properties___plan AS plan ${EVENTS} LEFT JOIN (SELECT *, replaceRegexpAll(nullIf(nullIf(JSONExtractRaw(properties, 'plan'), ''), 'null'), '^"|"$', '') AS properties___plan FROM persons WHERE equals(team_id, 7)) AS events__person ON equals(events.person_id, events__person.id) LIMIT 101`,
     ],
     [
       "person_id is the mirror's column (person_distinct_ids read at query time): no join",
@@ -53,7 +54,7 @@ describe("printer: fields and property reads", () => {
     expect(sql).toContain(`transform(toString(replaceRegexpAll(nullIf(nullIf(JSONExtractRaw(events.properties, 'flag'), ''), 'null'), '^"|"$', '')), ['true', 'false'], [true, false], NULL) AS flag`);
     expect(sql).toContain(`parseDateTime64BestEffortOrNull(replaceRegexpAll(nullIf(nullIf(JSONExtractRaw(events.properties, 'when'), ''), 'null'), '^"|"$', ''), 6, 'UTC') AS \`when\``);
     expect(sql).toContain(`${BROWSER} AS \`$browser\``);
-    expect(sql).toContain(`accurateCastOrNull(replaceRegexpAll(nullIf(nullIf(JSONExtractRaw(events__person.properties, 'age')`);
+    expect(sql).toContain(`accurateCastOrNull(replaceRegexpAll(nullIf(nullIf(JSONExtractRaw(properties, 'age'), ''), 'null'), '^"|"$', ''), 'Float64') AS properties___age FROM persons`);
   });
 
   it("converts a DateTime-typed property as a date-time, an untyped one as text to parse", () => {
@@ -105,7 +106,7 @@ describe("printer: fields and property reads", () => {
 
   it("joins an event's group by its type index, as HogQL's group_N joins do", () => {
     expect(print("SELECT group_0.properties.name FROM events").clickhouse).toContain(
-      "LEFT JOIN (SELECT * FROM groups WHERE equals(team_id, 7)) AS events__group_0 ON and(equals(events.`$group_0`, events__group_0.key), equals(events__group_0.index, 0))",
+      "LEFT JOIN (SELECT *, replaceRegexpAll(nullIf(nullIf(JSONExtractRaw(properties, 'name'), ''), 'null'), '^\"|\"$', '') AS properties___name FROM groups WHERE equals(team_id, 7)) AS events__group_0 ON and(equals(events.`$group_0`, events__group_0.key), equals(events__group_0.index, 0))",
     );
     expect(runHogql("SELECT group_0.properties.name, count() FROM events GROUP BY 1 ORDER BY 1")).toEqual([["Acme", 2], [null, 4]]);
   });
