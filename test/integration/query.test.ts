@@ -187,6 +187,49 @@ describe("EventsQuery and ActorsQuery", () => {
     const res = await s.post(`${E}/query/`, { query: { kind: "ActorsQuery", select: ["properties.email"], search: "corp.io", orderBy: ["created_at ASC"] } });
     expect(res.body.results).toEqual([["a@corp.io"], ["b@corp.io"]]);
   });
+
+  // Sourceless ActorsQuery runs as HogQL over `persons`. Persons of project 1, by created_at: 1 (a, a-anon;
+  // a@corp.io, pro) 03-01 08:00, 3 (c; c@example.com, no plan) 03-01 11:00, 2 (b; b@corp.io, free) 03-02 09:00.
+  it("ActorsQuery without a source orders by a property: free < pro, the missing plan (null) last", async () => {
+    const res = await s.post(`${E}/query/`, { query: { kind: "ActorsQuery", select: ["properties.email", "properties.plan"], orderBy: ["properties.plan ASC"] } });
+    expect(res.status).toBe(200);
+    expect(res.body.results).toEqual([["b@corp.io", "free"], ["a@corp.io", "pro"], ["c@example.com", null]]);
+    expect(res.body.types).toEqual(["Nullable(String)", "Nullable(String)"]);
+  });
+
+  it("ActorsQuery without a source pages newest first: 2 then 3 (more to come), then 1", async () => {
+    const first = await s.post(`${E}/query/`, { query: { kind: "ActorsQuery", select: ["properties.email", "created_at"], limit: 2 } });
+    expect(first.body).toMatchObject({ results: [["b@corp.io", "2024-03-02T09:00:00Z"], ["c@example.com", "2024-03-01T11:00:00Z"]], hasMore: true, limit: 2, offset: 0 });
+    const second = await s.post(`${E}/query/`, { query: { kind: "ActorsQuery", select: ["properties.email"], limit: 2, offset: 2 } });
+    expect(second.body).toMatchObject({ results: [["a@corp.io"]], hasMore: false, limit: 2, offset: 2 });
+  });
+
+  it("ActorsQuery search matches a distinct id (case-insensitively) or the email, and builds the person from the store", async () => {
+    const byDistinctId = await s.post(`${E}/query/`, { query: { kind: "ActorsQuery", select: ["person", "properties.email", "person_display_name"], search: "A-ANON" } });
+    expect(byDistinctId.body.results).toHaveLength(1);
+    const [person, email, display] = byDistinctId.body.results[0];
+    expect([[...person.distinct_ids].sort(), email, display.display_name]).toEqual([["a", "a-anon"], "a@corp.io", "a@corp.io"]);
+    const byEmail = await s.post(`${E}/query/`, { query: { kind: "ActorsQuery", select: ["properties.email"], search: "example.com" } });
+    expect(byEmail.body.results).toEqual([["c@example.com"]]);
+  });
+
+  it("ActorsQuery default columns: the store's person with HogQL's id and created_at; search by the uuid", async () => {
+    const res = await s.post(`${E}/query/`, { query: { kind: "ActorsQuery", search: "a-anon" } });
+    expect(res.body.columns).toEqual(["person", "id", "created_at", "person_display_name -- Person"]);
+    expect(res.body.types).toEqual(["String", "UUID", "DateTime64(6, 'UTC')", "String"]);
+    const [[person, id, createdAt, display]] = res.body.results;
+    expect([person.id, createdAt, display.id]).toEqual([id, "2024-03-01T08:00:00Z", id]);
+    const byUuid = await s.post(`${E}/query/`, { query: { kind: "ActorsQuery", select: ["properties.email"], search: String(id).slice(9, 18).toUpperCase() } });
+    expect(byUuid.body.results).toEqual([["a@corp.io"]]);
+  });
+
+  it("ActorsQuery without a source never shows another project's persons", async () => {
+    const elsewhere = await s.post(`${E}/query/`, { query: { kind: "ActorsQuery", select: ["id"], search: "m1" } });
+    expect(elsewhere.body.results).toEqual([]);
+    // Project 2 (Asia/Tokyo) has only person m1, created 2024-03-01T00:00Z: HogQL shows it in the project's zone.
+    const own = await s.post("/api/projects/2/query/", { query: { kind: "ActorsQuery", select: ["properties.plan", "created_at"] } });
+    expect(own.body.results).toEqual([["team", "2024-03-01T09:00:00+09:00"]]);
+  });
 });
 
 describe("MCP tool execute_sql", () => {

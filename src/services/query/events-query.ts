@@ -56,7 +56,8 @@ function hasAggregate(n: unknown): boolean {
   return Object.values(node).some(hasAggregate);
 }
 
-function integer(value: unknown, fallback: number, attr: string): number {
+/** `limit`/`offset`: a non-negative integer, or the fallback when absent. */
+export function integer(value: unknown, fallback: number, attr: string): number {
   if (value === undefined || value === null) return fallback;
   if (typeof value !== "number" || !Number.isInteger(value) || value < 0) throw reject.invalid(attr, "Expected a non-negative integer.");
   return value;

@@ -12,6 +12,7 @@ import { projectPropertyTypes } from "../definitions.ts";
 import type { SqlDatabase } from "../../sql-engine/sql-database.ts";
 import type { PropertyFilter } from "../../hogql/printer/print.ts";
 import { runEventsQuery } from "./events-query.ts";
+import { runPersonsQuery } from "./persons-query.ts";
 import { DEFAULT_ROWS, MAX_ROWS, runHogqlQuery, type SqlContext } from "./sql-query.ts";
 
 export { QUERY_KINDS } from "./nodes.ts";
@@ -58,6 +59,7 @@ export async function computedResponse(deps: QueryDeps, project: ProjectRecord, 
   const fresh = { is_cached: false, last_refresh: new Date(now).toISOString(), next_allowed_client_refresh: new Date(now).toISOString(), cache_key: cacheKey(project, node), timezone: project.timezone, query_status: null, timings: [] };
   if (node.kind === "HogQLQuery") return { ...(await runHogqlQuery(node, attr, sqlContext(deps, project, signal))), ...fresh };
   if (node.kind === "EventsQuery") return { ...(await runEventsQuery(node, attr, sqlContext(deps, project, signal))), ...fresh };
+  if (node.kind === "ActorsQuery" && (node.source === undefined || node.source === null)) return { ...(await personsResponse(deps, project, node, attr, signal)), ...fresh };
   return { ...actorsResponse(deps, project, node, attr), ...fresh };
 }
 
@@ -95,17 +97,25 @@ export function sqlContext(deps: Pick<QueryDeps, "store" | "clock" | "sql">, pro
 
 const DEFAULT_ACTOR_COLUMNS = ["person", "id", "created_at", "person_display_name -- Person"];
 
-/** ActorsQuery (over an InsightActorsQuery source, or every person) and a bare InsightActorsQuery. */
+/** ActorsQuery without a source: every person of the project, through HogQL over `persons`. */
+function personsResponse(deps: QueryDeps, project: ProjectRecord, node: Loose, attr: string, signal?: AbortSignal) {
+  const select = Array.isArray(node.select) ? (node.select as string[]) : DEFAULT_ACTOR_COLUMNS;
+  if (Array.isArray(node.properties) && node.properties.length > 0) throw reject.invalid(`${attr}__properties`, "Property filters on ActorsQuery are not supported.");
+  const lookup = { find: (uuid: string) => deps.store.persons.find(project.id, uuid), personName: deps.personName };
+  return runPersonsQuery(node, attr, select, sqlContext(deps, project, signal), lookup);
+}
+
+/** ActorsQuery over an InsightActorsQuery source, and a bare InsightActorsQuery. */
 function actorsResponse(deps: QueryDeps, project: ProjectRecord, node: Loose, attr: string): Loose {
   const insightNode = node.kind === "InsightActorsQuery" ? node : (node.source as Loose | undefined);
   const insightAttr = node.kind === "InsightActorsQuery" ? attr : `${attr}__source`;
-  if (insightNode !== undefined && insightNode !== null && insightNode.kind !== "InsightActorsQuery") {
-    throw reject.invalid(`${insightAttr}__kind`, `ActorsQuery source kind "${String(insightNode.kind)}" is not supported (InsightActorsQuery, or none for every person).`);
+  if (!insightNode || insightNode.kind !== "InsightActorsQuery") {
+    throw reject.invalid(`${insightAttr}__kind`, `ActorsQuery source kind "${String(insightNode?.kind)}" is not supported (InsightActorsQuery, or none for every person).`);
   }
-  const select = Array.isArray(node.select) && node.kind === "ActorsQuery" ? (node.select as string[]) : node.kind === "InsightActorsQuery" ? ["actor"] : DEFAULT_ACTOR_COLUMNS;
+  const select = node.kind === "InsightActorsQuery" ? ["actor"] : Array.isArray(node.select) ? (node.select as string[]) : DEFAULT_ACTOR_COLUMNS;
   const columns = actorColumns(select, attr, deps.personName);
   if (Array.isArray(node.properties) && node.properties.length > 0) throw reject.invalid(`${attr}__properties`, "Property filters on ActorsQuery are not supported.");
-  let actors = insightNode ? insightActors(deps, project, insightNode, insightAttr) : deps.store.persons.list(project.id).map((person): Actor => ({ person, value: null }));
+  let actors = insightActors(deps, project, insightNode, insightAttr);
   if (typeof node.search === "string" && node.search !== "") actors = actors.filter((a) => matches(a, String(node.search), deps.personName));
   actors = sortActors(actors, node.orderBy, attr);
   const limit = Math.min(Number(node.limit ?? DEFAULT_ROWS), MAX_ROWS);
