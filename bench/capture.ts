@@ -12,6 +12,9 @@
  * (`--node-flag=--trace-gc --server-log gc.log`: their collections).
  * `--spread MS`: each event's timestamp up to MS ms before its batch's `sent_at`, as SDKs that queue events send
  * them (default 0: every event at the server's now, so each one lands after the stored ones).
+ * `--sql-every MS` (issue 22): during the warm-up and the load, a HogQL count of the events is asked every MS ms,
+ * so the SQL engine's mirror is kept current with the capture (each query first brings it up to the store; its
+ * first load happens in the warm-up); the line also gives the queries' p50 and the count the last one saw.
  */
 import autocannon from "autocannon";
 import { spawn } from "node:child_process";
@@ -20,11 +23,12 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { defaultApiKey } from "../src/fixtures/generate.ts";
 import { derivedProjectToken } from "../src/util/ids.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const { values: flags } = parseArgs({
-  options: { sizes: { type: "string" }, spread: { type: "string" }, seconds: { type: "string" }, connections: { type: "string" }, warmup: { type: "string" }, profile: { type: "string" }, "node-flag": { type: "string", multiple: true }, "server-log": { type: "string" } },
+  options: { "sql-every": { type: "string" }, sizes: { type: "string" }, spread: { type: "string" }, seconds: { type: "string" }, connections: { type: "string" }, warmup: { type: "string" }, profile: { type: "string" }, "node-flag": { type: "string", multiple: true }, "server-log": { type: "string" } },
 });
 const SIZES = (flags.sizes ?? "bundled,1000000,10000000").split(",").map((s) => s.trim());
 const SECONDS = Number(flags.seconds ?? 10);
@@ -95,6 +99,35 @@ function batchBody(): string {
   return JSON.stringify({ api_key: TOKEN, sent_at: sentAt, batch });
 }
 
+const SQL_EVERY_MS = flags["sql-every"] ? Number(flags["sql-every"]) : 0;
+
+/** Asks a HogQL count every SQL_EVERY_MS until stopped: the mirror follows the capture meanwhile. */
+function pollSql(url: string, key: string) {
+  const times: number[] = [];
+  let last = 0;
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const started = performance.now();
+      const res = await fetch(`${url}/api/projects/1/query/`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify({ query: { kind: "HogQLQuery", query: "select count() from events" }, refresh: "force_blocking" }),
+      });
+      const body = (await res.json()) as { results?: number[][] };
+      times.push(performance.now() - started);
+      last = body.results?.[0]?.[0] ?? -1;
+      await new Promise((r) => setTimeout(r, SQL_EVERY_MS));
+    }
+  })();
+  return async () => {
+    running = false;
+    await loop;
+    times.sort((a, b) => a - b);
+    return { queries: times.length, p50: Math.round(times[times.length >> 1] ?? 0), lastCount: last };
+  };
+}
+
 async function load(url: string, seconds: number) {
   let acked = 0;
   let other = 0;
@@ -147,15 +180,21 @@ async function benchSize(size: string): Promise<boolean> {
     let captured: { ms: number; total: number } | undefined;
     let met: boolean;
     try {
+      // The mirror's first load (all stored events) happens once, before the measured window.
+      const warmSql = SQL_EVERY_MS > 0 ? pollSql(server.url, size === "bundled" ? "phx_test_owner_key_0001" : defaultApiKey(42)) : undefined;
       await load(server.url, WARMUP);
+      await warmSql?.();
       const before = loadAverage();
+      const stopSql = SQL_EVERY_MS > 0 ? pollSql(server.url, size === "bundled" ? "phx_test_owner_key_0001" : defaultApiKey(42)) : undefined;
       const r = await load(server.url, SECONDS);
+      const sql = await stopSql?.();
       met = r.eventsPerSecond >= TARGET.eventsPerSecond && r.p99 <= TARGET.p99Ms;
       console.log(
         `POST /batch/ (${EVENTS_PER_BATCH} events${SPREAD_MS ? `, timestamps spread over ${SPREAD_MS} ms` : ""}, durable) c=${CONNECTIONS} ${SECONDS}s, ${storeLabel(size)} (start-up ${(server.startupMs / 1000).toFixed(1)} s): ` +
           `${Math.round(r.eventsPerSecond).toLocaleString("en")} events/s (${r.acked} batches acknowledged, ${r.other} other answers, ${r.errors} errors; ` +
           `latency p50 ${r.p50} ms, p99 ${r.p99} ms) on ${os.cpus().length} CPUs, load ${before} → ${loadAverage()}; ` +
-          `target ≥ ${TARGET.eventsPerSecond.toLocaleString("en")} events/s and p99 ≤ ${TARGET.p99Ms} ms ${met ? "met" : "missed"}`,
+          `target ≥ ${TARGET.eventsPerSecond.toLocaleString("en")} events/s and p99 ≤ ${TARGET.p99Ms} ms ${met ? "met" : "missed"}` +
+          (sql ? `; with a HogQL count every ${SQL_EVERY_MS} ms meanwhile (${sql.queries} queries, p50 ${sql.p50} ms, the last counted ${sql.lastCount.toLocaleString("en")} events)` : ""),
       );
       if (size === "bundled") captured = await trendP50(server.url);
     } finally {

@@ -6,9 +6,18 @@ import type { EventRecord } from "./schema.ts";
  * Events are read-only through the API; they are written by capture (appended) and by the scheduled deletion of
  * deleted persons' events (the one rewrite of the events file).
  */
+/** Told of every capture's events once they are in the project's table (the SQL engine's mirror follows them). */
+export type AppendListener = (projectId: string, table: EventTable, events: readonly EventRecord[]) => void;
+
 export function createEventsRepo(core: StoreCore) {
   const { dbs, meta } = core;
+  const appendListeners = new Set<AppendListener>();
   return {
+    /** Calls `listener` after each append; returns the function that stops it. */
+    onAppend(listener: AppendListener): () => void {
+      appendListeners.add(listener);
+      return () => appendListeners.delete(listener);
+    },
     /** The project's events, timestamp ascending. */
     of: (projectId: string): EventTable => core.indexOf(projectId).events,
     /** Positions (in `of`) of the project's events of one name, ascending. */
@@ -29,6 +38,7 @@ export function createEventsRepo(core: StoreCore) {
       const table = core.indexFor(projectId).events;
       table.addAll(events);
       core.bump(projectId);
+      for (const listener of appendListeners) listener(projectId, table, events);
       return dbs.appendEvents(events);
     },
 
