@@ -2,28 +2,12 @@ import { LRUCache } from "lru-cache";
 import type { Loose } from "../../analyses/shared/filter-read.ts";
 import type { Clock } from "../../clock.ts";
 import { asClientError } from "../../http/errors.ts";
+import type { Schema } from "../../http/types.ts";
 import { teamIdOf } from "../../sql-engine/mirror/schema.ts";
 import { MAX_CACHED_ROWS, rowsOf } from "./result-cache.ts";
 
-/** The real service's QueryStatus (posthog/schema.py), as its status endpoint and async answers show it. */
-export interface QueryStatus {
-  id: string;
-  query_async: true;
-  team_id: number;
-  complete: boolean;
-  error: boolean;
-  error_message: string | null;
-  results: Loose | null;
-  start_time: string;
-  pickup_time: string | null;
-  end_time: string | null;
-  expiration_time: string;
-  query_progress: null;
-  task_id: string | null;
-  dashboard_id: null;
-  insight_id: null;
-  labels: null;
-}
+/** The real service's QueryStatus (posthog/schema.py), as the document declares it for the status endpoint. */
+export type QueryStatus = Omit<Schema<"QueryStatus">, "results"> & { results: Loose | null };
 
 type Outcome = { results: Loose } | { error: unknown } | { cancelled: true };
 
