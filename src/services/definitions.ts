@@ -90,29 +90,77 @@ export type PropertyTypes = Record<"event" | "person" | "group", Record<string, 
 const typesOf = (defs: readonly PropertyDefinition[]): Record<string, PropertyType> =>
   Object.fromEntries(defs.flatMap((d) => (d.propertyType ? [[d.name, d.propertyType]] : [])));
 
-/**
- * The property types of a project's events, persons and groups (the real service's property definitions, which
- * type a property by the values ingestion saw), from its events table and records.
- */
-export function propertyTypesOf(table: EventTable, persons: Iterable<Properties>, groups: Iterable<Properties>): PropertyTypes {
-  return { event: typesOf(eventTaxonomy(table, 0).eventProperties), person: typesOf(recordProperties(persons)), group: typesOf(recordProperties(groups)) };
+/** How many values of each kind every event property key has had (KINDS order). */
+type KindCounts = Map<string, number[]>;
+
+/** Counts of a whole table: one scan (~100 ms at a million events). */
+function tableKindCounts(table: EventTable): KindCounts {
+  const s = table.summarize(kindOf, KINDS.length, 0, 0);
+  const counts: KindCounts = new Map();
+  s.keys.forEach((key, id) => {
+    if (s.keyCount[id]! > 0) counts.set(key, Array.from(s.keyKinds.subarray(id * KINDS.length, (id + 1) * KINDS.length)));
+  });
+  return counts;
 }
 
-/** Property types per store and project, computed again only when the project's data changed. */
-const typeCache = new WeakMap<Store, Map<string, { version: number; types: PropertyTypes }>>();
+function addKinds(counts: KindCounts, properties: Properties): void {
+  for (const [key, value] of Object.entries(properties)) {
+    let c = counts.get(key);
+    if (!c) counts.set(key, (c = [0, 0, 0, 0]));
+    const kind = kindOf(value);
+    if (kind >= 0) c[kind]!++;
+  }
+}
+
+interface ProjectTypes {
+  /** The project's index when the counts were taken: another one (a deletion, a reset) means counting again. */
+  index: object;
+  eventKinds: KindCounts;
+  /** The data version `types` was derived at. */
+  version: number;
+  types: PropertyTypes | null;
+}
 
 /**
- * A project's property types as HogQL reads them (the query API's SQL and the in-process expressions alike),
- * derived from its data and kept while its data version stays the same.
+ * Per store and project: the event properties' kind counts, kept current by capture's appends (so a capture does
+ * not cost a scan of every event at the next read), and the types derived from them at the last version read.
+ */
+const typeCache = new WeakMap<Store, Map<string, ProjectTypes>>();
+
+function cacheOf(store: Store): Map<string, ProjectTypes> {
+  let byProject = typeCache.get(store);
+  if (!byProject) {
+    const created = (byProject = new Map());
+    typeCache.set(store, created);
+    store.events.onAppend((projectId, _table, events) => {
+      const known = created.get(projectId);
+      if (!known || known.index !== store.analysisData.index(projectId)) return;
+      for (const e of events) addKinds(known.eventKinds, e.properties);
+    });
+  }
+  return byProject;
+}
+
+/**
+ * A project's property types as HogQL reads them (the query API's SQL and the in-process expressions alike): the
+ * kind most of a property's values had (the real service's property definitions type a property by the values
+ * ingestion saw), for events, persons and groups.
  */
 export function projectPropertyTypes(store: Store, projectId: string): PropertyTypes {
-  let byProject = typeCache.get(store);
-  if (!byProject) typeCache.set(store, (byProject = new Map()));
+  const byProject = cacheOf(store);
+  const index = store.analysisData.index(projectId);
   const version = store.analysisData.version(projectId);
-  const known = byProject.get(projectId);
-  if (known?.version === version) return known.types;
-  const persons = [...store.analysisData.index(projectId).personsById.values()].map((p) => p.properties);
-  const types = propertyTypesOf(store.analysisData.events(projectId), persons, store.analysisData.groups(projectId).map((g) => g.properties));
-  byProject.set(projectId, { version, types });
-  return types;
+  let known = byProject.get(projectId);
+  if (known?.index !== index) byProject.set(projectId, (known = { index, eventKinds: tableKindCounts(store.analysisData.events(projectId)), version: -1, types: null }));
+  if (known.version !== version || !known.types) {
+    const event: Record<string, PropertyType> = {};
+    for (const [key, counts] of known.eventKinds) {
+      const type = typeOf(counts);
+      if (type) event[key] = type;
+    }
+    const persons = [...index.personsById.values()].map((p) => p.properties);
+    known.types = { event, person: typesOf(recordProperties(persons)), group: typesOf(recordProperties(store.analysisData.groups(projectId).map((g) => g.properties))) };
+    known.version = version;
+  }
+  return known.types;
 }
