@@ -11,6 +11,7 @@ import type {
   DashboardRecord,
   DashboardTileRecord,
   EventRecord,
+  FeatureFlagRecord,
   GroupRecord,
   GroupTypeRecord,
   InsightRecord,
@@ -105,6 +106,7 @@ export function stateFromFixtures(doc: FixtureDocument, now: number, events?: Ev
   (doc.cohorts ?? []).forEach((c, i) => requireProject(`/cohorts/${i}`, c.project_id));
   uniqueIds(doc.actions ?? [], "/actions");
   uniqueIds(doc.cohorts ?? [], "/cohorts");
+  const featureFlags = toFeatureFlags(doc, now, requireProject);
   return {
     meta: {
       schema_version: 1,
@@ -113,11 +115,12 @@ export function stateFromFixtures(doc: FixtureDocument, now: number, events?: Ev
         person: Math.max(0, ...persons.map((p) => p.id)),
         dashboard: Math.max(0, ...dashboards.map((d) => d.id)),
         dashboard_tile: tiles.length,
+        feature_flag: Math.max(0, ...featureFlags.map((f) => f.id)),
       },
       users,
       projects,
       actions: (doc.actions ?? []).map((a) => ({ ...a, steps: a.steps.map((s) => ({ ...s })) })),
-      cohorts: (doc.cohorts ?? []).map((c) => ({ ...c, person_ids: [...c.person_ids] })),
+      cohorts: (doc.cohorts ?? []).map((c) => structuredClone(c)),
       dashboards,
       dashboard_tiles: tiles,
       insights,
@@ -125,11 +128,50 @@ export function stateFromFixtures(doc: FixtureDocument, now: number, events?: Ev
       pending_deletions: [],
       group_types: groupTypes,
       groups,
+      feature_flags: featureFlags,
+      flag_hash_key_overrides: [],
     },
     persons,
     events,
     activity: [],
   };
+}
+
+/**
+ * Flags get the next free id when the document gives none; a key names one live flag per project, as the real
+ * service's unique constraint does (deleted flags may share a key).
+ */
+function toFeatureFlags(doc: FixtureDocument, now: number, requireProject: (pointer: string, id: string) => void): FeatureFlagRecord[] {
+  const flags = doc.feature_flags ?? [];
+  uniqueIds(flags.filter((f): f is typeof f & { id: number } => f.id !== undefined), "/feature_flags");
+  let nextId = Math.max(0, ...flags.map((f) => f.id ?? 0));
+  const liveKeys = new Set<string>();
+  return flags.map((f, i): FeatureFlagRecord => {
+    requireProject(`/feature_flags/${i}`, f.project_id);
+    const deleted = f.deleted ?? false;
+    if (!deleted) {
+      const scoped = `${f.project_id}\u0000${f.key}`;
+      if (liveKeys.has(scoped)) throw new FixtureError(`/feature_flags/${i}/key`, `duplicate key "${f.key}" in project ${f.project_id}`);
+      liveKeys.add(scoped);
+    }
+    const createdAt = f.created_at ? isoOf(f.created_at) : new Date(now).toISOString();
+    return {
+      id: f.id ?? ++nextId,
+      project_id: f.project_id,
+      key: f.key,
+      name: f.name ?? "",
+      filters: structuredClone(f.filters),
+      active: f.active ?? true,
+      deleted,
+      ensure_experience_continuity: f.ensure_experience_continuity ?? false,
+      version: 1,
+      tags: [...(f.tags ?? [])],
+      created_by: null,
+      created_at: createdAt,
+      updated_at: createdAt,
+      last_modified_by: null,
+    };
+  });
 }
 
 function uniqueIds(items: { id: number }[], pointer: string) {

@@ -101,11 +101,54 @@ export interface ActionRecord {
   steps: ActionStep[];
 }
 
+/** A cohort: static (`person_ids`) or dynamic (`filters`, person-property conditions evaluated against the current persons). */
 export interface CohortRecord {
   project_id: string;
   id: number;
   name: string;
+  person_ids?: number[];
+  filters?: { properties: Properties };
+}
+
+/** A cohort with its members resolved (dynamic cohorts evaluated): what analyses and flags read. */
+export interface ResolvedCohort {
+  project_id: string;
+  id: number;
+  name: string;
   person_ids: number[];
+  /** The dynamic cohort's conditions; absent for a static cohort. */
+  filters?: { properties: Properties };
+}
+
+/** A feature flag in the real service's shape; `filters` holds its release conditions, variants and payloads. */
+export interface FeatureFlagRecord {
+  id: number;
+  project_id: string;
+  key: string;
+  /** The flag's description (the real service keeps the field name `name`). */
+  name: string;
+  filters: Properties;
+  active: boolean;
+  deleted: boolean;
+  ensure_experience_continuity: boolean;
+  /** 1 at creation, +1 on every update (the real service's optimistic-concurrency version). */
+  version: number;
+  tags: string[];
+  created_by: number | null;
+  created_at: string;
+  updated_at: string;
+  last_modified_by: number | null;
+}
+
+/**
+ * The hash key a person keeps for flags with `ensure_experience_continuity`: the anonymous distinct id they had
+ * when first evaluated, so that identifying does not re-bucket them (the real service's hash key overrides).
+ */
+export interface FlagHashKeyOverrideRecord {
+  project_id: string;
+  person_uuid: string;
+  feature_flag_key: string;
+  hash_key: string;
 }
 
 export interface DashboardRecord {
@@ -197,6 +240,8 @@ export interface Counters {
   person: number;
   dashboard: number;
   dashboard_tile: number;
+  /** Absent in store files written before feature flags. */
+  feature_flag?: number;
 }
 
 /** The main store file: the small records that change often. */
@@ -214,6 +259,8 @@ export interface MetaData {
   pending_deletions: PendingDeletionRecord[];
   group_types: GroupTypeRecord[];
   groups: GroupRecord[];
+  feature_flags: FeatureFlagRecord[];
+  flag_hash_key_overrides: FlagHashKeyOverrideRecord[];
   /** How the stored dataset began; decides whether it is shifted to now at start. Absent in older files. */
   origin?: "generated" | "fixtures";
 }

@@ -26,6 +26,10 @@ export function shiftState(state: State, offsetMs: number): void {
     i.updated_at = shiftIso(i.updated_at, offsetMs);
     i.last_modified_at = shiftIso(i.last_modified_at, offsetMs);
   }
+  for (const f of meta.feature_flags) {
+    f.created_at = shiftIso(f.created_at, offsetMs);
+    f.updated_at = shiftIso(f.updated_at, offsetMs);
+  }
 }
 
 /** "+13d 4h 5m": an offset as a person reads it. */

@@ -7,7 +7,9 @@ import { createGroupsRepo } from "./groups-repo.ts";
 import { createInsightsRepo } from "./insights-repo.ts";
 import { openDatabases, writeAll, type Databases, type StoreFiles } from "./persistence.ts";
 import { createPersonsRepo } from "./persons-repo.ts";
-import type { ActivityRecord, GroupRecord, GroupTypeRecord, ProjectRecord, State, UserRecord } from "./schema.ts";
+import { createFlagsRepo } from "./flags-repo.ts";
+import { resolveCohorts, type CohortConditionMatcher } from "./cohorts.ts";
+import type { ResolvedCohort, ActivityRecord, GroupRecord, GroupTypeRecord, ProjectRecord, State, UserRecord } from "./schema.ts";
 
 export { INSIGHT_WRITABLE, type InsightInput } from "./insights-repo.ts";
 
@@ -16,6 +18,9 @@ export interface StoreOptions {
   persist: boolean;
   deletionSchedule?: DeletionSchedule;
 }
+
+/** Dynamic cohorts are matched as the flags service matches person properties. */
+const matchesCohortConditions: CohortConditionMatcher = () => false; // MERGE: cohortMatches from src/flags
 
 /** Opens the store over a state: files when given, memory otherwise. The only owner of lowdb. */
 export async function createStore(state: State, clock: Clock, files: StoreFiles | null, opts: StoreOptions) {
@@ -38,6 +43,18 @@ function createStoreOver(dbs: Databases, clock: Clock, schedule: DeletionSchedul
     const data = { types: meta().group_types.filter((t) => t.project_id === projectId), groups: meta().groups.filter((g) => g.project_id === projectId) };
     groupData.set(projectId, { version: core.version(projectId), data });
     return data;
+  };
+  // Resolved per data version and minute (relative dates in conditions move with the clock).
+  const resolvedCohorts = new Map<string, { key: string; cohorts: ResolvedCohort[] }>();
+  const cohortsOf = (projectId: string): ResolvedCohort[] => {
+    const now = clock.now();
+    const key = `${core.version(projectId)}:${Math.floor(now / 60_000)}:${meta().cohorts.length}`;
+    const known = resolvedCohorts.get(projectId);
+    if (known?.key === key) return known.cohorts;
+    const own = meta().cohorts.filter((c) => c.project_id === projectId);
+    const cohorts = resolveCohorts(own, core.indexOf(projectId).personsById, matchesCohortConditions, new Date(now));
+    resolvedCohorts.set(projectId, { key, cohorts });
+    return cohorts;
   };
   return {
     users: {
@@ -72,6 +89,7 @@ function createStoreOver(dbs: Databases, clock: Clock, schedule: DeletionSchedul
     groups: createGroupsRepo(core),
     dashboards,
     insights,
+    flags: createFlagsRepo(core),
     persons: createPersonsRepo(core, schedule),
     events,
     activity: {
@@ -84,7 +102,8 @@ function createStoreOver(dbs: Databases, clock: Clock, schedule: DeletionSchedul
       events: events.of,
       index: core.indexOf,
       actions: (projectId: string) => meta().actions.filter((a) => a.project_id === projectId),
-      cohorts: (projectId: string) => meta().cohorts.filter((c) => c.project_id === projectId),
+      /** Cohorts with their members (dynamic ones evaluated against the current persons). */
+      cohorts: cohortsOf,
       groupTypes: (projectId: string) => meta().group_types.filter((t) => t.project_id === projectId),
       groups: (projectId: string) => meta().groups.filter((g) => g.project_id === projectId),
       groupData: groupDataOf,
@@ -97,6 +116,7 @@ function createStoreOver(dbs: Databases, clock: Clock, schedule: DeletionSchedul
       dbs.events.data = state.events;
       dbs.activity.data = state.activity;
       core.reindex();
+      resolvedCohorts.clear();
       for (const p of new Set([...core.versionedProjects(), ...state.meta.projects.map((p) => p.id)])) core.bump(p);
       await writeAll(dbs);
     },

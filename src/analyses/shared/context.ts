@@ -1,4 +1,4 @@
-import type { ActionRecord, CohortRecord, PersonRecord, Properties } from "../../store/schema.ts";
+import type { ActionRecord, ResolvedCohort, PersonRecord, Properties } from "../../store/schema.ts";
 import type { GroupData } from "./groups.ts";
 import type { SessionTable } from "./session-properties.ts";
 import type { HogqlPropertyTypes } from "../../hogql/evaluate.ts";
@@ -14,7 +14,7 @@ export interface AnalysisContext {
   weekStartDay: 0 | 1;
   /** undefined ⇒ the distinct id is its own person (reference: analytics §1.1). */
   personOf(distinctId: string): PersonRecord | undefined;
-  cohorts: readonly CohortRecord[];
+  cohorts: readonly ResolvedCohort[];
   actions: readonly ActionRecord[];
   testAccountFilters: readonly Properties[];
   /** The project's group types and groups (group analytics); absent = none. */

@@ -1,4 +1,4 @@
-import type { CohortRecord, EventRecord, PersonRecord } from "../../store/schema.ts";
+import type { ResolvedCohort, EventRecord, PersonRecord } from "../../store/schema.ts";
 import type { FilterContext } from "./context.ts";
 import { decodeJsonish, isObject, type Loose } from "./filter-read.ts";
 import { groupLookup, groupPropertiesOf, groupTypeIndexOf } from "./groups.ts";
@@ -93,7 +93,7 @@ function compileFilter(filter: Loose, ctx: FilterContext, attr: string): RowPred
 }
 
 /** Cohort membership of the attributed person; `not_in` or `negation` negates; an unknown cohort has no members. */
-function compileCohort(filter: Loose, cohorts: readonly CohortRecord[]): RowPredicate {
+function compileCohort(filter: Loose, cohorts: readonly ResolvedCohort[]): RowPredicate {
   const id = Number(Array.isArray(filter.value) ? filter.value[0] : filter.value);
   const cohort = cohorts.find((c) => c.id === id);
   const members = new Set(cohort?.person_ids ?? []);
@@ -102,7 +102,7 @@ function compileCohort(filter: Loose, cohorts: readonly CohortRecord[]): RowPred
 }
 
 /** Members of a cohort as a Set of person ids (breakdowns reuse it). */
-export function cohortMembers(cohorts: readonly CohortRecord[], id: number): Set<number> | undefined {
+export function cohortMembers(cohorts: readonly ResolvedCohort[], id: number): Set<number> | undefined {
   const cohort = cohorts.find((c) => c.id === id);
   return cohort ? new Set(cohort.person_ids) : undefined;
 }

@@ -1,6 +1,6 @@
 import type { AnalysisContext } from "../../../src/analyses/shared/context.ts";
 import { deriveSessions } from "../../../src/analyses/shared/session-properties.ts";
-import type { ActionRecord, CohortRecord, EventRecord, PersonRecord, Properties } from "../../../src/store/schema.ts";
+import type { ActionRecord, ResolvedCohort, EventRecord, PersonRecord, Properties } from "../../../src/store/schema.ts";
 
 /** Journeys declared per person (as PostHog's test_journeys), turned into store records for the analyses. */
 export interface JourneyEvent {
@@ -61,7 +61,7 @@ export interface ContextOptions {
   now?: string;
   timezone?: string;
   weekStartDay?: 0 | 1;
-  cohorts?: CohortRecord[];
+  cohorts?: ResolvedCohort[];
   actions?: ActionRecord[];
   testAccountFilters?: Properties[];
 }

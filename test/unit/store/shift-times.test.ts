@@ -14,6 +14,8 @@ function state(): State {
       projects: [],
       actions: [],
       cohorts: [],
+      feature_flags: [],
+      flag_hash_key_overrides: [],
       dashboards: [],
       dashboard_tiles: [],
       insights: [
