@@ -8,6 +8,7 @@ import { CapturedLog } from "./capture/captured-log.ts";
 import { capturedLogRouter, captureRouter } from "./capture/router.ts";
 import type { Config } from "./config.ts";
 import { createOverrides } from "./control/overrides.ts";
+import { ForcedFlags } from "./control/forced-flags.ts";
 import { controlRouter, controlTakesBody, guard } from "./control/router.ts";
 import { createControl } from "./control/service.ts";
 import { snapshotOf } from "./control/snapshot.ts";
@@ -119,9 +120,10 @@ export async function createApp({ store, clock, config, logger, startup, chdbMod
   // Persons URLs in results carry only what the persons endpoints declare; read from the router built below.
   const analyses = createAnalysisService(store, clock, { personsQueryKeys: (endpoint) => personsQueryKeys(endpoint) });
   const overrides = createOverrides(() => router.api);
+  const forced = new ForcedFlags();
   const sql = createSqlDatabase({ store, folder: sqlFolderFor(config.dataFile), chdbModule, timeoutMs: config.sqlTimeLimitMs });
   const queries = { statuses: createQueryStatuses(clock, (message, err) => logger.error(message, err)), results: createResultCache() };
-  const baseDeps = { store, clock, config, analyses, sql, bodies: createBodyCache(), overrides, queries };
+  const baseDeps = { store, clock, config, analyses, sql, bodies: createBodyCache(), overrides, queries, forced };
   let router = await createApi(handlers, baseDeps);
   let personsQueryKeys = personsQueryKeysOf(router.api);
   /** Paths are routed with a trailing slash, as the real service's, except the few documented without one. */
@@ -138,6 +140,7 @@ export async function createApp({ store, clock, config, logger, startup, chdbMod
     queries,
     requestLog,
     overrides,
+    forced,
     startup: startup ?? snapshotOf(store.snapshot()),
     startupClock: clock.isFrozen() ? clock.now() : null,
   });
@@ -165,7 +168,7 @@ export async function createApp({ store, clock, config, logger, startup, chdbMod
   });
   // Capture (openapi/capture.yaml) before the API: its own auth (the project token), encodings and CORS.
   const captured = new CapturedLog(Math.min(config.requestLogSize, CAPTURED_LOG_SIZE));
-  app.use(captureRouter({ store, clock, captured }));
+  app.use(captureRouter({ store, clock, captured, forced }));
   app.use("/_mock", controlOriginPolicy(config.controlOrigins));
   if (config.corsOrigins.length) app.use(corsMiddleware(config.corsOrigins));
   app.use(readDeclaredBody(express.json({ limit: config.bodyLimit, type: ["application/json", "+json"], strict: false }), (req) => {

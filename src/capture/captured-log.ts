@@ -12,6 +12,8 @@ export interface CapturedRequest {
   decoded: unknown;
   /** Why the request was refused; null when it was accepted. */
   error: string | null;
+  /** A flags request: whom it evaluated, and each flag's value (variant key or boolean). */
+  flags?: { distinct_id: string; groups: Record<string, string>; values: Record<string, string | boolean> };
 }
 
 /** The last `size` capture requests, newest first; older ones drop out. */

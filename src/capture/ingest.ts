@@ -57,6 +57,8 @@ function applyPersonPlan(store: Store, projectId: string, plan: PersonPlan, writ
       const from = persons.find(projectId, String(plan.from.id))!;
       const into = persons.find(projectId, String(plan.into.id))!;
       writes.push(persons.merge(from, into, { distinct_ids: plan.distinct_ids, properties: plan.properties, created_at: plan.created_at }));
+      // The merged person's flag hash keys follow it (reference §5: overrides are re-pointed).
+      writes.push(store.flags.moveHashKeyOverrides(projectId, from.uuid, into.uuid));
     }
   }
 }

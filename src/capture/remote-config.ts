@@ -1,16 +1,18 @@
 /**
- * The minimal `/flags`, `/decide` and remote-config answers that keep the client libraries quiet: no feature
- * flags, no session recording, no site apps (reference: ingestion-persons-events §1.10).
+ * The `/flags`, `/decide` and remote-config answers: evaluated feature flags, and a config without session
+ * recording or site apps (reference: ingestion-persons-events §1.10).
  */
 import { randomUUID } from "node:crypto";
+import { v1Flags, v2Flags, type FlagValue } from "../services/feature-flags.ts";
 
 const SUPPORTED_COMPRESSION = ["gzip", "gzip-js"];
 
 /** What posthog-js reads from remote config (and from `/flags/?config=true`). */
-export const remoteConfig = (token: string) => ({
+export const remoteConfig = (token: string, hasFeatureFlags: boolean) => ({
   token,
   supportedCompression: SUPPORTED_COMPRESSION,
-  hasFeatureFlags: false,
+  /** posthog-js asks `/flags` only when this is true. */
+  hasFeatureFlags,
   captureDeadClicks: false,
   capturePerformance: false,
   autocapture_opt_out: false,
@@ -26,20 +28,27 @@ export const remoteConfig = (token: string) => ({
 });
 
 /** `/array/{token}/config.js`: the script form posthog-js loads, which registers the same config. */
-export const remoteConfigScript = (token: string) =>
+export const remoteConfigScript = (token: string, hasFeatureFlags: boolean) =>
   `(function(){window._POSTHOG_REMOTE_CONFIG=window._POSTHOG_REMOTE_CONFIG||{};` +
-  `window._POSTHOG_REMOTE_CONFIG[${JSON.stringify(token)}]={config:${JSON.stringify(remoteConfig(token))},siteApps:[]};})();`;
+  `window._POSTHOG_REMOTE_CONFIG[${JSON.stringify(token)}]={config:${JSON.stringify(remoteConfig(token, hasFeatureFlags))},siteApps:[]};})();`;
+
+/** What a flags answer is built from: the project's token (none: no project, no flags) and its evaluated flags. */
+export interface FlagsOutcome {
+  token: string | undefined;
+  hasFeatureFlags: boolean;
+  values: readonly FlagValue[];
+}
 
 /** `/flags/?v=2` answers the v2 shape; without `v` (or v=1) the v1 shape the SDKs also accept. */
-export function flagsAnswer(version: number, token: string | undefined) {
-  const base = token ? remoteConfig(token) : { supportedCompression: SUPPORTED_COMPRESSION, sessionRecording: false };
-  if (version >= 2) return { ...base, flags: {}, errorsWhileComputingFlags: false, requestId: randomUUID() };
-  return { ...base, featureFlags: {}, featureFlagPayloads: {}, errorsWhileComputingFlags: false };
+export function flagsAnswer(version: number, outcome: FlagsOutcome) {
+  const base = outcome.token ? remoteConfig(outcome.token, outcome.hasFeatureFlags) : { supportedCompression: SUPPORTED_COMPRESSION, sessionRecording: false };
+  if (version >= 2) return { ...base, flags: v2Flags(outcome.values), errorsWhileComputingFlags: false, requestId: randomUUID() };
+  return { ...base, ...v1Flags(outcome.values), errorsWhileComputingFlags: false };
 }
 
 /** `/decide/?v=3|4` (older SDKs): the v1 flags shape plus the old config keys. */
-export const decideAnswer = (token: string | undefined) => ({
-  ...flagsAnswer(1, token),
+export const decideAnswer = (outcome: FlagsOutcome) => ({
+  ...flagsAnswer(1, outcome),
   config: { enable_collect_everything: true },
   toolbarParams: {},
   isAuthenticated: false,

@@ -15,7 +15,12 @@ import { decodeCapture, type RawCapture } from "./decode.ts";
 import { captureFail } from "./errors.ts";
 import { ingest } from "./ingest.ts";
 import { normaliseEvent, toBatch } from "./normalise.ts";
-import { decideAnswer, flagsAnswer, remoteConfig, remoteConfigScript } from "./remote-config.ts";
+import { decideAnswer, flagsAnswer, remoteConfig, remoteConfigScript, type FlagsOutcome } from "./remote-config.ts";
+import { flagsRequestOf } from "./flags-request.ts";
+import { evaluateForRequest, flagDefinitionsAnswer, hasFeatureFlags, type FlagsRequest } from "../services/feature-flags.ts";
+import type { ForcedFlags } from "../control/forced-flags.ts";
+import type { ProjectRecord } from "../store/schema.ts";
+import { derivedProjectSecretKey } from "../util/ids.ts";
 
 /** Body limits of the real capture (reference §1.1): 20 MB for `/batch/`, 2 MB elsewhere; after decompression. */
 export const BATCH_LIMIT = 20 * 1024 * 1024;
@@ -27,6 +32,25 @@ export interface CaptureDeps {
   store: Store;
   clock: Clock;
   captured: CapturedLog;
+  /** Flag values forced by tests (`/_mock/feature_flags/`). */
+  forced: ForcedFlags;
+}
+
+/** A flags request in the captured log, with who was evaluated and what each flag came out as. */
+function logFlags(req: Request, captured: CapturedLog, outcome: (FlagsOutcome & { request?: FlagsRequest; body: unknown }) | null, status: number, error: string | null) {
+  captured.push({
+    at: new Date().toISOString(),
+    method: req.method,
+    path: req.path,
+    query: firstValues(req.query),
+    content_type: req.get("content-type") ?? null,
+    content_encoding: req.get("content-encoding") ?? null,
+    body_bytes: Buffer.isBuffer(req.body) ? req.body.length : 0,
+    status,
+    decoded: outcome?.body ?? null,
+    error,
+    ...(outcome?.request ? { flags: { distinct_id: outcome.request.distinctId, groups: outcome.request.groups, values: Object.fromEntries(outcome.values.map((v) => [v.key, v.variant ?? v.enabled])) } } : {}),
+  });
 }
 
 const firstValues = (query: Request["query"]): Record<string, string | undefined> =>
@@ -100,25 +124,59 @@ function sentAtOfQuery(query: Record<string, string | undefined>): string | unde
   return isPrintableInstant(ms) && ms > Date.UTC(2021, 0, 1) ? new Date(ms).toISOString() : undefined;
 }
 
-/** The token of a flags request: query `token`/`api_key`, or the (decoded) body's; undefined when there is none. */
-function flagsToken(req: Request): string | undefined {
+/** A flags request's decoded body (null when there is none) and token: query `token`/`api_key`, or the body's. */
+function flagsBodyAndToken(req: Request): { body: unknown; token: string | undefined } {
   const query = firstValues(req.query);
-  if (query.token || query.api_key) return query.token ?? query.api_key;
-  if (!Buffer.isBuffer(req.body) || req.body.length === 0) return undefined;
-  try {
-    const body = decodeCapture({ body: req.body, contentType: req.get("content-type"), contentEncoding: undefined, query: { compression: query.compression } }, EVENT_LIMIT);
-    const token = (body as Record<string, unknown> | null)?.token ?? (body as Record<string, unknown> | null)?.api_key;
-    return typeof token === "string" ? token : undefined;
-  } catch {
-    return undefined;
+  let body: unknown = null;
+  if (Buffer.isBuffer(req.body) && req.body.length > 0) {
+    try {
+      body = decodeCapture({ body: req.body, contentType: req.get("content-type"), contentEncoding: undefined, query: { compression: query.compression } }, EVENT_LIMIT);
+    } catch {
+      body = null;
+    }
   }
+  const fields = (body ?? {}) as Record<string, unknown>;
+  const token = query.token || query.api_key || fields.token || fields.api_key;
+  return { body, token: typeof token === "string" ? token : undefined };
 }
 
-/** A token that names no project is refused, as the real `/flags` does; no token at all is answered (no flags either way). */
-function checkedFlagsToken(req: Request, store: Store): string | undefined {
-  const token = flagsToken(req);
-  if (token !== undefined && !store.projects.byToken(token)) throw captureFail.unknownToken();
-  return token;
+/**
+ * Evaluates a flags request. A token that names no project is refused, as the real `/flags` does; no token at
+ * all is answered without flags; `disable_flags` (posthog-js's config-only call) asks for none.
+ */
+async function flagsOutcome(req: Request, deps: CaptureDeps): Promise<FlagsOutcome & { request?: FlagsRequest; body: unknown }> {
+  const { body, token } = flagsBodyAndToken(req);
+  if (token === undefined) return { token, hasFeatureFlags: false, values: [], body };
+  const project = deps.store.projects.byToken(token);
+  if (!project) throw captureFail.unknownToken();
+  const hasFlags = hasFeatureFlags(deps, project);
+  if ((body as Record<string, unknown> | null)?.disable_flags === true) return { token, hasFeatureFlags: hasFlags, values: [], body };
+  const request = flagsRequestOf(body, firstValues(req.query));
+  return { token, hasFeatureFlags: hasFlags, values: await evaluateForRequest(deps, project, request), request, body };
+}
+
+/**
+ * The project whose flag definitions a local evaluation poll asks for: the `token` names it, and the bearer key
+ * is a personal API key of a member or that project's secret key (`phs_…`); without a token, the key's user's
+ * first project (as `@current`).
+ */
+function definitionsProject(req: Request, store: Store): ProjectRecord {
+  const bearer = /^Bearer\s+(\S+)$/i.exec(req.get("authorization") ?? "")?.[1];
+  if (bearer === undefined) throw fail.notAuthenticated();
+  const token = firstValues(req.query).token;
+  const named = token === undefined ? undefined : store.projects.byToken(token);
+  if (token !== undefined && !named) throw captureFail.unknownToken();
+  if (bearer.startsWith("phs_")) {
+    const project = named ?? store.projects.all().find((p) => derivedProjectSecretKey(p.id) === bearer);
+    if (!project || derivedProjectSecretKey(project.id) !== bearer) throw fail.badKey();
+    return project;
+  }
+  const user = store.users.byKey(bearer);
+  if (!user) throw fail.badKey();
+  const project = named ?? store.projects.forUser(user.id)[0];
+  if (!project) throw fail.notFound();
+  if (project.members !== null && !project.members.includes(user.id)) throw fail.forbidden();
+  return project;
 }
 
 /** `GET|DELETE /_mock/captured/` (openapi/control.yaml): the captured-request log; mounted behind the control API's guard. */
@@ -146,7 +204,7 @@ export function captureRouter(deps: CaptureDeps) {
   const router = express.Router({ caseSensitive: true });
   // The real service mirrors the origin and the requested headers and allows credentials (reference §1.6).
   router.use(
-    [...EVENT_PATHS, "/batch", "/flags", "/decide", "/array"],
+    [...EVENT_PATHS, "/batch", "/flags", "/decide", "/array", "/api/feature_flag"],
     cors({ origin: true, credentials: true, methods: ["GET", "POST", "OPTIONS"], optionsSuccessStatus: 200, maxAge: 600 }),
   );
   for (const path of EVENT_PATHS) router.route(path).get(captureHandler(deps, EVENT_LIMIT, path === "/engage")).post(captureHandler(deps, EVENT_LIMIT, path === "/engage"));
@@ -162,20 +220,48 @@ export function captureRouter(deps: CaptureDeps) {
       else next(e);
     }
   };
-  const flags = answer((req) => flagsAnswer(Number(firstValues(req.query).v ?? 1), checkedFlagsToken(req, deps.store)));
-  router.route("/flags").get(flags).post(rawSmall, flags);
-  const decide = answer((req) => decideAnswer(checkedFlagsToken(req, deps.store)));
+  const flags = (shape: (req: Request, outcome: FlagsOutcome) => unknown) => async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const outcome = await flagsOutcome(req, deps);
+      res.json(shape(req, outcome));
+      logFlags(req, deps.captured, outcome, 200, null);
+    } catch (e) {
+      if (!(e instanceof ApiError)) return next(e);
+      logFlags(req, deps.captured, null, e.status, e.body.detail);
+      respondError(res, e.status, e.body);
+    }
+  };
+  const v2OrV1 = flags((req, outcome) => flagsAnswer(Number(firstValues(req.query).v ?? 1), outcome));
+  router.route("/flags").get(v2OrV1).post(rawSmall, v2OrV1);
+  const decide = flags((_req, outcome) => decideAnswer(outcome));
   router.route("/decide").get(decide).post(rawSmall, decide);
+  // posthog-node's local evaluation polls (5.x: /flags/definitions; older: /api/feature_flag/local_evaluation).
+  const definitions = (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const project = definitionsProject(req, deps.store);
+      const raw = firstValues(req.query).send_cohorts;
+      const answer = flagDefinitionsAnswer(deps, project, raw !== undefined && raw !== "false", req.get("if-none-match"));
+      res.status(answer.status).set(answer.headers ?? {});
+      if (answer.body === undefined) res.end();
+      else res.json(answer.body);
+    } catch (e) {
+      if (e instanceof ApiError) respondError(res, e.status, e.body);
+      else next(e);
+    }
+  };
+  router.get(["/flags/definitions", "/flags/definitions/", "/api/feature_flag/local_evaluation", "/api/feature_flag/local_evaluation/"], definitions);
   const knownToken = (req: Request) => {
     const token = String(req.params.token);
     if (!deps.store.projects.byToken(token)) throw fail.notFound();
     return token;
   };
-  router.get("/array/:token/config", answer((req) => remoteConfig(knownToken(req))));
+  const hasFlags = (token: string) => hasFeatureFlags(deps, deps.store.projects.byToken(token)!);
+  router.get("/array/:token/config", answer((req) => remoteConfig(knownToken(req), hasFlags(String(req.params.token)))));
   router.get("/array/:token/config.js", (req, res, next) => {
     try {
       // The token first: an unknown one is answered with the JSON error, not under the script's type.
-      const script = remoteConfigScript(knownToken(req));
+      const token = knownToken(req);
+      const script = remoteConfigScript(token, hasFlags(token));
       res.type("application/javascript").send(script);
     } catch (e) {
       if (e instanceof ApiError) respondError(res, e.status, e.body);

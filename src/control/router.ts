@@ -6,6 +6,7 @@ import { newBackend, routingErrorHandlers, type Backend } from "../http/api.ts";
 import { fail } from "../http/errors.ts";
 import { FixtureError } from "../store/load-fixtures.ts";
 import type { OverrideRequest } from "./overrides.ts";
+import type { ForcedFlagRequest } from "./forced-flags.ts";
 import type { RequestPattern } from "./request-matcher.ts";
 import type { Control } from "./service.ts";
 import { projectFile } from "../util/project-files.ts";
@@ -67,6 +68,17 @@ const handlers: Record<string, ControlHandler> = {
   },
   control_requests_find: (c, control) => ({ requests: control.findRequests(c.request.requestBody as RequestPattern) }),
   control_requests_count: (c, control) => ({ count: control.findRequests(c.request.requestBody as RequestPattern).length }),
+  control_flags_force: (c, control) => created(control.forcedFlags.add(c.request.requestBody as ForcedFlagRequest)),
+  control_flags_list: (_c, control) => ({ results: control.forcedFlags.list() }),
+  control_flags_clear: (_c, control) => {
+    control.forcedFlags.clear();
+    return undefined;
+  },
+  control_flags_destroy: (c, control) => {
+    const id = Number(c.request.params.id);
+    if (!control.forcedFlags.remove(id)) throw fail.notFound(`No forced flag ${id}.`);
+    return undefined;
+  },
   control_overrides_create: (c, control) => created(control.overrides.add(c.request.requestBody as OverrideRequest)),
   control_overrides_list: (_c, control) => ({ results: control.overrides.list() }),
   control_overrides_clear: (_c, control) => {

@@ -8,6 +8,7 @@ import { assertFixtureDocument, stateFromFixtures } from "../store/load-fixtures
 import type { State } from "../store/schema.ts";
 import type { Store } from "../store/store.ts";
 import type { OverrideRequest, Overrides } from "./overrides.ts";
+import type { ForcedFlagRequest, ForcedFlags } from "./forced-flags.ts";
 import { compilePattern, queryFields, type RequestPattern } from "./request-matcher.ts";
 import { snapshotOf } from "./snapshot.ts";
 
@@ -19,6 +20,7 @@ export interface ControlDeps {
   queries: { statuses: QueryStatuses; results: ResultCache };
   requestLog: RequestLog;
   overrides: Overrides;
+  forced: ForcedFlags;
   /** The state the server started with (reset restores it). */
   startup: State;
   startupClock: number | null;
@@ -48,6 +50,7 @@ export function createControl(deps: ControlDeps) {
   return {
     async reset() {
       deps.overrides.clear();
+      deps.forced.clear();
       await store.replace(snapshotOf(deps.startup));
       if (deps.startupClock === null) clock.unfreeze();
       else clock.set(deps.startupClock);
@@ -90,6 +93,12 @@ export function createControl(deps: ControlDeps) {
     findRequests(pattern: RequestPattern): RequestLogEntry[] {
       const matches = compilePattern(pattern);
       return deps.requestLog.list().filter((e) => matches(matchable(e)));
+    },
+    forcedFlags: {
+      add: (req: ForcedFlagRequest) => deps.forced.add(req),
+      list: () => deps.forced.list(),
+      remove: (id: number) => deps.forced.remove(id),
+      clear: () => deps.forced.clear(),
     },
     overrides: {
       add: (req: OverrideRequest) => deps.overrides.add(req),

@@ -102,6 +102,98 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/projects/{project_id}/feature_flags/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List feature flags
+         * @description Returns a page of the project's feature flags that are not deleted, newest first.
+         */
+        get: operations["feature_flags_list"];
+        put?: never;
+        /**
+         * Create a feature flag
+         * @description Creates a flag; it is evaluated for the client libraries at once. The checks and their messages are the real service's: the key must be unique among live flags and use only letters, digits, `-` and `_`; there must be at least one condition set; a person flag's conditions use person, cohort and flag properties, a group flag's only group properties of its group type; variant percentages sum to 100; a condition's variant exists; payload keys are variant keys (or `"true"` for a boolean flag) and each payload is JSON; a cohort condition names an existing cohort; a flag condition names an active flag by id and makes no cycle. Each is a 400 with attr `key` or `filters`.
+         */
+        post: operations["feature_flags_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/feature_flags/local_evaluation/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Flag definitions for local evaluation
+         * @description Returns the project's flag definitions as posthog-node's local evaluation reads them (it also polls the same body at `/flags/definitions` and `/api/feature_flag/local_evaluation`). The `ETag` header names the definitions; a request whose `If-None-Match` names the current ones gets 304 without a body.
+         */
+        get: operations["feature_flags_local_evaluation_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/feature_flags/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /** @description Feature flag id. An id that names no live flag of the project is 404. */
+                id: components["parameters"]["feature_flag_id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Retrieve a feature flag
+         * @description Returns one flag that is not deleted.
+         */
+        get: operations["feature_flags_retrieve"];
+        put?: never;
+        post?: never;
+        /**
+         * Hard delete (not allowed)
+         * @description Answers 405 without a body, as the real service does; soft-delete with `PATCH` and `{"deleted": true}`.
+         */
+        delete: operations["feature_flags_destroy"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a feature flag
+         * @description Changes the given writable fields, raises `version` by one and returns the flag; the next evaluation uses the change. `deleted: true` soft-deletes it (it then answers 404 and is no longer evaluated); a flag other active flags depend on cannot be deleted or made inactive. The checks of create apply to what is sent.
+         */
+        patch: operations["feature_flags_partial_update"];
+        trace?: never;
+    };
     "/api/projects/{project_id}/insights/": {
         parameters: {
             query?: never;
@@ -3064,6 +3156,8 @@ export interface components {
             organization: string;
             /** @description The project API key (`phc_…`) that client libraries send to the capture endpoints. */
             api_token: string;
+            /** @description The project secret key (`phs_…`): posthog-node may send it instead of a personal API key to fetch flag definitions for local evaluation. It authenticates nothing else. */
+            secret_api_token?: string;
             /**
              * @description IANA time zone name; analyses bucket days, weeks and months in it. Default `UTC`.
              * @example UTC
@@ -4139,6 +4233,149 @@ export interface components {
                 deleted: boolean;
             }[];
         };
+        /** @description A condition on a person property (`type: person`), a group property (`group`, with `group_type_index`), cohort membership (`cohort`: `value` is the cohort id, operator `in` or `not_in`) or another flag's value (`flag`: `key` is that flag's id, operator `flag_evaluates_to`, `value` true, false or a variant key). */
+        FeatureFlagProperty: {
+            key: string;
+            value?: unknown;
+            /** @enum {string|null} */
+            operator?: "exact" | "is_not" | "icontains" | "not_icontains" | "regex" | "not_regex" | "gt" | "gte" | "lt" | "lte" | "is_set" | "is_not_set" | "is_date_before" | "is_date_after" | "is_date_exact" | "in" | "not_in" | "flag_evaluates_to" | "semver_eq" | "semver_neq" | "semver_gt" | "semver_gte" | "semver_lt" | "semver_lte" | "semver_tilde" | "semver_caret" | "semver_wildcard" | null;
+            /** @enum {string} */
+            type: "person" | "group" | "cohort" | "flag";
+            group_type_index?: number | null;
+            negation?: boolean;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description One condition set of a flag. */
+        FeatureFlagConditionGroup: {
+            /** @description All must hold. */
+            properties?: components["schemas"]["FeatureFlagProperty"][];
+            /** @description Share of matching actors for whom the set holds, by the hash of flag key and distinct id (or group key); null is 100. */
+            rollout_percentage?: number | null;
+            /** @description The variant every actor matching this set gets (a key of `multivariate.variants`). */
+            variant?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A flag's release conditions, variants and payloads. The flag is on for an actor (a person, or a group for a group flag) who matches any condition set in `groups` and falls inside its rollout; the first matching set decides. */
+        FeatureFlagFilters: {
+            /** @description Condition sets, checked in order. Required and non-empty on create. */
+            groups?: components["schemas"]["FeatureFlagConditionGroup"][];
+            /** @description Variants of a multivariate flag; their rollout percentages must sum to 100. */
+            multivariate?: {
+                variants: {
+                    key: string;
+                    name?: string | null;
+                    rollout_percentage: number;
+                }[];
+            } | null;
+            /** @description Payload per variant key, or under `"true"` for a boolean flag: each a JSON text (a JSON object sent here is stored as its text, as the real service does). Returned parsed to the client libraries. */
+            payloads?: {
+                [key: string]: unknown;
+            };
+            /** @description Evaluate per group of this type (its group key hashed) instead of per person. */
+            aggregation_group_type_index?: number | null;
+            /** @description Early-access enrolment conditions; stored, not evaluated. */
+            super_groups?: Record<string, never>[];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A feature flag, in the real service's shape. Fields of features the mock does not have (experiments, surveys, early access, usage dashboards, encrypted payloads, evaluation tags) carry their empty values. */
+        FeatureFlag: {
+            id: number;
+            /** @description The flag's description (the real service keeps the field name `name`). */
+            name: string;
+            /** @description Unique among the project's flags that are not deleted; letters, digits, `-` and `_`. */
+            key: string;
+            filters: components["schemas"]["FeatureFlagFilters"];
+            deleted: boolean;
+            /** @description An inactive flag is off for everyone and is left out of `/flags` answers. */
+            active: boolean;
+            created_by: components["schemas"]["User"] | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description 1 at creation, one more on every update. */
+            version: number;
+            last_modified_by: components["schemas"]["User"] | null;
+            /** @description Keep a person's value when they identify: the anonymous distinct id sent as `$anon_distinct_id` on the first evaluation becomes the person's hash key for this flag. */
+            ensure_experience_continuity: boolean;
+            experiment_set?: number[];
+            surveys?: Record<string, never>[];
+            features?: Record<string, never>[];
+            rollback_conditions?: unknown[] | null;
+            performed_rollback?: boolean | null;
+            can_edit?: boolean;
+            tags: string[];
+            evaluation_tags?: string[];
+            usage_dashboard?: number | null;
+            analytics_dashboards?: number[];
+            has_enriched_analytics?: boolean | null;
+            user_access_level?: string | null;
+            is_remote_configuration?: boolean | null;
+            has_encrypted_payloads?: boolean | null;
+            /**
+             * @description DELETED for a deleted flag, else ACTIVE (the mock does not judge staleness).
+             * @enum {string}
+             */
+            status: "ACTIVE" | "STALE" | "DELETED" | "UNKNOWN";
+            evaluation_runtime?: string | null;
+            bucketing_identifier?: string | null;
+            /** Format: date-time */
+            last_called_at?: string | null;
+        };
+        /** @description A page of a project's feature flags. */
+        PaginatedFeatureFlagList: {
+            /** @description Number of flags matching the filters. */
+            count: number;
+            /**
+             * Format: uri
+             * @description Absolute URL of the next page, or null when nothing follows.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description Absolute URL of the previous page, or null on the first page.
+             */
+            previous: string | null;
+            results: components["schemas"]["FeatureFlag"][];
+        };
+        /** @description Writable fields of a flag: the body of create (with `key` and `filters` required) and of update. Read-only fields of FeatureFlag sent along are ignored, as the real service does. */
+        FeatureFlagWrite: {
+            key?: string;
+            name?: string;
+            filters?: components["schemas"]["FeatureFlagFilters"];
+            active?: boolean;
+            /** @description `true` soft-deletes the flag (it disappears from lists, reads and evaluation); it cannot be undone. */
+            deleted?: boolean;
+            ensure_experience_continuity?: boolean;
+            tags?: string[];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Everything posthog-node needs to evaluate a project's flags itself: the active and inactive flags that are not deleted (without their `name`'s description text trimmed), the group type names by index, and, with `send_cohorts`, the conditions of the dynamic cohorts the flags use (keyed by cohort id). */
+        FeatureFlagLocalEvaluation: {
+            flags: ({
+                id: number;
+                team_id: number;
+                name: string;
+                key: string;
+                filters: components["schemas"]["FeatureFlagFilters"];
+                deleted: boolean;
+                active: boolean;
+                ensure_experience_continuity: boolean;
+                version: number;
+            } & {
+                [key: string]: unknown;
+            })[];
+            group_type_mapping: {
+                [key: string]: string;
+            };
+            cohorts: {
+                [key: string]: Record<string, never>;
+            };
+        };
         /**
          * @description An organization. Not in the spec. Choice: the mock has exactly one organization, holding every project; its uuid is derived from the store (stable across restarts of the same data), its name is fixed.
          * @example {
@@ -4516,6 +4753,8 @@ export interface components {
         path_end_key: string;
         /** @description Node at which the listed actors' paths end. */
         path_dropoff_key: string;
+        /** @description Feature flag id. An id that names no live flag of the project is 404. */
+        feature_flag_id: number;
         /**
          * @description JSON-encoded array of `{property, type, ...}`: several breakdowns at once (the value becomes a list). Carried by the analyses' persons URLs so that following one lists the same actors.
          * @example [{"property":"$browser","type":"event"}]
@@ -4709,6 +4948,246 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Dashboard"];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    feature_flags_list: {
+        parameters: {
+            query?: {
+                /** @description Response format (spec: every endpoint takes it). `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema): a header row of the (flattened, sorted) field names, then one row per item of a list's `results`, of an analysis' `result` (one row per series with its data points), of a bare list, or one row for a single object. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell; booleans are `True`/`False`, as the real service's renderer writes them. Against formula injection (OWASP), a cell whose text starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'` (so `-30d` is written `'-30d` and `=1+1` `'=1+1`), except a plain number (`-3`, `-0.5`, `-1e3`), which is written as is. Choice: the real renderer prefixes nothing. Choice: the rows of a list are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. Errors are always JSON. */
+                format?: components["parameters"]["format"];
+                /** @description Page size. */
+                limit?: components["parameters"]["limit"];
+                /** @description Index of the first result to return. */
+                offset?: components["parameters"]["offset"];
+                /** @description Case-insensitive substring of the key or the name. */
+                search?: string;
+                /** @description Only active (`true`) or only inactive (`false`) flags. `STALE` (the real service's stale flags) matches none. */
+                active?: "true" | "false" | "STALE";
+                /** @description `boolean` flags (no variants) or `multivariant` ones; `experiment` matches none (the mock has no experiments). */
+                type?: "boolean" | "multivariant" | "experiment";
+                /** @description Only flags created by this user id. */
+                created_by_id?: number;
+                /** @description JSON-encoded list of tags; flags carrying any of them. */
+                tags?: string;
+                /** @description JSON-encoded list of flag keys to leave out. */
+                excluded_properties?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of flags (JSON), or all of them as CSV with `format=csv`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedFeatureFlagList"];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    feature_flags_create: {
+        parameters: {
+            query?: {
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FeatureFlagWrite"] & unknown;
+            };
+        };
+        responses: {
+            /** @description The created flag. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeatureFlag"];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    feature_flags_local_evaluation_retrieve: {
+        parameters: {
+            query?: {
+                /** @description Include the conditions of the dynamic cohorts the flags use (an empty value means true). */
+                send_cohorts?: boolean | string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The definitions. */
+            200: {
+                headers: {
+                    /** @description Weak validator of the definitions (`W/"…"`). */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeatureFlagLocalEvaluation"];
+                };
+            };
+            /** @description The definitions named by `If-None-Match` are current. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    feature_flags_retrieve: {
+        parameters: {
+            query?: {
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /** @description Feature flag id. An id that names no live flag of the project is 404. */
+                id: components["parameters"]["feature_flag_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The flag. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeatureFlag"];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    feature_flags_destroy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /** @description Feature flag id. An id that names no live flag of the project is 404. */
+                id: components["parameters"]["feature_flag_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description Hard delete is not allowed. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    feature_flags_partial_update: {
+        parameters: {
+            query?: {
+                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                format?: components["parameters"]["format_any"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /** @description Feature flag id. An id that names no live flag of the project is 404. */
+                id: components["parameters"]["feature_flag_id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FeatureFlagWrite"];
+            };
+        };
+        responses: {
+            /** @description The updated flag. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeatureFlag"];
                     "text/csv": components["schemas"]["CsvBody"];
                 };
             };

@@ -9,6 +9,7 @@ import { projectHandlers, projectScopedHandlers } from "./projects.ts";
 import { personHandlers } from "./persons.ts";
 import { eventHandlers } from "./events.ts";
 import { queryHandlers } from "./query.ts";
+import { featureFlagHandlers } from "./feature-flags.ts";
 
 /** operationId → handler. An operation missing here answers 501 until its issue lands. */
 export const handlers: HandlerMap = {
@@ -23,4 +24,5 @@ export const handlers: HandlerMap = {
   ...actorHandlers,
   ...eventHandlers,
   ...queryHandlers,
+  ...featureFlagHandlers,
 };

@@ -1,5 +1,5 @@
 import type { ProjectRecord, UserRecord } from "../store/schema.ts";
-import { projectNumber, stableUuid } from "../util/ids.ts";
+import { derivedProjectSecretKey, projectNumber, stableUuid } from "../util/ids.ts";
 
 export { projectNumber };
 
@@ -15,6 +15,7 @@ export const toProjectJson = (p: ProjectRecord, meta: { users: readonly UserReco
   name: p.name,
   organization: organizationOf(meta.users).id,
   api_token: p.api_token,
+  secret_api_token: derivedProjectSecretKey(p.id),
   timezone: p.timezone,
   week_start_day: p.week_start_day,
 });

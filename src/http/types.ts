@@ -9,6 +9,7 @@ import type { AnalysisService } from "../services/analysis-service.ts";
 import type { SchemaValidator } from "./schemas.ts";
 import type { BodyCache } from "./serialized-body.ts";
 import type { Overrides } from "../control/overrides.ts";
+import type { ForcedFlags } from "../control/forced-flags.ts";
 import type { QueryStatuses } from "../services/query/query-statuses.ts";
 import type { ResultCache } from "../services/query/result-cache.ts";
 
@@ -48,6 +49,8 @@ export interface Deps {
   overrides?: Overrides;
   /** The query API's background queries and its cache of SQL, events and actors answers. */
   queries: { statuses: QueryStatuses; results: ResultCache };
+  /** Flag values forced by tests (`/_mock/feature_flags/`). */
+  forced: ForcedFlags;
 }
 
 /** What a handler returns; `respond.ts` writes it. */

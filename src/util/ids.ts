@@ -38,6 +38,15 @@ export function derivedProjectToken(projectId: string): string {
   return `phc_${Array.from({ length: 43 }, (_, i) => BASE62[parseInt(hex.slice(i * 2, i * 2 + 2), 16) % 62]).join("")}`;
 }
 
+/**
+ * A project's secret key (`phs_…`), which authenticates posthog-node's local evaluation polling as the real
+ * service's project secret API key does; derived from the id, so every project has one without storing it.
+ */
+export function derivedProjectSecretKey(projectId: string): string {
+  const hex = [0, 1, 2].map((i) => stableUuid(`project-secret:${i}:${projectId}`).replace(/-/g, "")).join("");
+  return `phs_${Array.from({ length: 43 }, (_, i) => BASE62[parseInt(hex.slice(i * 2, i * 2 + 2), 16) % 62]).join("")}`;
+}
+
 /** `phx_…abcd`: how a key may appear in logs and messages. */
 export const maskKey = (key: string): string => `${key.slice(0, 4)}…${key.slice(-4)}`;
 

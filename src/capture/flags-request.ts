@@ -1,0 +1,53 @@
+/**
+ * A `/flags` or `/decide` request as the client libraries send it: a JSON (or base64/gzip, as capture) body
+ * `{token, distinct_id, groups, person_properties, group_properties, $anon_distinct_id, flag_keys_to_evaluate}`,
+ * or the same fields in the query string of the GET form.
+ */
+import type { Properties } from "../store/schema.ts";
+import type { FlagsRequest } from "../services/feature-flags.ts";
+import { fail } from "../http/errors.ts";
+
+type Loose = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Loose => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** A value that may come JSON-encoded (query strings) or as JSON already (bodies). */
+function objectField(source: Loose, name: string): Loose {
+  let value = source[name];
+  if (typeof value === "string" && value !== "") {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      throw fail.invalid(name, `${name} must be a JSON object.`);
+    }
+  }
+  if (value === undefined || value === null || value === "") return {};
+  if (!isObject(value)) throw fail.invalid(name, `${name} must be a JSON object.`);
+  return value;
+}
+
+const scalarText = (v: unknown) => (typeof v === "string" ? v : typeof v === "number" || typeof v === "boolean" ? String(v) : undefined);
+
+/** The request's fields; a missing distinct id is a 400, as the real flags service answers it. */
+export function flagsRequestOf(body: unknown, query: Record<string, string | undefined>): FlagsRequest {
+  const source: Loose = { ...query, ...(isObject(body) ? body : {}) };
+  const distinctId = scalarText(source.distinct_id);
+  if (distinctId === undefined || distinctId === "") throw fail.invalid("distinct_id", "The distinct_id field is missing");
+  const groups: Record<string, string> = {};
+  for (const [type, key] of Object.entries(objectField(source, "groups"))) {
+    const text = scalarText(key);
+    if (text !== undefined) groups[type] = text;
+  }
+  const groupProperties: Record<string, Properties> = {};
+  for (const [type, props] of Object.entries(objectField(source, "group_properties"))) if (isObject(props)) groupProperties[type] = props;
+  const anon = scalarText(source.$anon_distinct_id);
+  const keys = source.flag_keys_to_evaluate;
+  return {
+    distinctId,
+    anonDistinctId: anon === "" ? undefined : anon,
+    groups,
+    personProperties: objectField(source, "person_properties"),
+    groupProperties,
+    flagKeys: Array.isArray(keys) ? keys.map(String) : undefined,
+  };
+}

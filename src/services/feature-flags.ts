@@ -1,0 +1,202 @@
+/**
+ * Feature flags for the client libraries: a `/flags` request evaluated over the stored persons, groups and
+ * cohorts (src/flags/ holds the real service's algorithm), values forced by tests applied on top, and the
+ * definitions posthog-node's local evaluation polls.
+ */
+import { createHash } from "node:crypto";
+import type { ForcedFlag, ForcedFlags } from "../control/forced-flags.ts";
+import { cohortMatches, evaluateFlags, localEvaluationDefinitions, type FeatureFlagDefinition, type FlagEvaluation } from "../flags/index.ts";
+import { reply, type HandlerResult } from "../http/types.ts";
+import type { FeatureFlagRecord, ProjectRecord, Properties } from "../store/schema.ts";
+import type { Store } from "../store/store.ts";
+
+/** What a `/flags` (or `/decide`) request asks, decoded. */
+export interface FlagsRequest {
+  distinctId: string;
+  /** The anonymous id the person had before identifying (posthog-js sends it once, after identify). */
+  anonDistinctId?: string;
+  groups: Record<string, string>;
+  personProperties: Properties;
+  groupProperties: Record<string, Properties>;
+  /** Only these flags (`flag_keys_to_evaluate`); all when absent. */
+  flagKeys?: string[];
+}
+
+/** One flag's answer: what the v1 and v2 shapes print. */
+export interface FlagValue {
+  key: string;
+  enabled: boolean;
+  variant: string | null;
+  reason: { code: string; condition_index: number | null; description: string };
+  /** The stored payload text for the value, or null. */
+  payload: string | null;
+  id: number;
+  version: number;
+  /** Set when a test forced the value (`/_mock/feature_flags/`). */
+  forced: boolean;
+}
+
+export interface FlagsDeps {
+  store: Store;
+  clock: { now(): number };
+  forced: ForcedFlags;
+}
+
+export const toDefinition = (f: FeatureFlagRecord): FeatureFlagDefinition => ({
+  id: f.id,
+  key: f.key,
+  name: f.name,
+  active: f.active,
+  deleted: f.deleted,
+  ensure_experience_continuity: f.ensure_experience_continuity,
+  version: f.version,
+  filters: f.filters as FeatureFlagDefinition["filters"],
+});
+
+const payloadOf = (flag: FeatureFlagRecord | undefined, value: string | boolean): string | null => {
+  const payloads = (flag?.filters.payloads ?? {}) as Record<string, string>;
+  const key = typeof value === "string" ? value : value ? "true" : null;
+  return key === null ? null : (payloads[key] ?? null);
+};
+
+/** The person's hash keys for continuity flags, recording `$anon_distinct_id` as the real service does on first sight. */
+async function hashKeyOverrides(store: Store, project: ProjectRecord, req: FlagsRequest, flags: readonly FeatureFlagRecord[]): Promise<Map<string, string>> {
+  const continuity = flags.filter((f) => f.ensure_experience_continuity && f.active).map((f) => f.key);
+  if (!continuity.length) return new Map();
+  const person = store.persons.byDistinctId(project.id, req.distinctId);
+  if (person && req.anonDistinctId !== undefined) await store.flags.addHashKeyOverrides(project.id, person.uuid, continuity, req.anonDistinctId);
+  const stored = person ? store.flags.hashKeyOverrides(project.id, person.uuid) : new Map<string, string>();
+  // Before the person exists, the anonymous id still decides, so that identifying does not re-bucket.
+  if (!person && req.anonDistinctId !== undefined) for (const key of continuity) stored.set(key, req.anonDistinctId);
+  return stored;
+}
+
+/** Evaluates the project's flags for one request, as the real `/flags` does; forced values win. */
+export async function evaluateForRequest(deps: FlagsDeps, project: ProjectRecord, req: FlagsRequest): Promise<FlagValue[]> {
+  const { store } = deps;
+  const flags = store.flags.list(project.id);
+  const now = new Date(deps.clock.now());
+  const person = store.persons.byDistinctId(project.id, req.distinctId);
+  const personProperties = { ...(person?.properties ?? {}), ...req.personProperties };
+  const cohorts = new Map(store.analysisData.cohorts(project.id).map((c) => [c.id, c]));
+  const groupTypes = store.groups.types(project.id);
+  const groupProperties: Record<string, Properties> = {};
+  for (const [type, key] of Object.entries(req.groups)) {
+    const index = groupTypes.find((t) => t.group_type === type)?.group_type_index;
+    const stored = index === undefined ? undefined : store.groups.get(project.id, index, key);
+    groupProperties[type] = { ...(stored?.properties ?? {}), ...(req.groupProperties[type] ?? {}) };
+  }
+  const overrides = await hashKeyOverrides(store, project, req, flags);
+  const inCohort = (id: number): boolean | undefined => {
+    const cohort = cohorts.get(id);
+    if (!cohort) return undefined;
+    // A dynamic cohort is matched on the request's view of the person, as the flags service matches it.
+    if (cohort.filters) return cohortMatches(cohort.filters, personProperties, inCohort, now);
+    return person !== undefined && cohort.person_ids.includes(person.id);
+  };
+  const evaluated = evaluateFlags(
+    flags.map(toDefinition),
+    {
+      distinctId: req.distinctId,
+      hashKeyOverrides: overrides,
+      personProperties,
+      groups: req.groups,
+      groupProperties,
+      groupTypeName: (index) => groupTypes.find((t) => t.group_type_index === index)?.group_type,
+      inCohort,
+    },
+    now,
+    req.flagKeys,
+  );
+  const byKey = new Map(flags.map((f) => [f.key, f]));
+  const values = new Map<string, FlagValue>();
+  for (const e of evaluated.values()) values.set(e.key, fromEvaluation(e, byKey.get(e.key)));
+  for (const forced of deps.forced.forSubject({ projectId: project.id, distinctId: req.distinctId, groups: req.groups }).values()) {
+    if (req.flagKeys && !req.flagKeys.includes(forced.key)) continue;
+    values.set(forced.key, fromForced(forced, byKey.get(forced.key)));
+  }
+  return [...values.values()];
+}
+
+const fromEvaluation = (e: FlagEvaluation, flag: FeatureFlagRecord | undefined): FlagValue => ({
+  key: e.key,
+  enabled: e.enabled,
+  variant: e.variant,
+  reason: e.reason,
+  payload: e.enabled ? payloadOf(flag, e.variant ?? true) : null,
+  id: e.id,
+  version: e.version,
+  forced: false,
+});
+
+function fromForced(forced: ForcedFlag, flag: FeatureFlagRecord | undefined): FlagValue {
+  const enabled = forced.value !== false;
+  const payload = forced.payload !== undefined ? JSON.stringify(forced.payload) : enabled ? payloadOf(flag, forced.value) : null;
+  return {
+    key: forced.key,
+    enabled,
+    variant: typeof forced.value === "string" ? forced.value : null,
+    reason: { code: "forced", condition_index: null, description: `Forced by test (override ${forced.id})` },
+    payload,
+    id: flag?.id ?? 0,
+    version: flag?.version ?? 0,
+    forced: true,
+  };
+}
+
+/** `/flags?v=2`'s `flags` object. */
+export const v2Flags = (values: readonly FlagValue[]) =>
+  Object.fromEntries(
+    values.map((v) => [
+      v.key,
+      { key: v.key, enabled: v.enabled, variant: v.variant, reason: v.reason, metadata: { id: v.id, version: v.version, payload: v.payload, description: null } },
+    ]),
+  );
+
+/** v1's `featureFlags` (variant key or boolean) and `featureFlagPayloads` (enabled flags with a payload). */
+export function v1Flags(values: readonly FlagValue[]) {
+  const featureFlags: Record<string, string | boolean> = {};
+  const featureFlagPayloads: Record<string, string> = {};
+  for (const v of values) {
+    featureFlags[v.key] = v.variant ?? v.enabled;
+    if (v.enabled && v.payload !== null) featureFlagPayloads[v.key] = v.payload;
+  }
+  return { featureFlags, featureFlagPayloads };
+}
+
+/** Whether remote config should tell posthog-js to ask `/flags`: the project has an active flag, or a test forced one. */
+export const hasFeatureFlags = (deps: FlagsDeps, project: ProjectRecord) =>
+  deps.store.flags.list(project.id).some((f) => f.active) || deps.forced.forProject(project.id).length > 0;
+
+const definitionsCache = new WeakMap<Store, Map<string, { body: unknown; etag: string }>>();
+
+/** The local evaluation body and its ETag, rebuilt only when the state (or a forced value) changed. */
+export function flagDefinitions(deps: FlagsDeps, project: ProjectRecord, sendCohorts: boolean): { body: unknown; etag: string } {
+  const { store } = deps;
+  const forced = deps.forced.forProject(project.id);
+  const cacheKey = `${project.id}:${sendCohorts}:${store.revision()}:${JSON.stringify(forced)}`;
+  let cache = definitionsCache.get(store);
+  if (!cache) definitionsCache.set(store, (cache = new Map()));
+  const known = cache.get(cacheKey);
+  if (known) return known;
+  const body = localEvaluationDefinitions({
+    projectId: Number(project.id),
+    flags: store.flags.list(project.id).map(toDefinition),
+    groupTypes: store.groups.types(project.id).map((t) => ({ index: t.group_type_index, name: t.group_type })),
+    cohorts: store.analysisData.cohorts(project.id).map((c) => (c.filters ? { id: c.id, filters: c.filters } : { id: c.id, person_ids: c.person_ids })),
+    sendCohorts,
+    forced,
+  });
+  const etag = createHash("sha1").update(JSON.stringify(body)).digest("hex").slice(0, 32);
+  cache.clear();
+  cache.set(cacheKey, { body, etag });
+  return { body, etag };
+}
+
+/** The local evaluation answer: 304 when `If-None-Match` names the current definitions. */
+export function flagDefinitionsAnswer(deps: FlagsDeps, project: ProjectRecord, sendCohorts: boolean, ifNoneMatch: string | undefined): HandlerResult {
+  const { body, etag } = flagDefinitions(deps, project, sendCohorts);
+  const headers = { ETag: `W/"${etag}"`, "Cache-Control": "private, must-revalidate" };
+  const given = ifNoneMatch?.trim().replace(/^W\//, "").replace(/"/g, "");
+  return given === etag ? reply(304, undefined, headers) : reply(200, body, headers);
+}
