@@ -7,7 +7,7 @@ import { FLAG_WRITABLE, type FlagInput } from "../store/flags-repo.ts";
 import type { FeatureFlagRecord, Properties } from "../store/schema.ts";
 import { toFeatureFlagJson } from "./feature-flag-json.ts";
 import { requireDependenciesAllow, requireValidKey, validFilters, type FlagWriteContext } from "./feature-flag-validation.ts";
-import { parseFlagDate } from "../flags/index.ts";
+import { parsePropertyDate } from "../flags/dates.ts";
 
 type Q = Record<string, unknown>;
 const queryOf = (args: HandlerArgs) => args.c.request.query as Q;
@@ -31,7 +31,7 @@ const writeContext = (args: HandlerArgs, current?: FeatureFlagRecord): FlagWrite
   flags: args.deps.store.flags.list(args.project.id),
   cohorts: args.deps.store.analysisData.cohorts(args.project.id),
   current,
-  parseDate: (value) => parseFlagDate(value, new Date(args.deps.clock.now())),
+  parseDate: (value) => parsePropertyDate(value, new Date(args.deps.clock.now())),
 });
 
 /** A JSON-encoded list parameter; anything else is a 400 naming it. */

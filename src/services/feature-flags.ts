@@ -5,10 +5,12 @@
  */
 import { createHash } from "node:crypto";
 import type { ForcedFlag, ForcedFlags } from "../control/forced-flags.ts";
-import { cohortMatches, evaluateFlags, localEvaluationDefinitions, type FeatureFlagDefinition, type FlagEvaluation } from "../flags/index.ts";
+import { buildLocalEvaluationBody, cohortMatches, evaluateFlags, type CohortFilters, type FeatureFlagDefinition, type FlagEvaluation } from "../flags/index.ts";
+import { withForcedValues, type DefinitionFlag } from "./forced-definitions.ts";
 import { reply, type HandlerResult } from "../http/types.ts";
 import type { FeatureFlagRecord, ProjectRecord, Properties } from "../store/schema.ts";
 import type { Store } from "../store/store.ts";
+import { projectNumber } from "../util/ids.ts";
 
 /** What a `/flags` (or `/decide`) request asks, decoded. */
 export interface FlagsRequest {
@@ -91,7 +93,7 @@ export async function evaluateForRequest(deps: FlagsDeps, project: ProjectRecord
     const cohort = cohorts.get(id);
     if (!cohort) return undefined;
     // A dynamic cohort is matched on the request's view of the person, as the flags service matches it.
-    if (cohort.filters) return cohortMatches(cohort.filters, personProperties, inCohort, now);
+    if (cohort.filters) return cohortMatches(cohort.filters as unknown as CohortFilters, personProperties, inCohort, now);
     return person !== undefined && cohort.person_ids.includes(person.id);
   };
   const evaluated = evaluateFlags(
@@ -102,11 +104,11 @@ export async function evaluateForRequest(deps: FlagsDeps, project: ProjectRecord
       personProperties,
       groups: req.groups,
       groupProperties,
-      groupTypeName: (index) => groupTypes.find((t) => t.group_type_index === index)?.group_type,
+      groupTypeName: (index: number) => groupTypes.find((t) => t.group_type_index === index)?.group_type,
       inCohort,
     },
-    now,
     req.flagKeys,
+    now,
   );
   const byKey = new Map(flags.map((f) => [f.key, f]));
   const values = new Map<string, FlagValue>();
@@ -179,14 +181,16 @@ export function flagDefinitions(deps: FlagsDeps, project: ProjectRecord, sendCoh
   if (!cache) definitionsCache.set(store, (cache = new Map()));
   const known = cache.get(cacheKey);
   if (known) return known;
-  const body = localEvaluationDefinitions({
-    projectId: Number(project.id),
+  const teamId = projectNumber(project);
+  const built = buildLocalEvaluationBody({
+    projectId: teamId,
     flags: store.flags.list(project.id).map(toDefinition),
-    groupTypes: store.groups.types(project.id).map((t) => ({ index: t.group_type_index, name: t.group_type })),
-    cohorts: store.analysisData.cohorts(project.id).map((c) => (c.filters ? { id: c.id, filters: c.filters } : { id: c.id, person_ids: c.person_ids })),
-    sendCohorts,
-    forced,
+    groupTypes: Object.fromEntries(store.groups.types(project.id).map((t) => [t.group_type_index, t.group_type])),
+    cohorts: store.analysisData.cohorts(project.id).map((c) => (c.filters ? { id: c.id, filters: c.filters as unknown as CohortFilters } : { id: c.id, person_ids: c.person_ids })),
   });
+  const newFlag = (key: string): DefinitionFlag => ({ id: 0, team_id: teamId, name: "", key, filters: {}, deleted: false, active: true, ensure_experience_continuity: false, version: 0 });
+  const flags = withForcedValues(built.flags as unknown as DefinitionFlag[], forced, newFlag);
+  const body = { ...built, flags, cohorts: sendCohorts ? built.cohorts : {} };
   const etag = createHash("sha1").update(JSON.stringify(body)).digest("hex").slice(0, 32);
   cache.clear();
   cache.set(cacheKey, { body, etag });
