@@ -1,0 +1,192 @@
+/**
+ * Feature-flag evaluation for one person (or group), as the flags service answers `/flags?v=2`
+ * (reference: flags service `flags/flag_matching.rs` `get_match`, `is_condition_match`, `check_rollout`,
+ * `get_matching_variant`, `hashed_identifier`).
+ */
+import { cohortFilterHolds, UnknownCohort } from "./cohort.ts";
+import { planDependencies, withDependencies, type DependencyPlan } from "./dependencies.ts";
+import { flagHash } from "./hash.ts";
+import { matchProperty } from "./property-match.ts";
+import { GROUPS_NOT_EVALUATED, reason, REASON_SCORE, type ConditionOutcome } from "./reasons.ts";
+import type { EvaluationSubject, FeatureFlagDefinition, FlagCondition, FlagEvaluation, PropertyFilter } from "./types.ts";
+
+/** A flag's value as dependants see it: false, true or the variant key. */
+type FlagValue = boolean | string;
+
+interface Run {
+  subject: EvaluationSubject;
+  now: Date;
+  plan: DependencyPlan;
+  /** Values by flag id of flags already evaluated; inactive and deleted flags count as false. */
+  values: Map<number, FlagValue>;
+}
+
+/**
+ * Evaluate active, undeleted flags (the service leaves inactive and deleted ones out of its answer). With `onlyKeys`,
+ * those flags and the flags they depend on are evaluated and returned. `now` anchors relative date filters.
+ */
+export function evaluateFlags(
+  flags: FeatureFlagDefinition[],
+  subject: EvaluationSubject,
+  onlyKeys: string[] | undefined,
+  now: Date,
+): Map<string, FlagEvaluation> {
+  const plan = planDependencies(flags);
+  const selected = onlyKeys ? withDependencies(plan, flags, onlyKeys) : undefined;
+  const run: Run = { subject, now, plan, values: new Map(flags.map((flag) => [flag.id, false])) };
+  const results = new Map<number, FlagEvaluation>();
+  for (const flag of plan.order) {
+    if (!flag.active || flag.deleted || (selected && !selected.has(flag.id))) continue;
+    const result = plan.broken.has(flag.id) ? missingDependency(flag) : evaluateFlag(flag, run);
+    if (!result.errored) run.values.set(flag.id, result.enabled ? (result.variant ?? true) : false);
+    else run.values.delete(flag.id);
+    results.set(flag.id, result);
+  }
+  return new Map(flags.filter((flag) => results.has(flag.id)).map((flag) => [flag.key, results.get(flag.id)!]));
+}
+
+function base(flag: FeatureFlagDefinition): Pick<FlagEvaluation, "key" | "id" | "version"> {
+  return { key: flag.key, id: flag.id, version: flag.version ?? 0 };
+}
+
+function missingDependency(flag: FeatureFlagDefinition): FlagEvaluation {
+  return { ...base(flag), enabled: false, variant: null, reason: reason("missing_dependency", null), payload: undefined, errored: false };
+}
+
+/** An unknown cohort makes the service answer an error for the flag: disabled, no description. */
+function cohortNotFound(flag: FeatureFlagDefinition): FlagEvaluation {
+  return { ...base(flag), enabled: false, variant: null, reason: reason("dependency_not_found", null), payload: undefined, errored: true };
+}
+
+/** Conditions in order; the first that matches decides. Otherwise the most telling non-match is reported. */
+export function evaluateFlag(flag: FeatureFlagDefinition, run: Run): FlagEvaluation {
+  let best: { outcome: ConditionOutcome; index: number | null } = { outcome: "no_group_type", index: null };
+  let skippedGroupCondition = false;
+  const conditions = flag.filters.groups ?? [];
+  for (const [index, condition] of conditions.entries()) {
+    const aggregation = conditionAggregation(flag, condition);
+    const hashKey = hashKeyFor(flag, aggregation, run.subject);
+    let outcome: ConditionOutcome;
+    if (hashKey === undefined) {
+      skippedGroupCondition = true;
+      outcome = "no_group_type";
+    } else {
+      try {
+        outcome = conditionOutcome(flag, condition, aggregation, hashKey, run);
+      } catch (error) {
+        if (error instanceof UnknownCohort) return cohortNotFound(flag);
+        throw error;
+      }
+    }
+    if (REASON_SCORE[best.outcome] <= REASON_SCORE[outcome]) best = { outcome, index };
+    if (outcome === "condition_match") return matched(flag, condition, hashKey!, index);
+  }
+  const result: FlagEvaluation = { ...base(flag), enabled: false, variant: null, reason: reason(best.outcome, best.index), payload: undefined, errored: false };
+  if (best.outcome === "no_condition_match" && skippedGroupCondition) result.reason.description = GROUPS_NOT_EVALUATED;
+  return result;
+}
+
+/** A condition's own aggregation wins when the key is present (null = persons); otherwise the flag's. */
+function conditionAggregation(flag: FeatureFlagDefinition, condition: FlagCondition): number | null {
+  if ("aggregation_group_type_index" in condition) return condition.aggregation_group_type_index ?? null;
+  return flag.filters.aggregation_group_type_index ?? null;
+}
+
+/** The group key for group aggregation (undefined when the request has none), else the override for continuity flags, else the distinct id. */
+function hashKeyFor(flag: FeatureFlagDefinition, aggregation: number | null, subject: EvaluationSubject): string | undefined {
+  if (aggregation !== null) {
+    const name = subject.groupTypeName(aggregation);
+    const key = name === undefined ? undefined : subject.groups[name];
+    return typeof key === "number" ? String(key) : typeof key === "string" && key !== "" ? key : undefined;
+  }
+  if (flag.ensure_experience_continuity && subject.hashKeyOverride) return subject.hashKeyOverride;
+  return subject.distinctId;
+}
+
+/** Flag and property filters first, short-circuiting; cohort filters last, all looked up before any is applied (as the service batches them). */
+function conditionOutcome(
+  flag: FeatureFlagDefinition,
+  condition: FlagCondition,
+  aggregation: number | null,
+  hashKey: string,
+  run: Run,
+): ConditionOutcome {
+  const filters = condition.properties ?? [];
+  const cohortFilters: PropertyFilter[] = [];
+  for (const filter of filters) {
+    if (filter.type === "cohort") cohortFilters.push(filter);
+    else if (!filterHolds(filter, aggregation, run)) return "no_condition_match";
+  }
+  if (cohortFilters.length > 0) {
+    const verdicts = cohortFilters.map((filter) => cohortFilterHolds(filter, (id) => run.subject.inCohort(id)));
+    if (verdicts.includes(false)) return "no_condition_match";
+  }
+  return inRollout(flag, condition.rollout_percentage, hashKey) ? "condition_match" : "out_of_rollout_bound";
+}
+
+function filterHolds(filter: PropertyFilter, aggregation: number | null, run: Run): boolean {
+  if (filter.type === "flag") return flagDependencyHolds(filter, run);
+  return matchProperty(filter, propertiesFor(filter, aggregation, run.subject), run.now);
+}
+
+/** Person filters read the person; group filters their group type (or the condition's); untyped legacy filters follow the aggregation. */
+function propertiesFor(filter: PropertyFilter, aggregation: number | null, subject: EvaluationSubject): Record<string, unknown> {
+  const groupIndex = filter.type === "group" ? (filter.group_type_index ?? aggregation) : filter.type === undefined ? aggregation : null;
+  if (groupIndex === null) return subject.personProperties;
+  const name = subject.groupTypeName(groupIndex);
+  return (name === undefined ? undefined : subject.groupProperties[name]) ?? {};
+}
+
+/** `flag_evaluates_to`: true = any enabled value, false = disabled, a string = that variant. Unevaluated flags match nothing. */
+function flagDependencyHolds(filter: PropertyFilter, run: Run): boolean {
+  if (filter.operator !== "flag_evaluates_to") return false;
+  const target = run.plan.resolve(filter);
+  const value = target === undefined ? undefined : run.values.get(target.id);
+  if (value === undefined) return false;
+  if (filter.value === true) return value !== false;
+  if (filter.value === false) return value === false;
+  return typeof filter.value === "string" && value === filter.value;
+}
+
+/** No rollout (or 100) admits everyone without hashing; otherwise the bucket must not exceed the percentage. */
+function inRollout(flag: FeatureFlagDefinition, rolloutPercentage: number | null | undefined, hashKey: string): boolean {
+  const rollout = rolloutPercentage ?? 100;
+  if (rollout === 100) return true;
+  return flagHash(flag.key, hashKey, "") <= rollout / 100;
+}
+
+function matched(flag: FeatureFlagDefinition, condition: FlagCondition, hashKey: string, index: number): FlagEvaluation {
+  const variants = flag.filters.multivariate?.variants ?? [];
+  const override = condition.variant;
+  const variant = override && variants.some((v) => v.key === override) ? override : variantFor(flag, hashKey);
+  return {
+    ...base(flag),
+    enabled: true,
+    variant,
+    reason: reason("condition_match", index),
+    payload: payloadFor(flag, variant),
+    errored: false,
+  };
+}
+
+/** The first variant whose cumulative share exceeds the variant bucket; none (null) when the shares fall short. */
+export function variantFor(flag: FeatureFlagDefinition, hashKey: string): string | null {
+  const bucket = flagHash(flag.key, hashKey, "variant");
+  let cumulative = 0;
+  for (const variant of flag.filters.multivariate?.variants ?? []) {
+    cumulative += variant.rollout_percentage / 100;
+    if (bucket < cumulative) return variant.key;
+  }
+  return null;
+}
+
+/** `payloads[variant ?? "true"]`, parsed from its JSON text (kept as text when it is not JSON). */
+export function payloadFor(flag: FeatureFlagDefinition, variant: string | null): unknown {
+  const raw = flag.filters.payloads?.[variant ?? "true"];
+  if (typeof raw !== "string") return raw ?? undefined;
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+}
