@@ -99,7 +99,8 @@ function hashKeyFor(flag: FeatureFlagDefinition, aggregation: number | null, sub
     const key = name === undefined ? undefined : subject.groups[name];
     return typeof key === "number" ? String(key) : typeof key === "string" && key !== "" ? key : undefined;
   }
-  if (flag.ensure_experience_continuity && subject.hashKeyOverride) return subject.hashKeyOverride;
+  const override = flag.ensure_experience_continuity ? subject.hashKeyOverrides?.get(flag.key) : undefined;
+  if (override) return override;
   return subject.distinctId;
 }
 

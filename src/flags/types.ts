@@ -98,8 +98,11 @@ export interface FeatureFlagDefinition {
 
 export interface EvaluationSubject {
   distinctId: string;
-  /** For ensure_experience_continuity flags: the hash key override (the $anon_distinct_id the person first had) — hashing uses it instead of distinctId. */
-  hashKeyOverride?: string;
+  /**
+   * Hash keys by flag key, for ensure_experience_continuity flags: the $anon_distinct_id the person had when
+   * first evaluated (the person's stored overrides) — hashing uses it instead of distinctId.
+   */
+  hashKeyOverrides?: ReadonlyMap<string, string>;
   /** Already merged by the caller (stored person + the request's person_properties). */
   personProperties: Record<string, unknown>;
   /** Group type name -> group key (from the request). */

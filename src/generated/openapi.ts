@@ -4239,8 +4239,8 @@ export interface components {
             value?: unknown;
             /** @enum {string|null} */
             operator?: "exact" | "is_not" | "icontains" | "not_icontains" | "regex" | "not_regex" | "gt" | "gte" | "lt" | "lte" | "is_set" | "is_not_set" | "is_date_before" | "is_date_after" | "is_date_exact" | "in" | "not_in" | "flag_evaluates_to" | "semver_eq" | "semver_neq" | "semver_gt" | "semver_gte" | "semver_lt" | "semver_lte" | "semver_tilde" | "semver_caret" | "semver_wildcard" | null;
-            /** @enum {string} */
-            type: "person" | "group" | "cohort" | "flag";
+            /** @description person, group, cohort or flag; other property types are refused with the real service's message. */
+            type: string;
             group_type_index?: number | null;
             negation?: boolean;
         } & {

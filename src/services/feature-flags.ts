@@ -29,7 +29,7 @@ export interface FlagValue {
   key: string;
   enabled: boolean;
   variant: string | null;
-  reason: { code: string; condition_index: number | null; description: string };
+  reason: { code: string; condition_index: number | null; description: string | null };
   /** The stored payload text for the value, or null. */
   payload: string | null;
   id: number;
@@ -79,14 +79,15 @@ export async function evaluateForRequest(deps: FlagsDeps, project: ProjectRecord
   const flags = store.flags.list(project.id);
   const now = new Date(deps.clock.now());
   const person = store.persons.byDistinctId(project.id, req.distinctId);
-  const personProperties = { ...(person?.properties ?? {}), ...req.personProperties };
+  // As posthog-node's local evaluation sees them: the distinct id as a property, the request's values winning.
+  const personProperties = { distinct_id: req.distinctId, ...(person?.properties ?? {}), ...req.personProperties };
   const cohorts = new Map(store.analysisData.cohorts(project.id).map((c) => [c.id, c]));
   const groupTypes = store.groups.types(project.id);
   const groupProperties: Record<string, Properties> = {};
   for (const [type, key] of Object.entries(req.groups)) {
     const index = groupTypes.find((t) => t.group_type === type)?.group_type_index;
     const stored = index === undefined ? undefined : store.groups.get(project.id, index, key);
-    groupProperties[type] = { ...(stored?.properties ?? {}), ...(req.groupProperties[type] ?? {}) };
+    groupProperties[type] = { $group_key: key, ...(stored?.properties ?? {}), ...(req.groupProperties[type] ?? {}) };
   }
   const overrides = await hashKeyOverrides(store, project, req, flags);
   const inCohort = (id: number): boolean | undefined => {

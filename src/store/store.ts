@@ -9,6 +9,7 @@ import { openDatabases, writeAll, type Databases, type StoreFiles } from "./pers
 import { createPersonsRepo } from "./persons-repo.ts";
 import { createFlagsRepo } from "./flags-repo.ts";
 import { resolveCohorts, type CohortConditionMatcher } from "./cohorts.ts";
+import { cohortMatches, type CohortFilters } from "../flags/index.ts";
 import type { ResolvedCohort, ActivityRecord, GroupRecord, GroupTypeRecord, ProjectRecord, State, UserRecord } from "./schema.ts";
 
 export { INSIGHT_WRITABLE, type InsightInput } from "./insights-repo.ts";
@@ -20,7 +21,8 @@ export interface StoreOptions {
 }
 
 /** Dynamic cohorts are matched as the flags service matches person properties. */
-const matchesCohortConditions: CohortConditionMatcher = () => false; // MERGE: cohortMatches from src/flags
+const matchesCohortConditions: CohortConditionMatcher = (filters, properties, now) =>
+  cohortMatches(filters as unknown as CohortFilters, properties, () => undefined, now);
 
 /** Opens the store over a state: files when given, memory otherwise. The only owner of lowdb. */
 export async function createStore(state: State, clock: Clock, files: StoreFiles | null, opts: StoreOptions) {

@@ -38,6 +38,12 @@ describe("the contract's operations", () => {
       "persons_bulk_delete_create",
       "dashboards_list",
       "dashboards_retrieve",
+      "feature_flags_list",
+      "feature_flags_create",
+      "feature_flags_retrieve",
+      "feature_flags_partial_update",
+      "feature_flags_destroy",
+      "feature_flags_local_evaluation_retrieve",
     ];
     expect(ids.filter((id) => !beyond.includes(id))).toHaveLength(46);
     expect(beyond.filter((id) => !ids.includes(id))).toEqual([]);

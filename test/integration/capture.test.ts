@@ -176,13 +176,22 @@ describe("persons and analyses see captured events at once", () => {
 
 describe("flags, remote config and CORS", () => {
   it("answers /flags v2 and v1, /decide, and remote config", async () => {
+    // Project 1 of basic.json has six flags; welcome-banner is on for everyone with a payload.
+    const banner = { key: "welcome-banner", enabled: true, variant: null, reason: { code: "condition_match", condition_index: 0, description: "Matched condition set 1" } };
     const v2 = await post("/flags/?v=2", { token, distinct_id: "x" });
-    expect(v2.body).toMatchObject({ flags: {}, errorsWhileComputingFlags: false });
-    expect((await post("/flags/", { token, distinct_id: "x" })).body).toMatchObject({ featureFlags: {}, featureFlagPayloads: {} });
-    expect((await post("/decide/?v=3", { token, distinct_id: "x" })).body).toMatchObject({ featureFlags: {}, config: { enable_collect_everything: true } });
+    expect(v2.body).toMatchObject({ errorsWhileComputingFlags: false, flags: { "welcome-banner": { ...banner, metadata: { id: 4, version: 1, payload: '{"title": "Welcome!"}' } } } });
+    expect(Object.keys(v2.body.flags).sort()).toEqual(["checkout-experiment", "internal-tools", "new-onboarding", "paying-features", "pro-plan-tools", "welcome-banner"]);
+    const v1 = (await post("/flags/", { token, distinct_id: "x" })).body;
+    expect(v1).toMatchObject({ featureFlags: { "welcome-banner": true, "internal-tools": false }, featureFlagPayloads: { "welcome-banner": '{"title": "Welcome!"}' } });
+    expect((await post("/decide/?v=3", { token, distinct_id: "x" })).body).toMatchObject({ featureFlags: v1.featureFlags, config: { enable_collect_everything: true } });
     expect((await post("/flags/?v=2", { token: "phc_unknown", distinct_id: "x" })).status).toBe(401);
+    expect((await post("/flags/?v=2", { token })).body).toMatchObject({ attr: "distinct_id", detail: "The distinct_id field is missing" });
+    // Project 2 has no flag: posthog-js is told not to ask.
+    const other = s.store.projects.get("2")!.api_token;
+    expect((await post("/flags/?v=2", { token: other, distinct_id: "x" })).body.flags).toEqual({});
+    expect((await captureRequest(s.base, "GET", `/array/${other}/config`)).body).toMatchObject({ hasFeatureFlags: false });
     const config = await captureRequest(s.base, "GET", `/array/${token}/config`);
-    expect(config.body).toMatchObject({ token, supportedCompression: ["gzip", "gzip-js"], sessionRecording: false, hasFeatureFlags: false });
+    expect(config.body).toMatchObject({ token, supportedCompression: ["gzip", "gzip-js"], sessionRecording: false, hasFeatureFlags: true });
     const script = await captureRequest(s.base, "GET", `/array/${token}/config.js`);
     expect(script.body).toContain(`window._POSTHOG_REMOTE_CONFIG[${JSON.stringify(token)}]`);
     expect((await captureRequest(s.base, "GET", "/array/phc_unknown/config")).status).toBe(404);

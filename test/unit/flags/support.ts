@@ -28,10 +28,10 @@ export function cohortLookup(cohorts: CohortDefinition[], person: Person, now: D
   return lookup;
 }
 
-export function subjectFor(person: Person, cohorts: CohortDefinition[] = [], now = NOW, hashKeyOverride?: string): EvaluationSubject {
+export function subjectFor(person: Person, cohorts: CohortDefinition[] = [], now = NOW, hashKeyOverrides?: ReadonlyMap<string, string>): EvaluationSubject {
   return {
     distinctId: person.distinctId,
-    hashKeyOverride,
+    hashKeyOverrides,
     personProperties: person.properties,
     groups: person.groups,
     groupProperties: person.groupProperties,
