@@ -205,3 +205,15 @@ describe("flag dependencies", () => {
     expect(run([off, on(off, true)], person("alice")).get("dependent")!.enabled).toBe(false);
   });
 });
+
+describe("property sources", () => {
+  it("a group filter on a person flag without a group type index reads no properties", () => {
+    const f = flag("g", { groups: [{ properties: [{ key: "plan", type: "group", operator: "is_not", value: "x" }, { key: "plan", type: "group", operator: "is_set", value: "is_set" }] }] });
+    expect(one(f, person("alice", { plan: "pro" })).enabled).toBe(false);
+  });
+
+  it("a group filter reads its own group type's properties on a person flag", () => {
+    const f = flag("g", { groups: [{ properties: [{ key: "tier", type: "group", group_type_index: 0, operator: "exact", value: "gold" }] }] });
+    expect(one(f, person("alice", { tier: "silver" }, { company: "acme" }, { company: { tier: "gold" } })).enabled).toBe(true);
+  });
+});
