@@ -129,10 +129,9 @@ function filterHolds(filter: PropertyFilter, aggregation: number | null, run: Ru
   return matchProperty(filter, propertiesFor(filter, aggregation, run.subject), run.now);
 }
 
-/** Person filters read the person; group filters their group type (or the condition's); untyped legacy filters follow the aggregation. */
+/** Group filters read their group type (or the condition's aggregation); everything else, untyped included (the service's default type), reads the person. */
 function propertiesFor(filter: PropertyFilter, aggregation: number | null, subject: EvaluationSubject): Record<string, unknown> {
   if (filter.type === "group") return groupPropertiesAt(filter.group_type_index ?? aggregation, subject);
-  if (filter.type === undefined && aggregation !== null) return groupPropertiesAt(aggregation, subject);
   return subject.personProperties;
 }
 
