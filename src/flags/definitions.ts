@@ -96,8 +96,11 @@ function chainFor(key: string, byKey: Map<string, LocalEvaluationFlag>, memo: Ma
   return result;
 }
 
-const dependsOnItself = (key: string, byKey: Map<string, LocalEvaluationFlag>): boolean =>
-  flagPropertiesOf(byKey.get(key) ?? ({ filters: {} } as LocalEvaluationFlag)).some((p) => p.key === key);
+/** A flag naming itself gets an empty chain, although the walk below skips such self-references. */
+function dependsOnItself(key: string, byKey: Map<string, LocalEvaluationFlag>): boolean {
+  const flag = byKey.get(key);
+  return flag !== undefined && flagPropertiesOf(flag).some((p) => p.key === key);
+}
 
 /** Depth-first, dependencies appended before the flag; false on a cycle or a flag that does not exist. */
 function visit(key: string, byKey: Map<string, LocalEvaluationFlag>, done: Set<string>, onPath: Set<string>, chain: string[]): boolean {

@@ -42,9 +42,11 @@ export function planDependencies(flags: FeatureFlagDefinition[]): DependencyPlan
     direct.set(flag.id, unique(targets.filter((t): t is FeatureFlagDefinition => t !== undefined)));
   }
   const sorted = dependenciesFirst(flags, direct);
-  for (const flag of flags) if (!sorted.includes(flag)) broken.add(flag.id);
+  const reached = new Set(sorted);
+  const caught = flags.filter((flag) => !reached.has(flag));
+  for (const flag of caught) broken.add(flag.id);
   for (const flag of sorted) if ((direct.get(flag.id) ?? []).some((dep) => broken.has(dep.id))) broken.add(flag.id);
-  const order = [...sorted, ...flags.filter((flag) => !sorted.includes(flag))];
+  const order = [...sorted, ...caught];
   return { order, broken, resolve, dependenciesOf: (flag) => direct.get(flag.id) ?? [] };
 }
 

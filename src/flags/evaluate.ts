@@ -130,11 +130,15 @@ function filterHolds(filter: PropertyFilter, aggregation: number | null, run: Ru
   return matchProperty(filter, propertiesFor(filter, aggregation, run.subject), run.now);
 }
 
-/** Person filters read the person; group filters their group type (or the condition's); untyped legacy filters follow the aggregation. */
+/** Group filters read their group type (or the condition's aggregation); everything else, untyped included (the service's default type), reads the person. */
 function propertiesFor(filter: PropertyFilter, aggregation: number | null, subject: EvaluationSubject): Record<string, unknown> {
-  const groupIndex = filter.type === "group" ? (filter.group_type_index ?? aggregation) : filter.type === undefined ? aggregation : null;
-  if (groupIndex === null) return subject.personProperties;
-  const name = subject.groupTypeName(groupIndex);
+  if (filter.type === "group") return groupPropertiesAt(filter.group_type_index ?? aggregation, subject);
+  return subject.personProperties;
+}
+
+/** A group filter without a group type to read matches against no properties at all. */
+function groupPropertiesAt(index: number | null, subject: EvaluationSubject): Record<string, unknown> {
+  const name = index === null ? undefined : subject.groupTypeName(index);
   return (name === undefined ? undefined : subject.groupProperties[name]) ?? {};
 }
 

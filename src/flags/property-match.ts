@@ -100,11 +100,17 @@ function containsAny(actual: unknown, expected: unknown): boolean {
 
 const compiledPatterns = new Map<string, RegExp | null>();
 
-/** Compile once per pattern; null marks a pattern neither Unicode nor legacy JavaScript syntax accepts. */
+/**
+ * Compile once per pattern; null marks a pattern neither Unicode nor legacy JavaScript syntax accepts. The service's
+ * engine (fancy_regex) also takes `(?P<name>…)` groups and leading inline flags such as `(?i)`: they are translated.
+ */
 function compile(pattern: string): RegExp | null {
   let compiled = compiledPatterns.get(pattern);
   if (compiled !== undefined) return compiled;
-  compiled = tryRegExp(pattern, "u") ?? tryRegExp(pattern, "");
+  const inline = /^\(\?([ims]+)\)/.exec(pattern);
+  const flags = inline ? [...new Set(inline[1])].join("") : "";
+  const source = (inline ? pattern.slice(inline[0].length) : pattern).replace(/\(\?P</g, "(?<");
+  compiled = tryRegExp(source, `u${flags}`) ?? tryRegExp(source, flags);
   compiledPatterns.set(pattern, compiled);
   return compiled;
 }

@@ -129,7 +129,7 @@ function people(count: number): Person[] {
     const inCompany = next() < 0.7;
     const company = `company-${Math.floor(next() * 40)}`;
     const groups: Record<string, string> = inCompany ? { company } : {};
-    const groupProperties = inCompany ? { company: { tier: pick(["gold", "silver", "GOLD"]) } } : {};
+    const groupProperties: Record<string, Record<string, unknown>> = inCompany ? { company: { tier: pick(["gold", "silver", "GOLD"]) } } : {};
     return person(distinctId, properties, groups, groupProperties);
   });
 }
