@@ -22,7 +22,7 @@ async function flags(body: Record<string, unknown>, projectId = "1") {
 const valueOf = (f: { enabled: boolean; variant: string | null } | undefined) => (f === undefined ? undefined : (f.variant ?? f.enabled));
 async function control(method: string, path: string, body?: unknown) {
   const res = await fetch(`${s.base}/_mock${path}`, { method, ...(body === undefined ? {} : json(body)) });
-  const parsed = res.status === 204 ? undefined : await res.json();
+  const parsed = (res.status === 204 ? undefined : await res.json()) as any;
   await assertControlConforms(method, `/_mock${path}`, res.status, parsed);
   return { status: res.status, body: parsed };
 }

@@ -9,7 +9,7 @@ const bucket = (key: string, id: string, salt = "") =>
   parseInt(createHash("sha1").update(`${key}.${id}${salt}`).digest("hex").slice(0, 15), 16) / 0xfffffffffffffff;
 
 const run = (flags: FeatureFlagDefinition[], who: Person, options: { onlyKeys?: string[]; override?: string; cohorts?: Parameters<typeof subjectFor>[1] } = {}) =>
-  evaluateFlags(flags, subjectFor(who, options.cohorts ?? [], NOW, options.override), options.onlyKeys, NOW);
+  evaluateFlags(flags, subjectFor(who, options.cohorts ?? [], NOW, options.override === undefined ? undefined : new Map(flags.map((f) => [f.key, options.override!]))), options.onlyKeys, NOW);
 const one = (f: FeatureFlagDefinition, who: Person, options: Parameters<typeof run>[2] = {}): FlagEvaluation => run([f], who, options).get(f.key)!;
 const summary = (e: FlagEvaluation | undefined) => e && { enabled: e.enabled, variant: e.variant, reason: e.reason };
 
