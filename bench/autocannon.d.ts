@@ -1,4 +1,4 @@
-// The part of autocannon 9 that bench/harness.ts uses (the package ships no types).
+// The part of autocannon 9 that the benches use (the package ships no types).
 declare module "autocannon" {
   import type { EventEmitter } from "node:events";
 
@@ -16,6 +16,9 @@ declare module "autocannon" {
     pipelining?: number;
     timeout?: number;
     requests?: Request[];
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string;
   }
   interface Result {
     errors: number;
@@ -23,6 +26,10 @@ declare module "autocannon" {
     non2xx: number;
     requests: { total: number; average: number };
     latency: { p50: number; p99: number };
+    "2xx": number;
+    "3xx": number;
+    "4xx": number;
+    "5xx": number;
   }
   interface Instance extends EventEmitter, PromiseLike<Result> {
     stop(): void;

@@ -242,8 +242,8 @@ export function captureRouter(deps: CaptureDeps) {
       const raw = firstValues(req.query).send_cohorts;
       const answer = flagDefinitionsAnswer(deps, project, raw !== undefined && raw !== "false", req.get("if-none-match"));
       res.status(answer.status).set(answer.headers ?? {});
-      if (answer.body === undefined) res.end();
-      else res.json(answer.body);
+      if (answer.text === undefined) res.end();
+      else res.type("application/json").send(answer.text);
     } catch (e) {
       if (e instanceof ApiError) respondError(res, e.status, e.body);
       else next(e);

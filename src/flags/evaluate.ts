@@ -31,7 +31,7 @@ export function evaluateFlags(
   onlyKeys: string[] | undefined,
   now: Date,
 ): Map<string, FlagEvaluation> {
-  const plan = planDependencies(flags);
+  const plan = planFor(flags);
   const selected = onlyKeys ? withDependencies(plan, flags, onlyKeys) : undefined;
   const run: Run = { subject, now, plan, values: new Map(flags.map((flag) => [flag.id, false])) };
   const results = new Map<number, FlagEvaluation>();
@@ -43,6 +43,14 @@ export function evaluateFlags(
     results.set(flag.id, result);
   }
   return new Map(flags.filter((flag) => results.has(flag.id)).map((flag) => [flag.key, results.get(flag.id)!]));
+}
+
+/** Plans per flag list: a caller that keeps its list between requests (the server does, per data revision) plans once. */
+const plans = new WeakMap<FeatureFlagDefinition[], DependencyPlan>();
+function planFor(flags: FeatureFlagDefinition[]): DependencyPlan {
+  let plan = plans.get(flags);
+  if (!plan) plans.set(flags, (plan = planDependencies(flags)));
+  return plan;
 }
 
 function base(flag: FeatureFlagDefinition): Pick<FlagEvaluation, "key" | "id" | "version"> {
@@ -63,7 +71,8 @@ export function evaluateFlag(flag: FeatureFlagDefinition, run: Run): FlagEvaluat
   let best: { outcome: ConditionOutcome; index: number | null } = { outcome: "no_group_type", index: null };
   let skippedGroupCondition = false;
   const conditions = flag.filters.groups ?? [];
-  for (const [index, condition] of conditions.entries()) {
+  for (let index = 0; index < conditions.length; index++) {
+    const condition = conditions[index]!;
     const aggregation = conditionAggregation(flag, condition);
     const hashKey = hashKeyFor(flag, aggregation, run.subject);
     let outcome: ConditionOutcome;
@@ -81,7 +90,7 @@ export function evaluateFlag(flag: FeatureFlagDefinition, run: Run): FlagEvaluat
     if (REASON_SCORE[best.outcome] <= REASON_SCORE[outcome]) best = { outcome, index };
     if (outcome === "condition_match") return matched(flag, condition, hashKey!, index);
   }
-  const result: FlagEvaluation = { ...base(flag), enabled: false, variant: null, reason: reason(best.outcome, best.index), payload: undefined, errored: false };
+  const result: FlagEvaluation = { key: flag.key, id: flag.id, version: flag.version ?? 0, enabled: false, variant: null, reason: reason(best.outcome, best.index), payload: undefined, errored: false };
   if (best.outcome === "no_condition_match" && skippedGroupCondition) result.reason.description = GROUPS_NOT_EVALUATED;
   return result;
 }
@@ -165,7 +174,9 @@ function matched(flag: FeatureFlagDefinition, condition: FlagCondition, hashKey:
   const override = condition.variant;
   const variant = override && variants.some((v) => v.key === override) ? override : variantFor(flag, hashKey);
   return {
-    ...base(flag),
+    key: flag.key,
+    id: flag.id,
+    version: flag.version ?? 0,
     enabled: true,
     variant,
     reason: reason("condition_match", index),
@@ -176,22 +187,33 @@ function matched(flag: FeatureFlagDefinition, condition: FlagCondition, hashKey:
 
 /** The first variant whose cumulative share exceeds the variant bucket; none (null) when the shares fall short. */
 export function variantFor(flag: FeatureFlagDefinition, hashKey: string): string | null {
+  const variants = flag.filters.multivariate?.variants;
+  if (!variants?.length) return null;
   const bucket = flagHash(flag.key, hashKey, "variant");
   let cumulative = 0;
-  for (const variant of flag.filters.multivariate?.variants ?? []) {
+  for (const variant of variants) {
     cumulative += variant.rollout_percentage / 100;
     if (bucket < cumulative) return variant.key;
   }
   return null;
 }
 
+/** Parsed payload texts (shared: callers must not change them), so that a hot flag's payload is parsed once. */
+const parsedPayloads = new Map<string, unknown>();
+const PARSED_PAYLOADS_KEPT = 10_000;
+
 /** `payloads[variant ?? "true"]`, parsed from its JSON text (kept as text when it is not JSON). */
 export function payloadFor(flag: FeatureFlagDefinition, variant: string | null): unknown {
   const raw = flag.filters.payloads?.[variant ?? "true"];
   if (typeof raw !== "string") return raw ?? undefined;
+  if (parsedPayloads.has(raw)) return parsedPayloads.get(raw);
+  let parsed: unknown;
   try {
-    return JSON.parse(raw);
+    parsed = JSON.parse(raw);
   } catch {
-    return raw;
+    parsed = raw;
   }
+  if (parsedPayloads.size >= PARSED_PAYLOADS_KEPT) parsedPayloads.clear();
+  parsedPayloads.set(raw, parsed);
+  return parsed;
 }

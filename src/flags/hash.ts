@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 
 /** 15 hex digits, the largest value the hash prefix can take (reference: flags service `calculate_hash`). */
 const LONG_SCALE = 0xfffffffffffffff;
@@ -10,6 +10,7 @@ const LONG_SCALE = 0xfffffffffffffff;
  */
 export function flagHash(flagKey: string, hashKey: string, salt: "" | "variant"): number {
   if (hashKey === "") return 0;
-  const hex = createHash("sha1").update(`${flagKey}.${hashKey}${salt}`, "utf8").digest("hex");
+  // One-shot hashing: a Hash object per call cost more than the digest itself.
+  const hex = hash("sha1", `${flagKey}.${hashKey}${salt}`, "hex");
   return parseInt(hex.slice(0, 15), 16) / LONG_SCALE;
 }

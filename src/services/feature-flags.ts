@@ -8,7 +8,7 @@ import type { ForcedFlag, ForcedFlags } from "../control/forced-flags.ts";
 import { buildLocalEvaluationBody, cohortMatches, evaluateFlags, type CohortFilters, type FeatureFlagDefinition, type FlagEvaluation } from "../flags/index.ts";
 import { withForcedValues, type DefinitionFlag } from "./forced-definitions.ts";
 import { reply, type HandlerResult } from "../http/types.ts";
-import type { FeatureFlagRecord, ProjectRecord, Properties } from "../store/schema.ts";
+import type { FeatureFlagRecord, GroupTypeRecord, ProjectRecord, Properties, ResolvedCohort } from "../store/schema.ts";
 import type { Store } from "../store/store.ts";
 import { projectNumber } from "../util/ids.ts";
 
@@ -61,9 +61,40 @@ const payloadOf = (flag: FeatureFlagRecord | undefined, value: string | boolean)
   return key === null ? null : (payloads[key] ?? null);
 };
 
+/** What every flags request of a project reads, built once per data revision. */
+interface ProjectFlags {
+  revision: number;
+  flags: FeatureFlagRecord[];
+  definitions: FeatureFlagDefinition[];
+  byKey: Map<string, FeatureFlagRecord>;
+  continuityKeys: string[];
+  cohorts: Map<number, ResolvedCohort>;
+  groupTypes: GroupTypeRecord[];
+}
+const projectFlagsCache = new WeakMap<Store, Map<string, ProjectFlags>>();
+
+function projectFlags(store: Store, projectId: string): ProjectFlags {
+  let byProject = projectFlagsCache.get(store);
+  if (!byProject) projectFlagsCache.set(store, (byProject = new Map()));
+  const revision = store.revision();
+  const known = byProject.get(projectId);
+  if (known?.revision === revision) return known;
+  const flags = store.flags.list(projectId);
+  const built: ProjectFlags = {
+    revision,
+    flags,
+    definitions: flags.map(toDefinition),
+    byKey: new Map(flags.map((f) => [f.key, f])),
+    continuityKeys: flags.filter((f) => f.ensure_experience_continuity && f.active).map((f) => f.key),
+    cohorts: new Map(store.analysisData.cohorts(projectId).map((c) => [c.id, c])),
+    groupTypes: store.groups.types(projectId),
+  };
+  byProject.set(projectId, built);
+  return built;
+}
+
 /** The person's hash keys for continuity flags, recording `$anon_distinct_id` as the real service does on first sight. */
-async function hashKeyOverrides(store: Store, project: ProjectRecord, req: FlagsRequest, flags: readonly FeatureFlagRecord[]): Promise<Map<string, string>> {
-  const continuity = flags.filter((f) => f.ensure_experience_continuity && f.active).map((f) => f.key);
+async function hashKeyOverrides(store: Store, project: ProjectRecord, req: FlagsRequest, continuity: readonly string[]): Promise<Map<string, string>> {
   if (!continuity.length) return new Map();
   const person = store.persons.byDistinctId(project.id, req.distinctId);
   if (person && req.anonDistinctId !== undefined) await store.flags.addHashKeyOverrides(project.id, person.uuid, continuity, req.anonDistinctId);
@@ -76,20 +107,19 @@ async function hashKeyOverrides(store: Store, project: ProjectRecord, req: Flags
 /** Evaluates the project's flags for one request, as the real `/flags` does; forced values win. */
 export async function evaluateForRequest(deps: FlagsDeps, project: ProjectRecord, req: FlagsRequest): Promise<FlagValue[]> {
   const { store } = deps;
-  const flags = store.flags.list(project.id);
   const now = new Date(deps.clock.now());
   const person = store.persons.byDistinctId(project.id, req.distinctId);
   // As posthog-node's local evaluation sees them: the distinct id as a property, the request's values winning.
   const personProperties = { distinct_id: req.distinctId, ...(person?.properties ?? {}), ...req.personProperties };
-  const cohorts = new Map(store.analysisData.cohorts(project.id).map((c) => [c.id, c]));
-  const groupTypes = store.groups.types(project.id);
+  const overrides = await hashKeyOverrides(store, project, req, projectFlags(store, project.id).continuityKeys);
+  // Read after the overrides are written: a write moves the revision.
+  const { definitions, byKey, cohorts, groupTypes } = projectFlags(store, project.id);
   const groupProperties: Record<string, Properties> = {};
   for (const [type, key] of Object.entries(req.groups)) {
     const index = groupTypes.find((t) => t.group_type === type)?.group_type_index;
     const stored = index === undefined ? undefined : store.groups.get(project.id, index, key);
     groupProperties[type] = { $group_key: key, ...(stored?.properties ?? {}), ...(req.groupProperties[type] ?? {}) };
   }
-  const overrides = await hashKeyOverrides(store, project, req, flags);
   const inCohort = (id: number): boolean | undefined => {
     const cohort = cohorts.get(id);
     if (!cohort) return undefined;
@@ -98,7 +128,7 @@ export async function evaluateForRequest(deps: FlagsDeps, project: ProjectRecord
     return person !== undefined && cohort.person_ids.includes(person.id);
   };
   const evaluated = evaluateFlags(
-    flags.map(toDefinition),
+    definitions,
     {
       distinctId: req.distinctId,
       hashKeyOverrides: overrides,
@@ -111,7 +141,6 @@ export async function evaluateForRequest(deps: FlagsDeps, project: ProjectRecord
     req.flagKeys,
     now,
   );
-  const byKey = new Map(flags.map((f) => [f.key, f]));
   const values = new Map<string, FlagValue>();
   for (const e of evaluated.values()) values.set(e.key, fromEvaluation(e, byKey.get(e.key)));
   for (const forced of deps.forced.forSubject({ projectId: project.id, distinctId: req.distinctId, groups: req.groups }).values()) {
@@ -169,12 +198,18 @@ export function v1Flags(values: readonly FlagValue[]) {
 
 /** Whether remote config should tell posthog-js to ask `/flags`: the project has an active flag, or a test forced one. */
 export const hasFeatureFlags = (deps: FlagsDeps, project: ProjectRecord) =>
-  deps.store.flags.list(project.id).some((f) => f.active) || deps.forced.forProject(project.id).length > 0;
+  projectFlags(deps.store, project.id).flags.some((f) => f.active) || deps.forced.forProject(project.id).length > 0;
 
-const definitionsCache = new WeakMap<Store, Map<string, { body: unknown; etag: string }>>();
+interface Definitions {
+  body: unknown;
+  /** The body as JSON text, serialised once for every poll that gets it. */
+  text: string;
+  etag: string;
+}
+const definitionsCache = new WeakMap<Store, Map<string, Definitions>>();
 
 /** The local evaluation body and its ETag, rebuilt only when the state (or a forced value) changed. */
-export function flagDefinitions(deps: FlagsDeps, project: ProjectRecord, sendCohorts: boolean): { body: unknown; etag: string } {
+export function flagDefinitions(deps: FlagsDeps, project: ProjectRecord, sendCohorts: boolean): Definitions {
   const { store } = deps;
   const forced = deps.forced.forProject(project.id);
   const cacheKey = `${project.id}:${sendCohorts}:${store.revision()}:${JSON.stringify(forced)}`;
@@ -192,16 +227,18 @@ export function flagDefinitions(deps: FlagsDeps, project: ProjectRecord, sendCoh
   const newFlag = (key: string): DefinitionFlag => ({ id: 0, team_id: teamId, name: "", key, filters: {}, deleted: false, active: true, ensure_experience_continuity: false, version: 0 });
   const flags = withForcedValues(built.flags as unknown as DefinitionFlag[], forced, newFlag);
   const body = { ...built, flags, cohorts: sendCohorts ? built.cohorts : {} };
-  const etag = createHash("sha1").update(JSON.stringify(body)).digest("hex").slice(0, 32);
-  cache.clear();
-  cache.set(cacheKey, { body, etag });
-  return { body, etag };
+  const text = JSON.stringify(body);
+  const etag = createHash("sha1").update(text).digest("hex").slice(0, 32);
+  if (cache.size >= 16) cache.clear();
+  const definitions = { body, text, etag };
+  cache.set(cacheKey, definitions);
+  return definitions;
 }
 
-/** The local evaluation answer: 304 when `If-None-Match` names the current definitions. */
-export function flagDefinitionsAnswer(deps: FlagsDeps, project: ProjectRecord, sendCohorts: boolean, ifNoneMatch: string | undefined): HandlerResult {
-  const { body, etag } = flagDefinitions(deps, project, sendCohorts);
+/** The local evaluation answer: 304 when `If-None-Match` names the current definitions; `text` is the body serialised. */
+export function flagDefinitionsAnswer(deps: FlagsDeps, project: ProjectRecord, sendCohorts: boolean, ifNoneMatch: string | undefined): HandlerResult & { text?: string } {
+  const { body, text, etag } = flagDefinitions(deps, project, sendCohorts);
   const headers = { ETag: `W/"${etag}"`, "Cache-Control": "private, must-revalidate" };
   const given = ifNoneMatch?.trim().replace(/^W\//, "").replace(/"/g, "");
-  return given === etag ? reply(304, undefined, headers) : reply(200, body, headers);
+  return given === etag ? reply(304, undefined, headers) : { ...reply(200, body, headers), text };
 }

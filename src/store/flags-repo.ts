@@ -9,6 +9,20 @@ export type FlagInput = Partial<Pick<FeatureFlagRecord, (typeof FLAG_WRITABLE)[n
 export function createFlagsRepo(core: StoreCore) {
   const { dbs, meta, nowIso } = core;
   const live = (f: FeatureFlagRecord, includeDeleted: boolean) => includeDeleted || !f.deleted;
+  // Overrides by project and person, rebuilt when the list changes (every flags request of a continuity flag reads it).
+  let indexed: { list: FlagHashKeyOverrideRecord[]; length: number; byPerson: Map<string, Map<string, string>> } | null = null;
+  const overridesByPerson = () => {
+    const list = meta().flag_hash_key_overrides;
+    if (indexed?.list !== list || indexed.length !== list.length) {
+      const byPerson = new Map<string, Map<string, string>>();
+      for (const o of list) {
+        const person = `${o.project_id}\u0000${o.person_uuid}`;
+        (byPerson.get(person) ?? byPerson.set(person, new Map()).get(person)!).set(o.feature_flag_key, o.hash_key);
+      }
+      indexed = { list, length: list.length, byPerson };
+    }
+    return indexed.byPerson;
+  };
 
   return {
     /** A project's flags, newest first (the real list's default order); deleted ones only when asked. */
@@ -57,8 +71,7 @@ export function createFlagsRepo(core: StoreCore) {
 
     /** The person's hash key per continuity flag key. */
     hashKeyOverrides(projectId: string, personUuid: string): Map<string, string> {
-      const mine = meta().flag_hash_key_overrides.filter((o) => o.project_id === projectId && o.person_uuid === personUuid);
-      return new Map(mine.map((o) => [o.feature_flag_key, o.hash_key]));
+      return new Map(overridesByPerson().get(`${projectId}\u0000${personUuid}`));
     },
 
     /** Records hash keys for flags the person has none for yet (a first override is never replaced). */
@@ -84,6 +97,7 @@ export function createFlagsRepo(core: StoreCore) {
         o.person_uuid = toUuid;
         return true;
       });
+      indexed = null;
       if (changed) await dbs.meta.write();
     },
   };

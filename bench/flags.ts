@@ -1,0 +1,145 @@
+/**
+ * Feature flag evaluation (issue 23): `npx tsx bench/flags.ts [--seconds S] [--connections C] [--flags N]
+ * [--persons N]` (not part of `npm test`). Starts the built server (`dist/main.mjs`, built first) in memory over a
+ * generated dataset of `--persons` persons (default 10,000) whose web project has `--flags` flags (default 50:
+ * rollouts, multivariate experiments with payloads, person-property targets, a cohort target, group flags, flag
+ * dependencies, continuity flags), then loads with autocannon at C connections (default 10):
+ * - `POST /flags/?v=2` as posthog-js and posthog-node send it, each request for another known person (with its
+ *   groups), target ≥ 3,000 req/s with p99 ≤ 20 ms;
+ * - `GET /flags/definitions?send_cohorts` as posthog-node polls it, half with the current ETag (304), target
+ *   ≥ 2,000 req/s.
+ */
+import autocannon from "autocannon";
+type Options = Parameters<typeof autocannon>[0];
+import { execSync, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import type { FixtureFeatureFlag } from "../src/fixtures/fixture-document.ts";
+import { generateFixtures } from "../src/fixtures/generate.ts";
+import { defaultApiKey } from "../src/fixtures/users.ts";
+import { derivedProjectToken } from "../src/util/ids.ts";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const log = (s: string) => process.stderr.write(`[bench] ${s}\n`);
+const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? NaN) / 1024;
+
+/** The built server over a fixture file, in memory; resolves once it prints where it listens. */
+async function startServer(fixtures: string) {
+  const child = spawn(process.execPath, [...(process.env.FLAGS_BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? []), "dist/main.mjs", "--port", "0", "--in-memory", "--fixtures", fixtures, "--log-level", "info"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  const base = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) resolve(m[1]!.replace(/\/$/, ""));
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    child.once("exit", () => reject(new Error(`server exited:\n${out}`)));
+  });
+  child.stdout.resume();
+  child.stderr.resume();
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  return { base, pid: child.pid!, stop: () => (child.kill("SIGTERM"), exited) };
+}
+
+const { values: args } = parseArgs({ options: { seconds: { type: "string" }, connections: { type: "string" }, flags: { type: "string" }, persons: { type: "string" } } });
+const SECONDS = Number(args.seconds ?? 10);
+const CONNECTIONS = Number(args.connections ?? 10);
+const FLAG_COUNT = Number(args.flags ?? 50);
+const PERSONS = Number(args.persons ?? 10_000);
+const SEED = 42;
+const NOW = new Date("2025-06-01T00:00:00Z");
+const TOKEN = derivedProjectToken("1");
+const TARGETS = { flags: { rps: 3000, p99: 20 }, definitions: { rps: 2000 } };
+
+const person = (key: string, value: unknown, operator = "exact") => ({ key, value, operator, type: "person" });
+
+/** N flags of the kinds a real project mixes, all in the web project. */
+function benchFlags(n: number): FixtureFeatureFlag[] {
+  const kinds: ((i: number) => Omit<FixtureFeatureFlag, "project_id" | "id" | "key">)[] = [
+    (i) => ({ filters: { groups: [{ properties: [], rollout_percentage: (i * 7) % 100 }] } }),
+    () => ({
+      ensure_experience_continuity: true,
+      filters: {
+        groups: [{ properties: [person("is_beta", ["true"])], variant: "b" }, { properties: [], rollout_percentage: 80 }],
+        multivariate: { variants: [{ key: "a", rollout_percentage: 34 }, { key: "b", rollout_percentage: 33 }, { key: "c", rollout_percentage: 33 }] },
+        payloads: { a: '{"x": 1}', b: '{"x": 2}' },
+      },
+    }),
+    () => ({ filters: { groups: [{ properties: [person("plan", ["pro", "team", "enterprise"]), person("email", "@gmail", "not_icontains")], rollout_percentage: 100 }] } }),
+    () => ({ filters: { groups: [{ properties: [person("country", "^(US|DE|FR)$", "regex")], rollout_percentage: 50 }] } }),
+    () => ({ filters: { groups: [{ properties: [{ key: "id", value: 3, operator: "in", type: "cohort" }], rollout_percentage: 100 }] } }),
+    () => ({ filters: { aggregation_group_type_index: 0, groups: [{ properties: [{ key: "employee_count", value: "20", operator: "gt", type: "group", group_type_index: 0 }], rollout_percentage: 70 }] } }),
+    (i) => ({ filters: { groups: [{ properties: [{ key: String(i), value: true, operator: "flag_evaluates_to", type: "flag" }], rollout_percentage: 100 }] } }),
+  ];
+  return Array.from({ length: n }, (_, i) => ({ project_id: "1", id: i + 1, key: `bench-flag-${i + 1}`, ...kinds[i % kinds.length]!(i) }));
+}
+
+async function load(url: string, opts: Partial<Options>) {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, ...opts });
+  // 304s are answers here (the definitions' ETag), not failures.
+  const failed = result["4xx"] + result["5xx"];
+  return { rps: result.requests.average, p99: result.latency.p99, failed, notModified: result["3xx"], errors: result.errors };
+}
+
+async function main() {
+  execSync("npm run build --silent", { cwd: ROOT, stdio: "inherit" });
+  const doc = generateFixtures({ seed: SEED, now: NOW, persons: PERSONS, events: PERSONS * 5 });
+  doc.feature_flags = benchFlags(FLAG_COUNT);
+  const dir = mkdtempSync(path.join(os.tmpdir(), "flags-bench-"));
+  const file = path.join(dir, "fixtures.json");
+  writeFileSync(file, JSON.stringify(doc));
+  log(`${PERSONS} persons, ${FLAG_COUNT} flags, ${CONNECTIONS} connections × ${SECONDS} s; load average ${os.loadavg().map((l) => l.toFixed(2)).join(", ")}`);
+  const server = await startServer(file);
+  try {
+    const people = doc.persons!.filter((p) => p.project_id === "1");
+    const companies = doc.groups!.filter((g) => g.project_id === "1" && g.group_type_index === 0).map((g) => g.group_key);
+    let next = 0;
+    const bodyFor = () => {
+      const p = people[next++ % people.length]!;
+      return JSON.stringify({ token: TOKEN, distinct_id: p.distinct_ids[0], groups: { company: companies[next % companies.length] } });
+    };
+    const sample = (await (await fetch(`${server.base}/flags/?v=2`, { method: "POST", headers: { "content-type": "application/json" }, body: bodyFor() })).json()) as { flags: object };
+    log(`a /flags answer holds ${Object.keys(sample.flags).length} flags`);
+    await load(`${server.base}/flags/?v=2`, { duration: 2, method: "POST", headers: { "content-type": "application/json" }, body: bodyFor() });
+    const flags = await load(`${server.base}/flags/?v=2`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      requests: [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, body: bodyFor() }) }],
+    });
+
+    const auth = { authorization: `Bearer ${defaultApiKey(SEED)}` };
+    const definitionsUrl = `${server.base}/flags/definitions?token=${TOKEN}&send_cohorts`;
+    const first = await fetch(definitionsUrl, { headers: auth });
+    const etag = first.headers.get("etag")!;
+    const size = (await first.text()).length;
+    let alternate = 0;
+    const definitions = await load(definitionsUrl, {
+      headers: auth,
+      requests: [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, headers: { ...auth, ...(alternate++ % 2 ? { "if-none-match": etag } : {}) } }) }],
+    });
+
+    const line = (name: string, r: Awaited<ReturnType<typeof load>>, target: { rps: number; p99?: number }) => {
+      const met = r.rps >= target.rps && (target.p99 === undefined || r.p99 <= target.p99) && r.failed === 0 && r.errors === 0;
+      return `${name.padEnd(46)} ${r.rps.toFixed(0).padStart(6)} req/s  p99 ${String(r.p99).padStart(3)} ms  304 ${r.notModified}  4xx/5xx ${r.failed}  errors ${r.errors}  target ≥ ${target.rps}${target.p99 ? ` and p99 ≤ ${target.p99} ms` : ""}: ${met ? "met" : "MISSED"}`;
+    };
+    process.stdout.write(`${line("POST /flags/?v=2 (a known person, with a group)", flags, TARGETS.flags)}\n`);
+    process.stdout.write(`${line(`GET /flags/definitions (${(size / 1024).toFixed(0)} KiB; half 304)`, definitions, TARGETS.definitions)}\n`);
+    process.stdout.write(`server RSS after the load: ${rssMb(server.pid).toFixed(0)} MiB; load average ${os.loadavg().map((l) => l.toFixed(2)).join(", ")}\n`);
+  } finally {
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (e) => {
+    process.stderr.write(`bench failed: ${(e as Error).stack ?? String(e)}\n`);
+    process.exit(1);
+  },
+);
