@@ -1,3 +1,4 @@
+import type { ForcedFlag, ForcedFlagRequest } from "./control/forced-flags.ts";
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { parseConfig } from "./config.ts";
@@ -10,6 +11,7 @@ import { projectFile } from "./util/project-files.ts";
 export type { FixtureDocument } from "./fixtures/fixture-document.ts";
 export type { paths, components, operations } from "./generated/openapi.ts";
 export type { RequestLogEntry } from "./http/request-log.ts";
+export type { ForcedFlag, ForcedFlagRequest } from "./control/forced-flags.ts";
 export { StartupError } from "./server.ts";
 export { FixtureError } from "./store/load-fixtures.ts";
 
@@ -77,6 +79,13 @@ export interface EmbeddedServer {
   };
   requests(limit?: number): { total: number; results: RequestLogEntry[] };
   clearRequests(): void;
+  /** Feature flag values forced for tests, as `/_mock/feature_flags/` does; `reset()` clears them too. */
+  flags: {
+    /** `value` true/false or a variant key, for one `distinct_id`, one `group`, or everyone. */
+    force(request: ForcedFlagRequest): ForcedFlag;
+    list(): ForcedFlag[];
+    clear(): void;
+  };
 }
 
 function scenarioFile(name: string): string {
@@ -147,5 +156,6 @@ export async function startServer(options: ServerOptions = {}): Promise<Embedded
     },
     requests: control.requests,
     clearRequests: control.clearRequests,
+    flags: { force: control.forcedFlags.add, list: control.forcedFlags.list, clear: control.forcedFlags.clear },
   };
 }

@@ -42,6 +42,23 @@ describe("embedding", () => {
     await server.reset();
   });
 
+  it("forces a feature flag for one distinct id through flags.force, and reset clears it", async () => {
+    const token = (await (await fetch(`${server.url}/api/projects/1/`, { headers: { authorization: `Bearer ${OWNER_KEY}` } })).json()) as { api_token: string };
+    const flagsOf = async (distinctId: string) => {
+      const res = await fetch(`${server.url}/flags/?v=2`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token: token.api_token, distinct_id: distinctId }) });
+      return ((await res.json()) as { flags: Record<string, { enabled: boolean; variant: string | null }> }).flags;
+    };
+    // internal-tools (basic.json) is on only for emails matching @example.com$; "a" is a@corp.io.
+    expect((await flagsOf("a"))["internal-tools"]!.enabled).toBe(false);
+    const forced = server.flags.force({ key: "internal-tools", value: true, distinct_id: "a" });
+    expect(server.flags.list()).toEqual([forced]);
+    expect((await flagsOf("a"))["internal-tools"]!.enabled).toBe(true);
+    expect((await flagsOf("b"))["internal-tools"]!.enabled).toBe(false);
+    await server.reset();
+    expect(server.flags.list()).toEqual([]);
+    expect((await flagsOf("a"))["internal-tools"]!.enabled).toBe(false);
+  });
+
   it("starts a bundled scenario by name from any working directory; an unknown name lists the bundled ones", async () => {
     expect(Object.keys(scenarios)).toEqual(expect.arrayContaining(["basic", "funnels", "capture"]));
     expect(path.isAbsolute(scenarios.basic!)).toBe(true);
