@@ -46,9 +46,9 @@ export function flagsAnswer(version: number, outcome: FlagsOutcome) {
   return { ...base, ...v1Flags(outcome.values), errorsWhileComputingFlags: false };
 }
 
-/** `/decide/?v=3|4` (older SDKs): the v1 flags shape plus the old config keys. */
-export const decideAnswer = (outcome: FlagsOutcome) => ({
-  ...flagsAnswer(1, outcome),
+/** `/decide/` (older SDKs): `v=4` answers the v2 flags shape, earlier versions the v1 shape; both with the old config keys. */
+export const decideAnswer = (version: number, outcome: FlagsOutcome) => ({
+  ...flagsAnswer(version >= 4 ? 2 : 1, outcome),
   config: { enable_collect_everything: true },
   toolbarParams: {},
   isAuthenticated: false,

@@ -233,7 +233,7 @@ export function captureRouter(deps: CaptureDeps) {
   };
   const v2OrV1 = flags((req, outcome) => flagsAnswer(Number(firstValues(req.query).v ?? 1), outcome));
   router.route("/flags").get(v2OrV1).post(rawSmall, v2OrV1);
-  const decide = flags((_req, outcome) => decideAnswer(outcome));
+  const decide = flags((req, outcome) => decideAnswer(Number(firstValues(req.query).v ?? 3), outcome));
   router.route("/decide").get(decide).post(rawSmall, decide);
   // posthog-node's local evaluation polls (5.x: /flags/definitions; older: /api/feature_flag/local_evaluation).
   const definitions = (req: Request, res: Response, next: NextFunction) => {

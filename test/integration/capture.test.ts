@@ -184,6 +184,7 @@ describe("flags, remote config and CORS", () => {
     const v1 = (await post("/flags/", { token, distinct_id: "x" })).body;
     expect(v1).toMatchObject({ featureFlags: { "welcome-banner": true, "internal-tools": false }, featureFlagPayloads: { "welcome-banner": '{"title": "Welcome!"}' } });
     expect((await post("/decide/?v=3", { token, distinct_id: "x" })).body).toMatchObject({ featureFlags: v1.featureFlags, config: { enable_collect_everything: true } });
+    expect((await post("/decide/?v=4", { token, distinct_id: "x" })).body).toMatchObject({ flags: { "welcome-banner": banner }, config: { enable_collect_everything: true } });
     expect((await post("/flags/?v=2", { token: "phc_unknown", distinct_id: "x" })).status).toBe(401);
     expect((await post("/flags/?v=2", { token })).body).toMatchObject({ attr: "distinct_id", detail: "The distinct_id field is missing" });
     // Project 2 has no flag: posthog-js is told not to ask.

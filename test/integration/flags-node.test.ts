@@ -100,6 +100,22 @@ describe("posthog-node against the server", () => {
     expect(((await changed.json()) as { flags: { key: string; filters: any }[] }).flags.find((f: { key: string }) => f.key === "new-onboarding")!.filters.groups[0].rollout_percentage).toBe(31);
   });
 
+  it("serves the same definitions to the project's secret key and at the project-scoped and older paths", async () => {
+    const secret = (await s.get(`/api/projects/${WEB}/`, { key: defaultApiKey(11) })).body.secret_api_token as string;
+    expect(secret).toMatch(/^phs_/);
+    const bySecret = await fetch(`${s.base}/flags/definitions?token=${token}&send_cohorts`, { headers: { authorization: `Bearer ${secret}` } });
+    expect(bySecret.status).toBe(200);
+    const etag = bySecret.headers.get("etag");
+    const older = await fetch(`${s.base}/api/feature_flag/local_evaluation?token=${token}&send_cohorts`, { headers: { authorization: `Bearer ${defaultApiKey(11)}` } });
+    expect(older.headers.get("etag")).toBe(etag);
+    const scoped = await s.get(`/api/projects/${WEB}/feature_flags/local_evaluation/?send_cohorts`, { key: defaultApiKey(11) });
+    expect(scoped.headers.get("etag")).toBe(etag);
+    expect(scoped.body).toEqual(await bySecret.json());
+    // Another project's secret key opens nothing here.
+    const otherSecret = (await s.get("/api/projects/2/", { key: defaultApiKey(11) })).body.secret_api_token as string;
+    expect((await fetch(`${s.base}/flags/definitions?token=${token}`, { headers: { authorization: `Bearer ${otherSecret}` } })).status).toBe(401);
+  });
+
   it("refuses a poll without a key, with an unknown key, or for a project the key's user cannot see", async () => {
     const path = `/flags/definitions?token=${token}`;
     expect((await fetch(s.base + path)).status).toBe(401);
