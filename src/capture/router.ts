@@ -249,7 +249,7 @@ export function captureRouter(deps: CaptureDeps) {
       else next(e);
     }
   };
-  router.get(["/flags/definitions", "/flags/definitions/", "/api/feature_flag/local_evaluation", "/api/feature_flag/local_evaluation/"], definitions);
+  router.get(["/flags/definitions", "/api/feature_flag/local_evaluation"], definitions);
   const knownToken = (req: Request) => {
     const token = String(req.params.token);
     if (!deps.store.projects.byToken(token)) throw fail.notFound();

@@ -89,7 +89,7 @@ export function rawRequest(base: string, req: RawRequest, timeoutMs = 20_000): P
 export const KNOWN_KEYS = [OWNER_KEY, OTHER_KEY];
 
 /** The capture surface's paths (openapi/capture.yaml), with or without their trailing slash. */
-const CAPTURE_PATH = /^\/(?:(?:e|i\/v0\/e|capture|track|engage|batch|flags|decide)(?:\/|$|\?)|array\/)/;
+const CAPTURE_PATH = /^\/(?:(?:e|i\/v0\/e|capture|track|engage|batch|flags|decide|api\/feature_flag\/local_evaluation)(?:\/|$|\?)|array\/)/;
 
 /** The document that describes a path: the control API under `/_mock/`, capture at the root, the product API elsewhere. */
 export function documentOf(path: string) {
