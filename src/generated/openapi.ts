@@ -4304,7 +4304,7 @@ export interface components {
             experiment_set?: number[];
             surveys?: Record<string, never>[];
             features?: Record<string, never>[];
-            rollback_conditions?: unknown[] | null;
+            rollback_conditions?: Record<string, never>[] | null;
             performed_rollback?: boolean | null;
             can_edit?: boolean;
             tags: string[];
@@ -5027,7 +5027,9 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["FeatureFlagWrite"] & unknown;
+                "application/json": components["schemas"]["FeatureFlagWrite"] & {
+                    key: string;
+                };
             };
         };
         responses: {
