@@ -1,7 +1,7 @@
 /**
  * The store's records as ClickHouse TSV (the columns of src/sql-engine/mirror/schema.ts, in their load order).
- * Rows become bytes in 64 KiB chunks: keeping a million line strings alive, or one string of a million lines,
- * cost 4–8× the encoding itself in garbage collection, and one growing buffer a copy per growth (measured).
+ * Rows are written as bytes into 1 MiB chunks: keeping a million line strings alive, or one string of a million
+ * lines, cost 4–8× the encoding itself in garbage collection, and one growing buffer a copy per growth (measured).
  */
 import { groupLookup, type GroupData } from "../../analyses/shared/groups.ts";
 import type { EventRow } from "../../store/event-table.ts";
@@ -16,21 +16,47 @@ export const tsv = (s: string): string => (SPECIAL.test(s) ? s.replace(/[\\\t\n\
 /** An instant (epoch ms) as DateTime64 text: seconds since the epoch with the milliseconds. */
 const instant = (ms: number) => String(ms / 1000);
 
+/** Bytes a chunk holds: large enough that a chunk per ~1,600 events is all the allocation a file needs. */
+const CHUNK_BYTES = 1 << 20;
+
 export class TsvBuffer {
   #chunks: Buffer[] = [];
-  #pending = "";
+  #chunk: Buffer = Buffer.alloc(0);
+  #used = 0;
   rows = 0;
 
   line(text: string): void {
-    this.#pending += text;
-    this.#pending += "\n";
+    // UTF-8 takes at most 3 bytes per UTF-16 unit; the newline one more.
+    this.reserve(text.length * 3 + 1);
+    this.#used += this.#chunk.write(text, this.#used);
+    this.#chunk[this.#used++] = 0x0a;
     this.rows++;
-    if (this.#pending.length > 65_536) this.#flush();
+  }
+
+  /**
+   * Room for `bytes` more bytes: the chunk to write them into, from `offset`; `commit` then says how far was
+   * written and how many lines that was (the dictionary encoder copies cached pieces straight in).
+   */
+  reserve(bytes: number): Buffer {
+    if (this.#used + bytes > this.#chunk.length) {
+      this.#seal();
+      this.#chunk = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, bytes));
+    }
+    return this.#chunk;
+  }
+
+  get offset(): number {
+    return this.#used;
+  }
+
+  commit(end: number, lines: number): void {
+    this.#used = end;
+    this.rows += lines;
   }
 
   /** The bytes written so far, as chunks (for a vectored write) or joined. */
   chunks(): Buffer[] {
-    this.#flush();
+    this.#seal();
     return this.#chunks;
   }
 
@@ -44,10 +70,10 @@ export class TsvBuffer {
     return this.chunks().reduce((n, c) => n + c.length, 0);
   }
 
-  #flush(): void {
-    if (this.#pending === "") return;
-    this.#chunks.push(Buffer.from(this.#pending));
-    this.#pending = "";
+  #seal(): void {
+    if (this.#used > 0) this.#chunks.push(this.#chunk.subarray(0, this.#used));
+    this.#chunk = this.#chunk.subarray(this.#used);
+    this.#used = 0;
   }
 }
 
