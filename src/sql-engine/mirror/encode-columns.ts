@@ -9,12 +9,12 @@
  */
 import type { EventRow, EventTable } from "../../store/event-table.ts";
 import type { EventRecord } from "../../store/schema.ts";
-import { encodeEvents, rawText, tsv, TsvBuffer } from "./encode.ts";
+import { encodeEvents, eventFields, LoadBuffer, micros, nativeBlock, nativeColumn, nativeString, put, putVarUInt, rawText, type EventFields } from "./encode.ts";
 
 interface ShapeInfo {
   /** Reproducible by joining cached pieces (else: the row API). */
   fast: boolean;
-  /** `"key":` pieces as bytes, TSV-escaped, in the shape's order; each after the first starts with its comma. */
+  /** `"key":` pieces as bytes, in the shape's order; each after the first starts with its comma. */
   keys: Uint8Array[];
   /** Position in the shape of each materialised key, -1 when absent. */
   materialized: Int32Array;
@@ -26,23 +26,16 @@ interface ShapeInfo {
 }
 
 const INTEGER_LIKE = /^(0|[1-9]\d*)$/;
-const TAB = 0x09;
-const NEWLINE = 0x0a;
 const DASH = 0x2d;
+const UUID_LENGTH = 36;
 const ODD_UUID = 0xffffffff;
 const HEX_DIGITS = Uint8Array.from("0123456789abcdef", (c) => c.charCodeAt(0));
-/** Bytes a line needs beyond its pieces: the uuid (36), the timestamp (≤ 24), tabs and the newline (≤ 32). */
-const LINE_SLACK = 96;
+const EMPTY_STRING = nativeString("");
+/** Column indexes in the events file (EVENT_FILE_COLUMNS). */
+const COLUMN = { team: 0, uuid: 1, event: 2, properties: 3, timestamp: 4, distinctId: 5, chain: 6, groups: 7 } as const;
+const GROUP_SLOTS = 5;
 
 const bytesOf = (text: string): Buffer => Buffer.from(text);
-
-/** Copies a piece into `buf` at `at`; small pieces (most) byte by byte, cheaper than a call into `set`. */
-function put(buf: Uint8Array, at: number, piece: Uint8Array): number {
-  const n = piece.length;
-  if (n > 16) buf.set(piece, at);
-  else for (let j = 0; j < n; j++) buf[at + j] = piece[j]!;
-  return at + n;
-}
 
 /** Writes the low `digits` hex digits of `value`, lower case, most significant first. */
 function putHex(buf: Uint8Array, at: number, value: number, digits: number): number {
@@ -50,16 +43,11 @@ function putHex(buf: Uint8Array, at: number, value: number, digits: number): num
   return at;
 }
 
-/** Writes ASCII text (digits of a number) into `buf` at `at`. */
-function putAscii(buf: Uint8Array, at: number, text: string): number {
-  for (let j = 0; j < text.length; j++) buf[at + j] = text.charCodeAt(j);
-  return at + text.length;
-}
-
 /**
- * Per table dictionary: the pieces already encoded, as UTF-8 bytes (dictionaries only grow, so ids keep their
- * pieces). A line is copied from those bytes into the output's chunk: building it as a string and converting
- * it cost more than half of the encoding, most of it in garbage collection over the store's large heap.
+ * Per table dictionary: the pieces already encoded, as bytes (dictionaries only grow, so ids keep their pieces).
+ * A block is copied from those bytes, column after column, into the output's chunks: building lines as strings
+ * and converting them cost more than half of the encoding, most of it in garbage collection over the store's
+ * large heap. Events whose shape the pieces cannot make have their values read through the row API.
  */
 export class ColumnEncoder {
   readonly #names: Uint8Array[] = [];
@@ -68,10 +56,9 @@ export class ColumnEncoder {
   readonly #valueJson: Uint8Array[] = [];
   readonly #valueRaw: Uint8Array[] = [];
   readonly #shapes: ShapeInfo[] = [];
-  /** The five group keys joined by tabs: by `$groups` value id (the usual shape), or by every group value id. */
-  readonly #groupsByValue: Uint8Array[] = [];
-  readonly #groupsBySlots = new Map<string, Uint8Array>();
-  readonly #noValue = new Uint8Array(0);
+  /** The five group keys as Native strings: by `$groups` value id + 1 (the usual shape), or by every group value id. */
+  readonly #groupsByValue: Uint8Array[][] = [];
+  readonly #groupsBySlots = new Map<string, Uint8Array[]>();
   /** Calls that fell back to the row API (a layout the fast path does not know). */
   fallbacks = 0;
 
@@ -81,8 +68,8 @@ export class ColumnEncoder {
     readonly groupKeys: ((event: EventRecord) => string)[],
   ) {}
 
-  /** Events [from, to) as `encodeEvents` writes them, through the dictionaries. */
-  encode(row: EventRow, from: number, to: number, teamId: number, out: TsvBuffer): void {
+  /** Events [from, to) as `encodeEvents` writes them (one Native block), through the dictionaries. */
+  encode(row: EventRow, from: number, to: number, teamId: number, out: LoadBuffer): void {
     if (from >= to) return;
     const { arrays, rows } = this.table.columnsForSnapshot();
     const cols = arrays as Columns;
@@ -90,66 +77,96 @@ export class ColumnEncoder {
       this.fallbacks++;
       return encodeEvents(row, from, to, teamId, this.groupKeys, this.materialized, out);
     }
-    const team = bytesOf(`${teamId}\t`);
-    for (let i = from; i < to; i++) this.#write(row, i, team, teamId, cols, out);
+    this.#block(row, from, to, teamId, cols, out);
   }
 
   #agrees(row: EventRow, i: number, teamId: number, cols: Columns): boolean {
-    const fast = new TsvBuffer();
-    this.#write(row, i, bytesOf(`${teamId}\t`), teamId, cols, fast);
-    return `${this.#viaRows(row, i, teamId)}\n` === fast.bytes().toString();
+    const viaRows = new LoadBuffer();
+    encodeEvents(row, i, i + 1, teamId, this.groupKeys, this.materialized, viaRows);
+    const fast = new LoadBuffer();
+    this.#block(row, i, i + 1, teamId, cols, fast);
+    return viaRows.bytes().equals(fast.bytes());
   }
 
-  /** One event's line, copied from cached pieces (or through the row API for a shape the pieces cannot make). */
-  #write(row: EventRow, i: number, team: Uint8Array, teamId: number, cols: Columns, out: TsvBuffer): void {
+  #block(row: EventRow, from: number, to: number, teamId: number, cols: Columns, out: LoadBuffer): void {
     const [ts, name, did, uuid, chain, shape, voff, vals] = cols;
-    const info = this.#shape(shape[i]!);
-    if (!info.fast) return out.line(this.#viaRows(row, i, teamId));
-    const off = voff[i]!;
-    const keys = info.keys;
-    const materialized = info.materialized;
-    const nameBytes = this.#name(name[i]!);
-    const didBytes = this.#distinctId(did[i]!);
-    const chainBytes = this.#chain(chain[i]!);
-    const groupBytes = this.#groups(info, vals, off);
-    let size = LINE_SLACK + team.length + nameBytes.length + didBytes.length + chainBytes.length + groupBytes.length + materialized.length;
-    for (let k = 0; k < keys.length; k++) size += keys[k]!.length + this.#json(vals[off + k]!).length;
-    for (let m = 0; m < materialized.length; m++) size += materialized[m]! < 0 ? 0 : this.#raw(vals[off + materialized[m]!]!).length;
+    const n = to - from;
+    const infos: ShapeInfo[] = new Array(n);
+    // The few events the pieces cannot make: their values through the row API, by their index in the block.
+    const slow = new Map<number, EventFields>();
+    for (let k = 0; k < n; k++) {
+      const info = (infos[k] = this.#shape(shape[from + k]!));
+      if (!info.fast) {
+        row.position = from + k;
+        slow.set(k, eventFields(row, this.groupKeys, this.materialized));
+      }
+    }
+    const strings = (column: number, piece: (i: number, k: number) => Uint8Array, value: (f: EventFields) => string) => {
+      nativeColumn(out, column);
+      for (let k = 0; k < n; k++) {
+        const f = slow.get(k);
+        if (f) out.putString(value(f));
+        else out.putBytes(piece(from + k, k));
+      }
+    };
 
-    const buf = out.reserve(size);
-    let at = put(buf, out.offset, team);
-    at = this.#putUuid(buf, at, uuid, i, row);
-    buf[at++] = TAB;
-    at = put(buf, at, nameBytes);
-    buf[at++] = TAB;
+    nativeBlock(out, n);
+    nativeColumn(out, COLUMN.team);
+    for (let k = 0; k < n; k++) out.putInt64(teamId);
+    nativeColumn(out, COLUMN.uuid);
+    for (let i = from; i < to; i++) this.#putUuid(out, uuid, i, row);
+    nativeColumn(out, COLUMN.event);
+    for (let i = from; i < to; i++) out.putBytes(this.#name(name[i]!));
+    nativeColumn(out, COLUMN.properties);
+    for (let k = 0; k < n; k++) {
+      const f = slow.get(k);
+      if (f) out.putString(f.properties);
+      else this.#putProperties(out, infos[k]!, vals, voff[from + k]!);
+    }
+    nativeColumn(out, COLUMN.timestamp);
+    for (let i = from; i < to; i++) out.putInt64(micros(ts[i]!));
+    nativeColumn(out, COLUMN.distinctId);
+    for (let i = from; i < to; i++) out.putBytes(this.#distinctId(did[i]!));
+    nativeColumn(out, COLUMN.chain);
+    for (let i = from; i < to; i++) out.putBytes(this.#chain(chain[i]!));
+    for (let g = 0; g < GROUP_SLOTS; g++) strings(COLUMN.groups + g, (i, k) => this.#groups(infos[k]!, vals, voff[i]!)[g]!, (f) => f.groups[g]!);
+    for (let m = 0; m < this.materialized.length; m++) {
+      strings(
+        COLUMN.groups + GROUP_SLOTS + m,
+        (i, k) => {
+          const at = infos[k]!.materialized[m]!;
+          return at < 0 ? EMPTY_STRING : this.#raw(vals[voff[i]! + at]!);
+        },
+        (f) => f.materialized[m]!,
+      );
+    }
+  }
+
+  /** An event's properties JSON, joined from its shape's key pieces and its values' JSON pieces. */
+  #putProperties(out: LoadBuffer, info: ShapeInfo, vals: Uint32Array, off: number): void {
+    const keys = info.keys;
+    let size = 2;
+    for (let k = 0; k < keys.length; k++) size += keys[k]!.length + this.#json(vals[off + k]!).length;
+    const buf = out.reserve(size + 5);
+    let at = putVarUInt(buf, out.offset, size);
     buf[at++] = 0x7b; // {
     for (let k = 0; k < keys.length; k++) at = put(buf, put(buf, at, keys[k]!), this.#json(vals[off + k]!));
     buf[at++] = 0x7d; // }
-    buf[at++] = TAB;
-    at = putAscii(buf, at, String(ts[i]! / 1000));
-    buf[at++] = TAB;
-    at = put(buf, at, didBytes);
-    buf[at++] = TAB;
-    at = put(buf, at, chainBytes);
-    buf[at++] = TAB;
-    at = put(buf, at, groupBytes);
-    for (let m = 0; m < materialized.length; m++) {
-      buf[at++] = TAB;
-      if (materialized[m]! >= 0) at = put(buf, at, this.#raw(vals[off + materialized[m]!]!));
-    }
-    buf[at++] = NEWLINE;
-    out.commit(at, 1);
+    out.commit(at);
   }
 
   /** The uuid's text (8-4-4-4-12) from its four words; an odd uuid, kept as text in the dictionary, through the row. */
-  #putUuid(buf: Uint8Array, at: number, words: Uint32Array, i: number, row: EventRow): number {
+  #putUuid(out: LoadBuffer, words: Uint32Array, i: number, row: EventRow): void {
     const j = i * 4;
     if (words[j] === ODD_UUID && words[j + 1] === ODD_UUID && words[j + 2] === ODD_UUID) {
       row.position = i;
-      return put(buf, at, bytesOf(row.uuid));
+      return out.putString(row.uuid);
     }
+    const buf = out.reserve(UUID_LENGTH + 1);
     const w1 = words[j + 1]!;
     const w2 = words[j + 2]!;
+    let at = out.offset;
+    buf[at++] = UUID_LENGTH;
     at = putHex(buf, at, words[j]!, 8);
     buf[at++] = DASH;
     at = putHex(buf, at, w1 >>> 16, 4);
@@ -159,14 +176,7 @@ export class ColumnEncoder {
     at = putHex(buf, at, w2 >>> 16, 4);
     buf[at++] = DASH;
     at = putHex(buf, at, w2 & 0xffff, 4);
-    return putHex(buf, at, words[j + 3]!, 8);
-  }
-
-  /** One event's line through the row API (what the fast path must equal). */
-  #viaRows(row: EventRow, i: number, teamId: number): string {
-    let text = "";
-    encodeEvents(row, i, i + 1, teamId, this.groupKeys, this.materialized, { line: (t: string) => void (text = t) } as unknown as TsvBuffer);
-    return text;
+    out.commit(putHex(buf, at, words[j + 3]!, 8));
   }
 
   #shape(id: number): ShapeInfo {
@@ -176,7 +186,7 @@ export class ColumnEncoder {
       const groupSlots = Int32Array.from([0, 1, 2, 3, 4], (g) => keys.indexOf(`$group_${g}`));
       info = {
         fast: !keys.some((k) => INTEGER_LIKE.test(k) || k === "__proto__"),
-        keys: keys.map((k, at) => bytesOf(tsv(`${at === 0 ? "" : ","}${JSON.stringify(k)}:`))),
+        keys: keys.map((k, at) => bytesOf(`${at === 0 ? "" : ","}${JSON.stringify(k)}:`)),
         materialized: Int32Array.from(this.materialized, (k) => keys.indexOf(k)),
         groups: keys.indexOf("$groups"),
         groupSlots,
@@ -188,42 +198,39 @@ export class ColumnEncoder {
   }
 
   /** The five group slots, read by the group readers from the few properties they look at (cached per value ids). */
-  #groups(info: ShapeInfo, vals: Uint32Array, off: number): Uint8Array {
+  #groups(info: ShapeInfo, vals: Uint32Array, off: number): Uint8Array[] {
     const groupsId = info.groups < 0 ? -1 : vals[off + info.groups]!;
-    if (!info.anySlot) {
-      // Keyed by the `$groups` value id + 1 (0: no `$groups`).
-      return (this.#groupsByValue[groupsId + 1] ??= this.#groupText(groupsId, [-1, -1, -1, -1, -1]));
-    }
+    if (!info.anySlot) return (this.#groupsByValue[groupsId + 1] ??= this.#groupPieces(groupsId, [-1, -1, -1, -1, -1]));
     const slotIds = Array.from(info.groupSlots, (at) => (at < 0 ? -1 : vals[off + at]!));
     const cacheKey = `${groupsId},${slotIds.join(",")}`;
-    let text = this.#groupsBySlots.get(cacheKey);
-    if (!text) this.#groupsBySlots.set(cacheKey, (text = this.#groupText(groupsId, slotIds)));
-    return text;
+    let pieces = this.#groupsBySlots.get(cacheKey);
+    if (!pieces) this.#groupsBySlots.set(cacheKey, (pieces = this.#groupPieces(groupsId, slotIds)));
+    return pieces;
   }
 
-  #groupText(groupsId: number, slotIds: number[]): Uint8Array {
+  #groupPieces(groupsId: number, slotIds: number[]): Uint8Array[] {
     const values = this.table.dict.values.values;
     const properties: Record<string, unknown> = {};
     if (groupsId >= 0) properties.$groups = values[groupsId];
-    for (let g = 0; g < 5; g++) if (slotIds[g]! >= 0) properties[`$group_${g}`] = values[slotIds[g]!];
+    for (let g = 0; g < GROUP_SLOTS; g++) if (slotIds[g]! >= 0) properties[`$group_${g}`] = values[slotIds[g]!];
     const record = { properties } as EventRecord;
-    return bytesOf(this.groupKeys.map((read) => tsv(read(record))).join("\t"));
+    return this.groupKeys.map((read) => nativeString(read(record)));
   }
 
   #json(v: number): Uint8Array {
-    return (this.#valueJson[v] ??= bytesOf(tsv(JSON.stringify(this.table.dict.values.values[v]))));
+    return (this.#valueJson[v] ??= bytesOf(JSON.stringify(this.table.dict.values.values[v])));
   }
   #raw(v: number): Uint8Array {
-    return (this.#valueRaw[v] ??= bytesOf(tsv(rawText(this.table.dict.values.values[v]))));
+    return (this.#valueRaw[v] ??= nativeString(rawText(this.table.dict.values.values[v])));
   }
   #name(id: number): Uint8Array {
-    return (this.#names[id] ??= bytesOf(tsv(this.table.dict.names.values[id]!)));
+    return (this.#names[id] ??= nativeString(this.table.dict.names.values[id]!));
   }
   #distinctId(id: number): Uint8Array {
-    return (this.#distinctIds[id] ??= bytesOf(tsv(this.table.dict.distinctIds.values[id]!)));
+    return (this.#distinctIds[id] ??= nativeString(this.table.dict.distinctIds.values[id]!));
   }
   #chain(id: number): Uint8Array {
-    return (this.#chains[id] ??= bytesOf(tsv(this.table.dict.chains.values[id]!)));
+    return (this.#chains[id] ??= nativeString(this.table.dict.chains.values[id]!));
   }
 }
 

@@ -17,7 +17,7 @@ import { setImmediate as yieldToLoop } from "node:timers/promises";
 import type { EventTable } from "../../store/event-table.ts";
 import type { Store } from "../../store/store.ts";
 import type { SqlEngine } from "../engine.ts";
-import { encodeGroups, encodePersons, groupKeyReaders, TsvBuffer } from "./encode.ts";
+import { encodeGroups, encodePersons, groupKeyReaders, LoadBuffer } from "./encode.ts";
 import { ColumnEncoder } from "./encode-columns.ts";
 import { EVENT_PROPERTY_COLUMNS, EVENTS_LOAD, GROUPS_LOAD, MIRROR_DDL, MIRROR_OBJECTS, PDI_DICTIONARY, PDI_LOAD, PERSONS_LOAD, SCHEMA_ID, STAGED_TABLES, stageOf, teamIdOf, type LoadSpec } from "./schema.ts";
 
@@ -119,18 +119,18 @@ export function createMirror(store: Store, engine: SqlEngine) {
     renameSync(tmp, manifestFile);
   }
 
-  /** Loads TSV bytes into a table through a file in the data folder (chdb's own insert parses ~4× slower). */
-  async function load(spec: LoadSpec, table: string, tsv: TsvBuffer): Promise<void> {
-    if (tsv.rows === 0) return;
-    const file = path.join(loadDir, `${++fileSeq}.tsv`);
+  /** Loads a file's bytes into a table through a file in the data folder (chdb's own insert parses ~4× slower). */
+  async function load(spec: LoadSpec, table: string, data: LoadBuffer): Promise<void> {
+    if (data.rows === 0) return;
+    const file = path.join(loadDir, `${++fileSeq}.${spec.format.toLowerCase()}`);
     const handle = await open(file, "w");
     try {
-      await handle.writev(tsv.chunks());
+      await handle.writev(data.chunks());
     } finally {
       await handle.close();
     }
     try {
-      await admin(`INSERT INTO ${table} (${spec.columns.map((c) => `\`${c}\``).join(", ")}) SELECT ${spec.select} FROM file('${file.replace(/'/g, "\\'")}', 'TSV', '${spec.structure.replace(/'/g, "\\'")}') SETTINGS insert_allow_materialized_columns = 1`);
+      await admin(`INSERT INTO ${table} (${spec.columns.map((c) => `\`${c}\``).join(", ")}) SELECT ${spec.select} FROM file('${file.replace(/'/g, "\\'")}', '${spec.format}', '${spec.structure.replace(/'/g, "\\'")}') SETTINGS insert_allow_materialized_columns = 1`);
     } finally {
       await rm(file, { force: true });
     }
@@ -157,7 +157,7 @@ export function createMirror(store: Store, engine: SqlEngine) {
     let inFlight: Promise<void> = Promise.resolve();
     for (let start = from; start < to; start += FILE_ROWS) {
       const end = Math.min(to, start + FILE_ROWS);
-      const out = new TsvBuffer();
+      const out = new LoadBuffer();
       for (let s = start; s < end; s += SLICE_ROWS) {
         const t = performance.now();
         encoder.encode(row, s, Math.min(end, s + SLICE_ROWS), teamId, out);
@@ -217,7 +217,7 @@ export function createMirror(store: Store, engine: SqlEngine) {
   async function loadPositions(table: EventTable, teamId: number, positions: number[], groupKeys: ReturnType<typeof groupKeyReaders>, report: SyncReport): Promise<void> {
     const row = table.cursor();
     const encoder = new ColumnEncoder(table, MATERIALIZED_KEYS, groupKeys);
-    const out = new TsvBuffer();
+    const out = new LoadBuffer();
     const t = performance.now();
     for (let i = 0; i < positions.length; ) {
       let j = i + 1;
