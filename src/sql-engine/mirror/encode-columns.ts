@@ -44,84 +44,17 @@ function putHex(buf: Uint8Array, at: number, value: number, digits: number): num
 }
 
 /**
- * Pieces by dictionary id, kept in one growing byte arena: a Buffer per piece made millions of objects at ten
- * million events (a session id is a value of its own), which every major collection of the store's heap walked.
- */
-class PieceCache {
-  #bytes = new Uint8Array(1 << 16);
-  #used = 0;
-  /** Where each id's piece starts in the arena (-1: not encoded yet) and ends. */
-  #start = new Int32Array(1 << 10).fill(-1);
-  #end = new Int32Array(1 << 10);
-
-  constructor(readonly encode: (id: number) => Uint8Array) {}
-
-  length(id: number): number {
-    const at = this.#locate(id);
-    return this.#end[id]! - at;
-  }
-
-  /** Copies the piece of `id` into `buf` at `at`; returns the offset after it. */
-  copy(id: number, buf: Uint8Array, at: number): number {
-    const start = this.#locate(id); // first: encoding the piece may move the arena
-    const bytes = this.#bytes;
-    const end = this.#end[id]!;
-    if (end - start > 16) {
-      buf.set(bytes.subarray(start, end), at);
-      return at + end - start;
-    }
-    for (let j = start; j < end; j++) buf[at++] = bytes[j]!;
-    return at;
-  }
-
-  putInto(out: LoadBuffer, id: number): void {
-    const buf = out.reserve(this.length(id));
-    out.commit(this.copy(id, buf, out.offset));
-  }
-
-  #locate(id: number): number {
-    if (id >= this.#start.length) this.#growIds(id);
-    const known = this.#start[id]!;
-    if (known >= 0) return known;
-    const piece = this.encode(id);
-    if (this.#used + piece.length > this.#bytes.length) this.#growBytes(piece.length);
-    this.#bytes.set(piece, this.#used);
-    this.#start[id] = this.#used;
-    this.#used += piece.length;
-    this.#end[id] = this.#used;
-    return this.#start[id]!;
-  }
-
-  #growIds(id: number): void {
-    const size = Math.max(id + 1, this.#start.length * 2);
-    const start = new Int32Array(size).fill(-1);
-    start.set(this.#start);
-    const end = new Int32Array(size);
-    end.set(this.#end);
-    this.#start = start;
-    this.#end = end;
-  }
-
-  #growBytes(needed: number): void {
-    const bytes = new Uint8Array(Math.max(this.#bytes.length * 2, this.#used + needed));
-    bytes.set(this.#bytes.subarray(0, this.#used));
-    this.#bytes = bytes;
-  }
-}
-
-/**
  * Per table dictionary: the pieces already encoded, as bytes (dictionaries only grow, so ids keep their pieces).
  * A block is copied from those bytes, column after column, into the output's chunks: building lines as strings
  * and converting them cost more than half of the encoding, most of it in garbage collection over the store's
  * large heap. Events whose shape the pieces cannot make have their values read through the row API.
  */
 export class ColumnEncoder {
-  readonly #names = new PieceCache((id) => nativeString(this.table.dict.names.values[id]!));
-  readonly #distinctIds = new PieceCache((id) => nativeString(this.table.dict.distinctIds.values[id]!));
-  readonly #chains = new PieceCache((id) => nativeString(this.table.dict.chains.values[id]!));
-  /** A value's JSON (inside the properties) and its materialised text (a Native string). */
-  readonly #valueJson = new PieceCache((id) => bytesOf(JSON.stringify(this.table.dict.values.values[id])));
-  readonly #valueRaw = new PieceCache((id) => nativeString(rawText(this.table.dict.values.values[id])));
+  readonly #names: Uint8Array[] = [];
+  readonly #distinctIds: Uint8Array[] = [];
+  readonly #chains: Uint8Array[] = [];
+  readonly #valueJson: Uint8Array[] = [];
+  readonly #valueRaw: Uint8Array[] = [];
   readonly #shapes: ShapeInfo[] = [];
   /** The five group keys as Native strings: by `$groups` value id + 1 (the usual shape), or by every group value id. */
   readonly #groupsByValue: Uint8Array[][] = [];
@@ -168,12 +101,12 @@ export class ColumnEncoder {
         slow.set(k, eventFields(row, this.groupKeys, this.materialized));
       }
     }
-    const strings = (column: number, write: (i: number, k: number) => void, value: (f: EventFields) => string) => {
+    const strings = (column: number, piece: (i: number, k: number) => Uint8Array, value: (f: EventFields) => string) => {
       nativeColumn(out, column);
       for (let k = 0; k < n; k++) {
         const f = slow.get(k);
         if (f) out.putString(value(f));
-        else write(from + k, k);
+        else out.putBytes(piece(from + k, k));
       }
     };
 
@@ -183,7 +116,7 @@ export class ColumnEncoder {
     nativeColumn(out, COLUMN.uuid);
     for (let i = from; i < to; i++) this.#putUuid(out, uuid, i, row);
     nativeColumn(out, COLUMN.event);
-    for (let i = from; i < to; i++) this.#names.putInto(out, name[i]!);
+    for (let i = from; i < to; i++) out.putBytes(this.#name(name[i]!));
     nativeColumn(out, COLUMN.properties);
     for (let k = 0; k < n; k++) {
       const f = slow.get(k);
@@ -193,17 +126,16 @@ export class ColumnEncoder {
     nativeColumn(out, COLUMN.timestamp);
     for (let i = from; i < to; i++) out.putInt64(micros(ts[i]!));
     nativeColumn(out, COLUMN.distinctId);
-    for (let i = from; i < to; i++) this.#distinctIds.putInto(out, did[i]!);
+    for (let i = from; i < to; i++) out.putBytes(this.#distinctId(did[i]!));
     nativeColumn(out, COLUMN.chain);
-    for (let i = from; i < to; i++) this.#chains.putInto(out, chain[i]!);
-    for (let g = 0; g < GROUP_SLOTS; g++) strings(COLUMN.groups + g, (i, k) => out.putBytes(this.#groups(infos[k]!, vals, voff[i]!)[g]!), (f) => f.groups[g]!);
+    for (let i = from; i < to; i++) out.putBytes(this.#chain(chain[i]!));
+    for (let g = 0; g < GROUP_SLOTS; g++) strings(COLUMN.groups + g, (i, k) => this.#groups(infos[k]!, vals, voff[i]!)[g]!, (f) => f.groups[g]!);
     for (let m = 0; m < this.materialized.length; m++) {
       strings(
         COLUMN.groups + GROUP_SLOTS + m,
         (i, k) => {
           const at = infos[k]!.materialized[m]!;
-          if (at < 0) out.putBytes(EMPTY_STRING);
-          else this.#valueRaw.putInto(out, vals[voff[i]! + at]!);
+          return at < 0 ? EMPTY_STRING : this.#raw(vals[voff[i]! + at]!);
         },
         (f) => f.materialized[m]!,
       );
@@ -214,11 +146,11 @@ export class ColumnEncoder {
   #putProperties(out: LoadBuffer, info: ShapeInfo, vals: Uint32Array, off: number): void {
     const keys = info.keys;
     let size = 2;
-    for (let k = 0; k < keys.length; k++) size += keys[k]!.length + this.#valueJson.length(vals[off + k]!);
+    for (let k = 0; k < keys.length; k++) size += keys[k]!.length + this.#json(vals[off + k]!).length;
     const buf = out.reserve(size + 5);
     let at = putVarUInt(buf, out.offset, size);
     buf[at++] = 0x7b; // {
-    for (let k = 0; k < keys.length; k++) at = this.#valueJson.copy(vals[off + k]!, buf, put(buf, at, keys[k]!));
+    for (let k = 0; k < keys.length; k++) at = put(buf, put(buf, at, keys[k]!), this.#json(vals[off + k]!));
     buf[at++] = 0x7d; // }
     out.commit(at);
   }
@@ -285,6 +217,21 @@ export class ColumnEncoder {
     return this.groupKeys.map((read) => nativeString(read(record)));
   }
 
+  #json(v: number): Uint8Array {
+    return (this.#valueJson[v] ??= bytesOf(JSON.stringify(this.table.dict.values.values[v])));
+  }
+  #raw(v: number): Uint8Array {
+    return (this.#valueRaw[v] ??= nativeString(rawText(this.table.dict.values.values[v])));
+  }
+  #name(id: number): Uint8Array {
+    return (this.#names[id] ??= nativeString(this.table.dict.names.values[id]!));
+  }
+  #distinctId(id: number): Uint8Array {
+    return (this.#distinctIds[id] ??= nativeString(this.table.dict.distinctIds.values[id]!));
+  }
+  #chain(id: number): Uint8Array {
+    return (this.#chains[id] ??= nativeString(this.table.dict.chains.values[id]!));
+  }
 }
 
 /** The arrays `EventTable.columnsForSnapshot()` lists, in its order. */
