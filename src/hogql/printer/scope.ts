@@ -23,13 +23,33 @@ export interface LazyJoin {
    * group, as the real printer does) rather than once per joined row: column name → expression.
    */
   reads: Map<string, string>;
+  /** Joined through person_distinct_ids by distinct id (LazyJoinField.byDistinctId). */
+  byDistinctId: boolean;
 }
+
+const PDI_DISTINCT_ID = columnOf("person_distinct_ids", "distinct_id");
 
 /** The LEFT JOIN of a lazy join, with the property reads its subquery computes. */
 export function lazyJoinSql(alias: string, join: LazyJoin, teamId: number): string {
   const reads = [...join.reads].map(([name, sql]) => `, ${sql} AS ${escapeIdentifier(name)}`).join("");
   const table = reads ? `(SELECT *${reads} FROM ${escapeIdentifier(SCHEMA[join.table].ch)} WHERE equals(${TEAM_COLUMN}, ${teamId}))` : scopedTableSql(join.table, teamId);
-  return `LEFT JOIN ${table} AS ${escapeIdentifier(alias)} ON ${join.on}`;
+  return `LEFT JOIN ${join.byDistinctId ? byDistinctIdSql(table, teamId) : table} AS ${escapeIdentifier(alias)} ON ${join.on}`;
+}
+
+/** The persons subquery with each of their distinct ids: one row per distinct id, joined on it. */
+function byDistinctIdSql(persons: string, teamId: number): string {
+  const pdi = escapeIdentifier("pdi");
+  const person = escapeIdentifier("person");
+  const personId = `${pdi}.${escapeIdentifier(columnOf("person_distinct_ids", "person_id"))}`;
+  const id = `${person}.${escapeIdentifier(columnOf("persons", "id"))}`;
+  return `(SELECT ${person}.*, ${pdi}.${escapeIdentifier(PDI_DISTINCT_ID)} AS ${escapeIdentifier(PDI_DISTINCT_ID)} FROM ${scopedTableSql("person_distinct_ids", teamId)} AS ${pdi} INNER JOIN ${persons} AS ${person} ON equals(${personId}, ${id}))`;
+}
+
+/** The ClickHouse column of a table's field. */
+function columnOf(table: TableName, field: string): string {
+  const f = SCHEMA[table].fields[field];
+  if (f?.kind !== "column") throw new Error(`not a column: ${table}.${field}`);
+  return f.ch;
 }
 
 /** The names visible inside one SELECT (PostHog `resolver.py`'s scope): its tables, select aliases, CTEs, lambda arguments. */
@@ -157,13 +177,12 @@ function addLazyJoin(ref: TableRef, name: string, scope: Scope, ctx: ResolveCont
   if (field?.kind !== "join") throw new Error(`not a join: ${name}`);
   const alias = `${ref.alias}__${name}`;
   if (!scope.lazyJoins.has(alias)) {
-    const from = SCHEMA[ref.table!].fields[field.from];
-    const to = SCHEMA[field.table].fields[field.to];
-    if (from?.kind !== "column" || to?.kind !== "column") throw new Error(`bad join ${name}`);
-    const keys = `equals(${escapeIdentifier(ref.alias)}.${escapeIdentifier(from.ch)}, ${escapeIdentifier(alias)}.${escapeIdentifier(to.ch)})`;
+    const from = field.byDistinctId ? columnOf(ref.table!, "distinct_id") : columnOf(ref.table!, field.from);
+    const to = field.byDistinctId ? PDI_DISTINCT_ID : columnOf(field.table, field.to);
+    const keys = `equals(${escapeIdentifier(ref.alias)}.${escapeIdentifier(from)}, ${escapeIdentifier(alias)}.${escapeIdentifier(to)})`;
     const fixed = Object.entries(field.where ?? {}).map(([name, value]) => `equals(${escapeIdentifier(alias)}.${escapeIdentifier(name)}, ${value})`);
     const on = fixed.length ? `and(${[keys, ...fixed].join(", ")})` : keys;
-    scope.lazyJoins.set(alias, { root: ref.root ?? ref.alias, table: field.table, on, reads: new Map() });
+    scope.lazyJoins.set(alias, { root: ref.root ?? ref.alias, table: field.table, on, reads: new Map(), byDistinctId: field.byDistinctId === true });
   }
   return { alias, root: ref.root ?? ref.alias, table: field.table };
 }

@@ -9,31 +9,56 @@
  */
 import type { EventRow, EventTable } from "../../store/event-table.ts";
 import type { EventRecord } from "../../store/schema.ts";
-import { encodeEvents, rawText, tsv, type TsvBuffer } from "./encode.ts";
+import { encodeEvents, eventFields, LoadBuffer, micros, nativeBlock, nativeColumn, nativeString, put, putVarUInt, rawText, type EventFields } from "./encode.ts";
 
 interface ShapeInfo {
   /** Reproducible by joining cached pieces (else: the row API). */
   fast: boolean;
-  /** `"key":` pieces, TSV-escaped, in the shape's order. */
-  keys: string[];
+  /** `"key":` pieces as bytes, in the shape's order; each after the first starts with its comma. */
+  keys: Uint8Array[];
   /** Position in the shape of each materialised key, -1 when absent. */
   materialized: Int32Array;
   /** Position of `$groups` and of each `$group_N`, -1 when absent. */
   groups: number;
   groupSlots: Int32Array;
+  /** Whether the shape has a `$group_N` key (then the group cache is keyed by every group value, else by `$groups`). */
+  anySlot: boolean;
 }
 
 const INTEGER_LIKE = /^(0|[1-9]\d*)$/;
+const DASH = 0x2d;
+const UUID_LENGTH = 36;
+const ODD_UUID = 0xffffffff;
+const HEX_DIGITS = Uint8Array.from("0123456789abcdef", (c) => c.charCodeAt(0));
+const EMPTY_STRING = nativeString("");
+/** Column indexes in the events file (EVENT_FILE_COLUMNS). */
+const COLUMN = { team: 0, uuid: 1, event: 2, properties: 3, timestamp: 4, distinctId: 5, chain: 6, groups: 7 } as const;
+const GROUP_SLOTS = 5;
 
-/** Per table dictionary: the pieces already encoded (dictionaries only grow, so ids keep their pieces). */
+const bytesOf = (text: string): Buffer => Buffer.from(text);
+
+/** Writes the low `digits` hex digits of `value`, lower case, most significant first. */
+function putHex(buf: Uint8Array, at: number, value: number, digits: number): number {
+  for (let d = digits - 1; d >= 0; d--) buf[at++] = HEX_DIGITS[(value >>> (d * 4)) & 15]!;
+  return at;
+}
+
+/**
+ * Per table dictionary: the pieces already encoded, as bytes (dictionaries only grow, so ids keep their pieces).
+ * A block is copied from those bytes, column after column, into the output's chunks: building lines as strings
+ * and converting them cost more than half of the encoding, most of it in garbage collection over the store's
+ * large heap. Events whose shape the pieces cannot make have their values read through the row API.
+ */
 export class ColumnEncoder {
-  readonly #names: string[] = [];
-  readonly #distinctIds: string[] = [];
-  readonly #chains: string[] = [];
-  readonly #valueJson: string[] = [];
-  readonly #valueRaw: string[] = [];
+  readonly #names: Uint8Array[] = [];
+  readonly #distinctIds: Uint8Array[] = [];
+  readonly #chains: Uint8Array[] = [];
+  readonly #valueJson: Uint8Array[] = [];
+  readonly #valueRaw: Uint8Array[] = [];
   readonly #shapes: ShapeInfo[] = [];
-  readonly #groupKeys = new Map<string, string[]>();
+  /** The five group keys as Native strings: by `$groups` value id + 1 (the usual shape), or by every group value id. */
+  readonly #groupsByValue: Uint8Array[][] = [];
+  readonly #groupsBySlots = new Map<string, Uint8Array[]>();
   /** Calls that fell back to the row API (a layout the fast path does not know). */
   fallbacks = 0;
 
@@ -43,58 +68,129 @@ export class ColumnEncoder {
     readonly groupKeys: ((event: EventRecord) => string)[],
   ) {}
 
-  /** Events [from, to) as `encodeEvents` writes them, through the dictionaries. */
-  encode(row: EventRow, from: number, to: number, teamId: number, out: TsvBuffer): void {
+  /** Events [from, to) as `encodeEvents` writes them (one Native block), through the dictionaries. */
+  encode(row: EventRow, from: number, to: number, teamId: number, out: LoadBuffer): void {
     if (from >= to) return;
     const { arrays, rows } = this.table.columnsForSnapshot();
-    const [ts, name, did, , chain, shape, voff, vals] = arrays as [Float64Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array];
-    if (arrays.length !== 8 || rows < to || !this.#agrees(row, from, teamId, ts, name, did, chain, shape, voff, vals)) {
+    const cols = arrays as Columns;
+    if (arrays.length !== 8 || rows < to || !this.#agrees(row, from, teamId, cols)) {
       this.fallbacks++;
       return encodeEvents(row, from, to, teamId, this.groupKeys, this.materialized, out);
     }
-    for (let i = from; i < to; i++) out.line(this.#line(row, i, teamId, ts, name, did, chain, shape, voff, vals));
+    this.#block(row, from, to, teamId, cols, out);
   }
 
-  #agrees(row: EventRow, i: number, teamId: number, ...cols: [Float64Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array]): boolean {
-    return this.#viaRows(row, i, teamId) === this.#line(row, i, teamId, ...cols);
+  #agrees(row: EventRow, i: number, teamId: number, cols: Columns): boolean {
+    const viaRows = new LoadBuffer();
+    encodeEvents(row, i, i + 1, teamId, this.groupKeys, this.materialized, viaRows);
+    const fast = new LoadBuffer();
+    this.#block(row, i, i + 1, teamId, cols, fast);
+    return viaRows.bytes().equals(fast.bytes());
   }
 
-  #line(row: EventRow, i: number, teamId: number, ts: Float64Array, name: Uint32Array, did: Uint32Array, chain: Uint32Array, shape: Uint32Array, voff: Uint32Array, vals: Uint32Array): string {
-    const info = this.#shape(shape[i]!);
-    if (!info.fast) return this.#viaRows(row, i, teamId);
-    row.position = i;
-    const off = voff[i]!;
-    const n = info.keys.length;
-    let props = "{";
-    for (let k = 0; k < n; k++) props += (k === 0 ? "" : ",") + info.keys[k]! + this.#json(vals[off + k]!);
-    props += "}";
-    const fields = [String(teamId), row.uuid, this.#name(name[i]!), props, String(ts[i]! / 1000), this.#distinctId(did[i]!), this.#chain(chain[i]!)];
-    const groups = this.#groups(info, vals, off);
-    for (const key of groups) fields.push(key);
-    for (let m = 0; m < info.materialized.length; m++) {
-      const at = info.materialized[m]!;
-      fields.push(at < 0 ? "" : this.#raw(vals[off + at]!));
+  #block(row: EventRow, from: number, to: number, teamId: number, cols: Columns, out: LoadBuffer): void {
+    const [ts, name, did, uuid, chain, shape, voff, vals] = cols;
+    const n = to - from;
+    const infos: ShapeInfo[] = new Array(n);
+    // The few events the pieces cannot make: their values through the row API, by their index in the block.
+    const slow = new Map<number, EventFields>();
+    for (let k = 0; k < n; k++) {
+      const info = (infos[k] = this.#shape(shape[from + k]!));
+      if (!info.fast) {
+        row.position = from + k;
+        slow.set(k, eventFields(row, this.groupKeys, this.materialized));
+      }
     }
-    return fields.join("\t");
+    const strings = (column: number, piece: (i: number, k: number) => Uint8Array, value: (f: EventFields) => string) => {
+      nativeColumn(out, column);
+      for (let k = 0; k < n; k++) {
+        const f = slow.get(k);
+        if (f) out.putString(value(f));
+        else out.putBytes(piece(from + k, k));
+      }
+    };
+
+    nativeBlock(out, n);
+    nativeColumn(out, COLUMN.team);
+    for (let k = 0; k < n; k++) out.putInt64(teamId);
+    nativeColumn(out, COLUMN.uuid);
+    for (let i = from; i < to; i++) this.#putUuid(out, uuid, i, row);
+    nativeColumn(out, COLUMN.event);
+    for (let i = from; i < to; i++) out.putBytes(this.#name(name[i]!));
+    nativeColumn(out, COLUMN.properties);
+    for (let k = 0; k < n; k++) {
+      const f = slow.get(k);
+      if (f) out.putString(f.properties);
+      else this.#putProperties(out, infos[k]!, vals, voff[from + k]!);
+    }
+    nativeColumn(out, COLUMN.timestamp);
+    for (let i = from; i < to; i++) out.putInt64(micros(ts[i]!));
+    nativeColumn(out, COLUMN.distinctId);
+    for (let i = from; i < to; i++) out.putBytes(this.#distinctId(did[i]!));
+    nativeColumn(out, COLUMN.chain);
+    for (let i = from; i < to; i++) out.putBytes(this.#chain(chain[i]!));
+    for (let g = 0; g < GROUP_SLOTS; g++) strings(COLUMN.groups + g, (i, k) => this.#groups(infos[k]!, vals, voff[i]!)[g]!, (f) => f.groups[g]!);
+    for (let m = 0; m < this.materialized.length; m++) {
+      strings(
+        COLUMN.groups + GROUP_SLOTS + m,
+        (i, k) => {
+          const at = infos[k]!.materialized[m]!;
+          return at < 0 ? EMPTY_STRING : this.#raw(vals[voff[i]! + at]!);
+        },
+        (f) => f.materialized[m]!,
+      );
+    }
   }
 
-  /** One event's line through the row API (what the fast path must equal). */
-  #viaRows(row: EventRow, i: number, teamId: number): string {
-    let text = "";
-    encodeEvents(row, i, i + 1, teamId, this.groupKeys, this.materialized, { line: (t: string) => void (text = t) } as unknown as TsvBuffer);
-    return text;
+  /** An event's properties JSON, joined from its shape's key pieces and its values' JSON pieces. */
+  #putProperties(out: LoadBuffer, info: ShapeInfo, vals: Uint32Array, off: number): void {
+    const keys = info.keys;
+    let size = 2;
+    for (let k = 0; k < keys.length; k++) size += keys[k]!.length + this.#json(vals[off + k]!).length;
+    const buf = out.reserve(size + 5);
+    let at = putVarUInt(buf, out.offset, size);
+    buf[at++] = 0x7b; // {
+    for (let k = 0; k < keys.length; k++) at = put(buf, put(buf, at, keys[k]!), this.#json(vals[off + k]!));
+    buf[at++] = 0x7d; // }
+    out.commit(at);
+  }
+
+  /** The uuid's text (8-4-4-4-12) from its four words; an odd uuid, kept as text in the dictionary, through the row. */
+  #putUuid(out: LoadBuffer, words: Uint32Array, i: number, row: EventRow): void {
+    const j = i * 4;
+    if (words[j] === ODD_UUID && words[j + 1] === ODD_UUID && words[j + 2] === ODD_UUID) {
+      row.position = i;
+      return out.putString(row.uuid);
+    }
+    const buf = out.reserve(UUID_LENGTH + 1);
+    const w1 = words[j + 1]!;
+    const w2 = words[j + 2]!;
+    let at = out.offset;
+    buf[at++] = UUID_LENGTH;
+    at = putHex(buf, at, words[j]!, 8);
+    buf[at++] = DASH;
+    at = putHex(buf, at, w1 >>> 16, 4);
+    buf[at++] = DASH;
+    at = putHex(buf, at, w1 & 0xffff, 4);
+    buf[at++] = DASH;
+    at = putHex(buf, at, w2 >>> 16, 4);
+    buf[at++] = DASH;
+    at = putHex(buf, at, w2 & 0xffff, 4);
+    out.commit(putHex(buf, at, words[j + 3]!, 8));
   }
 
   #shape(id: number): ShapeInfo {
     let info = this.#shapes[id];
     if (!info) {
       const keys = [...this.table.dict.shapes[id]!].map((k) => this.table.dict.keys.values[k]!);
+      const groupSlots = Int32Array.from([0, 1, 2, 3, 4], (g) => keys.indexOf(`$group_${g}`));
       info = {
         fast: !keys.some((k) => INTEGER_LIKE.test(k) || k === "__proto__"),
-        keys: keys.map((k) => tsv(`${JSON.stringify(k)}:`)),
+        keys: keys.map((k, at) => bytesOf(`${at === 0 ? "" : ","}${JSON.stringify(k)}:`)),
         materialized: Int32Array.from(this.materialized, (k) => keys.indexOf(k)),
         groups: keys.indexOf("$groups"),
-        groupSlots: Int32Array.from([0, 1, 2, 3, 4], (g) => keys.indexOf(`$group_${g}`)),
+        groupSlots,
+        anySlot: groupSlots.some((at) => at >= 0),
       };
       this.#shapes[id] = info;
     }
@@ -102,35 +198,41 @@ export class ColumnEncoder {
   }
 
   /** The five group slots, read by the group readers from the few properties they look at (cached per value ids). */
-  #groups(info: ShapeInfo, vals: Uint32Array, off: number): string[] {
-    const ids = [info.groups, ...info.groupSlots].map((at) => (at < 0 ? -1 : vals[off + at]!));
-    const cacheKey = ids.join(",");
-    let keys = this.#groupKeys.get(cacheKey);
-    if (!keys) {
-      const values = this.table.dict.values.values;
-      const properties: Record<string, unknown> = {};
-      if (ids[0]! >= 0) properties.$groups = values[ids[0]!];
-      for (let g = 0; g < 5; g++) if (ids[g + 1]! >= 0) properties[`$group_${g}`] = values[ids[g + 1]!];
-      const record = { properties } as EventRecord;
-      keys = this.groupKeys.map((read) => tsv(read(record)));
-      this.#groupKeys.set(cacheKey, keys);
-    }
-    return keys;
+  #groups(info: ShapeInfo, vals: Uint32Array, off: number): Uint8Array[] {
+    const groupsId = info.groups < 0 ? -1 : vals[off + info.groups]!;
+    if (!info.anySlot) return (this.#groupsByValue[groupsId + 1] ??= this.#groupPieces(groupsId, [-1, -1, -1, -1, -1]));
+    const slotIds = Array.from(info.groupSlots, (at) => (at < 0 ? -1 : vals[off + at]!));
+    const cacheKey = `${groupsId},${slotIds.join(",")}`;
+    let pieces = this.#groupsBySlots.get(cacheKey);
+    if (!pieces) this.#groupsBySlots.set(cacheKey, (pieces = this.#groupPieces(groupsId, slotIds)));
+    return pieces;
   }
 
-  #json(v: number): string {
-    return (this.#valueJson[v] ??= tsv(JSON.stringify(this.table.dict.values.values[v])));
+  #groupPieces(groupsId: number, slotIds: number[]): Uint8Array[] {
+    const values = this.table.dict.values.values;
+    const properties: Record<string, unknown> = {};
+    if (groupsId >= 0) properties.$groups = values[groupsId];
+    for (let g = 0; g < GROUP_SLOTS; g++) if (slotIds[g]! >= 0) properties[`$group_${g}`] = values[slotIds[g]!];
+    const record = { properties } as EventRecord;
+    return this.groupKeys.map((read) => nativeString(read(record)));
   }
-  #raw(v: number): string {
-    return (this.#valueRaw[v] ??= tsv(rawText(this.table.dict.values.values[v])));
+
+  #json(v: number): Uint8Array {
+    return (this.#valueJson[v] ??= bytesOf(JSON.stringify(this.table.dict.values.values[v])));
   }
-  #name(id: number): string {
-    return (this.#names[id] ??= tsv(this.table.dict.names.values[id]!));
+  #raw(v: number): Uint8Array {
+    return (this.#valueRaw[v] ??= nativeString(rawText(this.table.dict.values.values[v])));
   }
-  #distinctId(id: number): string {
-    return (this.#distinctIds[id] ??= tsv(this.table.dict.distinctIds.values[id]!));
+  #name(id: number): Uint8Array {
+    return (this.#names[id] ??= nativeString(this.table.dict.names.values[id]!));
   }
-  #chain(id: number): string {
-    return (this.#chains[id] ??= tsv(this.table.dict.chains.values[id]!));
+  #distinctId(id: number): Uint8Array {
+    return (this.#distinctIds[id] ??= nativeString(this.table.dict.distinctIds.values[id]!));
+  }
+  #chain(id: number): Uint8Array {
+    return (this.#chains[id] ??= nativeString(this.table.dict.chains.values[id]!));
   }
 }
+
+/** The arrays `EventTable.columnsForSnapshot()` lists, in its order. */
+type Columns = [ts: Float64Array, name: Uint32Array, did: Uint32Array, uuid: Uint32Array, chain: Uint32Array, shape: Uint32Array, voff: Uint32Array, vals: Uint32Array];

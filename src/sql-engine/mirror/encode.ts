@@ -1,11 +1,13 @@
 /**
- * The store's records as ClickHouse TSV (the columns of src/sql-engine/mirror/schema.ts, in their load order).
- * Rows become bytes in 64 KiB chunks: keeping a million line strings alive, or one string of a million lines,
- * cost 4–8× the encoding itself in garbage collection, and one growing buffer a copy per growth (measured).
+ * The store's records as the files the mirror loads (the columns of src/sql-engine/mirror/schema.ts, in their
+ * load order): events in ClickHouse's Native format, persons and groups as TSV. Everything is written as bytes
+ * into 1 MiB chunks: keeping a million line strings alive, or one string of a million lines, cost 4–8× the
+ * encoding itself in garbage collection, and one growing buffer a copy per growth (measured).
  */
 import { groupLookup, type GroupData } from "../../analyses/shared/groups.ts";
 import type { EventRow } from "../../store/event-table.ts";
 import type { EventRecord, GroupRecord, PersonRecord } from "../../store/schema.ts";
+import { EVENT_FILE_COLUMNS } from "./schema.ts";
 
 const SPECIAL = /[\\\t\n\r]/;
 const ESCAPES: Readonly<Record<string, string>> = { "\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r" };
@@ -16,21 +18,96 @@ export const tsv = (s: string): string => (SPECIAL.test(s) ? s.replace(/[\\\t\n\
 /** An instant (epoch ms) as DateTime64 text: seconds since the epoch with the milliseconds. */
 const instant = (ms: number) => String(ms / 1000);
 
-export class TsvBuffer {
+/** Bytes a chunk holds: large enough that a chunk per ~1,600 events is all the allocation a file needs. */
+const CHUNK_BYTES = 1 << 20;
+const TWO_32 = 2 ** 32;
+
+/** Copies a piece into `buf` at `at`; small pieces (most) byte by byte, cheaper than a call into `set`. */
+export function put(buf: Uint8Array, at: number, piece: Uint8Array): number {
+  const n = piece.length;
+  if (n > 16) buf.set(piece, at);
+  else for (let j = 0; j < n; j++) buf[at + j] = piece[j]!;
+  return at + n;
+}
+
+/** Writes `n` as ClickHouse's VarUInt (LEB128): the length before each Native string. */
+export function putVarUInt(buf: Uint8Array, at: number, n: number): number {
+  while (n >= 0x80) {
+    buf[at++] = (n & 0x7f) | 0x80;
+    n = Math.floor(n / 128);
+  }
+  buf[at++] = n;
+  return at;
+}
+
+/** A Native string: its length, then its UTF-8 bytes (pieces the encoder caches are kept in this form). */
+export function nativeString(text: string): Buffer {
+  const bytes = Buffer.from(text);
+  const out = Buffer.allocUnsafe(bytes.length + 5);
+  const at = putVarUInt(out, 0, bytes.length);
+  return out.subarray(0, put(out, at, bytes));
+}
+
+/** The bytes of a file to load, in chunks: lines of text (TSV) or values written in place (Native). */
+export class LoadBuffer {
   #chunks: Buffer[] = [];
-  #pending = "";
+  #chunk: Buffer = Buffer.alloc(0);
+  #used = 0;
   rows = 0;
 
   line(text: string): void {
-    this.#pending += text;
-    this.#pending += "\n";
+    // UTF-8 takes at most 3 bytes per UTF-16 unit; the newline one more.
+    this.reserve(text.length * 3 + 1);
+    this.#used += this.#chunk.write(text, this.#used);
+    this.#chunk[this.#used++] = 0x0a;
     this.rows++;
-    if (this.#pending.length > 65_536) this.#flush();
+  }
+
+  /**
+   * Room for `bytes` more bytes: the chunk to write them into, from `offset`; `commit` then says how far was
+   * written (the events encoder copies cached pieces straight in).
+   */
+  reserve(bytes: number): Buffer {
+    if (this.#used + bytes > this.#chunk.length) {
+      this.#seal();
+      this.#chunk = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, bytes));
+    }
+    return this.#chunk;
+  }
+
+  get offset(): number {
+    return this.#used;
+  }
+
+  commit(end: number): void {
+    this.#used = end;
+  }
+
+  /** A piece of bytes as it is (a cached Native string, with its length). */
+  putBytes(piece: Uint8Array): void {
+    this.#used = put(this.reserve(piece.length), this.#used, piece);
+  }
+
+  putString(text: string): void {
+    this.putBytes(nativeString(text));
+  }
+
+  putVarUInt(n: number): void {
+    this.#used = putVarUInt(this.reserve(10), this.#used, n);
+  }
+
+  /** A little-endian Int64 of a safe integer (two's complement through the high word for negatives). */
+  putInt64(n: number): void {
+    const buf = this.reserve(8);
+    const high = Math.floor(n / TWO_32);
+    buf.writeUInt32LE(n - high * TWO_32, this.#used);
+    buf.writeInt32LE(high, this.#used + 4);
+    this.#used += 8;
   }
 
   /** The bytes written so far, as chunks (for a vectored write) or joined. */
   chunks(): Buffer[] {
-    this.#flush();
+    this.#seal();
     return this.#chunks;
   }
 
@@ -44,12 +121,30 @@ export class TsvBuffer {
     return this.chunks().reduce((n, c) => n + c.length, 0);
   }
 
-  #flush(): void {
-    if (this.#pending === "") return;
-    this.#chunks.push(Buffer.from(this.#pending));
-    this.#pending = "";
+  #seal(): void {
+    if (this.#used > 0) this.#chunks.push(this.#chunk.subarray(0, this.#used));
+    this.#chunk = this.#chunk.subarray(this.#used);
+    this.#used = 0;
   }
 }
+
+/**
+ * A Native block's header (the Native format without block info, as `file()` reads it): the number of columns
+ * and of rows; each column then starts with `nativeColumn`'s name and type, followed by its values.
+ */
+export function nativeBlock(out: LoadBuffer, rows: number): void {
+  out.putVarUInt(EVENT_FILE_COLUMNS.length);
+  out.putVarUInt(rows);
+  out.rows += rows;
+}
+
+const COLUMN_HEADERS = EVENT_FILE_COLUMNS.map((c) => Buffer.concat([nativeString(c.name), nativeString(c.type)]));
+
+/** The header of the events file's column at `index` (EVENT_FILE_COLUMNS). */
+export const nativeColumn = (out: LoadBuffer, index: number) => out.putBytes(COLUMN_HEADERS[index]!);
+
+/** An instant (epoch ms) as a DateTime64(6) value: microseconds. */
+export const micros = (ms: number) => Math.round(ms * 1000);
 
 /** Reads an event's `$group_0` … `$group_4` the way the analyses do (src/analyses/shared/groups.ts). */
 export function groupKeyReaders(groups: GroupData): ((event: EventRecord) => string)[] {
@@ -93,31 +188,74 @@ function clickhouseJson(json: string): string {
     .replace(/[\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
 }
 
+/** One event's values in the events file's order (EVENT_FILE_COLUMNS), team apart. */
+export interface EventFields {
+  uuid: string;
+  event: string;
+  properties: string;
+  timestampMs: number;
+  distinctId: string;
+  elementsChain: string;
+  groups: string[];
+  materialized: string[];
+}
+
+/** An event's values through the row API (the cursor at its position): what the dictionary encoder must equal. */
+export function eventFields(row: EventRow, groupKeys: ((event: EventRecord) => string)[], materialized: readonly string[]): EventFields {
+  const properties = row.properties;
+  const record = { properties } as EventRecord;
+  return {
+    uuid: row.uuid,
+    event: row.event,
+    properties: JSON.stringify(properties),
+    timestampMs: row.timestamp,
+    distinctId: row.distinct_id,
+    elementsChain: row.elements_chain,
+    groups: groupKeys.map((key) => key(record)),
+    materialized: materialized.map((key) => rawText(properties[key])),
+  };
+}
+
 /**
- * Events at positions [from, to) of a table, through one moving cursor (no object per event): the columns of
+ * Events at positions [from, to) of a table as one Native block, through one moving cursor: the columns of
  * EVENTS_LOAD, the group slots and then the materialised properties (`materialized`, in that order).
  */
-export function encodeEvents(row: EventRow, from: number, to: number, teamId: number, groupKeys: ((event: EventRecord) => string)[], materialized: readonly string[], out: TsvBuffer): void {
-  const team = String(teamId);
-  // The properties object is built once per event and read by every column that needs a property: a row's
-  // `prop(key)` keeps one key's positions, so eleven keys in turn would look each up again.
-  const record = { properties: {} } as EventRecord;
+export function encodeEvents(row: EventRow, from: number, to: number, teamId: number, groupKeys: ((event: EventRecord) => string)[], materialized: readonly string[], out: LoadBuffer): void {
+  if (from >= to) return;
+  const rows: EventFields[] = [];
   for (let i = from; i < to; i++) {
     row.position = i;
-    const props = row.properties;
-    record.properties = props;
-    // One array joined: a flat string (a chain of += makes a rope that costs more to write out).
-    const fields = [team, row.uuid, tsv(row.event), tsv(JSON.stringify(props)), instant(row.timestamp), tsv(row.distinct_id), tsv(row.elements_chain)];
-    for (const key of groupKeys) fields.push(tsv(key(record)));
-    for (const key of materialized) fields.push(tsv(rawText(props[key])));
-    out.line(fields.join("\t"));
+    rows.push(eventFields(row, groupKeys, materialized));
   }
+  writeEventsBlock(out, teamId, rows);
+}
+
+/** Rows of event values as one Native block. */
+export function writeEventsBlock(out: LoadBuffer, teamId: number, rows: readonly EventFields[]): void {
+  const strings = (column: number, value: (f: EventFields) => string) => {
+    nativeColumn(out, column);
+    for (const f of rows) out.putString(value(f));
+  };
+  nativeBlock(out, rows.length);
+  nativeColumn(out, 0);
+  for (let k = 0; k < rows.length; k++) out.putInt64(teamId);
+  strings(1, (f) => f.uuid);
+  strings(2, (f) => f.event);
+  strings(3, (f) => f.properties);
+  nativeColumn(out, 4);
+  for (const f of rows) out.putInt64(micros(f.timestampMs));
+  strings(5, (f) => f.distinctId);
+  strings(6, (f) => f.elementsChain);
+  const groups = rows[0]?.groups.length ?? 0;
+  for (let g = 0; g < groups; g++) strings(7 + g, (f) => f.groups[g]!);
+  const materialized = rows[0]?.materialized.length ?? 0;
+  for (let m = 0; m < materialized; m++) strings(7 + groups + m, (f) => f.materialized[m]!);
 }
 
 /** A project's persons and their distinct ids, ordered by person id (the text is hashed to detect change). */
-export function encodePersons(persons: Iterable<PersonRecord>, teamId: number): { persons: TsvBuffer; distinctIds: TsvBuffer } {
+export function encodePersons(persons: Iterable<PersonRecord>, teamId: number): { persons: LoadBuffer; distinctIds: LoadBuffer } {
   const sorted = [...persons].sort((a, b) => a.id - b.id);
-  const out = { persons: new TsvBuffer(), distinctIds: new TsvBuffer() };
+  const out = { persons: new LoadBuffer(), distinctIds: new LoadBuffer() };
   for (const p of sorted) {
     out.persons.line(`${teamId}\t${tsv(p.uuid)}\t${instant(Date.parse(p.created_at))}\t${tsv(JSON.stringify(p.properties))}\t${p.is_identified ? "true" : "false"}`);
     for (const d of p.distinct_ids) out.distinctIds.line(`${teamId}\t${tsv(d)}\t${tsv(p.uuid)}`);
@@ -125,8 +263,8 @@ export function encodePersons(persons: Iterable<PersonRecord>, teamId: number): 
   return out;
 }
 
-export function encodeGroups(groups: Iterable<GroupRecord>, teamId: number): TsvBuffer {
-  const out = new TsvBuffer();
+export function encodeGroups(groups: Iterable<GroupRecord>, teamId: number): LoadBuffer {
+  const out = new LoadBuffer();
   for (const g of groups) out.line(`${teamId}\t${g.group_type_index}\t${tsv(g.group_key)}\t${instant(Date.parse(g.created_at))}\t${tsv(JSON.stringify(g.properties))}`);
   return out;
 }

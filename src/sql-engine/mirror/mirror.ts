@@ -17,7 +17,7 @@ import { setImmediate as yieldToLoop } from "node:timers/promises";
 import type { EventTable } from "../../store/event-table.ts";
 import type { Store } from "../../store/store.ts";
 import type { SqlEngine } from "../engine.ts";
-import { encodeGroups, encodePersons, groupKeyReaders, TsvBuffer } from "./encode.ts";
+import { encodeGroups, encodePersons, groupKeyReaders, LoadBuffer } from "./encode.ts";
 import { ColumnEncoder } from "./encode-columns.ts";
 import { EVENT_PROPERTY_COLUMNS, EVENTS_LOAD, GROUPS_LOAD, MIRROR_DDL, MIRROR_OBJECTS, PDI_DICTIONARY, PDI_LOAD, PERSONS_LOAD, SCHEMA_ID, STAGED_TABLES, stageOf, teamIdOf, type LoadSpec } from "./schema.ts";
 
@@ -28,6 +28,11 @@ const FILE_ROWS = 200_000;
  * answering meanwhile (10,000 a turn put capture's p99 past 100 ms while queries kept the mirror current).
  */
 const SLICE_ROWS = 2_500;
+/**
+ * Threads ClickHouse reads a staged file with: one, as the server encodes the next file on the other core (two
+ * took ~740 ms of CPU for 200,000 events where one took ~500 ms, for the same wall time).
+ */
+const LOAD_THREADS = 1;
 const SAMPLE_POSITIONS = 64;
 const MAX_LOGGED_APPENDS = 1_000_000;
 const DAY_MS = 86_400_000;
@@ -119,18 +124,18 @@ export function createMirror(store: Store, engine: SqlEngine) {
     renameSync(tmp, manifestFile);
   }
 
-  /** Loads TSV bytes into a table through a file in the data folder (chdb's own insert parses ~4× slower). */
-  async function load(spec: LoadSpec, table: string, tsv: TsvBuffer): Promise<void> {
-    if (tsv.rows === 0) return;
-    const file = path.join(loadDir, `${++fileSeq}.tsv`);
+  /** Loads a file's bytes into a table through a file in the data folder (chdb's own insert parses ~4× slower). */
+  async function load(spec: LoadSpec, table: string, data: LoadBuffer): Promise<void> {
+    if (data.rows === 0) return;
+    const file = path.join(loadDir, `${++fileSeq}.${spec.format.toLowerCase()}`);
     const handle = await open(file, "w");
     try {
-      await handle.writev(tsv.chunks());
+      await handle.writev(data.chunks());
     } finally {
       await handle.close();
     }
     try {
-      await admin(`INSERT INTO ${table} (${spec.columns.map((c) => `\`${c}\``).join(", ")}) SELECT ${spec.select} FROM file('${file.replace(/'/g, "\\'")}', 'TSV', '${spec.structure.replace(/'/g, "\\'")}') SETTINGS insert_allow_materialized_columns = 1`);
+      await admin(`INSERT INTO ${table} (${spec.columns.map((c) => `\`${c}\``).join(", ")}) SELECT ${spec.select} FROM file('${file.replace(/'/g, "\\'")}', '${spec.format}', '${spec.structure.replace(/'/g, "\\'")}') SETTINGS insert_allow_materialized_columns = 1, max_threads = ${LOAD_THREADS}`);
     } finally {
       await rm(file, { force: true });
     }
@@ -157,7 +162,7 @@ export function createMirror(store: Store, engine: SqlEngine) {
     let inFlight: Promise<void> = Promise.resolve();
     for (let start = from; start < to; start += FILE_ROWS) {
       const end = Math.min(to, start + FILE_ROWS);
-      const out = new TsvBuffer();
+      const out = new LoadBuffer();
       for (let s = start; s < end; s += SLICE_ROWS) {
         const t = performance.now();
         encoder.encode(row, s, Math.min(end, s + SLICE_ROWS), teamId, out);
@@ -217,7 +222,7 @@ export function createMirror(store: Store, engine: SqlEngine) {
   async function loadPositions(table: EventTable, teamId: number, positions: number[], groupKeys: ReturnType<typeof groupKeyReaders>, report: SyncReport): Promise<void> {
     const row = table.cursor();
     const encoder = new ColumnEncoder(table, MATERIALIZED_KEYS, groupKeys);
-    const out = new TsvBuffer();
+    const out = new LoadBuffer();
     const t = performance.now();
     for (let i = 0; i < positions.length; ) {
       let j = i + 1;

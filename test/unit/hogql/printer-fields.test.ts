@@ -22,10 +22,10 @@ describe("printer: fields and property reads", () => {
     ["a date-time, in the project's zone", "SELECT timestamp FROM events", `SELECT toTimeZone(events.timestamp, 'UTC') AS timestamp ${EVENTS} LIMIT 101`],
     ["$session_id and $group_0", "SELECT $session_id, $group_0 FROM events", `SELECT events.\`$session_id\`, events.\`$group_0\` ${EVENTS} LIMIT 101`],
     [
-      "a person property: the person of the event's person_id (read through person_distinct_ids by the mirror)",
+      "a person property: the person of the event's distinct id (person_distinct_ids joined with persons, as the event's person_id)",
       "SELECT person.properties.plan FROM events",
       // The property is read inside the persons subquery: once per person, not once per event (as the real printer does).
-      `SELECT events__person.properties___plan AS plan ${EVENTS} LEFT JOIN (SELECT *, replaceRegexpAll(nullIf(nullIf(JSONExtractRaw(properties, 'plan'), ''), 'null'), '^"|"$', '') AS properties___plan FROM persons WHERE equals(team_id, 7)) AS events__person ON equals(events.person_id, events__person.id) LIMIT 101`,
+      `SELECT events__person.properties___plan AS plan ${EVENTS} LEFT JOIN (SELECT person.*, pdi.distinct_id AS distinct_id FROM (SELECT * FROM person_distinct_ids WHERE equals(team_id, 7)) AS pdi INNER JOIN (SELECT *, replaceRegexpAll(nullIf(nullIf(JSONExtractRaw(properties, 'plan'), ''), 'null'), '^"|"$', '') AS properties___plan FROM persons WHERE equals(team_id, 7)) AS person ON equals(pdi.person_id, person.id)) AS events__person ON equals(events.distinct_id, events__person.distinct_id) LIMIT 101`,
     ],
     [
       "person_id is the mirror's column (person_distinct_ids read at query time): no join",

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createClock } from "../../../src/clock.ts";
 import { generatedState } from "../../../src/fixtures/generated-state.ts";
 import { ColumnEncoder } from "../../../src/sql-engine/mirror/encode-columns.ts";
-import { encodeEvents, groupKeyReaders, rawText, TsvBuffer, tsv } from "../../../src/sql-engine/mirror/encode.ts";
+import { encodeEvents, groupKeyReaders, rawText, LoadBuffer, tsv } from "../../../src/sql-engine/mirror/encode.ts";
 import { EVENT_PROPERTY_COLUMNS } from "../../../src/sql-engine/mirror/schema.ts";
 import { createStore } from "../../../src/store/store.ts";
 
@@ -45,10 +45,10 @@ describe("the dictionary encoder writes what the row encoder writes", () => {
     const table = store.analysisData.events("1");
     const groupKeys = groupKeyReaders(store.analysisData.groupData("1"));
     const keys = EVENT_PROPERTY_COLUMNS.map((c) => c.key);
-    const viaRows = new TsvBuffer();
+    const viaRows = new LoadBuffer();
     encodeEvents(table.cursor(), 0, table.length, 1, groupKeys, keys, viaRows);
     const encoder = new ColumnEncoder(table, keys, groupKeys);
-    const viaColumns = new TsvBuffer();
+    const viaColumns = new LoadBuffer();
     encoder.encode(table.cursor(), 0, table.length, 1, viaColumns);
     expect(encoder.fallbacks).toBe(0);
     expect(viaColumns.rows).toBe(table.length);
