@@ -146,6 +146,8 @@ export async function createApp({ store, clock, config, logger, startup, chdbMod
   });
   /** The operation a logged request was routed to (matched again: cheap, and right for refused requests too). */
   const operationOf = (method: string, path: string) => {
+    // Only the product API has operations; capture and flags paths (the hot ones under SDK load) skip the match.
+    if (!path.startsWith("/api/")) return null;
     try {
       return router.api.matchOperation({ method: method.toLowerCase(), path: routedPathOf(path), headers: {} })?.operationId ?? null;
     } catch {

@@ -37,12 +37,12 @@ export interface CaptureDeps {
 }
 
 /** A flags request in the captured log, with who was evaluated and what each flag came out as. */
-function logFlags(req: Request, captured: CapturedLog, outcome: (FlagsOutcome & { request?: FlagsRequest; body: unknown }) | null, status: number, error: string | null) {
+function logFlags(req: Request, query: Record<string, string | undefined>, captured: CapturedLog, outcome: (FlagsOutcome & { request?: FlagsRequest; body: unknown }) | null, status: number, error: string | null) {
   captured.push({
     at: new Date().toISOString(),
     method: req.method,
     path: req.path,
-    query: firstValues(req.query),
+    query,
     content_type: req.get("content-type") ?? null,
     content_encoding: req.get("content-encoding") ?? null,
     body_bytes: Buffer.isBuffer(req.body) ? req.body.length : 0,
@@ -125,8 +125,7 @@ function sentAtOfQuery(query: Record<string, string | undefined>): string | unde
 }
 
 /** A flags request's decoded body (null when there is none) and token: query `token`/`api_key`, or the body's. */
-function flagsBodyAndToken(req: Request): { body: unknown; token: string | undefined } {
-  const query = firstValues(req.query);
+function flagsBodyAndToken(req: Request, query: Record<string, string | undefined>): { body: unknown; token: string | undefined } {
   let body: unknown = null;
   if (Buffer.isBuffer(req.body) && req.body.length > 0) {
     try {
@@ -144,14 +143,14 @@ function flagsBodyAndToken(req: Request): { body: unknown; token: string | undef
  * Evaluates a flags request. A token that names no project is refused, as the real `/flags` does; no token at
  * all is answered without flags; `disable_flags` (posthog-js's config-only call) asks for none.
  */
-async function flagsOutcome(req: Request, deps: CaptureDeps): Promise<FlagsOutcome & { request?: FlagsRequest; body: unknown }> {
-  const { body, token } = flagsBodyAndToken(req);
+async function flagsOutcome(req: Request, query: Record<string, string | undefined>, deps: CaptureDeps): Promise<FlagsOutcome & { request?: FlagsRequest; body: unknown }> {
+  const { body, token } = flagsBodyAndToken(req, query);
   if (token === undefined) return { token, hasFeatureFlags: false, values: [], body };
   const project = deps.store.projects.byToken(token);
   if (!project) throw captureFail.unknownToken();
   const hasFlags = hasFeatureFlags(deps, project);
   if ((body as Record<string, unknown> | null)?.disable_flags === true) return { token, hasFeatureFlags: hasFlags, values: [], body };
-  const request = flagsRequestOf(body, firstValues(req.query));
+  const request = flagsRequestOf(body, query);
   return { token, hasFeatureFlags: hasFlags, values: await evaluateForRequest(deps, project, request), request, body };
 }
 
@@ -220,20 +219,22 @@ export function captureRouter(deps: CaptureDeps) {
       else next(e);
     }
   };
-  const flags = (shape: (req: Request, outcome: FlagsOutcome) => unknown) => async (req: Request, res: Response, next: NextFunction) => {
+  // Express parses the query string at every read of req.query: once per request here.
+  const flags = (shape: (query: Record<string, string | undefined>, outcome: FlagsOutcome) => unknown) => async (req: Request, res: Response, next: NextFunction) => {
+    const query = firstValues(req.query);
     try {
-      const outcome = await flagsOutcome(req, deps);
-      res.json(shape(req, outcome));
-      logFlags(req, deps.captured, outcome, 200, null);
+      const outcome = await flagsOutcome(req, query, deps);
+      res.json(shape(query, outcome));
+      logFlags(req, query, deps.captured, outcome, 200, null);
     } catch (e) {
       if (!(e instanceof ApiError)) return next(e);
-      logFlags(req, deps.captured, null, e.status, e.body.detail);
+      logFlags(req, query, deps.captured, null, e.status, e.body.detail);
       respondError(res, e.status, e.body);
     }
   };
-  const v2OrV1 = flags((req, outcome) => flagsAnswer(Number(firstValues(req.query).v ?? 1), outcome));
+  const v2OrV1 = flags((query, outcome) => flagsAnswer(Number(query.v ?? 1), outcome));
   router.route("/flags").get(v2OrV1).post(rawSmall, v2OrV1);
-  const decide = flags((req, outcome) => decideAnswer(Number(firstValues(req.query).v ?? 3), outcome));
+  const decide = flags((query, outcome) => decideAnswer(Number(query.v ?? 3), outcome));
   router.route("/decide").get(decide).post(rawSmall, decide);
   // posthog-node's local evaluation polls (5.x: /flags/definitions; older: /api/feature_flag/local_evaluation).
   const definitions = (req: Request, res: Response, next: NextFunction) => {
