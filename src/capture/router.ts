@@ -10,7 +10,7 @@ import { isPrintableInstant, type Clock } from "../clock.ts";
 import { ApiError, fail, isUndecodableBody } from "../http/errors.ts";
 import { respondError } from "../http/respond.ts";
 import type { Store } from "../store/store.ts";
-import type { CapturedLog } from "./captured-log.ts";
+import type { CapturedLog, CapturedRequest } from "./captured-log.ts";
 import { decodeCapture, type RawCapture } from "./decode.ts";
 import { captureFail } from "./errors.ts";
 import { ingest } from "./ingest.ts";
@@ -36,9 +36,9 @@ export interface CaptureDeps {
   forced: ForcedFlags;
 }
 
-/** A flags request in the captured log, with who was evaluated and what each flag came out as. */
-function logFlags(req: Request, query: Record<string, string | undefined>, captured: CapturedLog, outcome: (FlagsOutcome & { request?: FlagsRequest; body: unknown }) | null, status: number, error: string | null) {
-  captured.push({
+/** A request as the captured log keeps it. */
+function capturedEntry(req: Request, query: Record<string, string | undefined>, status: number, decoded: unknown, error: string | null): CapturedRequest {
+  return {
     at: new Date().toISOString(),
     method: req.method,
     path: req.path,
@@ -47,9 +47,18 @@ function logFlags(req: Request, query: Record<string, string | undefined>, captu
     content_encoding: req.get("content-encoding") ?? null,
     body_bytes: Buffer.isBuffer(req.body) ? req.body.length : 0,
     status,
-    decoded: outcome?.body ?? null,
+    decoded,
     error,
-    ...(outcome?.request ? { flags: { distinct_id: outcome.request.distinctId, groups: outcome.request.groups, values: Object.fromEntries(outcome.values.map((v) => [v.key, v.variant ?? v.enabled])) } } : {}),
+  };
+}
+
+/** A flags request in the captured log, with who was evaluated and what each flag came out as. */
+function logFlags(req: Request, query: Record<string, string | undefined>, captured: CapturedLog, outcome: (FlagsOutcome & { request?: FlagsRequest; body: unknown }) | null, status: number, error: string | null) {
+  const request = outcome?.request;
+  const values = outcome ? Object.fromEntries(outcome.values.map((v) => [v.key, v.variant ?? v.enabled])) : {};
+  captured.push({
+    ...capturedEntry(req, query, status, outcome?.body ?? null, error),
+    ...(request ? { flags: { distinct_id: request.distinctId, groups: request.groups, values } } : {}),
   });
 }
 
@@ -76,19 +85,7 @@ function captureHandler(deps: CaptureDeps, limit: number, engage: boolean) {
   return (req: Request, res: Response, next: NextFunction) => {
     readBody(req, res, async (err?: unknown) => {
       const query = firstValues(req.query);
-      const log = (status: number, decoded: unknown, error: string | null) =>
-        deps.captured.push({
-          at: new Date().toISOString(),
-          method: req.method,
-          path: req.path,
-          query,
-          content_type: req.get("content-type") ?? null,
-          content_encoding: req.get("content-encoding") ?? null,
-          body_bytes: Buffer.isBuffer(req.body) ? req.body.length : 0,
-          status,
-          decoded,
-          error,
-        });
+      const log = (status: number, decoded: unknown, error: string | null) => deps.captured.push(capturedEntry(req, query, status, decoded, error));
       let decoded: unknown = null;
       try {
         if (err) throw bodyError(err, limit) ?? err;

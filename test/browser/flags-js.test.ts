@@ -1,10 +1,6 @@
-import { readFileSync } from "node:fs";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
-import { createRequire } from "node:module";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { launchChromium } from "../support/browser.ts";
+import { launchChromium, servePosthogPage } from "../support/browser.ts";
 import { chromium } from "../support/external-tools.ts";
 import { scenario, startTestServer, type TestServer } from "../support/server.ts";
 
@@ -16,7 +12,6 @@ import { scenario, startTestServer, type TestServer } from "../support/server.ts
  * shopper through the control API, then switches the banner off through the flags API.
  */
 const UI_TIMEOUT = 60_000;
-const BUNDLE = readFileSync(createRequire(import.meta.url).resolve("posthog-js/dist/array.full.js"), "utf8");
 const SHOPPER = "shopper-1";
 
 const pageHtml = (token: string, apiHost: string) => `<!doctype html><html><head><title>shop</title>
@@ -46,25 +41,20 @@ declare const document: { getElementById(id: string): { hidden: boolean; textCon
 chromium.describe("posthog-js feature flags in a browser", () => {
   let browser: Browser;
   let s: TestServer;
-  let site: http.Server;
+  let site: Awaited<ReturnType<typeof servePosthogPage>>;
   let siteBase: string;
 
   beforeAll(async () => {
     browser = await launchChromium();
     s = await startTestServer(scenario("capture"));
     const token = s.store.projects.get("1")!.api_token;
-    site = http.createServer((req, res) => {
-      if (req.url === "/posthog.js") res.writeHead(200, { "content-type": "application/javascript" }).end(BUNDLE);
-      else if (req.url === "/favicon.ico") res.writeHead(204).end();
-      else res.writeHead(200, { "content-type": "text/html" }).end(pageHtml(token, s.base));
-    });
-    await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
-    siteBase = `http://localhost:${(site.address() as AddressInfo).port}`;
+    site = await servePosthogPage(pageHtml(token, s.base));
+    siteBase = site.base;
   }, 120_000);
 
   afterAll(async () => {
     await browser?.close();
-    await new Promise((resolve) => site?.close(resolve));
+    await site?.close();
     await s?.close();
   });
 

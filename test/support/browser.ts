@@ -1,3 +1,7 @@
+import { readFileSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { createRequire } from "node:module";
 import { chromium as playwright, type Browser } from "playwright-core";
 import { chromium } from "./external-tools.ts";
 
@@ -11,4 +15,23 @@ export function launchChromium(): Promise<Browser> {
     executablePath: chromium.path,
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
   });
+}
+
+const POSTHOG_BUNDLE = readFileSync(createRequire(import.meta.url).resolve("posthog-js/dist/array.full.js"), "utf8");
+
+/**
+ * An app's page on another origin (another port): serves `html` at every path and the real posthog-js bundle at
+ * `/posthog.js`, so that every call the page makes to the server is cross-origin, preflights included.
+ */
+export async function servePosthogPage(html: string): Promise<{ base: string; close(): Promise<void> }> {
+  const site = http.createServer((req, res) => {
+    if (req.url === "/posthog.js") res.writeHead(200, { "content-type": "application/javascript" }).end(POSTHOG_BUNDLE);
+    else if (req.url === "/favicon.ico") res.writeHead(204).end();
+    else res.writeHead(200, { "content-type": "text/html" }).end(html);
+  });
+  await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
+  return {
+    base: `http://localhost:${(site.address() as AddressInfo).port}`,
+    close: () => new Promise((resolve) => site.close(() => resolve())),
+  };
 }
