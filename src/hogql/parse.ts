@@ -92,6 +92,22 @@ function readyWorker(): ParserWorker {
   return w;
 }
 
+/** How long a signalled answer may take to show on the port (it did lag on a loaded machine). */
+const REPLY_GRACE_MS = 200;
+const nap = new Int32Array(new SharedArrayBuffer(4));
+
+/** The worker's answer to `seq`, skipping answers to earlier questions; undefined when none shows up in time. */
+function replyFor(w: ParserWorker, seq: number): Reply | undefined {
+  const deadline = performance.now() + REPLY_GRACE_MS;
+  for (;;) {
+    const reply = receiveMessageOnPort(w.port)?.message as Reply | undefined;
+    if (reply?.seq === seq) return reply;
+    if (reply) continue;
+    if (performance.now() > deadline) return undefined;
+    Atomics.wait(nap, 0, 0, 1);
+  }
+}
+
 /** The parser's JSON for one text: bounded first, answered from the cache, else asked of the worker in time. */
 function parseJson(kind: Kind, text: string, attr: string): string {
   assertParsable(text, attr, limits);
@@ -105,8 +121,8 @@ function parseJson(kind: Kind, text: string, attr: string): string {
     retire(w);
     throw reject.invalid(attr, `HogQL too complex: parsing it took longer than ${parseTimeLimitMs} ms.`);
   }
-  const reply = receiveMessageOnPort(w.port)?.message as Reply | undefined;
-  if (!reply || reply.seq !== seq) {
+  const reply = replyFor(w, seq);
+  if (!reply) {
     retire(w);
     throw new Error("the HogQL parser answered out of turn");
   }
