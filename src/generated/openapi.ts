@@ -4354,7 +4354,7 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description Everything posthog-node needs to evaluate a project's flags itself: the active and inactive flags that are not deleted (without their `name`'s description text trimmed), the group type names by index, and, with `send_cohorts`, the conditions of the dynamic cohorts the flags use (keyed by cohort id). */
+        /** @description Everything posthog-node needs to evaluate a project's flags itself: the flags that are not deleted (active or not), the group type names by index, and, with `send_cohorts`, the conditions of the dynamic cohorts the flags use (keyed by cohort id; static cohorts are left out, so the SDK asks the server for flags that use them). */
         FeatureFlagLocalEvaluation: {
             flags: ({
                 id: number;
