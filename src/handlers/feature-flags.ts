@@ -1,4 +1,5 @@
 import { fail } from "../http/errors.ts";
+import { writableFields } from "../http/writable-fields.ts";
 import { parseCallerJson } from "../http/json-depth.ts";
 import { paginate } from "../http/pagination.ts";
 import { reply, type Handler, type HandlerArgs } from "../http/types.ts";
@@ -11,14 +12,6 @@ import { parsePropertyDate } from "../flags/dates.ts";
 
 type Q = Record<string, unknown>;
 const queryOf = (args: HandlerArgs) => args.c.request.query as Q;
-
-/** Only the writable fields of a body; read-only fields sent along are ignored, as the real service does. */
-function writableFields(body: unknown): FlagInput {
-  const source = (body ?? {}) as Record<string, unknown>;
-  const input: Record<string, unknown> = {};
-  for (const field of FLAG_WRITABLE) if (Object.hasOwn(source, field)) input[field] = source[field];
-  return input as FlagInput;
-}
 
 function findFlag(args: HandlerArgs): FeatureFlagRecord {
   const id = Number((args.c.request.params as Q).id);
@@ -76,7 +69,7 @@ export const featureFlagHandlers = {
   },
 
   feature_flags_create: async (args) => {
-    const input = writableFields(args.c.request.requestBody);
+    const input = writableFields<FlagInput>(args.c.request.requestBody, FLAG_WRITABLE);
     const ctx = writeContext(args);
     const key = input.key!;
     requireValidKey(key, ctx);
@@ -88,7 +81,7 @@ export const featureFlagHandlers = {
   feature_flags_retrieve: (args) => reply(200, toFeatureFlagJson(findFlag(args), args.deps.store)),
 
   feature_flags_partial_update: async (args) => {
-    const input = writableFields(args.c.request.requestBody);
+    const input = writableFields<FlagInput>(args.c.request.requestBody, FLAG_WRITABLE);
     const flag = findFlag(args);
     const ctx = writeContext(args, flag);
     if (input.key !== undefined) requireValidKey(input.key, ctx);

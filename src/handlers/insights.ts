@@ -1,4 +1,5 @@
 import { fail } from "../http/errors.ts";
+import { writableFields } from "../http/writable-fields.ts";
 import { paginate } from "../http/pagination.ts";
 import { reply, type Handler, type HandlerArgs } from "../http/types.ts";
 import { parseCallerJson } from "../http/json-depth.ts";
@@ -16,14 +17,6 @@ const LAST_VIEWED_LIMIT = 5;
 
 type Q = Record<string, unknown>;
 const queryOf = (args: HandlerArgs) => args.c.request.query as Q;
-
-/** Only the writable fields of a body; read-only fields sent along are ignored, as the real service does. */
-function writableFields(body: unknown): InsightInput {
-  const source = (body ?? {}) as Record<string, unknown>;
-  const input: Record<string, unknown> = {};
-  for (const field of INSIGHT_WRITABLE) if (Object.hasOwn(source, field)) input[field] = source[field];
-  return input as InsightInput;
-}
 
 /** Dashboards named in a write must be dashboards of this project. */
 function requireDashboards(input: InsightInput, project: ProjectRecord, store: Store) {
@@ -99,7 +92,7 @@ export const insightHandlers = {
   },
 
   insights_create: async (args) => {
-    const input = writableFields(args.c.request.requestBody);
+    const input = writableFields<InsightInput>(args.c.request.requestBody, INSIGHT_WRITABLE);
     requireDashboards(input, args.project, args.deps.store);
     requireValidDefinition(input, args);
     const insight = await args.deps.store.insights.create(args.project.id, input, args.caller.user.id);
@@ -125,7 +118,7 @@ export const insightHandlers = {
 
   /** PATCH: writable fields only; `deleted: false` is the one request that reaches a soft-deleted insight (it restores it). */
   insights_partial_update: async (args) => {
-    const input = writableFields(args.c.request.requestBody);
+    const input = writableFields<InsightInput>(args.c.request.requestBody, INSIGHT_WRITABLE);
     const insight = findInsight(args, { includeDeleted: true });
     if (insight.deleted && input.deleted !== false) throw fail.notFound();
     requireDashboards(input, args.project, args.deps.store);

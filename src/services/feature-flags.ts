@@ -8,7 +8,7 @@ import type { ForcedFlag, ForcedFlags } from "../control/forced-flags.ts";
 import { buildLocalEvaluationBody, cohortMatches, evaluateFlags, type CohortFilters, type FeatureFlagDefinition, type FlagEvaluation } from "../flags/index.ts";
 import { withForcedValues, type DefinitionFlag } from "./forced-definitions.ts";
 import { reply, type HandlerResult } from "../http/types.ts";
-import type { FeatureFlagRecord, GroupTypeRecord, ProjectRecord, Properties, ResolvedCohort } from "../store/schema.ts";
+import type { FeatureFlagRecord, GroupTypeRecord, PersonRecord, ProjectRecord, Properties, ResolvedCohort } from "../store/schema.ts";
 import type { Store } from "../store/store.ts";
 import { projectNumber } from "../util/ids.ts";
 
@@ -94,9 +94,8 @@ function projectFlags(store: Store, projectId: string): ProjectFlags {
 }
 
 /** The person's hash keys for continuity flags, recording `$anon_distinct_id` as the real service does on first sight. */
-async function hashKeyOverrides(store: Store, project: ProjectRecord, req: FlagsRequest, continuity: readonly string[]): Promise<Map<string, string>> {
+async function hashKeyOverrides(store: Store, project: ProjectRecord, req: FlagsRequest, person: PersonRecord | undefined, continuity: readonly string[]): Promise<Map<string, string>> {
   if (!continuity.length) return new Map();
-  const person = store.persons.byDistinctId(project.id, req.distinctId);
   if (person && req.anonDistinctId !== undefined) await store.flags.addHashKeyOverrides(project.id, person.uuid, continuity, req.anonDistinctId);
   const stored = person ? store.flags.hashKeyOverrides(project.id, person.uuid) : new Map<string, string>();
   // Before the person exists, the anonymous id still decides, so that identifying does not re-bucket.
@@ -111,7 +110,7 @@ export async function evaluateForRequest(deps: FlagsDeps, project: ProjectRecord
   const person = store.persons.byDistinctId(project.id, req.distinctId);
   // As posthog-node's local evaluation sees them: the distinct id as a property, the request's values winning.
   const personProperties = { distinct_id: req.distinctId, ...(person?.properties ?? {}), ...req.personProperties };
-  const overrides = await hashKeyOverrides(store, project, req, projectFlags(store, project.id).continuityKeys);
+  const overrides = await hashKeyOverrides(store, project, req, person, projectFlags(store, project.id).continuityKeys);
   // Read after the overrides are written: a write moves the revision.
   const { definitions, byKey, cohorts, groupTypes } = projectFlags(store, project.id);
   const groupProperties: Record<string, Properties> = {};
