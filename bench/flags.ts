@@ -18,13 +18,18 @@ import { fileURLToPath } from "node:url";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import type { FixtureFeatureFlag } from "../src/fixtures/fixture-document.ts";
+import { benchFlags } from "./flag-kinds.ts";
 import { generateFixtures } from "../src/fixtures/generate.ts";
 import { defaultApiKey } from "../src/fixtures/users.ts";
 import { derivedProjectToken } from "../src/util/ids.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const log = (s: string) => process.stderr.write(`[bench] ${s}\n`);
+/** User + system CPU time of a process so far, in ms (clock ticks of 10 ms). */
+const cpuMs = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? NaN) / 1024;
 
 const { values: args } = parseArgs({ options: { seconds: { type: "string" }, connections: { type: "string" }, flags: { type: "string" }, persons: { type: "string" } } });
@@ -66,29 +71,6 @@ async function startServer(fixtures: string) {
   return { base, pid: child.pid!, stop: () => (child.kill("SIGTERM"), exited) };
 }
 
-const person = (key: string, value: unknown, operator = "exact") => ({ key, value, operator, type: "person" });
-
-/** N flags of the kinds a real project mixes, all in the web project. */
-function benchFlags(n: number): FixtureFeatureFlag[] {
-  const kinds: ((i: number) => Omit<FixtureFeatureFlag, "project_id" | "id" | "key">)[] = [
-    (i) => ({ filters: { groups: [{ properties: [], rollout_percentage: (i * 7) % 100 }] } }),
-    () => ({
-      ensure_experience_continuity: true,
-      filters: {
-        groups: [{ properties: [person("is_beta", ["true"])], variant: "b" }, { properties: [], rollout_percentage: 80 }],
-        multivariate: { variants: [{ key: "a", rollout_percentage: 34 }, { key: "b", rollout_percentage: 33 }, { key: "c", rollout_percentage: 33 }] },
-        payloads: { a: '{"x": 1}', b: '{"x": 2}' },
-      },
-    }),
-    () => ({ filters: { groups: [{ properties: [person("plan", ["pro", "team", "enterprise"]), person("email", "@gmail", "not_icontains")], rollout_percentage: 100 }] } }),
-    () => ({ filters: { groups: [{ properties: [person("country", "^(US|DE|FR)$", "regex")], rollout_percentage: 50 }] } }),
-    () => ({ filters: { groups: [{ properties: [{ key: "id", value: 3, operator: "in", type: "cohort" }], rollout_percentage: 100 }] } }),
-    () => ({ filters: { aggregation_group_type_index: 0, groups: [{ properties: [{ key: "employee_count", value: "20", operator: "gt", type: "group", group_type_index: 0 }], rollout_percentage: 70 }] } }),
-    (i) => ({ filters: { groups: [{ properties: [{ key: String(i), value: true, operator: "flag_evaluates_to", type: "flag" }], rollout_percentage: 100 }] } }),
-  ];
-  return Array.from({ length: n }, (_, i) => ({ project_id: "1", id: i + 1, key: `bench-flag-${i + 1}`, ...kinds[i % kinds.length]!(i) }));
-}
-
 /**
  * autocannon in a process of its own: in this one it shares the heap (and the collector) of the generated
  * dataset and held the server to a third of what it answers.
@@ -105,11 +87,14 @@ function autocannonApart(options: Options): Promise<Awaited<ReturnType<typeof au
   return new Promise((resolve, reject) => child.once("exit", (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`autocannon exited with ${code}`)))));
 }
 
-async function load(url: string, opts: Partial<Options>) {
+/** Server CPU per answered request is the figure a loaded machine disturbs least (throughput varies with load). */
+async function load(url: string, opts: Partial<Options>, serverPid?: number) {
+  const cpuBefore = serverPid === undefined ? 0 : cpuMs(serverPid);
   const result = await autocannonApart({ url, connections: CONNECTIONS, duration: SECONDS, ...opts });
+  const cpuUsPerRequest = serverPid === undefined ? NaN : ((cpuMs(serverPid) - cpuBefore) * 1000) / result.requests.total;
   // 304s are answers here (the definitions' ETag), not failures.
   const failed = result["4xx"] + result["5xx"];
-  return { rps: result.requests.average, p99: result.latency.p99, failed, notModified: result["3xx"], errors: result.errors };
+  return { rps: result.requests.average, p99: result.latency.p99, failed, notModified: result["3xx"], errors: result.errors, cpuUsPerRequest };
 }
 
 async function main() {
@@ -136,18 +121,18 @@ async function main() {
     // which shares this machine's two cores with the server.
     const flags = await load(`${server.base}/flags/?v=2`, {
       requests: Array.from({ length: 2000 }, () => ({ method: "POST", headers: { "content-type": "application/json" }, body: bodyFor() })),
-    });
+    }, server.pid);
 
     const auth = { authorization: `Bearer ${defaultApiKey(SEED)}` };
     const definitionsUrl = `${server.base}/flags/definitions?token=${TOKEN}&send_cohorts`;
     const first = await fetch(definitionsUrl, { headers: auth });
     const etag = first.headers.get("etag")!;
     const size = (await first.text()).length;
-    const definitions = await load(definitionsUrl, { requests: [{ headers: auth }, { headers: { ...auth, "if-none-match": etag } }] });
+    const definitions = await load(definitionsUrl, { requests: [{ headers: auth }, { headers: { ...auth, "if-none-match": etag } }] }, server.pid);
 
     const line = (name: string, r: Awaited<ReturnType<typeof load>>, target: { rps: number; p99?: number }) => {
       const met = r.rps >= target.rps && (target.p99 === undefined || r.p99 <= target.p99) && r.failed === 0 && r.errors === 0;
-      return `${name.padEnd(46)} ${r.rps.toFixed(0).padStart(6)} req/s  p99 ${String(r.p99).padStart(3)} ms  304 ${r.notModified}  4xx/5xx ${r.failed}  errors ${r.errors}  target ≥ ${target.rps}${target.p99 ? ` and p99 ≤ ${target.p99} ms` : ""}: ${met ? "met" : "MISSED"}`;
+      return `${name.padEnd(46)} ${r.rps.toFixed(0).padStart(6)} req/s  p99 ${String(r.p99).padStart(3)} ms  304 ${r.notModified}  4xx/5xx ${r.failed}  errors ${r.errors}  server CPU ${r.cpuUsPerRequest.toFixed(0)} µs/request  target ≥ ${target.rps}${target.p99 ? ` and p99 ≤ ${target.p99} ms` : ""}: ${met ? "met" : "MISSED"}`;
     };
     process.stdout.write(`${line("POST /flags/?v=2 (a known person, with a group)", flags, TARGETS.flags)}\n`);
     process.stdout.write(`${line(`GET /flags/definitions (${(size / 1024).toFixed(0)} KiB; half 304)`, definitions, TARGETS.definitions)}\n`);

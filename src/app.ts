@@ -2,10 +2,11 @@ import { createSqlDatabase, sqlFolderFor } from "./sql-engine/sql-database.ts";
 import { watch } from "node:fs";
 import path from "node:path";
 import cors from "cors";
-import express, { type NextFunction, type Request, type Response } from "express";
+import http, { type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import express, { type Express, type NextFunction, type Request, type Response } from "express";
 import type { Clock } from "./clock.ts";
 import { CapturedLog } from "./capture/captured-log.ts";
-import { capturedLogRouter, captureRouter } from "./capture/router.ts";
+import { captureDoor, capturedLogRouter, type RecordAnswer } from "./capture/router.ts";
 import type { Config } from "./config.ts";
 import { createOverrides } from "./control/overrides.ts";
 import { ForcedFlags } from "./control/forced-flags.ts";
@@ -17,7 +18,7 @@ import { createApi, OPENAPI_PATH, personsQueryKeysOf, rebuildApi } from "./http/
 import { controlOriginPolicy } from "./http/control-origins.ts";
 import { docsRouter } from "./http/docs.ts";
 import { hogqlPreloader } from "./http/hogql-preload.ts";
-import { asClientError, type ApiError, fail } from "./http/errors.ts";
+import { fail, toApiError } from "./http/errors.ts";
 import { assertJsonDepth } from "./http/json-depth.ts";
 import { ERROR_BODY_LOCAL, RequestLog, requestLogEntry } from "./http/request-log.ts";
 import { respond, respondError } from "./http/respond.ts";
@@ -44,20 +45,6 @@ export interface AppOptions {
 const BODY_METHODS = new Set(["POST", "PATCH", "PUT"]);
 /** Decoded capture payloads can be large: fewer of them are kept than request-log lines. */
 const CAPTURED_LOG_SIZE = 200;
-
-/** Express-level failures (body parsing, size) mapped to the API's errors. */
-function toApiError(err: unknown): ApiError | null {
-  const known = asClientError(err);
-  if (known) return known;
-  const type = (err as { type?: string }).type;
-  if (type === "entity.parse.failed") return fail.parse((err as Error).message);
-  if (type === "entity.too.large") return fail.tooLarge(`${(err as { limit?: number }).limit ?? "?"} bytes`);
-  if (type === "encoding.unsupported" || type === "charset.unsupported") return fail.unsupportedMediaType(String((err as { charset?: string }).charset ?? "encoding"));
-  if (type === "request.aborted") return fail.invalid(null, "The request was aborted.", "request_aborted");
-  // openapi-backend decodes path parameters with decodeURIComponent: a malformed escape is the client's error.
-  if (err instanceof URIError) return fail.invalid(null, "The path is not valid percent-encoding.");
-  return null;
-}
 
 /** A body that is not JSON cannot be read: answer 415 instead of validating an empty body. */
 function requireJsonBody(req: Request, _res: Response, next: NextFunction) {
@@ -158,19 +145,21 @@ export async function createApp({ store, clock, config, logger, startup, chdbMod
   app.disable("x-powered-by");
   app.set("etag", false);
   app.use(docsRouter());
+  /** Every answered request: a log line, and an entry in the request log (the control API's own calls excepted). */
+  const record: RecordAnswer = (req, status, errorBody, ms) => {
+    const at = req.originalUrl.indexOf("?");
+    const path = at === -1 ? req.originalUrl : req.originalUrl.slice(0, at);
+    logger.request(req.method, path, status, ms);
+    if (!path.startsWith("/_mock")) requestLog.push(requestLogEntry(req, status, errorBody, operationOf(req.method, path), ms));
+  };
   app.use((req, res, next) => {
     const started = performance.now();
-    res.on("finish", () => {
-      const ms = performance.now() - started;
-      const path = req.originalUrl.split("?")[0]!;
-      logger.request(req.method, path, res.statusCode, ms);
-      if (!path.startsWith("/_mock")) requestLog.push(requestLogEntry(req, res.statusCode, res.locals[ERROR_BODY_LOCAL], operationOf(req.method, path), ms));
-    });
+    res.on("finish", () => record(req, res.statusCode, res.locals[ERROR_BODY_LOCAL], performance.now() - started));
     next();
   });
-  // Capture (openapi/capture.yaml) before the API: its own auth (the project token), encodings and CORS.
+  // Capture (openapi/capture.yaml) is answered ahead of express, by its own door: see captureDoor.
   const captured = new CapturedLog(Math.min(config.requestLogSize, CAPTURED_LOG_SIZE));
-  app.use(captureRouter({ store, clock, captured, forced }));
+  const door = captureDoor({ store, clock, captured, forced, logger, record });
   app.use("/_mock", controlOriginPolicy(config.controlOrigins));
   if (config.corsOrigins.length) app.use(corsMiddleware(config.corsOrigins));
   app.use(readDeclaredBody(express.json({ limit: config.bodyLimit, type: ["application/json", "+json"], strict: false }), (req) => {
@@ -241,7 +230,7 @@ export async function createApp({ store, clock, config, logger, startup, chdbMod
     : null;
 
   return {
-    app,
+    app: withDoor(door, app),
     api: router.api,
     control,
     close: async () => {
@@ -249,6 +238,33 @@ export async function createApp({ store, clock, config, logger, startup, chdbMod
       await sql.close();
     },
   };
+}
+
+/** What the server listens with: the capture door first, then the express app (also usable as middleware). */
+export type AppHandler = ((req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void) => void) & {
+  listen(port: number, host: string, callback?: (err?: Error) => void): Server;
+};
+
+function withDoor(door: (req: IncomingMessage, res: ServerResponse) => boolean, app: Express): AppHandler {
+  const handler = (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void) => {
+    // Without a next, express ends an unanswered request itself (404); inside another app, that app goes on.
+    if (door(req, res)) return;
+    if (next) app(req as Request, res as Response, next);
+    else (app as unknown as (req: IncomingMessage, res: ServerResponse) => void)(req, res);
+  };
+  // As express's own listen: a listening error reaches the callback.
+  const listen = (port: number, host: string, callback?: (err?: Error) => void): Server => {
+    const server = http.createServer(handler);
+    if (callback) {
+      server.once("error", callback);
+      server.once("listening", () => {
+        server.off("error", callback);
+        callback();
+      });
+    }
+    return server.listen(port, host);
+  };
+  return Object.assign(handler, { listen });
 }
 
 function debounce(fn: () => void, ms: number) {

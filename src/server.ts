@@ -1,8 +1,7 @@
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
-import { createApp } from "./app.ts";
+import { createApp, type AppHandler } from "./app.ts";
 import { existsSync } from "node:fs";
-import type { Express } from "express";
 import { createClock, isoUtc, type Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import { defaultApiKey } from "./fixtures/generate.ts";
@@ -115,7 +114,7 @@ function announceWrite(logger: Logger, config: Config, source: StartedServer["so
 }
 
 /** Listens, or says in one line why it cannot (the port is taken, not allowed, or the host is not here). */
-function listen(app: Express, config: Config): Promise<Server> {
+function listen(app: AppHandler, config: Config): Promise<Server> {
   return new Promise<Server>((resolve, reject) => {
     const s = app.listen(config.port, config.host, (err?: Error) => (err ? reject(listenError(err, config)) : resolve(s)));
   });

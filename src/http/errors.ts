@@ -88,3 +88,17 @@ export function asClientError(err: unknown): ApiError | null {
   if (err instanceof SqlEngineError) return fail.engineUnavailable(err.message);
   return null;
 }
+
+/** Request-level failures (body parsing, size, encoding) and client errors mapped to the API's errors; null for a server fault. */
+export function toApiError(err: unknown): ApiError | null {
+  const known = asClientError(err);
+  if (known) return known;
+  const type = (err as { type?: string }).type;
+  if (type === "entity.parse.failed") return fail.parse((err as Error).message);
+  if (type === "entity.too.large") return fail.tooLarge(`${(err as { limit?: number }).limit ?? "?"} bytes`);
+  if (type === "encoding.unsupported" || type === "charset.unsupported") return fail.unsupportedMediaType(String((err as { charset?: string }).charset ?? "encoding"));
+  if (type === "request.aborted") return fail.invalid(null, "The request was aborted.", "request_aborted");
+  // openapi-backend decodes path parameters with decodeURIComponent: a malformed escape is the client's error.
+  if (err instanceof URIError) return fail.invalid(null, "The path is not valid percent-encoding.");
+  return null;
+}

@@ -24,18 +24,18 @@ export interface FlagsRequest {
   flagKeys?: string[];
 }
 
-/** One flag's answer: what the v1 and v2 shapes print. */
+/** One flag's answer: what the v1 and v2 shapes print. Shared between requests, so never mutated. */
 export interface FlagValue {
-  key: string;
-  enabled: boolean;
-  variant: string | null;
-  reason: { code: string; condition_index: number | null; description: string | null };
+  readonly key: string;
+  readonly enabled: boolean;
+  readonly variant: string | null;
+  readonly reason: { readonly code: string; readonly condition_index: number | null; readonly description: string | null };
   /** The stored payload text for the value, or null. */
-  payload: string | null;
-  id: number;
-  version: number;
+  readonly payload: string | null;
+  readonly id: number;
+  readonly version: number;
   /** Set when a test forced the value (`/_mock/feature_flags/`). */
-  forced: boolean;
+  readonly forced: boolean;
 }
 
 export interface FlagsDeps {
@@ -70,6 +70,8 @@ interface ProjectFlags {
   continuityKeys: string[];
   cohorts: Map<number, ResolvedCohort>;
   groupTypes: GroupTypeRecord[];
+  /** The values each flag has answered so far (a flag has few: a value per condition and variant), shared between requests. */
+  answers: Map<string, FlagValue[]>;
 }
 const projectFlagsCache = new WeakMap<Store, Map<string, ProjectFlags>>();
 
@@ -88,6 +90,7 @@ function projectFlags(store: Store, projectId: string): ProjectFlags {
     continuityKeys: flags.filter((f) => f.ensure_experience_continuity && f.active).map((f) => f.key),
     cohorts: new Map(store.analysisData.cohorts(projectId).map((c) => [c.id, c])),
     groupTypes: store.groups.types(projectId),
+    answers: new Map(),
   };
   byProject.set(projectId, built);
   return built;
@@ -112,7 +115,8 @@ export async function evaluateForRequest(deps: FlagsDeps, project: ProjectRecord
   const personProperties = { distinct_id: req.distinctId, ...(person?.properties ?? {}), ...req.personProperties };
   const overrides = await hashKeyOverrides(store, project, req, person, projectFlags(store, project.id).continuityKeys);
   // Read after the overrides are written: a write moves the revision.
-  const { definitions, byKey, cohorts, groupTypes } = projectFlags(store, project.id);
+  const flagsNow = projectFlags(store, project.id);
+  const { definitions, byKey, cohorts, groupTypes } = flagsNow;
   const groupProperties: Record<string, Properties> = {};
   for (const [type, key] of Object.entries(req.groups)) {
     const index = groupTypes.find((t) => t.group_type === type)?.group_type_index;
@@ -141,12 +145,27 @@ export async function evaluateForRequest(deps: FlagsDeps, project: ProjectRecord
     now,
   );
   const values = new Map<string, FlagValue>();
-  for (const e of evaluated.values()) values.set(e.key, fromEvaluation(e, byKey.get(e.key)));
+  for (const e of evaluated.values()) values.set(e.key, sharedValue(flagsNow.answers, e, byKey.get(e.key)));
   for (const forced of deps.forced.forSubject({ projectId: project.id, distinctId: req.distinctId, groups: req.groups }).values()) {
     if (req.flagKeys && !req.flagKeys.includes(forced.key)) continue;
     values.set(forced.key, fromForced(forced, byKey.get(forced.key)));
   }
   return [...values.values()];
+}
+
+/** Bounds what one flag keeps: its outcomes are few, so more means conditions that say something per person. */
+const ANSWERS_PER_FLAG = 64;
+
+/** The shared value equal to an evaluation, made on its first occurrence (values are never mutated). */
+function sharedValue(answers: Map<string, FlagValue[]>, e: FlagEvaluation, flag: FeatureFlagRecord | undefined): FlagValue {
+  let known = answers.get(e.key);
+  if (!known) answers.set(e.key, (known = []));
+  for (const v of known) {
+    if (v.enabled === e.enabled && v.variant === e.variant && v.reason.code === e.reason.code && v.reason.condition_index === e.reason.condition_index && v.reason.description === e.reason.description) return v;
+  }
+  const value = fromEvaluation(e, flag);
+  if (known.length < ANSWERS_PER_FLAG) known.push(value);
+  return value;
 }
 
 const fromEvaluation = (e: FlagEvaluation, flag: FeatureFlagRecord | undefined): FlagValue => ({
@@ -175,14 +194,21 @@ function fromForced(forced: ForcedFlag, flag: FeatureFlagRecord | undefined): Fl
   };
 }
 
-/** `/flags?v=2`'s `flags` object. */
-export const v2Flags = (values: readonly FlagValue[]) =>
-  Object.fromEntries(
-    values.map((v) => [
-      v.key,
-      { key: v.key, enabled: v.enabled, variant: v.variant, reason: v.reason, metadata: { id: v.id, version: v.version, payload: v.payload, description: null } },
-    ]),
-  );
+/** Each shared value's v2 entry as JSON text (`"key":{…}`): an answer of 50 flags is joined, not serialised. */
+const v2Fragments = new WeakMap<FlagValue, string>();
+
+function v2Fragment(v: FlagValue): string {
+  let text = v2Fragments.get(v);
+  if (text === undefined) {
+    const entry = { key: v.key, enabled: v.enabled, variant: v.variant, reason: v.reason, metadata: { id: v.id, version: v.version, payload: v.payload, description: null } };
+    text = `${JSON.stringify(v.key)}:${JSON.stringify(entry)}`;
+    v2Fragments.set(v, text);
+  }
+  return text;
+}
+
+/** `/flags?v=2`'s `flags` object, as JSON text. */
+export const v2FlagsJson = (values: readonly FlagValue[]): string => `{${values.map(v2Fragment).join(",")}}`;
 
 /** v1's `featureFlags` (variant key or boolean) and `featureFlagPayloads` (enabled flags with a payload). */
 export function v1Flags(values: readonly FlagValue[]) {

@@ -211,6 +211,31 @@ describe("flags, remote config and CORS", () => {
   });
 });
 
+describe("the capture door", () => {
+  it("matches paths as written and leaves every other request to the API", async () => {
+    const upper = await fetch(`${s.base}/E/`, { method: "POST", ...json({ api_key: token, event: "upper", distinct_id: "u" }) });
+    expect(upper.status).toBe(404);
+    expect(await upper.json()).toMatchObject({ type: "invalid_request", code: "not_found" });
+    const put = await fetch(`${s.base}/flags/`, { method: "PUT", ...json({ token, distinct_id: "u" }) });
+    expect(put.status).toBe(404);
+    expect(Object.keys(await put.json()).sort()).toEqual(["attr", "code", "detail", "type"]);
+    expect(await eventsNamed("upper")).toHaveLength(0);
+  });
+
+  it("answers HEAD like GET without a body, and logs its requests with their bodies", async () => {
+    const head = await fetch(`${s.base}/array/${token}/config/`, { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    expect(await head.text()).toBe("");
+    await post("/flags/?v=2", { token, distinct_id: "logged-flags" });
+    const found = await fetch(`${s.base}/_mock/requests/find/`, { method: "POST", ...json({ path: "/flags/" }) });
+    const log = (await found.json()) as { requests: any[] };
+    await assertControlConforms("POST", "/_mock/requests/find/", found.status, log);
+    const [entry] = log.requests;
+    expect(entry).toMatchObject({ method: "POST", path: "/flags/", query: "v=2", status: 200, operation_id: null, body: { token, distinct_id: "logged-flags" } });
+  });
+});
+
 describe("the clock", () => {
   it("an event without timestamp lands at the server's now", async () => {
     await post("/capture/", { api_key: token, event: "now-ish", distinct_id: "n" });
