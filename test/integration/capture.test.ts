@@ -218,7 +218,7 @@ describe("the capture door", () => {
     expect(await upper.json()).toMatchObject({ type: "invalid_request", code: "not_found" });
     const put = await fetch(`${s.base}/flags/`, { method: "PUT", ...json({ token, distinct_id: "u" }) });
     expect(put.status).toBe(404);
-    expect(Object.keys(await put.json()).sort()).toEqual(["attr", "code", "detail", "type"]);
+    expect(Object.keys((await put.json()) as object).sort()).toEqual(["attr", "code", "detail", "type"]);
     expect(await eventsNamed("upper")).toHaveLength(0);
   });
 

@@ -81,9 +81,10 @@ export class ColumnEncoder {
   }
 
   #agrees(row: EventRow, i: number, teamId: number, cols: Columns): boolean {
-    const viaRows = new LoadBuffer();
+    // One event's bytes: small chunks, not the 1 MiB ones a file takes (two per slice were most of the garbage).
+    const viaRows = new LoadBuffer(4096);
     encodeEvents(row, i, i + 1, teamId, this.groupKeys, this.materialized, viaRows);
-    const fast = new LoadBuffer();
+    const fast = new LoadBuffer(4096);
     this.#block(row, i, i + 1, teamId, cols, fast);
     return viaRows.bytes().equals(fast.bytes());
   }

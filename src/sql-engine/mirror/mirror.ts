@@ -17,7 +17,7 @@ import { setImmediate as yieldToLoop } from "node:timers/promises";
 import type { EventTable } from "../../store/event-table.ts";
 import type { Store } from "../../store/store.ts";
 import type { SqlEngine } from "../engine.ts";
-import { encodeGroups, encodePersons, groupKeyReaders, LoadBuffer } from "./encode.ts";
+import { dropSpareChunks, encodeGroups, encodePersons, groupKeyReaders, LoadBuffer } from "./encode.ts";
 import { ColumnEncoder } from "./encode-columns.ts";
 import { EVENT_PROPERTY_COLUMNS, EVENTS_LOAD, GROUPS_LOAD, MIRROR_DDL, MIRROR_OBJECTS, PDI_DICTIONARY, PDI_LOAD, PERSONS_LOAD, SCHEMA_ID, STAGED_TABLES, stageOf, teamIdOf, type LoadSpec } from "./schema.ts";
 
@@ -133,6 +133,8 @@ export function createMirror(store: Store, engine: SqlEngine) {
       await handle.writev(data.chunks());
     } finally {
       await handle.close();
+      // On disk now: its chunks go to the next file.
+      data.release();
     }
     try {
       await admin(`INSERT INTO ${table} (${spec.columns.map((c) => `\`${c}\``).join(", ")}) SELECT ${spec.select} FROM file('${file.replace(/'/g, "\\'")}', '${spec.format}', '${spec.structure.replace(/'/g, "\\'")}') SETTINGS insert_allow_materialized_columns = 1, max_threads = ${LOAD_THREADS}`);
@@ -309,7 +311,11 @@ export function createMirror(store: Store, engine: SqlEngine) {
       const started = performance.now();
       const next = running.then(async () => {
         if (syncedRevision === store.revision() && generation === engine.generation()) return;
-        await syncOnce(report);
+        try {
+          await syncOnce(report);
+        } finally {
+          dropSpareChunks();
+        }
       });
       running = next.catch(() => undefined);
       return next.then(() => ({ ...report, ms: performance.now() - started }));

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createClock } from "../../../src/clock.ts";
 import { generatedState } from "../../../src/fixtures/generated-state.ts";
 import { ColumnEncoder } from "../../../src/sql-engine/mirror/encode-columns.ts";
-import { encodeEvents, groupKeyReaders, rawText, LoadBuffer, tsv } from "../../../src/sql-engine/mirror/encode.ts";
+import { dropSpareChunks, encodeEvents, groupKeyReaders, rawText, LoadBuffer, tsv } from "../../../src/sql-engine/mirror/encode.ts";
 import { EVENT_PROPERTY_COLUMNS } from "../../../src/sql-engine/mirror/schema.ts";
 import { createStore } from "../../../src/store/store.ts";
 
@@ -53,5 +53,28 @@ describe("the dictionary encoder writes what the row encoder writes", () => {
     expect(encoder.fallbacks).toBe(0);
     expect(viaColumns.rows).toBe(table.length);
     expect(viaColumns.bytes().toString()).toBe(viaRows.bytes().toString());
+  });
+
+  it("writes the same bytes into chunks given back by an earlier file (two files, the first released)", async () => {
+    const now = Date.parse("2024-06-01T12:00:00Z");
+    const store = await createStore(generatedState({ seed: 11, now: new Date(now), events: 4_000 }, now), createClock(now), null, { persist: false });
+    const table = store.analysisData.events("1");
+    const groupKeys = groupKeyReaders(store.analysisData.groupData("1"));
+    const keys = EVENT_PROPERTY_COLUMNS.map((c) => c.key);
+    const half = Math.floor(table.length / 2);
+    const expected = new LoadBuffer();
+    encodeEvents(table.cursor(), half, table.length, 1, groupKeys, keys, expected);
+    const encoder = new ColumnEncoder(table, keys, groupKeys);
+    const first = new LoadBuffer();
+    encoder.encode(table.cursor(), 0, half, 1, first);
+    const firstBytes = Buffer.from(first.bytes());
+    first.release();
+    expect(first.length).toBe(0);
+    const second = new LoadBuffer();
+    encoder.encode(table.cursor(), half, table.length, 1, second);
+    expect(second.bytes().equals(expected.bytes())).toBe(true);
+    expect(firstBytes.equals(second.bytes())).toBe(false);
+    second.release();
+    dropSpareChunks();
   });
 });
