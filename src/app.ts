@@ -197,6 +197,9 @@ export async function createApp({ store, clock, config, logger, startup, chdbMod
         get url() {
           return (url ??= new URL(req.originalUrl, `${req.protocol}://${req.get("host") ?? "localhost"}`));
         },
+        get href() {
+          return `${req.get("host") ?? "localhost"}${req.originalUrl}`;
+        },
       };
       const result = await router.handle(request, res.locals.steering as Steering);
       if (result.status >= 400) res.locals[ERROR_BODY_LOCAL] = result.body;

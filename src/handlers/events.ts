@@ -240,7 +240,7 @@ export const eventHandlers = {
     const build = () => eventsPage(args, table, bounds);
     if (q.format === "csv") return reply(200, build());
     // The page follows from the state, the URL and the bounds' positions (and now(), which HogQL may read).
-    const key = `events:${args.deps.store.revision()}:${args.url.href}:${bounds.join(",")}:${hogql ? args.deps.clock.now() : ""}`;
+    const key = `events:${args.deps.store.revision()}:${args.href}:${bounds.join(",")}:${hogql ? args.deps.clock.now() : ""}`;
     return reply(200, args.deps.bodies(key, build));
   },
   events_retrieve: (args) => {

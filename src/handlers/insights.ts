@@ -76,7 +76,7 @@ function byListOrder(a: InsightRecord, b: InsightRecord): number {
  * What a read of insights follows from: the state, the analysis cache (results shown), the URL (links, filters)
  * and the caller (their views: `last_viewed_at`, `user`).
  */
-const readKey = (args: HandlerArgs) => `${args.deps.store.revision()}:${args.deps.analyses.revision()}:${args.caller.user.id}:${args.url.href}`;
+const readKey = (args: HandlerArgs) => `${args.deps.store.revision()}:${args.deps.analyses.revision()}:${args.caller.user.id}:${args.href}`;
 
 export const insightHandlers = {
   insights_list: (args) => {

@@ -81,6 +81,8 @@ export interface RoutedRequest {
   body: unknown;
   /** Absolute URL of the request, for pagination links. */
   url: URL;
+  /** Host and path with the query, unparsed: a cache key (parsing `url` cost a GET of a cached body ~4 %). */
+  href: string;
 }
 
 /** What every routed request carries to its handler: the request, the app's dependencies, the steering asked. */
@@ -99,6 +101,9 @@ function operationHandler(handler: Handler | ProjectlessHandler) {
       deps,
       get url() {
         return req.url;
+      },
+      get href() {
+        return req.href;
       },
     };
     // Operations without security (token introspection) have no caller.

@@ -67,6 +67,8 @@ export interface HandlerArgs {
   deps: Deps;
   /** The absolute URL of this request (for next/previous links). */
   url: URL;
+  /** Host, path and query as received, unparsed: what a cache of answers keys on. */
+  href: string;
 }
 
 export type Handler = (args: HandlerArgs) => HandlerResult | Promise<HandlerResult>;
