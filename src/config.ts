@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import path from "node:path";
+import { fixturesFileOf, scenarioNames } from "./control/scenarios.ts";
 import { DEFAULT_DELETION_SCHEDULE, parseDeletionSchedule, type DeletionSchedule } from "./store/deletion-schedule.ts";
 
 /** Everything the server can be told at start, validated once. */
@@ -68,7 +69,8 @@ Usage: ${command} [options]
                     .events.ndjson, .activity.ndjson
   --in-memory       keep the state in memory only; write nothing
   --fixtures FILE   start from this fixture document (format: fixtures/fixtures.schema.json)
-                    instead of the generated dataset. It is written to the data file when there is none
+                    instead of the generated dataset, or from a bundled scenario by name:
+                    ${scenarioNames().join(", ")}. It is written to the data file when there is none
                     yet; an existing data file is never replaced unless --reset-data is given
                     (use --in-memory to leave the data file alone)
   --reset-data      replace the stored state in the data file with the start-up dataset
@@ -183,7 +185,7 @@ export function parseConfig(argv: string[], cwd = process.cwd()): Config | null 
     port,
     host: values.host ?? DEFAULTS.host,
     dataFile: values["in-memory"] ? null : path.resolve(cwd, values.data ?? DEFAULTS.data),
-    fixturesFile: values.fixtures ? path.resolve(cwd, values.fixtures) : null,
+    fixturesFile: values.fixtures ? fixturesFileOf(values.fixtures, cwd) : null,
     now: instant(values.now),
     seed: integer("seed", values.seed, 0) ?? DEFAULTS.seed,
     persons: integer("persons", values.persons, 1),

@@ -1,12 +1,10 @@
 import type { ForcedFlag, ForcedFlagRequest } from "./control/forced-flags.ts";
-import { readdirSync } from "node:fs";
-import path from "node:path";
 import { parseConfig } from "./config.ts";
 import type { FixtureDocument } from "./fixtures/fixture-document.ts";
 import { createLogger } from "./logger.ts";
 import { startServer as startCli, StartupError } from "./server.ts";
 import type { RequestLogEntry } from "./http/request-log.ts";
-import { projectFile } from "./util/project-files.ts";
+import { scenarioList, scenarios } from "./control/scenarios.ts";
 
 export type { FixtureDocument } from "./fixtures/fixture-document.ts";
 export type { paths, components, operations } from "./generated/openapi.ts";
@@ -15,22 +13,15 @@ export type { ForcedFlag, ForcedFlagRequest } from "./control/forced-flags.ts";
 export { StartupError } from "./server.ts";
 export { FixtureError } from "./store/load-fixtures.ts";
 
-const SCENARIO_DIR = projectFile("fixtures/scenarios");
-
 /**
  * The bundled scenarios (small hand-made datasets in fixtures/scenarios/), by name: absolute paths, so they
- * work from any working directory. `startServer({ scenario: "basic" })` is the short form.
+ * work from any working directory. `startServer({ scenario: "basic" })` is the short form; `scenarioList`
+ * says what each is for.
  */
-export const scenarios: Readonly<Record<string, string>> = Object.freeze(
-  Object.fromEntries(
-    readdirSync(SCENARIO_DIR)
-      .filter((f) => f.endsWith(".json"))
-      .map((f) => [f.slice(0, -".json".length), path.join(SCENARIO_DIR, f)]),
-  ),
-);
+export { scenarios, scenarioList };
 
 /** Names of the bundled scenarios; any other string is checked against fixtures/scenarios/ at start. */
-export type ScenarioName = "basic" | "funnels" | "groups" | "capture" | (string & {});
+export type ScenarioName = "basic" | "capture" | "funnels" | "groups" | "sessions" | (string & {});
 
 /** The command line's options, for tests that start the server in-process (port 0 and in-memory by default). */
 export interface ServerOptions {
@@ -68,7 +59,10 @@ export interface EmbeddedServer {
   /** Back to the start-up state and clock. */
   reset(): Promise<unknown>;
   /** Replaces the whole state with a fixture document; rejects with FixtureError (nothing changed) when it is invalid. */
-  loadFixtures(doc: FixtureDocument): Promise<unknown>;
+  /** `{ resetPoint: true }`: later `reset()`s come back to this document (and its clock) instead of the start-up state. */
+  loadFixtures(doc: FixtureDocument, options?: { resetPoint?: boolean }): Promise<unknown>;
+  /** Loads a bundled scenario by name, as `POST /_mock/scenarios/{name}/` does; an unknown name rejects listing the names. */
+  loadScenario(name: ScenarioName, options?: { resetPoint?: boolean }): Promise<unknown>;
   clock: {
     get(): { now: string; frozen: boolean };
     set(instant: string | Date): Promise<{ now: string; frozen: boolean }>;
@@ -148,6 +142,7 @@ export async function startServer(options: ServerOptions = {}): Promise<Embedded
     close: started.close,
     reset: control.reset,
     loadFixtures: control.loadFixtures,
+    loadScenario: control.loadScenario,
     clock: {
       get: control.clock.get,
       set: (instant) => control.clock.set(new Date(instant).getTime()),

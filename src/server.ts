@@ -4,6 +4,7 @@ import { createApp, type AppHandler } from "./app.ts";
 import { existsSync } from "node:fs";
 import { createClock, isoUtc, type Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
+import { scenarioNames } from "./control/scenarios.ts";
 import { defaultApiKey } from "./fixtures/generate.ts";
 import { generatedState } from "./fixtures/generated-state.ts";
 import { answerClientErrors } from "./http/client-errors.ts";
@@ -55,7 +56,7 @@ async function fixtureFile(file: string): Promise<FixtureDocument> {
     return await readFixtureFile(file);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") throw new StartupError(`fixture file ${file} does not exist: check the path (a relative path is read from the working directory, ${process.cwd()}) or use a bundled scenario`);
+    if (code === "ENOENT") throw new StartupError(`fixture file ${file} does not exist: check the path (a relative path is read from the working directory, ${process.cwd()}) or name a bundled scenario (--fixtures NAME): ${scenarioNames().join(", ")}`);
     if (code === "EACCES" || code === "EISDIR") throw new StartupError(`fixture file ${file} cannot be read (${code}): pass a readable JSON file`);
     throw e;
   }

@@ -9,6 +9,7 @@ import type { OverrideRequest } from "./overrides.ts";
 import type { ForcedFlagRequest } from "./forced-flags.ts";
 import type { RequestPattern } from "./request-matcher.ts";
 import type { Control } from "./service.ts";
+import { loadOptionsOf, steerHandlers } from "./steer-handlers.ts";
 import { projectFile } from "../util/project-files.ts";
 
 export const CONTROL_OPENAPI_PATH = projectFile("openapi/control.yaml");
@@ -48,11 +49,12 @@ const handlers: Record<string, ControlHandler> = {
   control_reset: (_c, control) => control.reset(),
   control_state_replace: async (c, control) => {
     try {
-      return await control.loadFixtures(c.request.requestBody);
+      return await control.loadFixtures(c.request.requestBody, loadOptionsOf(c));
     } catch (e) {
       throw e instanceof FixtureError ? fixtureError(e) : e;
     }
   },
+  ...steerHandlers,
   control_clock_retrieve: (_c, control) => control.clock.get(),
   control_clock_update: (c, control) => {
     const body = c.request.requestBody as { now?: string; frozen?: false };

@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { isPrintableInstant, type Clock } from "../clock.ts";
 import { fail } from "../http/errors.ts";
 import type { RequestLog, RequestLogEntry } from "../http/request-log.ts";
@@ -10,6 +11,7 @@ import type { Store } from "../store/store.ts";
 import type { OverrideRequest, Overrides } from "./overrides.ts";
 import type { ForcedFlagRequest, ForcedFlags } from "./forced-flags.ts";
 import { compilePattern, queryFields, type RequestPattern } from "./request-matcher.ts";
+import { scenarioList, scenarioNames, scenarios } from "./scenarios.ts";
 import { snapshotOf } from "./snapshot.ts";
 
 export interface ControlDeps {
@@ -24,6 +26,13 @@ export interface ControlDeps {
   /** The state the server started with (reset restores it). */
   startup: State;
   startupClock: number | null;
+  /** The `--rate-limits` buckets, emptied by a reset; absent when rate limits are off. */
+  rateLimits?: { clear(): void };
+}
+
+export interface LoadOptions {
+  /** Make the loaded state (and its clock) what later resets restore. */
+  resetPoint?: boolean;
 }
 
 /** A logged request as a pattern sees it (a truncated body matches no body condition). */
@@ -47,28 +56,43 @@ export function createControl(deps: ControlDeps) {
     await store.events.runDueDeletions();
     return clockState();
   };
+  /** What reset restores: the start-up state, until a load marks itself the reset point. */
+  let resetPoint = { state: deps.startup, clock: deps.startupClock };
+  const loadFixtures = async (doc: unknown, options: LoadOptions = {}) => {
+    assertFixtureDocument(doc);
+    const now = doc.now ? Date.parse(doc.now) : null;
+    const state = stateFromFixtures(doc, now ?? clock.now());
+    await store.replace(state);
+    if (now !== null) clock.set(now);
+    analyses.clear();
+    if (options.resetPoint) resetPoint = { state: snapshotOf(store.snapshot()), clock: clock.isFrozen() ? clock.now() : null };
+    return summary(store);
+  };
   return {
     async reset() {
       deps.overrides.clear();
       deps.forced.clear();
-      await store.replace(snapshotOf(deps.startup));
-      if (deps.startupClock === null) clock.unfreeze();
-      else clock.set(deps.startupClock);
+      deps.rateLimits?.clear();
+      await store.replace(snapshotOf(resetPoint.state));
+      if (resetPoint.clock === null) clock.unfreeze();
+      else clock.set(resetPoint.clock);
       analyses.clear();
       deps.queries.statuses.clear();
       deps.queries.results.clear();
       return summary(store);
     },
-    /** Replaces the whole state with a fixture document; throws FixtureError (nothing changed) when it is invalid. */
-    async loadFixtures(doc: unknown) {
-      assertFixtureDocument(doc);
-      const now = doc.now ? Date.parse(doc.now) : null;
-      const state = stateFromFixtures(doc, now ?? clock.now());
-      await store.replace(state);
-      if (now !== null) clock.set(now);
-      analyses.clear();
-      return summary(store);
+    /**
+     * Replaces the whole state with a fixture document; throws FixtureError (nothing changed) when it is invalid.
+     * With `resetPoint`, later resets come back to this state and clock instead of the start-up ones.
+     */
+    loadFixtures,
+    /** Loads a bundled scenario by name (a 404 listing the names for an unknown one). */
+    async loadScenario(name: string, options: LoadOptions = {}) {
+      const file = scenarios[name];
+      if (!file) throw fail.notFound(`No bundled scenario "${name}"; the bundled ones are ${scenarioNames().join(", ")}.`);
+      return loadFixtures(JSON.parse(await readFile(file, "utf8")), options);
     },
+    scenarios: scenarioList,
     clock: {
       get: clockState,
       set: (ms: number) => {
