@@ -6,6 +6,8 @@ import http, { type IncomingMessage, type Server, type ServerResponse } from "no
 import express, { type Express, type NextFunction, type Request, type Response } from "express";
 import type { Clock } from "./clock.ts";
 import { CapturedLog } from "./capture/captured-log.ts";
+import { captureContract } from "./capture/contract.ts";
+import { doorSteering } from "./capture/door-steering.ts";
 import { captureDoor, capturedLogRouter, type RecordAnswer } from "./capture/router.ts";
 import type { Config } from "./config.ts";
 import { createOverrides } from "./control/overrides.ts";
@@ -23,7 +25,7 @@ import { assertJsonDepth } from "./http/json-depth.ts";
 import { ERROR_BODY_LOCAL, RequestLog, requestLogEntry } from "./http/request-log.ts";
 import { respond, respondError } from "./http/respond.ts";
 import { createBodyCache } from "./http/serialized-body.ts";
-import { parsePrefer, type Steering } from "./http/steering.ts";
+import { parsePrefer, ResetConnection, type Steering } from "./http/steering.ts";
 import type { Logger } from "./logger.ts";
 import { createAnalysisService } from "./services/analysis-service.ts";
 import { createQueryStatuses } from "./services/query/query-statuses.ts";
@@ -106,7 +108,8 @@ function readDeclaredBody(jsonParser: express.RequestHandler, takesBody: (req: R
 export async function createApp({ store, clock, config, logger, startup, chdbModule }: AppOptions) {
   // Persons URLs in results carry only what the persons endpoints declare; read from the router built below.
   const analyses = createAnalysisService(store, clock, { personsQueryKeys: (endpoint) => personsQueryKeys(endpoint) });
-  const overrides = createOverrides(() => router.api);
+  const captureApi = await captureContract();
+  const overrides = createOverrides(() => [router.api, captureApi]);
   const forced = new ForcedFlags();
   const sql = createSqlDatabase({ store, folder: sqlFolderFor(config.dataFile), chdbModule, timeoutMs: config.sqlTimeLimitMs });
   const queries = { statuses: createQueryStatuses(clock, (message, err) => logger.error(message, err)), results: createResultCache() };
@@ -159,7 +162,7 @@ export async function createApp({ store, clock, config, logger, startup, chdbMod
   });
   // Capture (openapi/capture.yaml) is answered ahead of express, by its own door: see captureDoor.
   const captured = new CapturedLog(Math.min(config.requestLogSize, CAPTURED_LOG_SIZE));
-  const door = captureDoor({ store, clock, captured, forced, logger, record });
+  const door = captureDoor({ store, clock, captured, forced, logger, record, steer: doorSteering(captureApi, overrides) });
   app.use("/_mock", controlOriginPolicy(config.controlOrigins));
   if (config.corsOrigins.length) app.use(corsMiddleware(config.corsOrigins));
   app.use(readDeclaredBody(express.json({ limit: config.bodyLimit, type: ["application/json", "+json"], strict: false }), (req) => {
@@ -208,7 +211,11 @@ export async function createApp({ store, clock, config, logger, startup, chdbMod
       next(err);
     }
   });
-  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    if (err instanceof ResetConnection) {
+      req.socket.destroy();
+      return;
+    }
     const apiError = toApiError(err);
     if (apiError) {
       res.locals[ERROR_BODY_LOCAL] = apiError.body;

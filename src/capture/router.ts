@@ -26,6 +26,8 @@ import { decideAnswerJson, flagsAnswerJson, remoteConfig, remoteConfigScript, ty
 import { flagsRequestOf } from "./flags-request.ts";
 import { evaluateForRequest, flagDefinitionsAnswer, hasFeatureFlags, type FlagsRequest } from "../services/feature-flags.ts";
 import type { ForcedFlags } from "../control/forced-flags.ts";
+import type { HandlerResult } from "../http/types.ts";
+import type { DoorSteer } from "./door-steering.ts";
 import type { ProjectRecord } from "../store/schema.ts";
 import { derivedProjectSecretKey } from "../util/ids.ts";
 
@@ -48,6 +50,8 @@ export interface CaptureDeps {
   forced: ForcedFlags;
   logger: Logger;
   record: RecordAnswer;
+  /** Overrides and `Prefer` (capture/door-steering.ts): an answer that replaces the route's, or null. */
+  steer?: DoorSteer;
 }
 
 /** A request at the door, parsed once: its path and query (first value of each key), headers and body bytes. */
@@ -264,6 +268,30 @@ function definitionsProject(req: DoorRequest, store: Store): ProjectRecord {
   return project;
 }
 
+/** Writes a steered answer (an override's or `Prefer`'s) as the door writes its own. */
+function sendResult(res: ServerResponse, result: HandlerResult): Answered {
+  if (result.body === undefined) {
+    res.statusCode = result.status;
+    for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
+    res.end();
+    return { status: result.status };
+  }
+  send(res, result.status, "application/json", JSON.stringify(result.body), result.headers);
+  return { status: result.status, errorBody: result.status >= 400 ? (result.body as ErrorBody) : undefined };
+}
+
+/** A route behind steering: a steered answer replaces the route's. */
+const steered = (steer: DoorSteer, route: Route): Route =>
+  refusing(async (req, res) => {
+    const answer = await steer(req);
+    if (answer === "reset") {
+      // A fault rate's dropped connection: no answer at all, as a crashed server or a proxy gives. Logged as status 0.
+      req.raw.socket.destroy();
+      return { status: 0 };
+    }
+    return answer ? sendResult(res, answer) : route(req, res);
+  });
+
 /** Answers a route's refusal with the API's error; anything else is a server fault for the door to report. */
 const refusing = (route: Route): Route => async (req, res) => {
   try {
@@ -365,7 +393,7 @@ export function captureDoor(deps: CaptureDeps): (req: IncomingMessage, res: Serv
         body: Buffer.alloc(0),
       };
       Promise.resolve()
-        .then(() => matched!.route(req, res))
+        .then(() => (deps.steer ? steered(deps.steer, matched!.route) : matched!.route)(req, res))
         .then(
           (answered) => finish(answered.status, answered.errorBody),
           (e: unknown) => {

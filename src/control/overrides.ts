@@ -1,7 +1,9 @@
 import type { Operation } from "openapi-backend";
 import type { Backend } from "../http/api.ts";
 import { fail } from "../http/errors.ts";
-import { assertDocumentedStatus, SteeredResponse, steeredResponse } from "../http/steering.ts";
+import { assertDocumentedStatus, DEFAULT_RETRY_AFTER_S, ResetConnection, retryAfterOf, SteeredResponse, steeredResponse, throttledAnswer } from "../http/steering.ts";
+import { assertFaultRequest, faultDraws, type Fault } from "./faults.ts";
+import type { HandlerResult } from "../http/types.ts";
 import { compilePattern, type MatchableRequest, type RequestPattern } from "./request-matcher.ts";
 
 /** What a test asks: the next `times` valid calls of an operation (matching `when`) answer otherwise. */
@@ -12,14 +14,24 @@ export interface OverrideRequest {
   example?: string;
   body?: unknown;
   delay_ms?: number;
+  /** With status 429: the `Retry-After` seconds (and the wait the body announces). */
+  retry_after?: number;
+  /** Fails this share of the matching calls with one of `faults` (see control/faults.ts). */
+  fault_rate?: number;
+  faults?: Fault[];
+  seed?: number;
   times?: number;
 }
 
-export interface Override extends OverrideRequest {
+export interface Override extends Omit<OverrideRequest, "times"> {
   id: number;
-  times: number;
-  remaining: number;
+  /** null: a fault rate without a limit. */
+  times: number | null;
+  remaining: number | null;
 }
+
+/** An override taken for one call; a fault rate's says how this call fails. */
+export type TakenOverride = Override & { fault?: Fault };
 
 /** Bounded like the request log: a test that forgets to clean up cannot grow memory without end. */
 export const MAX_OVERRIDES = 100;
@@ -27,9 +39,27 @@ export const MAX_OVERRIDES = 100;
 interface Entry {
   override: Override;
   matches: (req: MatchableRequest) => boolean;
+  /** A fault rate's draws: whether (and how) this call fails. */
+  draw?: () => Fault | null;
 }
 
-type Contract = () => Backend;
+/** The documents whose operations can be overridden: the product API's and capture's (capture and flags). */
+type Contracts = () => Backend[];
+
+/** The operation of that id in one of the documents, with the document that holds it. */
+function findOperation(apis: Backend[], operationId: string): { api: Backend; operation: Operation } | undefined {
+  for (const api of apis) {
+    const operation = api.router.getOperation(operationId);
+    if (operation) return { api, operation };
+  }
+  return undefined;
+}
+
+/** An unknown id is answered with every id there is: the test author sees the one meant. */
+function unknownOperation(apis: Backend[], operationId: string) {
+  const ids = apis.flatMap((api) => api.router.getOperations().map((op) => op.operationId!)).sort();
+  return fail.invalid("operation_id", `Unknown operationId "${operationId}"; the operations are: ${ids.join(", ")}.`);
+}
 
 const examplesOf = (operation: Operation, status: number): Record<string, unknown> => {
   const response = operation.responses?.[String(status)] as { content?: Record<string, { examples?: Record<string, unknown> }> } | undefined;
@@ -40,12 +70,21 @@ const examplesOf = (operation: Operation, status: number): Record<string, unknow
  * The override is checked against the product API's document before it is kept, as `Prefer: code=` is:
  * a known operation, a documented status, an existing example, a body that conforms to that response.
  */
-function assertOverridable(api: Backend, req: OverrideRequest): Operation {
-  const operation = api.router.getOperation(req.operation_id);
-  if (!operation) throw fail.invalid("operation_id", `Unknown operationId "${req.operation_id}".`);
+function assertOverridable(apis: Backend[], req: OverrideRequest): Operation {
+  const found = findOperation(apis, req.operation_id);
+  if (!found) throw unknownOperation(apis, req.operation_id);
+  const { api, operation } = found;
+  // Capture reads its body after steering (it may be gzip or a form): only the query can be matched.
+  if (req.when?.body !== undefined && api !== apis[0]) throw fail.invalid("when__body", `${req.operation_id} is answered before its body is read: match it by when.query only.`);
+  if (req.fault_rate !== undefined) {
+    assertFaultRequest(operation, req);
+    return operation;
+  }
+  if (req.faults !== undefined || req.seed !== undefined) throw fail.required("fault_rate");
+  if (req.retry_after !== undefined && req.status !== 429) throw fail.invalid("retry_after", "retry_after goes with status 429.");
   if (req.status === undefined) {
     if (req.example !== undefined || req.body !== undefined) throw fail.required("status");
-    if (req.delay_ms === undefined) throw fail.invalid(null, "An override needs a status, a delay_ms, or both.");
+    if (req.delay_ms === undefined) throw fail.invalid(null, "An override needs a status, a delay_ms or a fault_rate.");
     return operation;
   }
   assertDocumentedStatus(operation, req.status, "status");
@@ -64,19 +103,22 @@ function assertOverridable(api: Backend, req: OverrideRequest): Operation {
 }
 
 /** The one-off overrides of a running server, in the order they were made. */
-export function createOverrides(contract: Contract) {
+export function createOverrides(contracts: Contracts) {
   let entries: Entry[] = [];
   let nextId = 1;
   return {
     add(req: OverrideRequest): Override {
-      assertOverridable(contract(), req);
+      assertOverridable(contracts(), req);
       if (entries.length >= MAX_OVERRIDES) throw fail.invalid(null, `At most ${MAX_OVERRIDES} overrides are kept; delete some first.`, "too_many_overrides");
-      const times = req.times ?? 1;
+      const times = req.times ?? (req.fault_rate === undefined ? 1 : null);
       const override: Override = { ...req, id: nextId++, times, remaining: times };
-      entries.push({ override, matches: compilePattern({ operation_id: req.operation_id, ...req.when }) });
-      return override;
+      const draw = req.fault_rate === undefined ? undefined : faultDraws(req.fault_rate, req.faults ?? ["500"], req.seed ?? 1);
+      entries.push({ override, matches: compilePattern({ operation_id: req.operation_id, ...req.when }), draw });
+      return { ...override };
     },
     list: (): Override[] => entries.map((e) => ({ ...e.override })),
+    /** Whether any override is kept: capture's hot path asks this before it works out its operation. */
+    isEmpty: () => entries.length === 0,
     remove(id: number): boolean {
       const before = entries.length;
       entries = entries.filter((e) => e.override.id !== id);
@@ -89,14 +131,19 @@ export function createOverrides(contract: Contract) {
      * The oldest override matching this request, counted down (and dropped when used up). The request is
      * built only when the operation has overrides: most requests pay one scan of a short list.
      */
-    take(operationId: string, request: () => MatchableRequest): Override | null {
+    take(operationId: string, request: () => MatchableRequest): TakenOverride | null {
       if (!entries.some((e) => e.override.operation_id === operationId)) return null;
       const req = request();
-      const entry = entries.find((e) => e.matches(req));
-      if (!entry) return null;
-      entry.override.remaining--;
-      if (entry.override.remaining === 0) entries = entries.filter((e) => e !== entry);
-      return { ...entry.override };
+      for (const entry of entries) {
+        if (!entry.matches(req)) continue;
+        // A fault rate that spares this call lets a later override (or the handler) answer it.
+        const fault = entry.draw?.();
+        if (fault === null) continue;
+        const { override } = entry;
+        if (override.remaining !== null && --override.remaining === 0) entries = entries.filter((e) => e !== entry);
+        return fault === undefined ? { ...override } : { ...override, fault };
+      }
+      return null;
     },
   };
 }
@@ -111,11 +158,22 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * Applies an override to the request being handled: waits its delay, then, with a status, throws the
  * answer past the handler (the given body, else the documented example). Without a status the handler runs.
  */
-export async function applyOverride(override: Override, operation: Operation, mock: Mocker): Promise<void> {
+export async function applyOverride(override: TakenOverride, operation: Operation, mock: Mocker): Promise<void> {
+  if (override.fault === "reset") throw new ResetConnection();
   if (override.delay_ms) await sleep(override.delay_ms);
-  if (override.status === undefined) return;
-  const headers = { "x-mock-override": String(override.id) };
-  if (override.body !== undefined) throw new SteeredResponse({ status: override.status, body: override.body, headers });
+  const status = override.fault === undefined ? override.status : Number(override.fault);
+  if (status === undefined) return;
+  throw new SteeredResponse(overrideAnswer({ ...override, status }, operation, mock));
+}
+
+/** The answer an override with a status gives: its body, else its example, else (429) the throttled error. */
+export function overrideAnswer(override: Override & { status: number }, operation: Operation, mock: Mocker): HandlerResult {
+  const headers: Record<string, string> = { "x-mock-override": String(override.id) };
+  if (override.status === 429) {
+    if (override.body === undefined && override.example === undefined) return throttledAnswer(override.retry_after ?? DEFAULT_RETRY_AFTER_S, headers);
+    headers["retry-after"] = String(override.retry_after ?? retryAfterOf(override.body));
+  }
+  if (override.body !== undefined) return { status: override.status, body: override.body, headers };
   const steered = steeredResponse(operation, { code: override.status, example: override.example }, mock);
-  throw new SteeredResponse({ ...steered.result, headers });
+  return { ...steered.result, headers: { ...headers, ...(override.status === 429 ? { "retry-after": headers["retry-after"]! } : {}) } };
 }

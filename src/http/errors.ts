@@ -47,6 +47,9 @@ export const fail = {
   /** The SQL engine cannot run here (no chdb build for the platform) or its process failed: not the query's fault. */
   engineUnavailable: (detail: string) => error(503, "server_error", "sql_engine_unavailable", detail),
   internal: () => error(500, "server_error", "error", "A server error occurred."),
+  /** DRF's throttle answer, word for word (its message says "second" for one). */
+  throttled: (seconds: number) =>
+    error(429, "throttled_error", "throttled", `Request was throttled. Expected available in ${seconds} second${seconds === 1 ? "" : "s"}.`),
 };
 
 const SEGMENT_ROOTS = new Set(["query", "path", "requestBody", "headers", "body"]);

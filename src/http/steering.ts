@@ -38,6 +38,24 @@ export function assertDocumentedStatus(operation: Operation, code: number, attr:
   throw fail.invalid(attr, `Status ${code} is not documented for ${operation.operationId}; documented: ${Object.keys(responses).join(", ")}.`);
 }
 
+/** What a steered 429 waits for when nothing says otherwise: short, so a client's retry comes soon in a test. */
+export const DEFAULT_RETRY_AFTER_S = 1;
+
+/** A 429 as the real service answers it: the throttled error body and `Retry-After` in whole seconds. */
+export function throttledAnswer(seconds: number, headers: Record<string, string> = {}): HandlerResult {
+  return { status: 429, body: fail.throttled(seconds).body, headers: { ...headers, "retry-after": String(seconds) } };
+}
+
+/** The wait a 429 body announces ("Expected available in 12 seconds."), so its `Retry-After` says the same. */
+export function retryAfterOf(body: unknown): number {
+  const detail = (body as { detail?: unknown } | null)?.detail;
+  const seconds = typeof detail === "string" ? /available in (\d+) seconds?/.exec(detail)?.[1] : undefined;
+  return seconds === undefined ? DEFAULT_RETRY_AFTER_S : Number(seconds);
+}
+
+/** Thrown past the handler when a fault rate chose to close the connection without an answer. */
+export class ResetConnection {}
+
 /** Thrown past the handler to answer a steered request with the document's own response. */
 export class SteeredResponse {
   constructor(readonly result: HandlerResult) {}
@@ -73,7 +91,9 @@ export function steeredResponse(operation: Operation, steering: Steering, mock: 
   const response = (operation.responses as Record<string, DocumentedResponse>)[String(code)]!;
   requireExample(operation, code, response, steering.example);
   if (!response.content || !response.content["application/json"]) return new SteeredResponse({ status: code });
-  const { mock: body } = mock(operation.operationId!, { code, example: steering.example });
   const applied = [steering.code === undefined ? "" : `code=${code}`, steering.example === undefined ? "" : `example=${steering.example}`];
-  return new SteeredResponse({ status: code, body, headers: { "preference-applied": applied.filter(Boolean).join(", ") } });
+  const headers = { "preference-applied": applied.filter(Boolean).join(", ") };
+  if (code === 429 && steering.example === undefined) return new SteeredResponse(throttledAnswer(DEFAULT_RETRY_AFTER_S, headers));
+  const { mock: body } = mock(operation.operationId!, { code, example: steering.example });
+  return new SteeredResponse({ status: code, body, headers: code === 429 ? { ...headers, "retry-after": String(retryAfterOf(body)) } : headers });
 }

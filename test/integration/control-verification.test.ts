@@ -143,7 +143,7 @@ describe("one-off overrides", () => {
   it("refuse undocumented statuses (listing the documented ones), unknown operations and examples, bad bodies", async () => {
     const undocumented = await control("POST", "/overrides/", { operation_id: "insights_trend_create", status: 418 });
     expect([undocumented.status, undocumented.body.attr]).toEqual([400, "status"]);
-    expect(undocumented.body.detail).toContain("documented: 200, 400, 401, 403, 404, 413, 415, 500");
+    expect(undocumented.body.detail).toContain("documented: 200, 400, 401, 403, 404, 413, 415, 429, 500");
     const unknown = await control("POST", "/overrides/", { operation_id: "insights_teleport", status: 500 });
     expect([unknown.status, unknown.body.attr]).toEqual([400, "operation_id"]);
     const example = await control("POST", "/overrides/", { operation_id: "insights_trend_create", status: 200, example: "nope" });
