@@ -25,6 +25,7 @@ import { assertJsonDepth } from "./http/json-depth.ts";
 import { ERROR_BODY_LOCAL, RequestLog, requestLogEntry } from "./http/request-log.ts";
 import { respond, respondError } from "./http/respond.ts";
 import { createBodyCache } from "./http/serialized-body.ts";
+import { createRateLimits } from "./http/rate-limits.ts";
 import { parsePrefer, ResetConnection, type Steering } from "./http/steering.ts";
 import type { Logger } from "./logger.ts";
 import { createAnalysisService } from "./services/analysis-service.ts";
@@ -113,7 +114,8 @@ export async function createApp({ store, clock, config, logger, startup, chdbMod
   const forced = new ForcedFlags();
   const sql = createSqlDatabase({ store, folder: sqlFolderFor(config.dataFile), chdbModule, timeoutMs: config.sqlTimeLimitMs });
   const queries = { statuses: createQueryStatuses(clock, (message, err) => logger.error(message, err)), results: createResultCache() };
-  const baseDeps = { store, clock, config, analyses, sql, bodies: createBodyCache(), overrides, queries, forced };
+  const rateLimits = config.rateLimits ? createRateLimits(() => clock.now()) : undefined;
+  const baseDeps = { store, clock, config, analyses, sql, bodies: createBodyCache(), overrides, queries, forced, rateLimits };
   let router = await createApi(handlers, baseDeps);
   let personsQueryKeys = personsQueryKeysOf(router.api);
   /** Paths are routed with a trailing slash, as the real service's, except the few documented without one. */
@@ -131,6 +133,7 @@ export async function createApp({ store, clock, config, logger, startup, chdbMod
     requestLog,
     overrides,
     forced,
+    rateLimits,
     startup: startup ?? snapshotOf(store.snapshot()),
     startupClock: clock.isFrozen() ? clock.now() : null,
   });

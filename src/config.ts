@@ -43,6 +43,8 @@ export interface Config {
    * (when it is an hour or more out of date), "always" for any dataset (--shift-to-now), "never" (--no-shift).
    */
   shiftToNow: "auto" | "always" | "never";
+  /** Apply the real service's rate limits per personal API key (--rate-limits); off by default. */
+  rateLimits?: boolean;
 }
 
 export const DEFAULTS = {
@@ -102,6 +104,10 @@ Usage: ${command} [options]
                     requests are answered meanwhile) may run before it stops with a 400 (default
                     ${DEFAULTS.sqlTimeLimitMs}; a query also stops past 2 GiB of memory)
   --latency MS[-MS] delay every answer by MS, or uniformly between the two (default none)
+  --rate-limits     throttle personal-API-key requests as the real service does (429 with Retry-After):
+                    analytics 240/minute and 1200/hour, query API 2400/hour, the rest 480/minute and
+                    4800/hour, per key, on the server's clock; capture and flags are never throttled
+                    (default off)
   --admin-token T   let non-loopback clients use the control API (/_mock/) with "X-Admin-Token: T"
                     (default: the control API answers loopback clients only)
   --watch           reload the contract when openapi/ changes, keeping the state
@@ -169,6 +175,7 @@ export function parseConfig(argv: string[], cwd = process.cwd()): Config | null 
       watch: { type: "boolean" },
       "request-log": { type: "string" },
       "deletion-schedule": { type: "string" },
+      "rate-limits": { type: "boolean" },
       help: { type: "boolean" },
     },
   });
@@ -203,6 +210,7 @@ export function parseConfig(argv: string[], cwd = process.cwd()): Config | null 
     deletionSchedule: schedule(values["deletion-schedule"]),
     resetData: values["reset-data"] ?? false,
     shiftToNow: values["shift-to-now"] ? "always" : values["no-shift"] ? "never" : "auto",
+    rateLimits: values["rate-limits"] ?? false,
   };
 }
 

@@ -50,6 +50,8 @@ export interface ServerOptions {
   queryTimeLimitMs?: number;
   adminToken?: string;
   logLevel?: "silent" | "info" | "debug";
+  /** Throttle personal-API-key requests with the real service's rate limits (`--rate-limits`). */
+  rateLimits?: boolean;
 }
 
 /** A running embedded server: the control API (/_mock/) as functions. */
@@ -115,6 +117,7 @@ function argv(o: ServerOptions): string[] {
   add("--control-origins", o.controlOrigins?.join(","));
   add("--query-time-limit", o.queryTimeLimitMs);
   add("--admin-token", o.adminToken);
+  flag("--rate-limits", o.rateLimits);
   return args;
 }
 

@@ -1,12 +1,13 @@
 import OpenAPIBackendModule, { type Context, type Request as ApiRequest } from "openapi-backend";
 import addFormats from "ajv-formats";
 import type { Ajv } from "ajv";
-import { authenticate } from "./auth.ts";
+import { authenticate, bearerKey } from "./auth.ts";
+import { Throttled, type RateLimits } from "./rate-limits.ts";
 import type { PersonsEndpoint } from "../analyses/shared/context.ts";
 import { ApiError, fail, fromAjvError } from "./errors.ts";
 import { compileOperationMatcher, compileRequestParser } from "./operation-matcher.ts";
 import { createSchemaValidator, type SchemaValidator } from "./schemas.ts";
-import { SteeredResponse, steeredResponse, type Steering } from "./steering.ts";
+import { SteeredResponse, steeredResponse, throttledAnswer, type Steering } from "./steering.ts";
 import { applyOverride } from "../control/overrides.ts";
 import { queryFields } from "../control/request-matcher.ts";
 import type { Caller, Deps, Handler, HandlerResult, OperationId, ProjectlessHandler } from "./types.ts";
@@ -111,6 +112,19 @@ function operationHandler(handler: Handler | ProjectlessHandler) {
   };
 }
 
+/** Counts a personal-key request against its rate limits; a full bucket answers the throttled 429. */
+function throttle(limits: RateLimits, c: Context, operationId: string, req: RoutedRequest): void {
+  const header = req.headers.authorization;
+  const key = c.security?.PersonalAPIKey ? bearerKey(Array.isArray(header) ? header[0] : header) : undefined;
+  if (key === undefined) return;
+  try {
+    limits.check(operationId, key);
+  } catch (e) {
+    if (e instanceof Throttled) throw new SteeredResponse(throttledAnswer(e.seconds));
+    throw e;
+  }
+}
+
 async function buildBackend(handlers: HandlerMap) {
   const api = newBackend(OPENAPI_PATH, {
     handlers: {
@@ -128,6 +142,7 @@ async function buildBackend(handlers: HandlerMap) {
       preOperationHandler: async (c: Context, { req, deps, steering }: RequestContext) => {
         const mock = (id: string, opts: { code?: number; example?: string }) => api.mockResponseForOperation(id, { code: opts.code, example: opts.example });
         const operationId = c.operation.operationId!;
+        if (deps.rateLimits) throttle(deps.rateLimits, c, operationId, req);
         const override = deps.overrides?.take(operationId, () => ({ method: req.method, path: req.path, operation_id: operationId, query: queryFields(req.url.search), body: req.body }));
         if (override) await applyOverride(override, c.operation, mock);
         if (steering.code === undefined && steering.example === undefined) return;

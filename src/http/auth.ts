@@ -6,6 +6,9 @@ import { projectNumber } from "../util/ids.ts";
 
 const BEARER = /^Bearer +(\S+)\s*$/i;
 
+/** The personal API key of an `Authorization: Bearer` header, if it has one. */
+export const bearerKey = (header: string | undefined): string | undefined => (header ? BEARER.exec(header)?.[1] : undefined);
+
 /**
  * The PersonalAPIKey security handler: 401 without a key or with an unknown one; then the project of the
  * path: 404 when it does not exist, 403 when the key's user is not a member (reference §6.2). Throwing makes

@@ -9,6 +9,7 @@ import type { AnalysisService } from "../services/analysis-service.ts";
 import type { SchemaValidator } from "./schemas.ts";
 import type { BodyCache } from "./serialized-body.ts";
 import type { Overrides } from "../control/overrides.ts";
+import type { RateLimits } from "./rate-limits.ts";
 import type { ForcedFlags } from "../control/forced-flags.ts";
 import type { QueryStatuses } from "../services/query/query-statuses.ts";
 import type { ResultCache } from "../services/query/result-cache.ts";
@@ -51,6 +52,8 @@ export interface Deps {
   queries: { statuses: QueryStatuses; results: ResultCache };
   /** Flag values forced by tests (`/_mock/feature_flags/`). */
   forced: ForcedFlags;
+  /** `--rate-limits`: the real service's throttles per personal API key; absent when off. */
+  rateLimits?: RateLimits;
 }
 
 /** What a handler returns; `respond.ts` writes it. */
