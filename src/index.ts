@@ -4,7 +4,7 @@ import type { FixtureDocument } from "./fixtures/fixture-document.ts";
 import { createLogger } from "./logger.ts";
 import { startServer as startCli, StartupError } from "./server.ts";
 import type { RequestLogEntry } from "./http/request-log.ts";
-import { scenarioList, scenarios } from "./control/scenarios.ts";
+import { scenarioFile, scenarioList, scenarios } from "./control/scenarios.ts";
 
 export type { FixtureDocument } from "./fixtures/fixture-document.ts";
 export type { paths, components, operations } from "./generated/openapi.ts";
@@ -84,15 +84,15 @@ export interface EmbeddedServer {
   };
 }
 
-function scenarioFile(name: string): string {
-  const file = scenarios[name];
+function bundledScenarioFile(name: string): string {
+  const file = scenarioFile(name);
   if (!file) throw new StartupError(`unknown scenario "${name}": the bundled ones are ${Object.keys(scenarios).join(", ")}`);
   return file;
 }
 
 function fixturesPath(o: ServerOptions): string | undefined {
   if (o.scenario !== undefined && o.fixtures !== undefined) throw new StartupError("pass either scenario or fixtures, not both");
-  if (o.scenario !== undefined) return scenarioFile(o.scenario);
+  if (o.scenario !== undefined) return bundledScenarioFile(o.scenario);
   return typeof o.fixtures === "string" ? o.fixtures : undefined;
 }
 

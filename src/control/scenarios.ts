@@ -28,6 +28,9 @@ export const scenarios: Readonly<Record<string, string>> = Object.freeze(
 
 export const scenarioNames = (): string[] => Object.keys(scenarios);
 
+/** A bundled scenario's file by name; own names only, so `toString` or `__proto__` names none. */
+export const scenarioFile = (name: string): string | undefined => (Object.hasOwn(scenarios, name) ? scenarios[name] : undefined);
+
 /** The scenario list as `GET /_mock/scenarios/` answers it. */
 export const scenarioList = () => scenarioNames().map((name) => ({ name, description: SCENARIO_DESCRIPTIONS[name] ?? "" }));
 
@@ -37,6 +40,6 @@ export const scenarioList = () => scenarioNames().map((name) => ({ name, descrip
  */
 export function fixturesFileOf(value: string, cwd: string): string {
   const asPath = path.resolve(cwd, value);
-  const bundled = scenarios[value];
+  const bundled = scenarioFile(value);
   return bundled && !existsSync(asPath) ? bundled : asPath;
 }

@@ -11,7 +11,7 @@ import type { Store } from "../store/store.ts";
 import type { OverrideRequest, Overrides } from "./overrides.ts";
 import type { ForcedFlagRequest, ForcedFlags } from "./forced-flags.ts";
 import { compilePattern, queryFields, type RequestPattern } from "./request-matcher.ts";
-import { scenarioList, scenarioNames, scenarios } from "./scenarios.ts";
+import { scenarioFile, scenarioList, scenarioNames } from "./scenarios.ts";
 import { snapshotOf } from "./snapshot.ts";
 
 export interface ControlDeps {
@@ -88,7 +88,7 @@ export function createControl(deps: ControlDeps) {
     loadFixtures,
     /** Loads a bundled scenario by name (a 404 listing the names for an unknown one). */
     async loadScenario(name: string, options: LoadOptions = {}) {
-      const file = scenarios[name];
+      const file = scenarioFile(name);
       if (!file) throw fail.notFound(`No bundled scenario "${name}"; the bundled ones are ${scenarioNames().join(", ")}.`);
       return loadFixtures(JSON.parse(await readFile(file, "utf8")), options);
     },

@@ -48,6 +48,7 @@ describe("scenarios by name", () => {
     const unknown = await control("POST", "/scenarios/shop/");
     expect(unknown.status).toBe(404);
     expect(unknown.body.detail).toContain(BUNDLED.join(", "));
+    for (const name of ["toString", "__proto__", "constructor"]) expect((await control("POST", `/scenarios/${name}/`)).status).toBe(404);
   });
 });
 
@@ -85,6 +86,7 @@ describe("--fixtures NAME and the embedded server", () => {
   it("--fixtures takes a bundled scenario by name; a missing file's message lists the names", async () => {
     expect(parseConfig(["--fixtures", "capture"], "/tmp")!.fixturesFile).toBe(scenarios.capture);
     expect(parseConfig(["--fixtures", "./capture"], "/tmp")!.fixturesFile).toBe("/tmp/capture");
+    expect(parseConfig(["--fixtures", "toString"], "/tmp")!.fixturesFile).toBe("/tmp/toString");
     const config = parseConfig(["--fixtures", "nope.json", "--in-memory", "--port", "0"], "/tmp")!;
     const refused = await startCli(config, createLogger("silent")).then(() => null, (e: unknown) => e);
     expect(refused).toBeInstanceOf(StartupError);

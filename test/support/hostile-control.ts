@@ -33,6 +33,12 @@ export function controlHints(productOperationIds: readonly string[]): Hints {
     status: fc.constantFrom(200, 201, 204, 400, 404, 500, 599, 600, 99, 0, -1, 1e300, 2 ** 53 + 1, 200.5),
     delay_ms: fc.constantFrom(0, 1, 5, 30_001, -1, 1e300, 2 ** 53 + 1, 0.5),
     times: fc.constantFrom(1, 2, 1000, 1001, 0, 1e300, 2 ** 53 + 1),
+    // No "reset" among the faults: a dropped connection of a background request would read as a hang-up.
+    fault_rate: fc.constantFrom(0.5, 1, 0, -0.1, 1.5, 1e300, "NaN"),
+    faults: fc.constantFrom(["500"], ["500", "503"], [], ["bogus"], ["500", "500"], "500"),
+    seed: fc.constantFrom(0, 1, 7, -1, 2 ** 53 + 1, 1e300, 0.5),
+    retry_after: fc.constantFrom(0, 1, 3600, 3601, -1, 1e300, 0.5),
+    name: fc.constantFrom("basic", "capture", "nope", "__proto__", "toString", "..%2Fpackage", "constructor", ""),
     limit: fc.constantFrom(1, 100, 1e300, 2 ** 53 + 1, 0, -1, "Infinity", "NaN", 1.5, "1e300", "9".repeat(400)),
     query: fc.constantFrom({ date_from: "-30d" }, { limit: 2 }, { events: [{ id: "$pageview" }] }, { "a.b.c": 1 }, { [`${"a.".repeat(20_000)}b`]: 1 }, { x: "*".repeat(50_000) }),
     body: fc.constantFrom({ breakdown: "$browser" }, { "events.0.id": "$pageview" }, { events: [{ id: "$pageview" }] }, { [`${"0.".repeat(20_000)}x`]: 1 }, { [`${"events.".repeat(8_000)}id`]: "x" }, { properties: [] }),
