@@ -1,4 +1,5 @@
 import type { ForcedFlag, ForcedFlagRequest } from "./control/forced-flags.ts";
+import type { Override, OverrideRequest } from "./control/overrides.ts";
 import { parseConfig } from "./config.ts";
 import type { FixtureDocument } from "./fixtures/fixture-document.ts";
 import { createLogger } from "./logger.ts";
@@ -10,6 +11,7 @@ export type { FixtureDocument } from "./fixtures/fixture-document.ts";
 export type { paths, components, operations } from "./generated/openapi.ts";
 export type { RequestLogEntry } from "./http/request-log.ts";
 export type { ForcedFlag, ForcedFlagRequest } from "./control/forced-flags.ts";
+export type { Override, OverrideRequest } from "./control/overrides.ts";
 export { StartupError } from "./server.ts";
 export { FixtureError } from "./store/load-fixtures.ts";
 
@@ -75,6 +77,15 @@ export interface EmbeddedServer {
   };
   requests(limit?: number): { total: number; results: RequestLogEntry[] };
   clearRequests(): void;
+  /**
+   * One-off answers, delays, 429s and fault rates of any operation (product, capture, flags), as
+   * `/_mock/overrides/` takes them; an invalid one throws the API's 400 error. `reset()` clears them too.
+   */
+  overrides: {
+    add(request: OverrideRequest): Override;
+    list(): Override[];
+    clear(): void;
+  };
   /** Feature flag values forced for tests, as `/_mock/feature_flags/` does; `reset()` clears them too. */
   flags: {
     /** `value` true/false or a variant key, for one `distinct_id`, one `group`, or everyone. */
@@ -154,6 +165,7 @@ export async function startServer(options: ServerOptions = {}): Promise<Embedded
     },
     requests: control.requests,
     clearRequests: control.clearRequests,
+    overrides: { add: control.overrides.add, list: control.overrides.list, clear: control.overrides.clear },
     flags: { force: control.forcedFlags.add, list: control.forcedFlags.list, clear: control.forcedFlags.clear },
   };
 }

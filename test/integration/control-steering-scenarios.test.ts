@@ -87,6 +87,7 @@ describe("--fixtures NAME and the embedded server", () => {
     expect(parseConfig(["--fixtures", "capture"], "/tmp")!.fixturesFile).toBe(scenarios.capture);
     expect(parseConfig(["--fixtures", "./capture"], "/tmp")!.fixturesFile).toBe("/tmp/capture");
     expect(parseConfig(["--fixtures", "toString"], "/tmp")!.fixturesFile).toBe("/tmp/toString");
+    expect([parseConfig([])!.rateLimits, parseConfig(["--rate-limits"])!.rateLimits]).toEqual([false, true]);
     const config = parseConfig(["--fixtures", "nope.json", "--in-memory", "--port", "0"], "/tmp")!;
     const refused = await startCli(config, createLogger("silent")).then(() => null, (e: unknown) => e);
     expect(refused).toBeInstanceOf(StartupError);
@@ -100,6 +101,11 @@ describe("--fixtures NAME and the embedded server", () => {
       await server.loadScenario("funnels");
       expect(await server.reset()).toMatchObject({ persons: 3, events: 10 });
       await expect(server.loadScenario("shop")).rejects.toThrow(BUNDLED.join(", "));
+      const made = server.overrides.add({ operation_id: "flags_evaluate", status: 503 });
+      expect(server.overrides.list()).toEqual([{ ...made, remaining: 1 }]);
+      const flags = await fetch(`${server.url}/flags/?v=2`, { method: "POST", body: JSON.stringify({ token: "t", distinct_id: "d" }) });
+      expect([flags.status, (await flags.json()).code]).toEqual([503, "service_unavailable"]);
+      expect(() => server.overrides.add({ operation_id: "flags_teleport", status: 500 })).toThrow("flags_evaluate");
     } finally {
       await server.close();
     }
