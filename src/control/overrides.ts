@@ -67,7 +67,7 @@ const examplesOf = (operation: Operation, status: number): Record<string, unknow
 };
 
 /**
- * The override is checked against the product API's document before it is kept, as `Prefer: code=` is:
+ * The override is checked against the document of its operation before it is kept, as `Prefer: code=` is:
  * a known operation, a documented status, an existing example, a body that conforms to that response.
  */
 function assertOverridable(apis: Backend[], req: OverrideRequest): Operation {
@@ -169,11 +169,8 @@ export async function applyOverride(override: TakenOverride, operation: Operatio
 /** The answer an override with a status gives: its body, else its example, else (429) the throttled error. */
 export function overrideAnswer(override: Override & { status: number }, operation: Operation, mock: Mocker): HandlerResult {
   const headers: Record<string, string> = { "x-mock-override": String(override.id) };
-  if (override.status === 429) {
-    if (override.body === undefined && override.example === undefined) return throttledAnswer(override.retry_after ?? DEFAULT_RETRY_AFTER_S, headers);
-    headers["retry-after"] = String(override.retry_after ?? retryAfterOf(override.body));
-  }
-  if (override.body !== undefined) return { status: override.status, body: override.body, headers };
-  const steered = steeredResponse(operation, { code: override.status, example: override.example }, mock);
-  return { ...steered.result, headers: { ...headers, ...(override.status === 429 ? { "retry-after": headers["retry-after"]! } : {}) } };
+  if (override.status === 429 && override.body === undefined && override.example === undefined) return throttledAnswer(override.retry_after ?? DEFAULT_RETRY_AFTER_S, headers);
+  const { status, body } = override.body !== undefined ? { status: override.status, body: override.body } : steeredResponse(operation, { code: override.status, example: override.example }, mock).result;
+  if (status === 429) headers["retry-after"] = String(override.retry_after ?? retryAfterOf(body));
+  return { status, body, headers };
 }

@@ -104,7 +104,7 @@ describe("--fixtures NAME and the embedded server", () => {
       const made = server.overrides.add({ operation_id: "flags_evaluate", status: 503 });
       expect(server.overrides.list()).toEqual([{ ...made, remaining: 1 }]);
       const flags = await fetch(`${server.url}/flags/?v=2`, { method: "POST", body: JSON.stringify({ token: "t", distinct_id: "d" }) });
-      expect([flags.status, (await flags.json()).code]).toEqual([503, "service_unavailable"]);
+      expect([flags.status, ((await flags.json()) as { code: string }).code]).toEqual([503, "service_unavailable"]);
       expect(() => server.overrides.add({ operation_id: "flags_teleport", status: 500 })).toThrow("flags_evaluate");
     } finally {
       await server.close();

@@ -63,6 +63,10 @@ describe("Prefer and 429 everywhere", () => {
     expect([definitions.status, definitions.headers.get("retry-after"), definitions.body.detail]).toEqual([429, "7", "Request was throttled. Expected available in 7 seconds."]);
     expect((await captureRequest(s.base, "GET", `/flags/definitions?token=${TOKEN}`, { headers: { authorization: `Bearer ${OWNER_KEY}` } })).status).toBe(200);
 
+    await control("POST", "/overrides/", { operation_id: "insights_list", status: 429, example: "throttled" });
+    const example = await s.get(`${P}/insights/`);
+    expect([example.status, example.body.detail, example.headers.get("retry-after")]).toEqual([429, "Request was throttled. Expected available in 12 seconds.", "12"]);
+
     await control("POST", "/overrides/", { operation_id: "capture_e", when: { query: { ver: "1.2.3" } }, status: 429 });
     expect((await captureRequest(s.base, "POST", "/e/", { body: JSON.stringify({ api_key: TOKEN, event: "e", distinct_id: "u" }), headers: { "content-type": "application/json" } })).status).toBe(200);
     expect((await captureRequest(s.base, "POST", "/e/?ver=1.2.3", { body: JSON.stringify({ api_key: TOKEN, event: "e", distinct_id: "u" }), headers: { "content-type": "application/json" } })).status).toBe(429);
