@@ -1805,8 +1805,7 @@ export interface components {
          */
         FunnelCorrelationRequest: components["schemas"]["FunnelRequest"] & ({
             /**
-             * @description `events` other events performed between the first and the last step; `properties` person property values (`<prop>::<value>`); `event_with_properties` property values of the events in `funnel_correlation_event_names` (`<event>::<prop>::<value>`).
-             * @default events
+             * @description `events` other events performed between the first and the last step; `properties` person property values (`<prop>::<value>`); `event_with_properties` property values of the events in `funnel_correlation_event_names` (`<event>::<prop>::<value>`). Default: `events`.
              * @enum {string}
              */
             funnel_correlation_type?: "events" | "properties" | "event_with_properties";
@@ -1824,7 +1823,7 @@ export interface components {
             [key: string]: unknown;
         });
         /**
-         * @description Answer of the funnel correlation endpoints. `events` holds the top 10 success correlations (ratio descending) then the top 10 failure ones (ratio ascending); insignificant values are dropped. `skewed` is true when successes or failures are 0 (then `events` is `[]`) or one total exceeds ten times the other.
+         * @description The funnel correlation endpoints' answer in the analysis envelope.
          * @example {
          *       "result": {
          *         "events": [],
@@ -1836,15 +1835,17 @@ export interface components {
          *     }
          */
         FunnelCorrelationResponse: {
-            result: {
-                events: components["schemas"]["FunnelCorrelationEvent"][];
-                skewed: boolean;
-            };
+            result: components["schemas"]["FunnelCorrelationResult"];
             timezone: string;
             /** Format: date-time */
             last_refresh: string;
             is_cached: boolean;
             timings?: components["schemas"]["Timing"][];
+        };
+        /** @description `events` holds the top 10 success correlations (ratio descending) then the top 10 failure ones (ratio ascending); insignificant values are dropped. `skewed` is true when successes or failures are 0 (then `events` is `[]`) or one total exceeds ten times the other. */
+        FunnelCorrelationResult: {
+            events: components["schemas"]["FunnelCorrelationEvent"][];
+            skewed: boolean;
         };
         /**
          * @description A funnel exclusion: a series entity plus the step range (0-based) it applies to. An actor whose attempt contains a matching event after its step `funnel_from_step` event and before its step `funnel_to_step` event (or before the window closes) is removed from the whole funnel unless another clean attempt exists. `funnel_from_step` must be below `funnel_to_step` (400 otherwise).
@@ -1888,7 +1889,7 @@ export interface components {
          */
         FunnelRequest: {
             /**
-             * @default FUNNELS
+             * @description Default: `FUNNELS`.
              * @enum {string}
              */
             insight?: "FUNNELS";
@@ -1897,59 +1898,45 @@ export interface components {
             /** @description Action steps. */
             actions?: components["schemas"]["SeriesEntity"][];
             properties?: components["schemas"]["PropertyFilters"];
-            /** @default false */
+            /** @description Default: `false`. */
             filter_test_accounts?: boolean;
-            /**
-             * @description Start of the range (the date grammar of `TrendRequest.date_from`; anything else is a 400 naming the field).
-             * @default -7d
-             */
+            /** @description Start of the range (the date grammar of `TrendRequest.date_from`; anything else is a 400 naming the field). Default: `-7d`. */
             date_from?: string | null;
             /** @description End of the range, same grammar (except `all`). Choice: absent or null means now (the spec says -7d). */
             date_to?: string | null;
-            /** @default false */
+            /** @description Default: `false`. */
             explicit_date?: boolean;
             /**
-             * @description Bucket size of the `trends` visualisation.
-             * @default day
+             * @description Bucket size of the `trends` visualisation. Default: `day`.
              * @enum {string}
              */
             interval?: "minute" | "hour" | "day" | "week" | "month";
             /** @description Property (or cohort ids) to break down by; the result becomes one funnel per value. */
             breakdown?: string | number | (string | number)[] | null;
             /**
-             * @description As in trends: `session` breaks down by a property of the event's session, `hogql` by a HogQL expression (see TrendRequest `breakdown_type`).
-             * @default event
+             * @description As in trends: `session` breaks down by a property of the event's session, `hogql` by a HogQL expression (see TrendRequest `breakdown_type`). Default: `event`.
              * @enum {string|null}
              */
             breakdown_type?: "event" | "events" | "person" | "cohort" | "group" | "session" | "hogql" | null;
-            /**
-             * @description Number of top breakdown values kept (by actors entering step 1); the rest are merged into the value `Other`.
-             * @default 10
-             */
+            /** @description Number of top breakdown values kept (by actors entering step 1); the rest are merged into the value `Other`. Default: `10`. */
             breakdown_limit?: number;
             /** @description Group type of a `group` breakdown (required with it: 400 otherwise): the value is the group's property, read from the group record of the event's group of that type. */
             breakdown_group_type_index?: number | null;
             /**
-             * @description Which event's value is an actor's breakdown value; `step` uses step `breakdown_attribution_value`.
-             * @default first_touch
+             * @description Which event's value is an actor's breakdown value; `step` uses step `breakdown_attribution_value`. Default: `first_touch`.
              * @enum {string|null}
              */
             breakdown_attribution_type?: "first_touch" | "last_touch" | "all_events" | "step" | null;
             breakdown_attribution_value?: number | null;
-            /**
-             * @description Conversion window size, in `funnel_window_interval_unit` units.
-             * @default 14
-             */
+            /** @description Conversion window size, in `funnel_window_interval_unit` units. Default: `14`. */
             funnel_window_interval?: number;
             /**
-             * @description Unit of the conversion window. Choice: this name (the real service's) and the spec's `funnel_window_interval_type` are both accepted, case-insensitively; when both are sent `funnel_window_interval_unit` wins.
-             * @default day
+             * @description Unit of the conversion window. Choice: this name (the real service's) and the spec's `funnel_window_interval_type` are both accepted, case-insensitively; when both are sent `funnel_window_interval_unit` wins. Default: `day`.
              * @enum {string|null}
              */
             funnel_window_interval_unit?: "second" | "minute" | "hour" | "day" | "week" | "month" | "SECOND" | "MINUTE" | "HOUR" | "DAY" | "WEEK" | "MONTH" | null;
             /**
-             * @description The spec's name for `funnel_window_interval_unit`. The spec writes its default as `days` and its values as `DAY, SECOND, MINUTE, HOUR, WEEK, MONTH`; the real service's lower-case units and their plurals are accepted too, all meaning the same unit (`days` = `DAY` = `day`).
-             * @default days
+             * @description The spec's name for `funnel_window_interval_unit`. The spec writes its default as `days` and its values as `DAY, SECOND, MINUTE, HOUR, WEEK, MONTH`; the real service's lower-case units and their plurals are accepted too, all meaning the same unit (`days` = `DAY` = `day`). Default: `days`.
              * @enum {string|null}
              */
             funnel_window_interval_type?: "second" | "minute" | "hour" | "day" | "week" | "month" | "seconds" | "minutes" | "hours" | "days" | "weeks" | "months" | "SECOND" | "MINUTE" | "HOUR" | "DAY" | "WEEK" | "MONTH" | null;
@@ -1959,22 +1946,17 @@ export interface components {
              */
             funnel_window_days?: number | null;
             /**
-             * @description `steps` conversion per step; `trends` conversion rate per entrance bucket; `time_to_convert` a histogram of conversion times.
-             * @default steps
+             * @description `steps` conversion per step; `trends` conversion rate per entrance bucket; `time_to_convert` a histogram of conversion times. Default: `steps`.
              * @enum {string|null}
              */
             funnel_viz_type?: "steps" | "trends" | "time_to_convert" | null;
             /**
-             * @description `ordered` any events between steps; `strict` each step must be the actor's very next event; `unordered` steps in any order.
-             * @default ordered
+             * @description `ordered` any events between steps; `strict` each step must be the actor's very next event; `unordered` steps in any order. Default: `ordered`.
              * @enum {string|null}
              */
             funnel_order_type?: "ordered" | "strict" | "unordered" | null;
             exclusions?: components["schemas"]["FunnelExclusion"][];
-            /**
-             * @description Spec: "0 aggregates by users, greater than 0 by a group type". Choice: read as the spec writes it: absent, null and 0 count persons; 1 to 4 count the groups of the group type with that index (an event's group is `properties.$groups[<group type name>]`). Events outside a group of that type drop out of the funnel, as in the real service; the steps, conversion times, breakdowns and the actors endpoint (`/persons/funnel/`, which then lists groups) all count groups. Consequence: group type 0 cannot aggregate a funnel through this field. The real service reads the field differently (null = persons, N = group type N, so 0 is the first group type); a client written for it that aggregates by group type 0 gets persons here. Person property filters still test the person of each event.
-             * @default 0
-             */
+            /** @description Spec: "0 aggregates by users, greater than 0 by a group type". Choice: read as the spec writes it: absent, null and 0 count persons; 1 to 4 count the groups of the group type with that index (an event's group is `properties.$groups[<group type name>]`). Events outside a group of that type drop out of the funnel, as in the real service; the steps, conversion times, breakdowns and the actors endpoint (`/persons/funnel/`, which then lists groups) all count groups. Consequence: group type 0 cannot aggregate a funnel through this field. The real service reads the field differently (null = persons, N = group type N, so 0 is the first group type); a client written for it that aggregates by group type 0 gets persons here. Person property filters still test the person of each event. Default: `0`. */
             aggregation_group_type_index?: number | null;
             /** @description First step (0-based) of the `trends` and `time_to_convert` visualisations; default the first step. */
             funnel_from_step?: number | null;
@@ -1983,8 +1965,7 @@ export interface components {
             /** @description Number of bins of `time_to_convert`; default the cube root of the number of converted actors, rounded up. */
             bin_count?: number | null;
             /**
-             * @description Display only (conversion relative to the first or the previous step); accepted and ignored.
-             * @default total
+             * @description Display only (conversion relative to the first or the previous step); accepted and ignored. Default: `total`.
              * @enum {string|null}
              */
             funnel_step_reference?: "total" | "previous" | null;
@@ -2067,7 +2048,7 @@ export interface components {
             show_values_on_series?: boolean | null;
         };
         /**
-         * @description Answer of the funnel endpoints in the analysis envelope. `result` is, by `funnel_viz_type`: `steps` a list of steps, or with a breakdown a list of step lists (one per value); `trends` a list of FunnelTrendsResult; `time_to_convert` one FunnelTimeToConvert. With no actor at all (or everyone excluded) a steps funnel is `[]`.
+         * @description The funnel endpoints' answer in the analysis envelope.
          * @example {
          *       "result": [
          *         {
@@ -2090,13 +2071,15 @@ export interface components {
          *     }
          */
         FunnelResponse: {
-            result: components["schemas"]["FunnelStep"][] | components["schemas"]["FunnelStep"][][] | components["schemas"]["FunnelTrendsResult"][] | components["schemas"]["FunnelTimeToConvert"];
+            result: components["schemas"]["FunnelResult"];
             timezone: string;
             /** Format: date-time */
             last_refresh: string;
             is_cached: boolean;
             timings?: components["schemas"]["Timing"][];
         };
+        /** @description A funnel's result; its shape follows `funnel_viz_type`. `steps`: one list of steps, or with a breakdown one list of steps per breakdown value (`[]` when no actor entered the funnel). `trends`: one conversion series per breakdown value. `time_to_convert`: one histogram. To render it, check `Array.isArray` on the result and on each item, then `"days" in item` for a trends series. */
+        FunnelResult: components["schemas"]["FunnelStep"][] | components["schemas"]["FunnelStep"][][] | components["schemas"]["FunnelTrendsResult"][] | components["schemas"]["FunnelTimeToConvert"];
         /**
          * @description One step of a funnel (`funnel_viz_type` `steps`). Counts are cumulative: the number of actors whose furthest step is at least this one. Unordered funnels name their steps `Completed N step(s)` with `action_id` null.
          * @example {
@@ -2513,20 +2496,11 @@ export interface components {
             ids?: string[];
             /** @description Distinct ids; each names the person it belongs to. */
             distinct_ids?: string[];
-            /**
-             * @description Also queue the deletion of all the persons' events (run at the next Sunday 05:00 UTC).
-             * @default false
-             */
+            /** @description Also queue the deletion of all the persons' events (run at the next Sunday 05:00 UTC). Default: `false`. */
             delete_events?: boolean;
-            /**
-             * @description The real service's recordings deletion. Choice, accepted and without effect (the mock has no recordings).
-             * @default false
-             */
+            /** @description The real service's recordings deletion. Choice, accepted and without effect (the mock has no recordings). Default: `false`. */
             delete_recordings?: boolean;
-            /**
-             * @description Keep the person records and only queue the deletion of their events (with `delete_events`).
-             * @default false
-             */
+            /** @description Keep the person records and only queue the deletion of their events (with `delete_events`). Default: `false`. */
             keep_person?: boolean;
         };
         /**
@@ -2803,7 +2777,7 @@ export interface components {
             /** @description Paths of groups of this group type (0–4) instead of persons: every event of the group, in time order, split at gaps of 30 minutes; events outside such a group drop out. `/persons/path/` then lists groups. */
             aggregation_group_type_index?: number | null;
             /**
-             * @default PATHS
+             * @description Default: `PATHS`.
              * @enum {string}
              */
             insight?: "PATHS";
@@ -2820,15 +2794,9 @@ export interface components {
             start_point?: string | null;
             /** @description Keep only paths ending at this item (trailing `/` ignored). */
             end_point?: string | null;
-            /**
-             * @description Maximum path length.
-             * @default 5
-             */
+            /** @description Maximum path length. Default: `5`. */
             step_limit?: number;
-            /**
-             * @description Maximum number of edges returned.
-             * @default 50
-             */
+            /** @description Maximum number of edges returned. Default: `50`. */
             edge_limit?: number;
             min_edge_weight?: number | null;
             max_edge_weight?: number | null;
@@ -2849,15 +2817,12 @@ export interface components {
             funnel_filter?: {
                 [key: string]: unknown;
             } | null;
-            /**
-             * @description Start of the range (the date grammar of `TrendRequest.date_from`).
-             * @default -7d
-             */
+            /** @description Start of the range (the date grammar of `TrendRequest.date_from`). Default: `-7d`. */
             date_from?: string | null;
             /** @description End of the range, same grammar (except `all`); default now. */
             date_to?: string | null;
             properties?: components["schemas"]["PropertyFilters"];
-            /** @default false */
+            /** @description Default: `false`. */
             filter_test_accounts?: boolean;
             /** @description Accepted and ignored: paths read `include_event_types`, `start_point` and `end_point`. */
             actions?: {
@@ -3237,13 +3202,12 @@ export interface components {
             /** @description Value to compare with (any JSON). A list matches any of its elements for `exact`, `is_not`, `icontains`, `regex` (and none of them for the negated operators); `between` and `not_between` take `[min, max]`; ignored by `is_set` and `is_not_set`. */
             value?: unknown;
             /**
-             * @default exact
+             * @description Default: `exact`.
              * @enum {string}
              */
             operator?: "exact" | "is_not" | "icontains" | "not_icontains" | "regex" | "not_regex" | "gt" | "gte" | "lt" | "lte" | "is_set" | "is_not_set" | "is_date_exact" | "is_date_before" | "is_date_after" | "between" | "not_between" | "min" | "max" | "in" | "not_in";
             /**
-             * @description What the key refers to; `person` filters use the current properties of the event's person.
-             * @default event
+             * @description What the key refers to; `person` filters use the current properties of the event's person. Default: `event`.
              * @enum {string}
              */
             type?: "event" | "person" | "cohort" | "element" | "group" | "session" | "hogql";
@@ -3420,7 +3384,7 @@ export interface components {
          */
         RetentionRequest: {
             /**
-             * @default RETENTION
+             * @description Default: `RETENTION`.
              * @enum {string}
              */
             insight?: "RETENTION";
@@ -3429,31 +3393,27 @@ export interface components {
             /** @description The event or action that counts as coming back; default `$pageview`. */
             returning_entity?: components["schemas"]["SeriesEntity"];
             /**
-             * @description `retention_recurring` an actor is in the cohort of every period with a target event; `retention_first_time` (and its newer name `retention_first_ever_occurrence`) only in the cohort of its first-ever target event, if inside the window.
-             * @default retention_recurring
+             * @description `retention_recurring` an actor is in the cohort of every period with a target event; `retention_first_time` (and its newer name `retention_first_ever_occurrence`) only in the cohort of its first-ever target event, if inside the window. Default: `retention_recurring`.
              * @enum {string}
              */
             retention_type?: "retention_recurring" | "retention_first_time" | "retention_first_ever_occurrence";
             /**
-             * @default Day
+             * @description Default: `Day`.
              * @enum {string}
              */
             period?: "Hour" | "Day" | "Week" | "Month";
-            /**
-             * @description Number of cohorts and of columns.
-             * @default 11
-             */
+            /** @description Number of cohorts and of columns. Default: `11`. */
             total_intervals?: number;
             /** @description The last cohort is the period containing this date (the date grammar of `TrendRequest.date_from`, except `all`); default now. */
             date_to?: string | null;
             /** @description Ignored (the window follows from `date_to` and `total_intervals`), but it must be in the date grammar of `TrendRequest.date_from`. */
             date_from?: string | null;
             properties?: components["schemas"]["PropertyFilters"];
-            /** @default false */
+            /** @description Default: `false`. */
             filter_test_accounts?: boolean;
             breakdown?: string | number | (string | number)[] | null;
             /**
-             * @default event
+             * @description Default: `event`.
              * @enum {string|null}
              */
             breakdown_type?: "event" | "events" | "person" | "cohort" | "group" | "session" | "hogql" | null;
@@ -3561,8 +3521,7 @@ export interface components {
              */
             id: string | number | null;
             /**
-             * @description Set by the list the entity is in when absent.
-             * @default events
+             * @description Set by the list the entity is in when absent. Default: `events`.
              * @enum {string}
              */
             type?: "events" | "actions";
@@ -3573,8 +3532,7 @@ export interface components {
             /** @description Display name given by the user; travels in the result's `action`, the label stays the event name. */
             custom_name?: string | null;
             /**
-             * @description Aggregation per bucket (trends and stickiness only); null or absent means `total`.
-             * @default total
+             * @description Aggregation per bucket (trends and stickiness only); null or absent means `total`. Default: `total`.
              * @enum {string|null}
              */
             math?: "total" | "dau" | "weekly_active" | "monthly_active" | "unique_session" | "unique_group" | "sum" | "avg" | "min" | "max" | "median" | "p75" | "p90" | "p95" | "p99" | "avg_count_per_actor" | "min_count_per_actor" | "max_count_per_actor" | "median_count_per_actor" | "p75_count_per_actor" | "p90_count_per_actor" | "p95_count_per_actor" | "p99_count_per_actor" | "first_time_for_user" | "first_matching_event_for_user" | "hogql" | null;
@@ -3628,7 +3586,7 @@ export interface components {
          */
         TrendRequest: {
             /**
-             * @default TRENDS
+             * @description Default: `TRENDS`.
              * @enum {string}
              */
             insight?: "TRENDS" | "STICKINESS" | "LIFECYCLE";
@@ -3642,31 +3600,21 @@ export interface components {
             /** @description Action series; one of `events` or `actions` is required. */
             actions?: components["schemas"]["SeriesEntity"][];
             properties?: components["schemas"]["PropertyFilters"];
-            /**
-             * @description Apply the project's test-account filters.
-             * @default false
-             */
+            /** @description Apply the project's test-account filters. Default: `false`. */
             filter_test_accounts?: boolean;
-            /**
-             * @description Start of the range. The date grammar (reference: analytics §1.2), shared by every date field of the analyses, their actors and their GET forms: `YYYY-MM-DD` (`YYYY-M-D` too); an ISO 8601 date-time `YYYY-MM-DD[T ]HH:MM[:SS[.ffffff]]` with an optional `Z` or `±HH[:MM]` offset (none ⇒ the project's time zone); a relative date `[-][N]U[Start|End]` where U is `h` hours, `d` days, `w` weeks, `m` months, `q` quarters (13 weeks), `y` years, `M` minutes or `s` seconds before now (`-7d`, `-24h`, `-2w`, `-1m`, `-1y`, `-30M`; N omitted = 0), and `Start`/`End` move to the start/end of that unit (`dStart` today 00:00, `-1mStart` the 1st of last month, `mEnd`, `yStart`, `wStart`, `qStart`, `hStart`); and, for `date_from` only, `all` (the project's earliest event). Null or an empty string means the default. Choice: anything else (`banana`, `2026-13-45`, `last tuesday`) is a 400 naming the field; the real service silently reads it as now. A range holding more than 20,000 intervals (hourly: about 2.3 years) is a 400 on `date_from`.
-             * @default -7d
-             */
+            /** @description Start of the range. The date grammar (reference: analytics §1.2), shared by every date field of the analyses, their actors and their GET forms: `YYYY-MM-DD` (`YYYY-M-D` too); an ISO 8601 date-time `YYYY-MM-DD[T ]HH:MM[:SS[.ffffff]]` with an optional `Z` or `±HH[:MM]` offset (none ⇒ the project's time zone); a relative date `[-][N]U[Start|End]` where U is `h` hours, `d` days, `w` weeks, `m` months, `q` quarters (13 weeks), `y` years, `M` minutes or `s` seconds before now (`-7d`, `-24h`, `-2w`, `-1m`, `-1y`, `-30M`; N omitted = 0), and `Start`/`End` move to the start/end of that unit (`dStart` today 00:00, `-1mStart` the 1st of last month, `mEnd`, `yStart`, `wStart`, `qStart`, `hStart`); and, for `date_from` only, `all` (the project's earliest event). Null or an empty string means the default. Choice: anything else (`banana`, `2026-13-45`, `last tuesday`) is a 400 naming the field; the real service silently reads it as now. A range holding more than 20,000 intervals (hourly: about 2.3 years) is a 400 on `date_from`. Default: `-7d`. */
             date_from?: string | null;
             /** @description End of the range, same grammar as `date_from` (except `all`); a date covers its whole day unless `explicit_date` is true. Choice: absent or null means now, as the real service does (the spec says the default is -7d). */
             date_to?: string | null;
-            /**
-             * @description Keep the exact `date_from`/`date_to` instants instead of widening them to whole buckets.
-             * @default false
-             */
+            /** @description Keep the exact `date_from`/`date_to` instants instead of widening them to whole buckets. Default: `false`. */
             explicit_date?: boolean;
             /**
-             * @default day
+             * @description Default: `day`.
              * @enum {string}
              */
             interval?: "minute" | "hour" | "day" | "week" | "month";
             /**
-             * @description Time-series displays return one value per bucket; `ActionsLineGraphCumulative` a running total; `ActionsTable`, `ActionsPie`, `ActionsBarValue`, `WorldMap` and `BoldNumber` one `aggregated_value` for the whole range.
-             * @default ActionsLineGraph
+             * @description Time-series displays return one value per bucket; `ActionsLineGraphCumulative` a running total; `ActionsTable`, `ActionsPie`, `ActionsBarValue`, `WorldMap` and `BoldNumber` one `aggregated_value` for the whole range. Default: `ActionsLineGraph`.
              * @enum {string}
              */
             display?: "ActionsLineGraph" | "ActionsLineGraphCumulative" | "ActionsTable" | "ActionsPie" | "ActionsBar" | "ActionsBarValue" | "ActionsAreaGraph" | "ActionsStackedBar" | "ActionsUnstackedBar" | "WorldMap" | "BoldNumber";
@@ -3675,25 +3623,18 @@ export interface components {
              * @example (A-B)/B
              */
             formula?: string | null;
-            /**
-             * @description Also return the previous period; every item then carries `compare` and `compare_label`.
-             * @default false
-             */
+            /** @description Also return the previous period; every item then carries `compare` and `compare_label`. Default: `false`. */
             compare?: boolean;
             /** @description Relative date (for example `-1w`) by which to shift the current range for the comparison instead of the previous period; the grammar of `date_from` (anything else is a 400 on `compare_to`). */
             compare_to?: string | null;
             /** @description Property to break down by (a key, or a HogQL expression with `breakdown_type` `hogql`); for `breakdown_type` `cohort` a list of cohort ids and/or `all`. */
             breakdown?: string | number | (string | number)[] | null;
             /**
-             * @description `events` is a legacy spelling of `event`. `session`: a property of the event's session (the events sharing `properties.$session_id`, all of the project's events counted, as the real service's sessions table does): `$session_duration` (alias `duration`; whole seconds between the first and the last event, ClickHouse `dateDiff('second', …)`), `$entry_current_url`, `$entry_pathname`, `$entry_hostname`, `$exit_current_url`, `$exit_pathname`, `$exit_hostname` (aliases `$end_current_url`, `$end_pathname`; the `$current_url` of the session's first and last event, whatever that event is), `$pageview_count`, `$autocapture_count`, `$screen_count`, `$num_uniq_urls`, `$start_timestamp`, `$end_timestamp`, `$entry_referring_domain`, `$entry_referrer`, `$entry_utm_source|campaign|medium|term|content`, `$entry_gclid`, `$entry_fbclid`, and `$is_bounce` (the real service's default: null without a pageview, else true unless there was more than one pageview, any `$autocapture` or a duration of 10 s or more). Events without a session id fall in the null value. Choice: any non-empty `$session_id` makes a session (the real service keeps only UUIDv7 session ids). Numeric session properties break down by value, or into bins with `breakdown_histogram_bin_count`. Choice: `$channel_type` is refused (400 naming `breakdown`): it needs the real service's channel rules and domain lists, which this server does not hold. `hogql`: `breakdown` is a HogQL expression evaluated per event by the events API's evaluator (`properties.$browser`, `concat(…)`, `toString(person.properties.plan)`, `if(…)`); an unsupported construct is a 400 naming `breakdown`.
-             * @default event
+             * @description `events` is a legacy spelling of `event`. `session`: a property of the event's session (the events sharing `properties.$session_id`, all of the project's events counted, as the real service's sessions table does): `$session_duration` (alias `duration`; whole seconds between the first and the last event, ClickHouse `dateDiff('second', …)`), `$entry_current_url`, `$entry_pathname`, `$entry_hostname`, `$exit_current_url`, `$exit_pathname`, `$exit_hostname` (aliases `$end_current_url`, `$end_pathname`; the `$current_url` of the session's first and last event, whatever that event is), `$pageview_count`, `$autocapture_count`, `$screen_count`, `$num_uniq_urls`, `$start_timestamp`, `$end_timestamp`, `$entry_referring_domain`, `$entry_referrer`, `$entry_utm_source|campaign|medium|term|content`, `$entry_gclid`, `$entry_fbclid`, and `$is_bounce` (the real service's default: null without a pageview, else true unless there was more than one pageview, any `$autocapture` or a duration of 10 s or more). Events without a session id fall in the null value. Choice: any non-empty `$session_id` makes a session (the real service keeps only UUIDv7 session ids). Numeric session properties break down by value, or into bins with `breakdown_histogram_bin_count`. Choice: `$channel_type` is refused (400 naming `breakdown`): it needs the real service's channel rules and domain lists, which this server does not hold. `hogql`: `breakdown` is a HogQL expression evaluated per event by the events API's evaluator (`properties.$browser`, `concat(…)`, `toString(person.properties.plan)`, `if(…)`); an unsupported construct is a 400 naming `breakdown`. Default: `event`.
              * @enum {string|null}
              */
             breakdown_type?: "event" | "events" | "person" | "cohort" | "group" | "session" | "hogql" | null;
-            /**
-             * @description Number of top breakdown values kept; the rest are summed into one `$$_posthog_breakdown_other_$$` item.
-             * @default 25
-             */
+            /** @description Number of top breakdown values kept; the rest are summed into one `$$_posthog_breakdown_other_$$` item. Default: `25`. */
             breakdown_limit?: number;
             /** @description Drop the "other" item. */
             breakdown_hide_other_aggregation?: boolean | null;
@@ -3703,10 +3644,7 @@ export interface components {
             breakdown_normalize_url?: boolean | null;
             /** @description Group type of a `group` breakdown (required with it: 400 otherwise). The value is the property `breakdown` of the event's group of that type, read from the group's current properties; an event outside such a group, or a group without it, has the null value. */
             breakdown_group_type_index?: number | null;
-            /**
-             * @description Moving average over this many buckets (rounded down).
-             * @default 1
-             */
+            /** @description Moving average over this many buckets (rounded down). Default: `1`. */
             smoothing_intervals?: number;
             /** @description Count groups of this group type (0–4) instead of persons: an event's group is `properties.$groups[<group type name>]`; events outside such a group count for nobody. Null counts persons. Trends, stickiness, lifecycle and their actors endpoints (which then list groups); a lifecycle's `new` bucket for a group is the one holding the group's `created_at`. */
             aggregation_group_type_index?: number | null;
@@ -4013,10 +3951,10 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description A query API answer (the real service's shape). Insight kinds: `results` is the analysis result, the same as the legacy endpoint's `result` for the same definition. `HogQLQuery`: `results` rows, `columns`, `types` as [column, ClickHouse type] pairs, `hogql` the query as HogQL prints it back, `clickhouse` the SQL the engine ran. `EventsQuery` and `ActorsQuery`: `results` rows, `columns`, `types` as type names, `hasMore`/`limit`/`offset`. */
+        /** @description The query API's answer. `results` follows the query's `kind`; the SQL, events and actors kinds also answer `columns` and `types`, and `hasMore`/`limit`/`offset` for paging. */
         QueryResponse: {
-            /** @description Rows (SQL, events, actors) or the analysis result (insight kinds). */
-            results: unknown;
+            /** @description By the query's `kind` (a node wrapped in `source` answers as its source): the same value as the legacy endpoint's `result` for the insight kinds, rows (one array per row, in `columns` order) for the others. To render it, check `Array.isArray` on each item (a row, or a funnel's breakdown) and `in` for the field that tells the rest apart (`"days"` for a series, `"cohort"`, `"source"`). */
+            results: components["schemas"]["TrendResult"][] | components["schemas"]["FunnelResult"] | components["schemas"]["RetentionCohort"][] | components["schemas"]["PathEdge"][] | components["schemas"]["FunnelCorrelationResult"] | unknown[][];
             columns?: string[];
             /** @description ClickHouse type names (`String`, `UInt64`, `Float64`, `Date`, `DateTime64(6, 'UTC')`, `Nullable(…)`); pairs with the column name for HogQLQuery. */
             types?: (string | string[])[];
@@ -4123,68 +4061,6 @@ export interface components {
             /** @description The failure's category (`retryable` for a query to correct). */
             error_type?: string;
         };
-        /**
-         * @description A dashboard as the real service lists it (its DashboardBasicSerializer). Not in the spec: the spec's insights carry `dashboards` ids and `dashboard_tiles`; these name and describe them. Choices: dashboards exist through the insights placed on them (a fixture names them by id only, so they are called "Dashboard N"), none is pinned, shared or tagged; `created_at` is the creation time of the earliest insight placed on it; `created_by` is null (no user created it through the API).
-         * @example {
-         *       "id": 1,
-         *       "name": "Dashboard 1",
-         *       "description": "",
-         *       "pinned": false,
-         *       "created_at": "2024-03-01T10:00:00Z",
-         *       "created_by": null,
-         *       "last_accessed_at": null,
-         *       "is_shared": false,
-         *       "deleted": false,
-         *       "creation_mode": "default",
-         *       "tags": [],
-         *       "restriction_level": 21,
-         *       "effective_restriction_level": 21,
-         *       "effective_privilege_level": 37,
-         *       "user_access_level": "editor",
-         *       "team_id": 1
-         *     }
-         */
-        DashboardBasic: {
-            id: number;
-            name: string;
-            description: string;
-            pinned: boolean;
-            /** Format: date-time */
-            created_at: string;
-            created_by: components["schemas"]["User"] | null;
-            /** Format: date-time */
-            last_accessed_at: string | null;
-            is_shared: boolean;
-            deleted: boolean;
-            /** @enum {string} */
-            creation_mode: "default" | "template" | "duplicate";
-            tags: string[];
-            /** @description 21 = everyone in the project can edit. */
-            restriction_level: number;
-            effective_restriction_level: number;
-            /** @description 37 = can edit. */
-            effective_privilege_level: number;
-            /** @enum {string} */
-            user_access_level: "none" | "viewer" | "editor" | "manager";
-            /** @description The project's integer id. */
-            team_id: number;
-        };
-        /** @description A page of a project's dashboards. */
-        PaginatedDashboardList: {
-            /** @description Number of dashboards matching the filters. */
-            count: number;
-            /**
-             * Format: uri
-             * @description Absolute URL of the next page, or null when nothing follows.
-             */
-            next: string | null;
-            /**
-             * Format: uri
-             * @description Absolute URL of the previous page, or null on the first page.
-             */
-            previous: string | null;
-            results: components["schemas"]["DashboardBasic"][];
-        };
         /** @description A dashboard with its filters and tiles, as the real service's dashboard retrieve answers (not in the spec). Each tile holds its insight as `GET /insights/{id}/?from_dashboard={dashboard id}` returns it: the dashboard's filters applied to its result, the tile's color and layouts added. Tiles of soft-deleted insights and removed tiles are left out, as the real service does. */
         Dashboard: {
             id: number;
@@ -4233,52 +4109,74 @@ export interface components {
                 deleted: boolean;
             }[];
         };
-        /** @description A condition on a person property (`type: person`), a group property (`group`, with `group_type_index`), cohort membership (`cohort`: `value` is the cohort id, operator `in` or `not_in`) or another flag's value (`flag`: `key` is that flag's id, operator `flag_evaluates_to`, `value` true, false or a variant key). */
-        FeatureFlagProperty: {
-            key: string;
-            value?: unknown;
-            /** @enum {string|null} */
-            operator?: "exact" | "is_not" | "icontains" | "not_icontains" | "regex" | "not_regex" | "gt" | "gte" | "lt" | "lte" | "is_set" | "is_not_set" | "is_date_before" | "is_date_after" | "is_date_exact" | "in" | "not_in" | "flag_evaluates_to" | "semver_eq" | "semver_neq" | "semver_gt" | "semver_gte" | "semver_lt" | "semver_lte" | "semver_tilde" | "semver_caret" | "semver_wildcard" | null;
-            /** @description person, group, cohort or flag; other property types are refused with the real service's message. */
-            type: string;
-            group_type_index?: number | null;
-            negation?: boolean;
-        } & {
-            [key: string]: unknown;
+        /**
+         * @description A dashboard as the real service lists it (its DashboardBasicSerializer). Not in the spec: the spec's insights carry `dashboards` ids and `dashboard_tiles`; these name and describe them. Choices: dashboards exist through the insights placed on them (a fixture names them by id only, so they are called "Dashboard N"), none is pinned, shared or tagged; `created_at` is the creation time of the earliest insight placed on it; `created_by` is null (no user created it through the API).
+         * @example {
+         *       "id": 1,
+         *       "name": "Dashboard 1",
+         *       "description": "",
+         *       "pinned": false,
+         *       "created_at": "2024-03-01T10:00:00Z",
+         *       "created_by": null,
+         *       "last_accessed_at": null,
+         *       "is_shared": false,
+         *       "deleted": false,
+         *       "creation_mode": "default",
+         *       "tags": [],
+         *       "restriction_level": 21,
+         *       "effective_restriction_level": 21,
+         *       "effective_privilege_level": 37,
+         *       "user_access_level": "editor",
+         *       "team_id": 1
+         *     }
+         */
+        DashboardBasic: {
+            id: number;
+            name: string;
+            description: string;
+            pinned: boolean;
+            /** Format: date-time */
+            created_at: string;
+            created_by: components["schemas"]["User"] | null;
+            /** Format: date-time */
+            last_accessed_at: string | null;
+            is_shared: boolean;
+            deleted: boolean;
+            /** @enum {string} */
+            creation_mode: "default" | "template" | "duplicate";
+            tags: string[];
+            /** @description 21 = everyone in the project can edit. */
+            restriction_level: number;
+            effective_restriction_level: number;
+            /** @description 37 = can edit. */
+            effective_privilege_level: number;
+            /** @enum {string} */
+            user_access_level: "none" | "viewer" | "editor" | "manager";
+            /** @description The project's integer id. */
+            team_id: number;
         };
-        /** @description One condition set of a flag. */
-        FeatureFlagConditionGroup: {
-            /** @description All must hold. */
-            properties?: components["schemas"]["FeatureFlagProperty"][];
-            /** @description Share of matching actors for whom the set holds, by the hash of flag key and distinct id (or group key); null is 100. */
-            rollout_percentage?: number | null;
-            /** @description The variant every actor matching this set gets (a key of `multivariate.variants`). */
-            variant?: string | null;
-        } & {
-            [key: string]: unknown;
-        };
-        /** @description A flag's release conditions, variants and payloads. The flag is on for an actor (a person, or a group for a group flag) who matches any condition set in `groups` and falls inside its rollout; the first matching set decides. */
-        FeatureFlagFilters: {
-            /** @description Condition sets, checked in order. Required and non-empty on create. */
-            groups?: components["schemas"]["FeatureFlagConditionGroup"][];
-            /** @description Variants of a multivariate flag; their rollout percentages must sum to 100. */
-            multivariate?: {
-                variants: {
-                    key: string;
-                    name?: string | null;
-                    rollout_percentage: number;
-                }[];
-            } | null;
-            /** @description Payload per variant key, or under `"true"` for a boolean flag: each a JSON text (a JSON object sent here is stored as its text, as the real service does). Returned parsed to the client libraries. */
-            payloads?: {
-                [key: string]: unknown;
-            };
-            /** @description Evaluate per group of this type (its group key hashed) instead of per person. */
-            aggregation_group_type_index?: number | null;
-            /** @description Early-access enrolment conditions; stored, not evaluated. */
-            super_groups?: Record<string, never>[];
-        } & {
-            [key: string]: unknown;
+        /** @description An event name seen in the project's events (computed, not stored). Not in the spec. */
+        EventDefinition: {
+            /**
+             * Format: uuid
+             * @description Stable per project and name.
+             */
+            id: string;
+            name: string;
+            /**
+             * Format: date-time
+             * @description The first event's timestamp.
+             */
+            created_at: string;
+            /** Format: date-time */
+            last_seen_at: string;
+            /** @description Events of this name in the 30 days before now. */
+            volume_30_day: number;
+            description: null;
+            owner: null;
+            tags: string[];
+            verified: boolean;
+            hidden: boolean;
         };
         /** @description A feature flag, in the real service's shape. Fields of features the mock does not have (experiments, surveys, early access, usage dashboards, encrypted payloads, evaluation tags) carry their empty values. */
         FeatureFlag: {
@@ -4325,32 +4223,37 @@ export interface components {
             /** Format: date-time */
             last_called_at?: string | null;
         };
-        /** @description A page of a project's feature flags. */
-        PaginatedFeatureFlagList: {
-            /** @description Number of flags matching the filters. */
-            count: number;
-            /**
-             * Format: uri
-             * @description Absolute URL of the next page, or null when nothing follows.
-             */
-            next: string | null;
-            /**
-             * Format: uri
-             * @description Absolute URL of the previous page, or null on the first page.
-             */
-            previous: string | null;
-            results: components["schemas"]["FeatureFlag"][];
+        /** @description One condition set of a flag. */
+        FeatureFlagConditionGroup: {
+            /** @description All must hold. */
+            properties?: components["schemas"]["FeatureFlagProperty"][];
+            /** @description Share of matching actors for whom the set holds, by the hash of flag key and distinct id (or group key); null is 100. */
+            rollout_percentage?: number | null;
+            /** @description The variant every actor matching this set gets (a key of `multivariate.variants`). */
+            variant?: string | null;
+        } & {
+            [key: string]: unknown;
         };
-        /** @description Writable fields of a flag: the body of create (with `key` and `filters` required) and of update. Read-only fields of FeatureFlag sent along are ignored, as the real service does. */
-        FeatureFlagWrite: {
-            key?: string;
-            name?: string;
-            filters?: components["schemas"]["FeatureFlagFilters"];
-            active?: boolean;
-            /** @description `true` soft-deletes the flag (it disappears from lists, reads and evaluation); it cannot be undone. */
-            deleted?: boolean;
-            ensure_experience_continuity?: boolean;
-            tags?: string[];
+        /** @description A flag's release conditions, variants and payloads. The flag is on for an actor (a person, or a group for a group flag) who matches any condition set in `groups` and falls inside its rollout; the first matching set decides. */
+        FeatureFlagFilters: {
+            /** @description Condition sets, checked in order. Required and non-empty on create. */
+            groups?: components["schemas"]["FeatureFlagConditionGroup"][];
+            /** @description Variants of a multivariate flag; their rollout percentages must sum to 100. */
+            multivariate?: {
+                variants: {
+                    key: string;
+                    name?: string | null;
+                    rollout_percentage: number;
+                }[];
+            } | null;
+            /** @description Payload per variant key, or under `"true"` for a boolean flag: each a JSON text (a JSON object sent here is stored as its text, as the real service does). Returned parsed to the client libraries. */
+            payloads?: {
+                [key: string]: unknown;
+            };
+            /** @description Evaluate per group of this type (its group key hashed) instead of per person. */
+            aggregation_group_type_index?: number | null;
+            /** @description Early-access enrolment conditions; stored, not evaluated. */
+            super_groups?: Record<string, never>[];
         } & {
             [key: string]: unknown;
         };
@@ -4376,6 +4279,32 @@ export interface components {
                 [key: string]: Record<string, never>;
             };
         };
+        /** @description A condition on a person property (`type: person`), a group property (`group`, with `group_type_index`), cohort membership (`cohort`: `value` is the cohort id, operator `in` or `not_in`) or another flag's value (`flag`: `key` is that flag's id, operator `flag_evaluates_to`, `value` true, false or a variant key). */
+        FeatureFlagProperty: {
+            key: string;
+            value?: unknown;
+            /** @enum {string|null} */
+            operator?: "exact" | "is_not" | "icontains" | "not_icontains" | "regex" | "not_regex" | "gt" | "gte" | "lt" | "lte" | "is_set" | "is_not_set" | "is_date_before" | "is_date_after" | "is_date_exact" | "in" | "not_in" | "flag_evaluates_to" | "semver_eq" | "semver_neq" | "semver_gt" | "semver_gte" | "semver_lt" | "semver_lte" | "semver_tilde" | "semver_caret" | "semver_wildcard" | null;
+            /** @description person, group, cohort or flag; other property types are refused with the real service's message. */
+            type: string;
+            group_type_index?: number | null;
+            negation?: boolean;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Writable fields of a flag: the body of create (with `key` and `filters` required) and of update. Read-only fields of FeatureFlag sent along are ignored, as the real service does. */
+        FeatureFlagWrite: {
+            key?: string;
+            name?: string;
+            filters?: components["schemas"]["FeatureFlagFilters"];
+            active?: boolean;
+            /** @description `true` soft-deletes the flag (it disappears from lists, reads and evaluation); it cannot be undone. */
+            deleted?: boolean;
+            ensure_experience_continuity?: boolean;
+            tags?: string[];
+        } & {
+            [key: string]: unknown;
+        };
         /**
          * @description An organization. Not in the spec. Choice: the mock has exactly one organization, holding every project; its uuid is derived from the store (stable across restarts of the same data), its name is fixed.
          * @example {
@@ -4396,28 +4325,37 @@ export interface components {
             /** @description The caller's level, 15 (owner) as for the real service's organization creator. */
             membership_level: number;
         };
-        /** @description An event name seen in the project's events (computed, not stored). Not in the spec. */
-        EventDefinition: {
+        /** @description A page of a project's dashboards. */
+        PaginatedDashboardList: {
+            /** @description Number of dashboards matching the filters. */
+            count: number;
             /**
-             * Format: uuid
-             * @description Stable per project and name.
+             * Format: uri
+             * @description Absolute URL of the next page, or null when nothing follows.
              */
-            id: string;
-            name: string;
+            next: string | null;
             /**
-             * Format: date-time
-             * @description The first event's timestamp.
+             * Format: uri
+             * @description Absolute URL of the previous page, or null on the first page.
              */
-            created_at: string;
-            /** Format: date-time */
-            last_seen_at: string;
-            /** @description Events of this name in the 30 days before now. */
-            volume_30_day: number;
-            description: null;
-            owner: null;
-            tags: string[];
-            verified: boolean;
-            hidden: boolean;
+            previous: string | null;
+            results: components["schemas"]["DashboardBasic"][];
+        };
+        /** @description A page of a project's feature flags. */
+        PaginatedFeatureFlagList: {
+            /** @description Number of flags matching the filters. */
+            count: number;
+            /**
+             * Format: uri
+             * @description Absolute URL of the next page, or null when nothing follows.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description Absolute URL of the previous page, or null on the first page.
+             */
+            previous: string | null;
+            results: components["schemas"]["FeatureFlag"][];
         };
         /** @description A property key seen on the project's events, persons or groups (computed, not stored). Not in the spec. */
         PropertyDefinition: {
@@ -4753,13 +4691,6 @@ export interface components {
         path_end_key: string;
         /** @description Node at which the listed actors' paths end. */
         path_dropoff_key: string;
-        /** @description Feature flag id. An id that names no live flag of the project is 404. */
-        feature_flag_id: number;
-        /**
-         * @description JSON-encoded array of `{property, type, ...}`: several breakdowns at once (the value becomes a list). Carried by the analyses' persons URLs so that following one lists the same actors.
-         * @example [{"property":"$browser","type":"event"}]
-         */
-        breakdowns: string;
         /**
          * @description Organization id (a uuid) as listed by `GET /api/organizations/`, or `@current`. Not in the spec.
          * @example @current
@@ -4767,6 +4698,13 @@ export interface components {
         organization_id: string;
         /** @description A background query's id: the `client_query_id` of its request, or the `query_status.id` it was answered with. An id that is unknown, expired, or of another project is 404. */
         query_id: string;
+        /**
+         * @description JSON-encoded array of `{property, type, ...}`: several breakdowns at once (the value becomes a list). Carried by the analyses' persons URLs so that following one lists the same actors.
+         * @example [{"property":"$browser","type":"event"}]
+         */
+        breakdowns: string;
+        /** @description Feature flag id. An id that names no live flag of the project is 404. */
+        feature_flag_id: number;
     };
     requestBodies: never;
     headers: never;
