@@ -157,7 +157,7 @@ export async function createApp({ store, clock, config, logger, startup, chdbMod
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
-  app.use(docsRouter());
+  app.use(docsRouter(store));
   app.use((req, res, next) => {
     const started = performance.now();
     res.on("finish", () => {

@@ -6,7 +6,10 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import { stringify } from "yaml";
 import { OPENAPI_PATH } from "./api.ts";
 import { projectFile } from "../util/project-files.ts";
+import { differencesHtml } from "./differences.ts";
 import { landing } from "./landing.ts";
+import { LOOPBACK_HOST } from "./control-origins.ts";
+import type { Store } from "../store/store.ts";
 
 /** swagger-ui-dist ships the prebuilt UI; it is served from node_modules so the docs work offline. */
 /** The capture endpoints' own document (they are not part of the spec's API). */
@@ -73,12 +76,32 @@ async function bundleDocument(file: string): Promise<Bundled> {
   };
 }
 
+/** Socket addresses of this machine (as the control API's guard lists them). */
+const LOOPBACK_ADDRESSES = new Set(["127.0.0.1", "::1", "::ffff:127.0.0.1"]);
+
+/**
+ * Whether the viewer sits at this machine: a loopback socket, and a loopback Host (a foreign page that rebinds
+ * its own name to 127.0.0.1 still sends its own name), so showing the running server's key tells nobody new.
+ */
+export function isLoopbackViewer(req: Request): boolean {
+  return LOOPBACK_ADDRESSES.has(req.socket.remoteAddress ?? "") && LOOPBACK_HOST.test(req.get("host") ?? "");
+}
+
+/** The key `npm start` prints: the first personal API key of the first user. */
+export function runningServerKey(store: Store): string | undefined {
+  const user = store.users.get(1) ?? store.snapshot().meta.users[0];
+  return user?.personal_api_keys[0];
+}
+
+/** A value inlined into a <script>: JSON that cannot close the element. */
+const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c");
+
 /**
  * The Swagger UI page. It loads the bundled document (as `forTryItOut` prepares it) and puts this origin
  * first in `servers`, so "Try it out" calls the server that serves the page, with the key entered under
  * "Authorize".
  */
-const PAGE = `<!doctype html>
+const PAGE = (viewerKey: string | undefined) => `<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8">
@@ -106,6 +129,9 @@ const PAGE = `<!doctype html>
           plugins: [SwaggerUIBundle.plugins.DownloadUrl],
           layout: "BaseLayout",
         });
+        // The running server's key, for a viewer on this machine only: Try it out works without a trip to the terminal.
+        const key = ${scriptJson(viewerKey ?? null)};
+        if (key) window.ui.preauthorizeApiKey("PersonalAPIKey", key);
       });
   </script>
 </body>
@@ -117,7 +143,8 @@ const PAGE = `<!doctype html>
  * `/openapi.yaml` (the bundled document). Mounted before the API, so these paths need no API key. The
  * document is bundled once, at the first request.
  */
-export function docsRouter(file: string = OPENAPI_PATH): Router {
+export function docsRouter(store: Store | undefined, file: string = OPENAPI_PATH): Router {
+  const viewerKey = (req: Request) => (store && isLoopbackViewer(req) ? runningServerKey(store) : undefined);
   let bundled: Promise<Bundled> | undefined;
   let captureYaml: string | undefined;
   const load = () => {
@@ -137,7 +164,7 @@ export function docsRouter(file: string = OPENAPI_PATH): Router {
   };
 
   const router = express.Router();
-  router.get("/", landing);
+  router.get("/", (req, res) => landing(req, res, viewerKey(req)));
   router.get("/openapi.json", serve((b) => b.json, "application/json"));
   router.get("/openapi.yaml", serve((b) => b.yaml, "application/yaml"));
   router.get("/capture/openapi.yaml", (_req, res) => {
@@ -145,8 +172,11 @@ export function docsRouter(file: string = OPENAPI_PATH): Router {
     res.type("application/yaml").send(captureYaml);
   });
   router.get("/docs/openapi.json", serve((b) => b.docs, "application/json"));
-  router.get("/docs", (_req, res) => {
-    res.type("html").send(PAGE);
+  router.get("/docs/differences", (_req, res) => {
+    res.type("html").send(differencesHtml());
+  });
+  router.get("/docs", (req, res) => {
+    res.type("html").send(PAGE(viewerKey(req)));
   });
   for (const name of UI_FILES) {
     router.get(`/docs/assets/${name}`, (_req, res, next) => {

@@ -1,0 +1,46 @@
+import { mkdirSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser } from "playwright-core";
+import { launchChromium } from "../support/browser.ts";
+import { chromium } from "../support/external-tools.ts";
+import { scenario, startTestServer, type TestServer } from "../support/server.ts";
+
+const ARTIFACTS = "test-artifacts";
+/** Generous: a cold Chromium on a shared 2-vCPU machine. Playwright waits for conditions, never for time. */
+const UI_TIMEOUT = 60_000;
+
+let s: TestServer;
+
+chromium.describe("the trend operation's reference page (browser)", () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchChromium();
+    s = await startTestServer(scenario("basic"));
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await s?.close();
+  });
+
+  describe("GET /insights/trend/ in /docs", () => {
+    it("opens with one plain sentence, is authorized with the running key, and Try it out leaves format unset", { timeout: 180_000 }, async () => {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 1600 } });
+      page.setDefaultTimeout(UI_TIMEOUT);
+      await page.goto(`${s.base}/docs#/insights/insights_trend_retrieve`);
+      const operation = page.locator("#operations-insights-insights_trend_retrieve");
+      await operation.locator(".opblock-body").waitFor({ state: "visible" });
+
+      const firstParagraph = operation.locator(".opblock-description-wrapper p").first();
+      await expect(firstParagraph.innerText()).resolves.toBe("Counts the project's events over time, with the filter in the query string.");
+      // The padlock of an operation whose security scheme has a value is drawn locked.
+      await expect(operation.locator("button.authorization__btn").getAttribute("aria-label")).resolves.toBe("authorization button locked");
+      await operation.scrollIntoViewIfNeeded();
+      mkdirSync(ARTIFACTS, { recursive: true });
+      await operation.screenshot({ path: `${ARTIFACTS}/trend-after.png` });
+
+      await operation.getByRole("button", { name: "Try it out" }).click();
+      await expect(operation.locator('tr[data-param-name="format"] select').inputValue()).resolves.toBe("");
+      await page.close();
+    });
+  });
+});
