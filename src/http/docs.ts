@@ -50,11 +50,17 @@ export function forTryItOut(doc: Json): Json {
   const fixedPaths = Object.fromEntries(
     Object.entries(paths).map(([path, item]) => {
       if (!isObject(item)) return [path, item];
-      const fixed: Json = { ...item, parameters: fix(item.parameters) };
-      if (item.parameters === undefined) delete fixed.parameters;
+      // Path-level parameters are repeated on each operation: Swagger UI leaves a path-level $ref unresolved on an
+      // operation with many parameters of its own (a nameless "any" row, and `{project_id}` sent as is).
+      const { parameters: shared, ...fixed } = item;
+      const sharedParams = Array.isArray(shared) ? shared : [];
       for (const method of HTTP_METHODS) {
         const op = item[method];
-        if (isObject(op) && op.parameters !== undefined) fixed[method] = { ...op, parameters: fix(op.parameters) };
+        if (!isObject(op)) continue;
+        const own = Array.isArray(op.parameters) ? op.parameters : [];
+        const key = (p: unknown) => (isObject(p) ? String(p.$ref ?? `${String(p.in)}:${String(p.name)}`) : "");
+        const inherited = sharedParams.filter((p) => !own.some((o) => key(o) === key(p)));
+        if (own.length + inherited.length > 0) fixed[method] = { ...op, parameters: fix([...inherited, ...own]) };
       }
       return [path, fixed];
     }),

@@ -23,7 +23,7 @@ chromium.describe("the trend operation's reference page (browser)", () => {
   });
 
   describe("GET /insights/trend/ in /docs", () => {
-    it("opens with one plain sentence, is authorized with the running key, and Try it out leaves format unset", { timeout: 180_000 }, async () => {
+    it("opens with one plain sentence, is authorized with the running key, and Try it out calls this server without format", { timeout: 180_000 }, async () => {
       const page = await browser.newPage({ viewport: { width: 1280, height: 1600 } });
       page.setDefaultTimeout(UI_TIMEOUT);
       await page.goto(`${s.base}/docs#/insights/insights_trend_retrieve`);
@@ -40,6 +40,20 @@ chromium.describe("the trend operation's reference page (browser)", () => {
 
       await operation.getByRole("button", { name: "Try it out" }).click();
       await expect(operation.locator('tr[data-param-name="format"] select').inputValue()).resolves.toBe("");
+      await expect(operation.locator('tr[data-param-name="project_id"] input').inputValue()).resolves.toBe("1");
+      // The examples prefill a property filter and a breakdown; this run asks for the plain series.
+      await operation.locator('tr[data-param-name="properties"] input').fill("");
+      await operation.locator('tr[data-param-name="breakdown"] input').fill("");
+      await operation.locator('tr[data-param-name="events"] input').fill('[{"id":"$pageview"}]');
+      await operation.locator('tr[data-param-name="date_from"] input').fill("2024-03-01");
+      await operation.locator('tr[data-param-name="date_to"] input').fill("2024-03-03");
+      const answered = page.waitForResponse((res) => res.url().includes("/api/projects/1/insights/trend/"));
+      await operation.getByRole("button", { name: "Execute" }).click();
+      const response = await answered;
+      expect(response.status()).toBe(200);
+      expect(new URL(response.url()).searchParams.has("format")).toBe(false);
+      const body = (await response.json()) as { result: Array<{ label: string; data: number[] }> };
+      expect(body.result.map((series) => [series.label, series.data])).toEqual([["$pageview", [3, 1, 1]]]);
       await page.close();
     });
   });
