@@ -41,11 +41,46 @@ function tryItOutParameter(param: Json): Json {
   return first && "value" in first ? { ...rest, example: first.value } : rest;
 }
 
+/** Fewer than this many rarely-used (`x-advanced`) query parameters are left as they are. */
+const MIN_GROUPED = 3;
+
+/**
+ * An operation's rarely-used query parameters (marked `x-advanced: true`) as one "advanced" input of the docs
+ * view: a form-exploded object, which Swagger UI shows as one JSON box and sends as separate query parameters
+ * (`{"smoothing_intervals": 3}` → `smoothing_intervals=3`). The contract (`/openapi.json`) lists them one by one.
+ */
+export function groupAdvanced(params: unknown[], resolve: (p: unknown) => unknown): unknown[] {
+  const advanced = params.filter((p) => {
+    const param = resolve(p);
+    return isObject(param) && param.in === "query" && param["x-advanced"] === true;
+  });
+  if (advanced.length < MIN_GROUPED) return params;
+  const properties = Object.fromEntries(
+    advanced.map((p) => {
+      const param = resolve(p) as Json;
+      return [String(param.name), { ...(isObject(param.schema) ? param.schema : {}), description: param.description }];
+    }),
+  );
+  const names = Object.keys(properties).map((n) => `\`${n}\``).join(", ");
+  const grouped = {
+    name: "advanced",
+    in: "query",
+    required: false,
+    description: `Rarely-used fields, as one JSON object whose keys are sent as query parameters: ${names}.`,
+    style: "form",
+    explode: true,
+    schema: { type: "object", properties, additionalProperties: false },
+  };
+  return [...params.filter((p) => !advanced.includes(p)), grouped];
+}
+
 const HTTP_METHODS = ["get", "put", "post", "delete", "patch", "options", "head", "trace"];
 
 /** The bundled document with every parameter (of path items, operations and components) prepared for Try it out. */
 export function forTryItOut(doc: Json): Json {
   const paths = isObject(doc.paths) ? doc.paths : {};
+  const componentParams = isObject(doc.components) && isObject(doc.components.parameters) ? doc.components.parameters : {};
+  const resolve = (p: unknown) => (isObject(p) && typeof p.$ref === "string" ? componentParams[p.$ref.replace("#/components/parameters/", "")] : p);
   const fix = (params: unknown) => (Array.isArray(params) ? params.map((p) => (isObject(p) ? tryItOutParameter(p) : p)) : params);
   const fixedPaths = Object.fromEntries(
     Object.entries(paths).map(([path, item]) => {
@@ -60,7 +95,7 @@ export function forTryItOut(doc: Json): Json {
         const own = Array.isArray(op.parameters) ? op.parameters : [];
         const key = (p: unknown) => (isObject(p) ? String(p.$ref ?? `${String(p.in)}:${String(p.name)}`) : "");
         const inherited = sharedParams.filter((p) => !own.some((o) => key(o) === key(p)));
-        if (own.length + inherited.length > 0) fixed[method] = { ...op, parameters: fix([...inherited, ...own]) };
+        if (own.length + inherited.length > 0) fixed[method] = { ...op, parameters: groupAdvanced(fix([...inherited, ...own]) as unknown[], resolve) };
       }
       return [path, fixed];
     }),
