@@ -150,7 +150,7 @@ export async function createApp({ store, clock, config, logger, startup, chdbMod
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
-  app.use(docsRouter());
+  app.use(docsRouter(store));
   /** Every answered request: a log line, and an entry in the request log (the control API's own calls excepted). */
   const record: RecordAnswer = (req, status, errorBody, ms) => {
     const at = req.originalUrl.indexOf("?");

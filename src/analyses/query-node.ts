@@ -39,6 +39,16 @@ const snake = (key: string): string => RENAMED[key] ?? key.replace(/[A-Z]/g, (c)
 /** Drops undefined so the filter carries only what the node said. */
 const defined = (entries: [string, unknown][]): Loose => Object.fromEntries(entries.filter(([, v]) => v !== undefined));
 
+/** Where a legacy filter field came from in the node (`commonFields`), for errors that name the node's field. */
+const NODE_FIELD_OF: Readonly<Record<string, string>> = {
+  date_from: "dateRange__date_from",
+  date_to: "dateRange__date_to",
+  explicit_date: "dateRange__explicitDate",
+};
+
+/** The node's field a converted filter field came from (`date_from` → `dateRange__date_from`), where it is known. */
+export const nodeFieldOf = (filterAttr: string): string | undefined => NODE_FIELD_OF[filterAttr];
+
 function commonFields(source: Loose): Loose {
   const dateRange = isObject(source.dateRange) ? source.dateRange : {};
   const interval = source.interval === "minute" ? "hour" : source.interval;

@@ -13,13 +13,13 @@ export interface paths {
         };
         /**
          * List projects
-         * @description Lists the projects the key's user is a member of, ordered by id. The `id` of a project is the `{project_id}` of every other path. Choice: the spec only says that project ids come from here; we list the caller's projects with a paginated envelope and the fields the mock uses, with integer ids and the organization as the real service's project objects have them.
+         * @description Lists the projects the key's user is a member of, ordered by id. The `id` of a project is the `{project_id}` of every other path.
          */
         get: operations["projects_list"];
         put?: never;
         /**
          * Create a project
-         * @description Not in the spec (the real service's `POST /api/projects/`, which its CLI and agent tools call). Creates a project in the organization, persisted and listed afterwards, with the next integer id and its own `phc_` API token for capture. Choice: every user of the mock may use the new project (the real service gives it to the organization's members; the mock has one organization).
+         * @description Not in the spec (the real service's `POST /api/projects/`, which its CLI and agent tools call). Creates a project in the organization, persisted and listed afterwards, with the next integer id and its own `phc_` API token for capture.
          */
         post: operations["projects_create"];
         delete?: never;
@@ -206,13 +206,13 @@ export interface paths {
         };
         /**
          * List insights
-         * @description Lists the project's insights that are not deleted. Ordering: `order` ascending with nulls last, then `last_modified_at` descending, then `id` descending (choice; the real service orders by `order` only). `next` and `previous` are absolute URLs that keep the other query parameters; `previous` is null on the first page and `next` is null when nothing follows. Choice: besides the spec's filters (`created_by`, `short_id`) the real service's `saved`, `favorited`, `search` (case-insensitive substring of name, derived_name or description) and `insight` (kind of the insight's `filters.insight`, or of its query node) are accepted, and the filters PostHog's CLI sends (`tags`, `date_from`/`date_to` on `last_modified_at`, `created_date_from`/`_to`, `last_viewed_date_from`/`_to` on the caller's views, `dashboards`, `user`, `include_dashboards`). Results carry the stored `result` without computing it.
+         * @description Lists the project's insights that are not deleted. Ordering: `order` ascending with nulls last, then `last_modified_at` descending, then `id` descending (choice; the real service orders by `order` only). `next` and `previous` are absolute URLs that keep the other query parameters; `previous` is null on the first page and `next` is null when nothing follows. Results carry the stored `result` without computing it.
          */
         get: operations["insights_list"];
         put?: never;
         /**
          * Create an insight
-         * @description Creates an insight from the writable fields and answers 201 with it. Choice: no field is required; gaps are filled with defaults (see InsightWrite) and read-only fields in the body are ignored. The new insight gets a fresh `short_id`, `created_by` and `last_modified_by` the caller, `is_sample` false, and `result` null, `last_refresh` null, `is_cached` false (it is not computed at creation). As in the real service, creating records a view by the caller, so the insight appears first in `my_last_viewed`.
+         * @description Creates an insight from the writable fields and answers 201 with it. The new insight gets a fresh `short_id`, `created_by` and `last_modified_by` the caller, `is_sample` false, and `result` null, `last_refresh` null, `is_cached` false (it is not computed at creation). As in the real service, creating records a view by the caller, so the insight appears first in `my_last_viewed`.
          */
         post: operations["insights_create"];
         delete?: never;
@@ -236,7 +236,7 @@ export interface paths {
         };
         /**
          * Activity log of all insights
-         * @description Returns the activity log of every insight of the project (deleted ones included), newest first, in pages of `limit` entries numbered by `page`. Choice: the spec says the response is an "Insight representation"; we return the real service's activity log page.
+         * @description Returns the activity log of every insight of the project (deleted ones included), newest first, in pages of `limit` entries numbered by `page`.
          */
         get: operations["insights_all_activity_retrieve"];
         put?: never;
@@ -264,7 +264,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a running insight query
-         * @description Asks the server to cancel the analysis query the client started under `client_query_id` (missing or empty: 400 with attr `client_query_id`). Choice: analyses run synchronously in the mock, so there is never anything to cancel; the request is acknowledged with 200 (spec status; the real service answers 201) and `{"success": true, "client_query_id": ...}` instead of the spec's "Insight representation". Writable insight fields sent along are accepted and ignored.
+         * @description Asks the server to cancel the analysis query the client started under `client_query_id` (missing or empty: 400 with attr `client_query_id`). Writable insight fields sent along are accepted and ignored.
          */
         post: operations["insights_cancel_create"];
         delete?: never;
@@ -288,13 +288,13 @@ export interface paths {
         };
         /**
          * Run a funnel analysis (query form)
-         * @description Same analysis as `POST /insights/funnel/`, with the filter given as query parameters. Choice (the spec lists no parameters): every field of FunnelRequest is a query parameter, lists and objects JSON-encoded; the server decodes them and validates the result against FunnelRequest. The answer is the analysis envelope (the spec says "Insight representation").
+         * @description Same analysis as `POST /insights/funnel/`, with the filter given as query parameters. The answer is the analysis envelope (the spec says "Insight representation").
          */
         get: operations["insights_funnel_retrieve"];
         put?: never;
         /**
          * Run a funnel analysis
-         * @description Computes a funnel over the project's events: per actor, how far through the ordered steps it got within the conversion window (counted from step 1; all steps inside the date range). `funnel_viz_type` picks the result shape (see FunnelResponse). Validation beyond the schema, 400 with `attr`: fewer than two steps (`events`); `funnel_from_step`/`funnel_to_step` out of range or from ≥ to (`funnel_from_step`/`funnel_to_step`); an exclusion with from ≥ to or outside the steps (`exclusions__<i>__funnel_from_step` or `__funnel_to_step`); an exclusion identical to a step inside its range (`exclusions__<i>__id`). Choices: the spec's `funnel_window_interval_type` and the real service's `funnel_window_interval_unit` are both accepted, case-insensitively; `order` of a step is an integer (spec: string); `date_to` defaults to now (spec: -7d); with no actor at all the steps result is `[]`.
+         * @description Computes a funnel over the project's events: per actor, how far through the ordered steps it got within the conversion window (counted from step 1; all steps inside the date range). `funnel_viz_type` picks the result shape (see FunnelResponse). Validation beyond the schema, 400 with `attr`: fewer than two steps (`events`); `funnel_from_step`/`funnel_to_step` out of range or from ≥ to (`funnel_from_step`/`funnel_to_step`); an exclusion with from ≥ to or outside the steps (`exclusions__<i>__funnel_from_step` or `__funnel_to_step`); an exclusion identical to a step inside its range (`exclusions__<i>__id`).
          */
         post: operations["insights_funnel_create"];
         delete?: never;
@@ -318,13 +318,13 @@ export interface paths {
         };
         /**
          * Run a funnel correlation analysis (query form)
-         * @description Same analysis as `POST /insights/funnel/correlation/`, with the filter given as query parameters. Choice (the spec lists no parameters): every field of FunnelCorrelationRequest is a query parameter, lists and objects JSON-encoded; the server decodes them and validates the result against FunnelCorrelationRequest. The answer is the correlation envelope (the spec says "Insight representation"). Choices as for the POST form.
+         * @description Same analysis as `POST /insights/funnel/correlation/`, with the filter given as query parameters. The answer is the correlation envelope (the spec says "Insight representation").
          */
         get: operations["insights_funnel_correlation_retrieve"];
         put?: never;
         /**
          * Run a funnel correlation analysis
-         * @description Finds events (or person property values, or event property values) that go with converting or dropping off in the given funnel. Actors who entered the funnel are the population; success is reaching the last step. For `events`, an event counts for an actor when it happens strictly after the actor's first step and strictly before its last step (or before the window closes when it did not convert); funnel step events themselves are not correlated. Validation as for funnels. Choice: the spec says the body is writable insight fields and the answer an Insight representation; we take the real service's funnel filter plus correlation fields and answer its correlation envelope. Choices: a breakdown on the funnel is ignored; a person property the person lacks is not correlated (the real service counts it as an empty value); each row links its actors through `success_people_url` and `failure_people_url` (`/persons/funnel/correlation/`).
+         * @description Finds events (or person property values, or event property values) that go with converting or dropping off in the given funnel. Actors who entered the funnel are the population; success is reaching the last step. For `events`, an event counts for an actor when it happens strictly after the actor's first step and strictly before its last step (or before the window closes when it did not convert); funnel step events themselves are not correlated. Validation as for funnels.
          */
         post: operations["insights_funnel_correlation_create"];
         delete?: never;
@@ -371,13 +371,13 @@ export interface paths {
         };
         /**
          * Run a paths analysis (query form)
-         * @description Same analysis as `POST /insights/path/`, with the filter given as query parameters. Choice (the spec lists no parameters): every field of PathRequest is a query parameter, lists and objects JSON-encoded; the server decodes them and validates the result against PathRequest. The answer is the paths envelope (the spec says "Insight representation"). Choices as for the POST form.
+         * @description Same analysis as `POST /insights/path/`, with the filter given as query parameters. The answer is the paths envelope (the spec says "Insight representation").
          */
         get: operations["insights_path_retrieve"];
         put?: never;
         /**
          * Run a paths analysis
-         * @description Computes the most common paths through pages, screens or events: per actor, events in the range ordered by time, split into sessions at gaps of 30 minutes or more, consecutive duplicates collapsed; the k-th item of a path is node `<k>_<item>`. Edges carry the number of paths using them and the mean time between the two events in milliseconds; only edges reachable from a `1_` node are kept. Choice: the spec says the body is writable insight fields and the answer an Insight representation; we take the real service's paths filter and answer its paths envelope. `value` counts paths (sessions), so an actor can count more than once. Choices: `funnel_paths` and the `hogql` item type are a 400 (not modelled); `exclude_events` applies whatever the event types (the real service applies it only with `include_event_types`); `path_replacements` does nothing (projects here have no path cleaning rules); `local_path_cleaning_filters` use JavaScript regular expressions; a pageview without `$current_url` is the empty item.
+         * @description Computes the most common paths through pages, screens or events: per actor, events in the range ordered by time, split into sessions at gaps of 30 minutes or more, consecutive duplicates collapsed; the k-th item of a path is node `<k>_<item>`. Edges carry the number of paths using them and the mean time between the two events in milliseconds; only edges reachable from a `1_` node are kept. `value` counts paths (sessions), so an actor can count more than once.
          */
         post: operations["insights_path_create"];
         delete?: never;
@@ -398,7 +398,7 @@ export interface paths {
         };
         /**
          * Run a retention analysis
-         * @description Computes a retention table: `total_intervals` cohorts of actors (by the period of their target event) and, for each, how many performed the returning event in each following period. The last cohort is the period containing `date_to` (default now); weeks start on the project's week start day. Choices (the spec lists no parameters and says "Insight representation"): the filter is given as query parameters, lists and objects JSON-encoded, decoded and validated by the server against RetentionRequest; the answer is the real service's retention envelope; every cohort has `total_intervals` values (periods after `date_to` count 0), as in the real service's current engine. Value 0 of a cohort counts the cohort itself, value j those of its actors who performed the returning event j periods later, inside the window (current engine). Choices: a breakdown (event or person property, missing = ""; or cohorts) gives `total_intervals` rows per value, values ordered by their number of actors, then by value, without a limit; `aggregation_group_type_index` makes the events' groups of that type the actors; `date_from` is ignored. Each row's `people_url` lists its cohort through `/persons/retention/`.
+         * @description Computes a retention table: `total_intervals` cohorts of actors (by the period of their target event) and, for each, how many performed the returning event in each following period. The last cohort is the period containing `date_to` (default now); weeks start on the project's week start day. Value 0 of a cohort counts the cohort itself, value j those of its actors who performed the returning event j periods later, inside the window (current engine). Each row's `people_url` lists its cohort through `/persons/retention/`.
          */
         get: operations["insights_retention_retrieve"];
         put?: never;
@@ -426,7 +426,7 @@ export interface paths {
         put?: never;
         /**
          * Report the time it took to see an insight
-         * @description Client telemetry sink (time to see data). Choice: the spec says the body is writable insight fields and the answer an Insight representation; the real service treats the endpoint as a telemetry sink and so do we: any JSON object is accepted, nothing is stored, and the answer is 200 (spec status; the real service answers 201) with `{"success": true}`.
+         * @description Client telemetry sink (time to see data).
          */
         post: operations["insights_timing_create"];
         delete?: never;
@@ -450,13 +450,17 @@ export interface paths {
         };
         /**
          * Run a trend, stickiness or lifecycle analysis (query form)
-         * @description Same analysis as `POST /insights/trend/`, with the filter given as query parameters. Choice (the spec lists no parameters): every field of TrendRequest is a query parameter, lists and objects JSON-encoded (reference: the real service's GET form); the server decodes them and validates the result against TrendRequest, so errors carry the same `attr` as for the body. The answer is the analysis envelope (the spec says "Insight representation"; we return what the real service returns). Identical filters are answered from the cache (`is_cached` true) until stale or `refresh=true`.
+         * @description Counts the project's events over time, with the filter in the query string.
+         *
+         *     The same analysis as `POST /insights/trend/`: each field of TrendRequest is a query parameter, lists and objects JSON-encoded, and errors name the same fields.
          */
         get: operations["insights_trend_retrieve"];
         put?: never;
         /**
          * Run a trend, stickiness or lifecycle analysis
-         * @description Computes a trend (`insight` TRENDS, default), stickiness (STICKINESS) or lifecycle (LIFECYCLE) over the project's events and answers the analysis envelope. Series are `events` and `actions` merged by `order`; every bucket of the range is present (0 when empty); persons, not distinct ids, are counted by the unique maths. Validation beyond the schema, 400 with `attr`: neither `events` nor `actions` given (`events`); a formula with unknown letters or functions (`formula`); lifecycle with other than exactly one series (`events`); an unknown action id (`actions__<i>__id`). Choice: the spec says the default of `date_to` is -7d; absent means now. Identical filters are answered from the cache (`is_cached` true, original `last_refresh`) until stale or `refresh=true`. Groups: `math` `unique_group` with `math_group_type_index` counts the distinct groups of that type among the matching events, and `aggregation_group_type_index` makes groups the actors of the unique maths; an event's group is `properties.$groups[<group type name>]` (the project's group types map names to indexes; a stored `$group_N` property is read too), and an event outside such a group counts for nobody. Stickiness (reference: analytics §3): N = buckets + 1 positions; actors are persons (or groups with `unique_group` or `aggregation_group_type_index`) whatever the math; compare is supported, formulas and breakdowns are ignored. Lifecycle (§4): persons only, the bucket before `date_from` is looked at, `new` follows the person's `created_at`, dormant counts are negative; labels keep the legacy `1-Mar-2024` form for every interval.
+         * @description Counts the project's events over time, one series per event or action.
+         *
+         *     The body is a TrendRequest: `insight` picks trends (default), stickiness or lifecycle, and each field says what it does. Every bucket of the range is present (0 when empty); the unique maths count persons, not distinct ids. A filter the schema cannot check (no series, an unknown formula letter, an unknown action id) is a 400 naming the field. The same filter is answered from the cache (`is_cached` true) until stale or `refresh=true`.
          */
         post: operations["insights_trend_create"];
         delete?: never;
@@ -480,7 +484,7 @@ export interface paths {
         };
         /**
          * Trending insights
-         * @description Not in the spec; the real service's endpoint, called by PostHog's CLI. The project's non-deleted insights viewed by anyone in the last `days` days, most viewed first (ties: most recently viewed, then newest id), as `{"results": [...]}`. Each entry is the basic insight with `last_viewed_at` (the latest view by anyone), `view_count` and `viewers`. Choice: the store keeps one view per user and insight (its latest, as the real service's `InsightViewed`), so `view_count` is the number of users whose latest view falls in the window and `viewers` are those users, most recent first. `limit` defaults to 10 and is capped at 100 (as the real service).
+         * @description Not in the spec; the real service's endpoint, called by PostHog's CLI. The project's non-deleted insights viewed by anyone in the last `days` days, most viewed first (ties: most recently viewed, then newest id), as `{"results": [...]}`. Each entry is the basic insight with `last_viewed_at` (the latest view by anyone), `view_count` and `viewers`. `limit` defaults to 10 and is capped at 100 (as the real service).
          */
         get: operations["insights_trending_retrieve"];
         put?: never;
@@ -506,21 +510,21 @@ export interface paths {
         };
         /**
          * Retrieve an insight
-         * @description Returns one insight with its result. A deleted insight is 404. Choice: the result is computed from the insight's definition (`query` if present, else `filters`) when it was never computed; otherwise the cached result is returned (`is_cached` true). With `refresh=true` it is recomputed when `next_allowed_client_refresh` has passed (`is_cached` false), else the cached result is kept. With `from_dashboard` the response also carries the tile's `color` and `layouts` (null and `{}` when the insight is not on that dashboard); the mock has no dashboard-level filter overrides.
+         * @description Returns one insight with its result. A deleted insight is 404. With `refresh=true` it is recomputed when `next_allowed_client_refresh` has passed (`is_cached` false), else the cached result is kept. With `from_dashboard` the response also carries the tile's `color` and `layouts` (null and `{}` when the insight is not on that dashboard); the mock has no dashboard-level filter overrides.
          */
         get: operations["insights_retrieve"];
         put?: never;
         post?: never;
         /**
          * Delete an insight (not allowed)
-         * @description Hard delete is not allowed: after authentication and the project check the answer is always 405 with no body, whether or not the insight exists (spec: "always"). Use `PATCH` with `{"deleted": true}` to soft-delete. Choice: `id` and `format` are accepted with any value and not validated, so this operation has no 400; 404 means an unknown project.
+         * @description Hard delete is not allowed: after authentication and the project check the answer is always 405 with no body, whether or not the insight exists (spec: "always"). Use `PATCH` with `{"deleted": true}` to soft-delete.
          */
         delete: operations["insights_destroy"];
         options?: never;
         head?: never;
         /**
          * Update an insight
-         * @description Changes the given writable fields and returns the updated insight (200). `deleted: true` soft-deletes the insight (and its dashboard tiles); afterwards it is hidden from list and retrieve (404). Choice, from the real service: `deleted: false` on a deleted insight restores it; that is the only request that can address a deleted insight (any other PATCH of it is 404). `last_modified_at`/`last_modified_by` change only when a material field changes (name, derived_name, description, filters, query, tags, deleted, dashboards); `updated_at` on every write. A change of `filters` or `query` clears the cached result. Read-only fields in the body are ignored; any change sets `is_sample` false.
+         * @description Changes the given writable fields and returns the updated insight (200). `deleted: true` soft-deletes the insight (and its dashboard tiles); afterwards it is hidden from list and retrieve (404). `last_modified_at`/`last_modified_by` change only when a material field changes (name, derived_name, description, filters, query, tags, deleted, dashboards); `updated_at` on every write. A change of `filters` or `query` clears the cached result. Read-only fields in the body are ignored; any change sets `is_sample` false.
          */
         patch: operations["insights_partial_update"];
         trace?: never;
@@ -535,14 +539,14 @@ export interface paths {
                  * @example 1
                  */
                 project_id: components["parameters"]["project_id"];
-                /** @description Insight: the integer id or the 8-character `short_id` (as the real service's clients address it). Choice: anything that names no insight of the project, whatever its form, is 404. */
+                /** @description Insight: the integer id or the 8-character `short_id` (as the real service's clients address it). */
                 id: components["parameters"]["insight_id"];
             };
             cookie?: never;
         };
         /**
          * Activity log of an insight
-         * @description Returns the activity log of one insight, newest first, in pages of `limit` entries numbered by `page`. Entries are written by create (`created`) and partial update (`updated`, with one change per changed field; soft delete and restore included). Choice: the spec says the response is an "Insight representation"; we return the real service's activity log page. Unknown (or deleted) insight: 404.
+         * @description Returns the activity log of one insight, newest first, in pages of `limit` entries numbered by `page`. Entries are written by create (`created`) and partial update (`updated`, with one change per changed field; soft delete and restore included). Unknown (or deleted) insight: 404.
          */
         get: operations["insights_activity_retrieve"];
         put?: never;
@@ -563,7 +567,7 @@ export interface paths {
                  * @example 1
                  */
                 project_id: components["parameters"]["project_id"];
-                /** @description Insight: the integer id or the 8-character `short_id` (as the real service's clients address it). Choice: anything that names no insight of the project, whatever its form, is 404. */
+                /** @description Insight: the integer id or the 8-character `short_id` (as the real service's clients address it). */
                 id: components["parameters"]["insight_id"];
             };
             cookie?: never;
@@ -572,7 +576,7 @@ export interface paths {
         put?: never;
         /**
          * Record a view of an insight
-         * @description Records that the caller viewed the insight now; it then comes first in the caller's `my_last_viewed`. Choice: the spec lists writable insight fields as the body and an Insight representation as the answer; the body is optional, accepted and ignored (nothing is written), and the answer is 200 with the viewed insight as stored (no computation). The real service answers 201 with no body. Unknown (or deleted) insight: 404.
+         * @description Records that the caller viewed the insight now; it then comes first in the caller's `my_last_viewed`. The real service answers 201 with no body. Unknown (or deleted) insight: 404.
          */
         post: operations["insights_viewed_create"];
         delete?: never;
@@ -593,7 +597,7 @@ export interface paths {
         };
         /**
          * List persons
-         * @description Lists the project's persons, ordered by `created_at` descending, then uuid descending. `count` is the total number of matches (spec envelope; the real service omits it). `next` and `previous` are absolute URLs keeping the other query parameters: `next` has `offset` advanced by `limit` and is null when nothing follows; `previous` is null on the first page and otherwise carries an explicit `offset` (`offset=0` for the first page; we do not copy the real service's quirk of repeating the current URL). Filters combine with AND. Choices: `limit` defaults to 100 and may not exceed 1000; `properties` applies only `person` and `cohort` filters (others are ignored); `cohort` is accepted as in the real service.
+         * @description Lists the project's persons, ordered by `created_at` descending, then uuid descending. `count` is the total number of matches (spec envelope; the real service omits it). `next` and `previous` are absolute URLs keeping the other query parameters: `next` has `offset` advanced by `limit` and is null when nothing follows; `previous` is null on the first page and otherwise carries an explicit `offset` (`offset=0` for the first page; we do not copy the real service's quirk of repeating the current URL). Filters combine with AND.
          */
         get: operations["persons_list"];
         put?: never;
@@ -645,7 +649,7 @@ export interface paths {
         };
         /**
          * Activity log of all persons
-         * @description Returns the activity log of every person of the project (deleted ones included), newest first, in pages of `limit` entries numbered by `page`. Choice: the spec says "Person representation"; we return the real service's activity log page.
+         * @description Returns the activity log of every person of the project (deleted ones included), newest first, in pages of `limit` entries numbered by `page`.
          */
         get: operations["persons_all_activity_retrieve"];
         put?: never;
@@ -668,7 +672,7 @@ export interface paths {
         };
         /**
          * Cohorts of a person
-         * @description Lists the cohorts the person belongs to, ordered by id. `person_id` is the integer id or the uuid (anything else 400 with attr `person_id`; unknown person 404). Choice: the spec says "Person representation"; we return the real service's newest shape `{"results": [{id, name, count}]}`.
+         * @description Lists the cohorts the person belongs to, ordered by id. `person_id` is the integer id or the uuid (anything else 400 with attr `person_id`; unknown person 404).
          */
         get: operations["persons_cohorts_retrieve"];
         put?: never;
@@ -691,13 +695,13 @@ export interface paths {
         };
         /**
          * Persons behind a funnel step (query form)
-         * @description Lists the persons behind one step of a funnel: `funnel_step` k (1-based) lists those who reached step k, -k those who reached step k−1 but not k; with a breakdown `funnel_step_breakdown` names the value. Choice: the spec shows only `format` and a "Person representation"; we follow the real service's legacy actors endpoint: the insight's filter as query parameters (lists and objects JSON-encoded, decoded and validated like the analysis body), the data point, `limit` (default 100), `offset` and `search`. `next` is the request URL with `offset` advanced by `limit` when more actors follow, otherwise null; `initial` is the first page's URL. Choices: `funnel_step` defaults to 1; 0, −1 and steps beyond the funnel are a 400 on `funnel_step`. Without `funnel_step_breakdown` a breakdown funnel lists the actors of every value. The viz type is ignored (steps). The step objects' `converted_people_url` and `dropped_people_url` are URLs of this form.
+         * @description Lists the persons behind one step of a funnel: `funnel_step` k (1-based) lists those who reached step k, -k those who reached step k−1 but not k; with a breakdown `funnel_step_breakdown` names the value. `next` is the request URL with `offset` advanced by `limit` when more actors follow, otherwise null; `initial` is the first page's URL. Without `funnel_step_breakdown` a breakdown funnel lists the actors of every value. The viz type is ignored (steps). The step objects' `converted_people_url` and `dropped_people_url` are URLs of this form.
          */
         get: operations["persons_funnel_retrieve"];
         put?: never;
         /**
          * Persons behind a funnel step
-         * @description Lists the persons behind one step of a funnel: `funnel_step` k (1-based) lists those who reached step k, -k those who reached step k−1 but not k; with a breakdown `funnel_step_breakdown` names the value. Same as the GET form with the filter in the body (the matching request schema); the data point, `limit`, `offset` and `search` are query parameters (a data point sent in the body is also accepted; the query string wins). Choices as for the GET form.
+         * @description Lists the persons behind one step of a funnel: `funnel_step` k (1-based) lists those who reached step k, -k those who reached step k−1 but not k; with a breakdown `funnel_step_breakdown` names the value. Same as the GET form with the filter in the body (the matching request schema); the data point, `limit`, `offset` and `search` are query parameters (a data point sent in the body is also accepted; the query string wins).
          */
         post: operations["persons_funnel_create"];
         delete?: never;
@@ -718,13 +722,13 @@ export interface paths {
         };
         /**
          * Persons behind a funnel correlation row (query form)
-         * @description Lists the persons behind one correlation row: the converted (`funnel_correlation_person_converted` true) or dropped-off actors of the funnel who performed `funnel_correlation_person_entity` or have the property values of `funnel_correlation_property_values`. Choice: the spec shows only `format` and a "Person representation"; we follow the real service's legacy actors endpoint: the insight's filter as query parameters (lists and objects JSON-encoded, decoded and validated like the analysis body), the data point, `limit` (default 100), `offset` and `search`. `next` is the request URL with `offset` advanced by `limit` when more actors follow, otherwise null; `initial` is the first page's URL. Choices: `funnel_correlation_person_converted` defaults to true. The entity (with `properties` for an event property value) must happen inside the actor's correlated span, as in the analysis; property values are matched against the person. The rows of `/insights/funnel/correlation/` link here in `success_people_url` and `failure_people_url`.
+         * @description Lists the persons behind one correlation row: the converted (`funnel_correlation_person_converted` true) or dropped-off actors of the funnel who performed `funnel_correlation_person_entity` or have the property values of `funnel_correlation_property_values`. `next` is the request URL with `offset` advanced by `limit` when more actors follow, otherwise null; `initial` is the first page's URL. The entity (with `properties` for an event property value) must happen inside the actor's correlated span, as in the analysis; property values are matched against the person. The rows of `/insights/funnel/correlation/` link here in `success_people_url` and `failure_people_url`.
          */
         get: operations["persons_funnel_correlation_retrieve"];
         put?: never;
         /**
          * Persons behind a funnel correlation row
-         * @description Lists the persons behind one correlation row: the converted (`funnel_correlation_person_converted` true) or dropped-off actors of the funnel who performed `funnel_correlation_person_entity` or have the property values of `funnel_correlation_property_values`. Same as the GET form with the filter in the body (the matching request schema); the data point, `limit`, `offset` and `search` are query parameters (a data point sent in the body is also accepted; the query string wins). Choices as for the GET form.
+         * @description Lists the persons behind one correlation row: the converted (`funnel_correlation_person_converted` true) or dropped-off actors of the funnel who performed `funnel_correlation_person_entity` or have the property values of `funnel_correlation_property_values`. Same as the GET form with the filter in the body (the matching request schema); the data point, `limit`, `offset` and `search` are query parameters (a data point sent in the body is also accepted; the query string wins).
          */
         post: operations["persons_funnel_correlation_create"];
         delete?: never;
@@ -745,7 +749,7 @@ export interface paths {
         };
         /**
          * Persons behind a lifecycle data point
-         * @description Lists the persons with lifecycle status `lifecycle_type` in the bucket starting at `target_date` (both required: a missing one is 400 with attr `target_date` or `lifecycle_type`). Choice: the spec shows only `format` and a "Person representation"; we follow the real service's legacy actors endpoint: the insight's filter as query parameters (lists and objects JSON-encoded, decoded and validated like the analysis body), the data point, `limit` (default 100), `offset` and `search`. `next` is the request URL with `offset` advanced by `limit` when more actors follow, otherwise null; `initial` is the first page's URL. Choices: `target_date` is a date or date-time naming any instant of the bucket; a date outside the range lists nobody, an unparsable one is a 400 on `target_date`. Persons only (no groups).
+         * @description Lists the persons with lifecycle status `lifecycle_type` in the bucket starting at `target_date` (both required: a missing one is 400 with attr `target_date` or `lifecycle_type`). `next` is the request URL with `offset` advanced by `limit` when more actors follow, otherwise null; `initial` is the first page's URL. Persons only (no groups).
          */
         get: operations["persons_lifecycle_retrieve"];
         put?: never;
@@ -768,13 +772,13 @@ export interface paths {
         };
         /**
          * Persons behind a paths edge (query form)
-         * @description Lists the persons behind one part of a paths graph: paths through the edge starting at `path_start_key` and ending at `path_end_key`, or paths ending at `path_dropoff_key`. Choice: the spec shows only `format` and a "Person representation"; we follow the real service's legacy actors endpoint: the insight's filter as query parameters (lists and objects JSON-encoded, decoded and validated like the analysis body), the data point, `limit` (default 100), `offset` and `search`. `next` is the request URL with `offset` advanced by `limit` when more actors follow, otherwise null; `initial` is the first page's URL. Choices: `value_at_data_point` is the person's number of paths through the data point: summed over the persons it is the edge's value (a person may take an edge in several sessions, as in the real service, so there may be fewer persons than the value). With only `path_start_key`, every edge leaving that node counts; with only `path_end_key`, every path reaching it.
+         * @description Lists the persons behind one part of a paths graph: paths through the edge starting at `path_start_key` and ending at `path_end_key`, or paths ending at `path_dropoff_key`. `next` is the request URL with `offset` advanced by `limit` when more actors follow, otherwise null; `initial` is the first page's URL. With only `path_start_key`, every edge leaving that node counts; with only `path_end_key`, every path reaching it.
          */
         get: operations["persons_path_retrieve"];
         put?: never;
         /**
          * Persons behind a paths edge
-         * @description Lists the persons behind one part of a paths graph: paths through the edge starting at `path_start_key` and ending at `path_end_key`, or paths ending at `path_dropoff_key`. Same as the GET form with the filter in the body (the matching request schema); the data point, `limit`, `offset` and `search` are query parameters (a data point sent in the body is also accepted; the query string wins). Choices as for the GET form.
+         * @description Lists the persons behind one part of a paths graph: paths through the edge starting at `path_start_key` and ending at `path_end_key`, or paths ending at `path_dropoff_key`. Same as the GET form with the filter in the body (the matching request schema); the data point, `limit`, `offset` and `search` are query parameters (a data point sent in the body is also accepted; the query string wins).
          */
         post: operations["persons_path_create"];
         delete?: never;
@@ -795,7 +799,7 @@ export interface paths {
         };
         /**
          * Persons of a retention cohort
-         * @description Lists the persons of the retention cohort `selected_interval` (0-based row of the table, default 0). Choice: the spec shows only `format` and a "Person representation"; we follow the real service's legacy actors endpoint: the insight's filter as query parameters (lists and objects JSON-encoded, decoded and validated like the analysis body), the data point, `limit` (default 100), `offset` and `search`. `next` is the request URL with `offset` advanced by `limit` when more actors follow, otherwise null; `initial` is the first page's URL. Choices: the cohort itself is listed (value 0 of its row); with a breakdown, `breakdown_value` picks the value's rows (every value without it). The `people_url` of each row of `GET /insights/retention/` is a URL of this form.
+         * @description Lists the persons of the retention cohort `selected_interval` (0-based row of the table, default 0). `next` is the request URL with `offset` advanced by `limit` when more actors follow, otherwise null; `initial` is the first page's URL. The `people_url` of each row of `GET /insights/retention/` is a URL of this form.
          */
         get: operations["persons_retention_retrieve"];
         put?: never;
@@ -818,7 +822,7 @@ export interface paths {
         };
         /**
          * Persons behind a stickiness data point
-         * @description Lists the persons who performed the series on exactly `stickiness_days` intervals of the range. Choice: the spec shows only `format` and a "Person representation"; we follow the real service's legacy actors endpoint: the insight's filter as query parameters (lists and objects JSON-encoded, decoded and validated like the analysis body), the data point, `limit` (default 100), `offset` and `search`. `next` is the request URL with `offset` advanced by `limit` when more actors follow, otherwise null; `initial` is the first page's URL. Choices: `stickiness_days` is required (400 naming it); the series is picked as for `/persons/trends/`; compare is ignored (the current period).
+         * @description Lists the persons who performed the series on exactly `stickiness_days` intervals of the range. `next` is the request URL with `offset` advanced by `limit` when more actors follow, otherwise null; `initial` is the first page's URL.
          */
         get: operations["persons_stickiness_retrieve"];
         put?: never;
@@ -841,7 +845,7 @@ export interface paths {
         };
         /**
          * Persons behind a trend data point
-         * @description Lists the persons counted in one bucket of one trend series: the series (`entity_id`, `entity_type`, `entity_math`, `entity_order`), the bucket (`date_from`/`date_to` of the bucket) and, with a breakdown, `breakdown_value`. Choice: the spec shows only `format` and a "Person representation"; we follow the real service's legacy actors endpoint: the insight's filter as query parameters (lists and objects JSON-encoded, decoded and validated like the analysis body), the data point, `limit` (default 100), `offset` and `search`. `next` is the request URL with `offset` advanced by `limit` when more actors follow, otherwise null; `initial` is the first page's URL. Choices: the series is picked by `entity_order`, else by `entity_id` (with `entity_type` and `entity_math` when given), else it is the only one; a filter without series takes the entity as its series. The persons of every bucket of `date_from`…`date_to` are listed, so pass the bucket's own range; compare and formulas are ignored. For the `total` math `value_at_data_point` is the person's number of events (they add up to the number); for the unique maths it is null and the persons are as many as the number. Distinct ids without a person count in `missing_persons`.
+         * @description Lists the persons counted in one bucket of one trend series: the series (`entity_id`, `entity_type`, `entity_math`, `entity_order`), the bucket (`date_from`/`date_to` of the bucket) and, with a breakdown, `breakdown_value`. `next` is the request URL with `offset` advanced by `limit` when more actors follow, otherwise null; `initial` is the first page's URL. The persons of every bucket of `date_from`…`date_to` are listed, so pass the bucket's own range; compare and formulas are ignored. For the `total` math `value_at_data_point` is the person's number of events (they add up to the number); for the unique maths it is null and the persons are as many as the number. Distinct ids without a person count in `missing_persons`.
          */
         get: operations["persons_trends_retrieve"];
         put?: never;
@@ -867,7 +871,7 @@ export interface paths {
         };
         /**
          * Values of a person property
-         * @description The distinct values of person property `key` among the project's persons, with the number of persons having each, most frequent first (ties by value ascending). Values are given in their string form; list values are flattened into their elements. `value` keeps only values containing it (case-insensitive). Keys starting with `$virt` give `[]`. Choice: the spec says "Person representation"; we return the real service's plain list of `{name, count}`.
+         * @description The distinct values of person property `key` among the project's persons, with the number of persons having each, most frequent first (ties by value ascending). Values are given in their string form; list values are flattened into their elements. `value` keeps only values containing it (case-insensitive). Keys starting with `$virt` give `[]`.
          */
         get: operations["persons_values_retrieve"];
         put?: never;
@@ -902,14 +906,14 @@ export interface paths {
         post?: never;
         /**
          * Delete a person
-         * @description Deletes the person and its distinct ids at once (204, no body); a second delete is 404. Its events are kept unless `delete_events` is true: then the deletion of all events of the person (all its distinct ids) is queued and executed at the next Sunday 05:00 UTC by the server clock (until then the events stay readable). A later event for one of its distinct ids would belong to a new person. Writes a `deleted` activity log entry. Choice: `delete_events` is parsed as a boolean; the real service queues the deletion on the mere presence of the parameter (so `delete_events=false` also queues) — a bug we do not copy.
+         * @description Deletes the person and its distinct ids at once (204, no body); a second delete is 404. Its events are kept unless `delete_events` is true: then the deletion of all events of the person (all its distinct ids) is queued and executed at the next Sunday 05:00 UTC by the server clock (until then the events stay readable). A later event for one of its distinct ids would belong to a new person. Writes a `deleted` activity log entry.
          */
         delete: operations["persons_destroy"];
         options?: never;
         head?: never;
         /**
          * Set person properties
-         * @description Merges `properties` into the person's properties (a `$set`: given keys are added or overwritten, no key is removed) and returns the updated person. Missing `properties` is 400 with attr `properties`. Writes an `updated` activity log entry. Choice: the change is applied at once and answered 200 with the person (spec status); the real service queues it through ingestion and answers 202 with no body.
+         * @description Merges `properties` into the person's properties (a `$set`: given keys are added or overwritten, no key is removed) and returns the updated person. Missing `properties` is 400 with attr `properties`. Writes an `updated` activity log entry.
          */
         patch: operations["persons_partial_update"];
         trace?: never;
@@ -931,7 +935,7 @@ export interface paths {
         };
         /**
          * Activity log of a person
-         * @description Returns the activity log of one person, newest first, in pages of `limit` entries numbered by `page`: `updated` (PATCH, update_property), `delete_property` and `split_person` entries. Choice: the spec says "Person representation"; we return the real service's activity log page. Unknown person: 404 (malformed id: 400 with attr `id`).
+         * @description Returns the activity log of one person, newest first, in pages of `limit` entries numbered by `page`: `updated` (PATCH, update_property), `delete_property` and `split_person` entries. Unknown person: 404 (malformed id: 400 with attr `id`).
          */
         get: operations["persons_activity_retrieve"];
         put?: never;
@@ -961,7 +965,7 @@ export interface paths {
         put?: never;
         /**
          * Delete a person property
-         * @description Removes one property, or several (`$unset` a key or a list of keys, as the real service's clients send it), from the person and returns the updated person. The keys are taken from the `$unset` query parameter or, if absent, from the body's `$unset`; missing in both is 400 with attr `$unset`. Removing a key the person does not have is not an error. Writes a `delete_property` activity log entry. Choices: the change is applied at once and answered 200 with the person (spec status and "Person representation"; the real service queues it and answers 201 `{"success": true}`); `properties` in the body is accepted and ignored.
+         * @description Removes one property, or several (`$unset` a key or a list of keys, as the real service's clients send it), from the person and returns the updated person. The keys are taken from the `$unset` query parameter or, if absent, from the body's `$unset`; missing in both is 400 with attr `$unset`. Removing a key the person does not have is not an error. Writes a `delete_property` activity log entry.
          */
         post: operations["persons_delete_property_create"];
         delete?: never;
@@ -987,7 +991,7 @@ export interface paths {
         };
         /**
          * Timeline of a person's properties
-         * @description How the person's properties changed over the range, from the person-property snapshots carried on its events matching `events`/`actions` (all events when neither is given): one point per change of the crucial keys, the person-property keys used by `properties` (all keys when none are). Choice: the spec says "Person representation"; we return the real service's timeline shape. Defaults: `date_from` -7d, `date_to` now.
+         * @description How the person's properties changed over the range, from the person-property snapshots carried on its events matching `events`/`actions` (all events when neither is given): one point per change of the crucial keys, the person-property keys used by `properties` (all keys when none are). Defaults: `date_from` -7d, `date_to` now.
          */
         get: operations["persons_properties_timeline_retrieve"];
         put?: never;
@@ -1017,7 +1021,7 @@ export interface paths {
         put?: never;
         /**
          * Split a person
-         * @description Splits the person: `main_distinct_id` (default: the person's first distinct id) stays on this person with all its properties; every other distinct id becomes a new person with no properties (created now). A `main_distinct_id` that does not belong to the person is 400 with attr `main_distinct_id`. Writes a `split_person` activity log entry as the real service does (`name` the person's uuid; one change `{action: split, after: {distinct_ids: <every id before the split>}}`). Choices: applied at once; the answer is 200 (spec status) with the updated person, the one keeping `main_distinct_id` (the real service answers 201 `{"success": true}` and splits asynchronously); `properties` in the body is accepted and ignored.
+         * @description Splits the person: `main_distinct_id` (default: the person's first distinct id) stays on this person with all its properties; every other distinct id becomes a new person with no properties (created now). A `main_distinct_id` that does not belong to the person is 400 with attr `main_distinct_id`. Writes a `split_person` activity log entry as the real service does (`name` the person's uuid; one change `{action: split, after: {distinct_ids: <every id before the split>}}`).
          */
         post: operations["persons_split_create"];
         delete?: never;
@@ -1045,7 +1049,7 @@ export interface paths {
         put?: never;
         /**
          * Set one person property
-         * @description Sets one property of the person and returns the updated person. `key` and `value` come from the query string or the body (the query string wins); missing `key` is 400 with attr `key`, missing `value` 400 with attr `value`. A query-string `value` that looks like JSON keeps its type (`5` → 5, `true` → true, `null` → null, `{"a":1}` → object); anything else is a string. A body `value` may be any JSON, including null. Writes an `updated` activity log entry. Choices: applied at once and answered 200 with the person (spec status and "Person representation"; the real service queues it and answers 202 with no body); `properties` in the body is accepted and ignored.
+         * @description Sets one property of the person and returns the updated person. `key` and `value` come from the query string or the body (the query string wins); missing `key` is 400 with attr `key`, missing `value` 400 with attr `value`. A query-string `value` that looks like JSON keeps its type (`5` → 5, `true` → true, `null` → null, `{"a":1}` → object); anything else is a string. A body `value` may be any JSON, including null. Writes an `updated` activity log entry.
          */
         post: operations["persons_update_property_create"];
         delete?: never;
@@ -1066,7 +1070,7 @@ export interface paths {
         };
         /**
          * List events
-         * @description Lists the project's events matching all given filters, newest first (`orderBy` `["-timestamp"]`, the default) or oldest first (`["timestamp"]`), ties broken by `id` in the same direction. `count` is the number of matches (spec envelope; the real service omits it). Pagination: `next` is the request URL (all other query parameters kept) with `before` (newest first) or `after` (oldest first) set just past the last returned event's timestamp — that timestamp plus (or minus) one millisecond, since bounds are exclusive and timestamps have millisecond precision — and `offset` counting the returned events that share that timestamp, so no event is skipped or repeated; null when nothing follows. `previous` is always null. Choices: `distinct_id` is a string (the spec says integer; the real service and we use a string); `limit` is 1 to 1000, default 100; `person_id` takes an integer id or a uuid, and an unknown person gives an empty list (not 404); `select` and `where` are JSON arrays of HogQL expressions and are evaluated (current versions of the real service silently ignore them; we never do): `where` keeps the events for which every expression is true, `select` answers the chosen columns instead of events (EventsSelectResult). Supported HogQL: the fields `event`, `timestamp`, `distinct_id`, `uuid`, `elements_chain`, `person_id`, `properties.<key>`, `person.properties.<key>`, `person.created_at`; comparisons (`=`, `!=`, `<`, `<=`, `>`, `>=`, `like`, `ilike`, `not like`, `not ilike`, `in`, `not in`, `is null`, `is not null`), `and`, `or`, `not`, arithmetic (`+ - * / %`, date ± `interval N unit`), and the functions `now`, `today`, `toDateTime`, `toDate`, `toStartOfDay`, `dateDiff`, `toInt`, `toFloat`, `toString`, `lower`, `upper`, `length`, `concat`, `coalesce`, `ifNull`, `if`, `multiIf`, `isNull`, `isNotNull`, `not`, `and`, `or`, `match` (RE2-style regex), `equals` and the other comparison functions, `toInterval<Unit>`. HogQL's rules apply, as in the query API: a property is text unless the project's property definitions type it (Numeric, Boolean, DateTime), a comparison is 1 or 0 (`x = NULL` is `x IS NULL`, `x != 'a'` holds where x is null), date-times are shown as the query API shows them. Anything else (aggregates, other tables) is a 400 naming the parameter.
+         * @description Lists the project's events matching all given filters, newest first (`orderBy` `["-timestamp"]`, the default) or oldest first (`["timestamp"]`), ties broken by `id` in the same direction. `count` is the number of matches (spec envelope; the real service omits it). Pagination: `next` is the request URL (all other query parameters kept) with `before` (newest first) or `after` (oldest first) set just past the last returned event's timestamp — that timestamp plus (or minus) one millisecond, since bounds are exclusive and timestamps have millisecond precision — and `offset` counting the returned events that share that timestamp, so no event is skipped or repeated; null when nothing follows. `previous` is always null. Supported HogQL: the fields `event`, `timestamp`, `distinct_id`, `uuid`, `elements_chain`, `person_id`, `properties.<key>`, `person.properties.<key>`, `person.created_at`; comparisons (`=`, `!=`, `<`, `<=`, `>`, `>=`, `like`, `ilike`, `not like`, `not ilike`, `in`, `not in`, `is null`, `is not null`), `and`, `or`, `not`, arithmetic (`+ - * / %`, date ± `interval N unit`), and the functions `now`, `today`, `toDateTime`, `toDate`, `toStartOfDay`, `dateDiff`, `toInt`, `toFloat`, `toString`, `lower`, `upper`, `length`, `concat`, `coalesce`, `ifNull`, `if`, `multiIf`, `isNull`, `isNotNull`, `not`, `and`, `or`, `match` (RE2-style regex), `equals` and the other comparison functions, `toInterval<Unit>`. HogQL's rules apply, as in the query API: a property is text unless the project's property definitions type it (Numeric, Boolean, DateTime), a comparison is 1 or 0 (`x = NULL` is `x IS NULL`, `x != 'a'` holds where x is null), date-times are shown as the query API shows them. Anything else (aggregates, other tables) is a 400 naming the parameter.
          */
         get: operations["events_list"];
         put?: never;
@@ -1092,7 +1096,7 @@ export interface paths {
         };
         /**
          * Values of an event property
-         * @description Suggests values of event property `key` for filter pickers: the distinct values among the project's events of the last 7 days (timestamp at or after now minus 7 days, by the server clock — choice; the real service counts from the start of that day in the project time zone), with the number of events having each, most frequent first (ties by value ascending), at most `limit`. Values are given in their string form (`"565"`, `"true"`); list values are flattened into their elements; object values are JSON strings. `value` keeps only values containing it (case-insensitive); `event_name` (repeatable) keeps only events with one of those names. `key=custom_event` counts the names of events outside PostHog's `$` taxonomy (names not starting with `$`); `is_column=true` reads an event column instead of a property (`event`, `distinct_id`, `uuid`, `timestamp` as ISO text, `person_id` as the person's uuid; another key is a 400 naming `key`); `event` and `distinct_id` are read as columns even without it. Not modelled: the real service's `properties_<name>` filters (an unknown query parameter, so a 400). Missing `key` is 400 with attr `key`. Choices: the spec says "Event representation"; we return a plain list of `{name, count}` (the real service omits `count`); `limit` (default 10, at most 100) is ours.
+         * @description Suggests values of event property `key` for filter pickers: the distinct values among the project's events of the last 7 days (timestamp at or after now minus 7 days, by the server clock — choice; the real service counts from the start of that day in the project time zone), with the number of events having each, most frequent first (ties by value ascending), at most `limit`. Values are given in their string form (`"565"`, `"true"`); list values are flattened into their elements; object values are JSON strings. `value` keeps only values containing it (case-insensitive); `event_name` (repeatable) keeps only events with one of those names. `key=custom_event` counts the names of events outside PostHog's `$` taxonomy (names not starting with `$`); `is_column=true` reads an event column instead of a property (`event`, `distinct_id`, `uuid`, `timestamp` as ISO text, `person_id` as the person's uuid; another key is a 400 naming `key`); `event` and `distinct_id` are read as columns even without it. `properties_<name>` keeps only events whose property `<name>` has the given value. Missing `key` is 400 with attr `key`.
          */
         get: operations["events_values_retrieve"];
         put?: never;
@@ -1117,7 +1121,7 @@ export interface paths {
         };
         /**
          * Retrieve an event
-         * @description Returns one event by uuid (dashes optional). A malformed uuid is 400 with attr `id`; an unknown event is 404. As the real service: `person` is null unless `include_person=true` (reference: ingestion-persons-events §5.2), then it is the summary the list shows.
+         * @description Returns one event by uuid (dashes optional). A malformed uuid is 400 with attr `id`; an unknown event is 404. As the real service: `person` is null unless `include_person=true`, then it is the summary the list shows.
          */
         get: operations["events_retrieve"];
         put?: never;
@@ -1137,7 +1141,7 @@ export interface paths {
         };
         /**
          * The key of this request
-         * @description Not in the spec (the real service's `GET /api/personal_api_keys/@current`, which its agent toolkit and CLI call first to learn the key's scopes). The key is never echoed: `mask_value` shows its first four and last four characters. Choice: the mock's keys have every scope (`["*"]`) and are not restricted to projects or organizations (empty `scoped_teams`, `scoped_organizations`), as a key created with "All access".
+         * @description Not in the spec (the real service's `GET /api/personal_api_keys/@current`, which its agent toolkit and CLI call first to learn the key's scopes). The key is never echoed: `mask_value` shows its first four and last four characters.
          */
         get: operations["personal_api_keys_current"];
         put?: never;
@@ -1239,7 +1243,7 @@ export interface paths {
         put?: never;
         /**
          * Introspect a token
-         * @description Not in the spec (the real service's OAuth token introspection, RFC 7662, which PostHog's CLI falls back to for a key's scopes). Choice: a personal API key of the mock is active with scope `*` and no project or organization restriction; any other token is `{"active": false}` (200, as RFC 7662 answers an unknown token). No Authorization header is needed.
+         * @description Not in the spec (the real service's OAuth token introspection, RFC 7662, which PostHog's CLI falls back to for a key's scopes). No Authorization header is needed.
          */
         post: operations["oauth_introspect"];
         delete?: never;
@@ -1257,7 +1261,7 @@ export interface paths {
         };
         /**
          * List event definitions
-         * @description Not in the spec (the real service's event taxonomy, which its clients use to build queries). Computed from the stored events: one definition per event name, with when it was first and last seen and its count over the last 30 days; ordered by that volume, most first, then by name. Choice: descriptions, owners, tags and verification are not modelled (null / empty / false).
+         * @description Not in the spec (the real service's event taxonomy, which its clients use to build queries). Computed from the stored events: one definition per event name, with when it was first and last seen and its count over the last 30 days; ordered by that volume, most first, then by name.
          */
         get: operations["event_definitions_list"];
         put?: never;
@@ -1299,7 +1303,7 @@ export interface paths {
         put?: never;
         /**
          * Read the data taxonomy (MCP tool)
-         * @description Not in the spec (the real service's MCP tool `read_taxonomy`, which PostHog's CLI calls as `read-data-schema`). `args.query.kind` is `events` (event names with volumes), `event_properties` (`event_name`), `entity_properties` (`entity`: person, session or a group type name), `event_property_values` (`event_name`, `property_name`) or `entity_property_values` (`entity`, `property_name`); answered from the same computation as the definitions endpoints, as text in `content`. Choice: actions are not modelled (`action_*` kinds answer `success: false` with the reason).
+         * @description Not in the spec (the real service's MCP tool `read_taxonomy`, which PostHog's CLI calls as `read-data-schema`). `args.query.kind` is `events` (event names with volumes), `event_properties` (`event_name`), `entity_properties` (`entity`: person, session or a group type name), `event_property_values` (`event_name`, `property_name`) or `entity_property_values` (`entity`, `property_name`); answered from the same computation as the definitions endpoints, as text in `content`.
          */
         post: operations["mcp_tools_read_taxonomy"];
         delete?: never;
@@ -1325,7 +1329,7 @@ export interface paths {
         put?: never;
         /**
          * Run a query (query API)
-         * @description Not in the spec: the real service's query API (`POST /api/projects/{project_id}/query/`; `/api/environments/{project_id}/query/` is the same), which its web app, MCP server, agent toolkit (`query-run`) and CLI use. One engine answers both doors: an insight query node is converted to the legacy filter (reference: analytics §10) and computed, and cached, exactly as the seed's analysis endpoints compute that filter, so `results` equals their `result`. `HogQLQuery` (bare or in a `DataVisualizationNode`) runs HogQL SQL on embedded ClickHouse (see the `query` field of QueryNode; a refused query is a 400 with `attr` `query__query` or `query__source__query`); `EventsQuery` selects event columns, as HogQL too; `ActorsQuery`/`InsightActorsQuery` list the actors behind a data point (or every person), with columns `actor`/`person`, `id`, `created_at`, `event_count`, `person_display_name`, `matched_recordings`, `properties.<key>`. An unknown `kind` is a 400 naming `query__kind`. `refresh` picks the execution mode: blocking by default, or started in the background and answered 202 with its status (`async`, `lazy_async`, `force_async`), to poll with `GET /query/{query_id}/` and cancel with `DELETE`. SQL, events and actors answers are cached until the next write to the data (see `refresh`). Where the SQL engine cannot run (no chdb build for the platform) SQL kinds answer 503 with code `sql_engine_unavailable`.
+         * @description Not in the spec: the real service's query API (`POST /api/projects/{project_id}/query/`; `/api/environments/{project_id}/query/` is the same), which its web app, MCP server, agent toolkit (`query-run`) and CLI use. One engine answers both doors: an insight query node is converted to the legacy filter and computed, and cached, exactly as the seed's analysis endpoints compute that filter, so `results` equals their `result`. `HogQLQuery` (bare or in a `DataVisualizationNode`) runs HogQL SQL on embedded ClickHouse (see the `query` field of QueryNode; a refused query is a 400 with `attr` `query__query` or `query__source__query`); `EventsQuery` selects event columns, as HogQL too; `ActorsQuery`/`InsightActorsQuery` list the actors behind a data point (or every person), with columns `actor`/`person`, `id`, `created_at`, `event_count`, `person_display_name`, `matched_recordings`, `properties.<key>`. An unknown `kind` is a 400 naming `query__kind`. `refresh` picks the execution mode: blocking by default, or started in the background and answered 202 with its status (`async`, `lazy_async`, `force_async`), to poll with `GET /query/{query_id}/` and cancel with `DELETE`. SQL, events and actors answers are cached until the next write to the data (see `refresh`). Where the SQL engine cannot run (no chdb build for the platform) SQL kinds answer 503 with code `sql_engine_unavailable`.
          */
         post: operations["query_create"];
         delete?: never;
@@ -1351,7 +1355,7 @@ export interface paths {
         put?: never;
         /**
          * Run a query (query API)
-         * @description Not in the spec: the real service's query API (`POST /api/environments/{project_id}/query/`, where an environment is its project here; the same as `/api/projects/{project_id}/query/`), which its web app, MCP server, agent toolkit (`query-run`) and CLI use. One engine answers both doors: an insight query node is converted to the legacy filter (reference: analytics §10) and computed, and cached, exactly as the seed's analysis endpoints compute that filter, so `results` equals their `result`. `HogQLQuery` (bare or in a `DataVisualizationNode`) runs HogQL SQL on embedded ClickHouse (see the `query` field of QueryNode; a refused query is a 400 with `attr` `query__query` or `query__source__query`); `EventsQuery` selects event columns, as HogQL too; `ActorsQuery`/`InsightActorsQuery` list the actors behind a data point (or every person), with columns `actor`/`person`, `id`, `created_at`, `event_count`, `person_display_name`, `matched_recordings`, `properties.<key>`. An unknown `kind` is a 400 naming `query__kind`. `refresh` picks the execution mode: blocking by default, or started in the background and answered 202 with its status (`async`, `lazy_async`, `force_async`), to poll with `GET /query/{query_id}/` and cancel with `DELETE`. SQL, events and actors answers are cached until the next write to the data (see `refresh`). Where the SQL engine cannot run (no chdb build for the platform) SQL kinds answer 503 with code `sql_engine_unavailable`.
+         * @description Not in the spec: the real service's query API (`POST /api/environments/{project_id}/query/`, where an environment is its project here; the same as `/api/projects/{project_id}/query/`), which its web app, MCP server, agent toolkit (`query-run`) and CLI use. One engine answers both doors: an insight query node is converted to the legacy filter and computed, and cached, exactly as the seed's analysis endpoints compute that filter, so `results` equals their `result`. `HogQLQuery` (bare or in a `DataVisualizationNode`) runs HogQL SQL on embedded ClickHouse (see the `query` field of QueryNode; a refused query is a 400 with `attr` `query__query` or `query__source__query`); `EventsQuery` selects event columns, as HogQL too; `ActorsQuery`/`InsightActorsQuery` list the actors behind a data point (or every person), with columns `actor`/`person`, `id`, `created_at`, `event_count`, `person_display_name`, `matched_recordings`, `properties.<key>`. An unknown `kind` is a 400 naming `query__kind`. `refresh` picks the execution mode: blocking by default, or started in the background and answered 202 with its status (`async`, `lazy_async`, `force_async`), to poll with `GET /query/{query_id}/` and cancel with `DELETE`. SQL, events and actors answers are cached until the next write to the data (see `refresh`). Where the SQL engine cannot run (no chdb build for the platform) SQL kinds answer 503 with code `sql_engine_unavailable`.
          */
         post: operations["environments_query_create"];
         delete?: never;
@@ -1589,7 +1593,7 @@ export interface components {
             /** Format: date-time */
             last_refresh?: string;
         };
-        /** @description The JSON answer rendered as CSV (`format=csv`), as the real service's CSV renderer does: the rows are the `results` list of a list or actors envelope, the `result` list of an analysis (one row per series, step, cohort or edge, its data points as a JSON cell), the items of a bare list, or else the object itself as one row. A header row holds the sorted union of the rows' field names, one level of nested objects flattened into dotted names (`action.id`, `properties.$browser`); deeper values and arrays are written as JSON; null is an empty cell. Cells starting with = + - @ tab or CR are prefixed with a single quote against formula injection. */
+        /** @description The JSON answer as CSV (`format=csv`, `text/csv; charset=utf-8`), as the real service's CSV renderer writes it. The rows are the `results` of a list (the page the JSON answer would hold: `limit` and `offset` apply, the envelope is dropped), the `result` of an analysis (one row per series, step, cohort or edge, its data points as a JSON cell), the items of a bare list, or else the object itself as one row. A header row holds the sorted union of the rows' field names, nested objects flattened into dotted names (`created_by.email`, `properties.$browser`); arrays, with any objects in them, are one JSON cell; null is an empty cell; booleans are `True`/`False`. A cell whose text starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'` against formula injection (`-30d` is written `'-30d`), except a plain number (`-3`, `-0.5`, `-1e3`). */
         CsvBody: string;
         /**
          * @description One placement of an insight on a dashboard.
@@ -1678,7 +1682,7 @@ export interface components {
             attr: string | null;
         };
         /**
-         * @description A captured event (read only). Choices where the spec shows strings or says "not shown": `properties` is an object, `person` an object or null, `elements` an array of Element objects; `timestamp` is ISO 8601 in UTC with a `Z` suffix and millisecond precision (`2024-03-01T08:00:00.000Z`; the real service writes `+00:00` and microseconds).
+         * @description A captured event (read only).
          * @example {
          *       "id": "018e0b70-0a1b-7c2d-8e3f-405162738495",
          *       "distinct_id": "ada-42",
@@ -1805,8 +1809,7 @@ export interface components {
          */
         FunnelCorrelationRequest: components["schemas"]["FunnelRequest"] & ({
             /**
-             * @description `events` other events performed between the first and the last step; `properties` person property values (`<prop>::<value>`); `event_with_properties` property values of the events in `funnel_correlation_event_names` (`<event>::<prop>::<value>`).
-             * @default events
+             * @description `events` other events performed between the first and the last step; `properties` person property values (`<prop>::<value>`); `event_with_properties` property values of the events in `funnel_correlation_event_names` (`<event>::<prop>::<value>`). Default: `events`.
              * @enum {string}
              */
             funnel_correlation_type?: "events" | "properties" | "event_with_properties";
@@ -1824,7 +1827,7 @@ export interface components {
             [key: string]: unknown;
         });
         /**
-         * @description Answer of the funnel correlation endpoints. `events` holds the top 10 success correlations (ratio descending) then the top 10 failure ones (ratio ascending); insignificant values are dropped. `skewed` is true when successes or failures are 0 (then `events` is `[]`) or one total exceeds ten times the other.
+         * @description The funnel correlation endpoints' answer in the analysis envelope.
          * @example {
          *       "result": {
          *         "events": [],
@@ -1836,15 +1839,17 @@ export interface components {
          *     }
          */
         FunnelCorrelationResponse: {
-            result: {
-                events: components["schemas"]["FunnelCorrelationEvent"][];
-                skewed: boolean;
-            };
+            result: components["schemas"]["FunnelCorrelationResult"];
             timezone: string;
             /** Format: date-time */
             last_refresh: string;
             is_cached: boolean;
             timings?: components["schemas"]["Timing"][];
+        };
+        /** @description `events` holds the top 10 success correlations (ratio descending) then the top 10 failure ones (ratio ascending); insignificant values are dropped. `skewed` is true when successes or failures are 0 (then `events` is `[]`) or one total exceeds ten times the other. */
+        FunnelCorrelationResult: {
+            events: components["schemas"]["FunnelCorrelationEvent"][];
+            skewed: boolean;
         };
         /**
          * @description A funnel exclusion: a series entity plus the step range (0-based) it applies to. An actor whose attempt contains a matching event after its step `funnel_from_step` event and before its step `funnel_to_step` event (or before the window closes) is removed from the whole funnel unless another clean attempt exists. `funnel_from_step` must be below `funnel_to_step` (400 otherwise).
@@ -1888,7 +1893,7 @@ export interface components {
          */
         FunnelRequest: {
             /**
-             * @default FUNNELS
+             * @description Default: `FUNNELS`.
              * @enum {string}
              */
             insight?: "FUNNELS";
@@ -1897,59 +1902,45 @@ export interface components {
             /** @description Action steps. */
             actions?: components["schemas"]["SeriesEntity"][];
             properties?: components["schemas"]["PropertyFilters"];
-            /** @default false */
+            /** @description Default: `false`. */
             filter_test_accounts?: boolean;
-            /**
-             * @description Start of the range (the date grammar of `TrendRequest.date_from`; anything else is a 400 naming the field).
-             * @default -7d
-             */
+            /** @description Start of the range (the date grammar of `TrendRequest.date_from`; anything else is a 400 naming the field). Default: `-7d`. */
             date_from?: string | null;
-            /** @description End of the range, same grammar (except `all`). Choice: absent or null means now (the spec says -7d). */
+            /** @description End of the range, same grammar (except `all`). */
             date_to?: string | null;
-            /** @default false */
+            /** @description Default: `false`. */
             explicit_date?: boolean;
             /**
-             * @description Bucket size of the `trends` visualisation.
-             * @default day
+             * @description Bucket size of the `trends` visualisation. Default: `day`.
              * @enum {string}
              */
             interval?: "minute" | "hour" | "day" | "week" | "month";
             /** @description Property (or cohort ids) to break down by; the result becomes one funnel per value. */
             breakdown?: string | number | (string | number)[] | null;
             /**
-             * @description As in trends: `session` breaks down by a property of the event's session, `hogql` by a HogQL expression (see TrendRequest `breakdown_type`).
-             * @default event
+             * @description As in trends: `session` breaks down by a property of the event's session, `hogql` by a HogQL expression (see TrendRequest `breakdown_type`). Default: `event`.
              * @enum {string|null}
              */
             breakdown_type?: "event" | "events" | "person" | "cohort" | "group" | "session" | "hogql" | null;
-            /**
-             * @description Number of top breakdown values kept (by actors entering step 1); the rest are merged into the value `Other`.
-             * @default 10
-             */
+            /** @description Number of top breakdown values kept (by actors entering step 1); the rest are merged into the value `Other`. Default: `10`. */
             breakdown_limit?: number;
             /** @description Group type of a `group` breakdown (required with it: 400 otherwise): the value is the group's property, read from the group record of the event's group of that type. */
             breakdown_group_type_index?: number | null;
             /**
-             * @description Which event's value is an actor's breakdown value; `step` uses step `breakdown_attribution_value`.
-             * @default first_touch
+             * @description Which event's value is an actor's breakdown value; `step` uses step `breakdown_attribution_value`. Default: `first_touch`.
              * @enum {string|null}
              */
             breakdown_attribution_type?: "first_touch" | "last_touch" | "all_events" | "step" | null;
             breakdown_attribution_value?: number | null;
-            /**
-             * @description Conversion window size, in `funnel_window_interval_unit` units.
-             * @default 14
-             */
+            /** @description Conversion window size, in `funnel_window_interval_unit` units. Default: `14`. */
             funnel_window_interval?: number;
             /**
-             * @description Unit of the conversion window. Choice: this name (the real service's) and the spec's `funnel_window_interval_type` are both accepted, case-insensitively; when both are sent `funnel_window_interval_unit` wins.
-             * @default day
+             * @description Unit of the conversion window. Default: `day`.
              * @enum {string|null}
              */
             funnel_window_interval_unit?: "second" | "minute" | "hour" | "day" | "week" | "month" | "SECOND" | "MINUTE" | "HOUR" | "DAY" | "WEEK" | "MONTH" | null;
             /**
-             * @description The spec's name for `funnel_window_interval_unit`. The spec writes its default as `days` and its values as `DAY, SECOND, MINUTE, HOUR, WEEK, MONTH`; the real service's lower-case units and their plurals are accepted too, all meaning the same unit (`days` = `DAY` = `day`).
-             * @default days
+             * @description The spec's name for `funnel_window_interval_unit`. The spec writes its default as `days` and its values as `DAY, SECOND, MINUTE, HOUR, WEEK, MONTH`; the real service's lower-case units and their plurals are accepted too, all meaning the same unit (`days` = `DAY` = `day`). Default: `days`.
              * @enum {string|null}
              */
             funnel_window_interval_type?: "second" | "minute" | "hour" | "day" | "week" | "month" | "seconds" | "minutes" | "hours" | "days" | "weeks" | "months" | "SECOND" | "MINUTE" | "HOUR" | "DAY" | "WEEK" | "MONTH" | null;
@@ -1959,22 +1950,17 @@ export interface components {
              */
             funnel_window_days?: number | null;
             /**
-             * @description `steps` conversion per step; `trends` conversion rate per entrance bucket; `time_to_convert` a histogram of conversion times.
-             * @default steps
+             * @description `steps` conversion per step; `trends` conversion rate per entrance bucket; `time_to_convert` a histogram of conversion times. Default: `steps`.
              * @enum {string|null}
              */
             funnel_viz_type?: "steps" | "trends" | "time_to_convert" | null;
             /**
-             * @description `ordered` any events between steps; `strict` each step must be the actor's very next event; `unordered` steps in any order.
-             * @default ordered
+             * @description `ordered` any events between steps; `strict` each step must be the actor's very next event; `unordered` steps in any order. Default: `ordered`.
              * @enum {string|null}
              */
             funnel_order_type?: "ordered" | "strict" | "unordered" | null;
             exclusions?: components["schemas"]["FunnelExclusion"][];
-            /**
-             * @description Spec: "0 aggregates by users, greater than 0 by a group type". Choice: read as the spec writes it: absent, null and 0 count persons; 1 to 4 count the groups of the group type with that index (an event's group is `properties.$groups[<group type name>]`). Events outside a group of that type drop out of the funnel, as in the real service; the steps, conversion times, breakdowns and the actors endpoint (`/persons/funnel/`, which then lists groups) all count groups. Consequence: group type 0 cannot aggregate a funnel through this field. The real service reads the field differently (null = persons, N = group type N, so 0 is the first group type); a client written for it that aggregates by group type 0 gets persons here. Person property filters still test the person of each event.
-             * @default 0
-             */
+            /** @description Spec: "0 aggregates by users, greater than 0 by a group type". Events outside a group of that type drop out of the funnel, as in the real service; the steps, conversion times, breakdowns and the actors endpoint (`/persons/funnel/`, which then lists groups) all count groups. Consequence: group type 0 cannot aggregate a funnel through this field. The real service reads the field differently (null = persons, N = group type N, so 0 is the first group type); a client written for it that aggregates by group type 0 gets persons here. Person property filters still test the person of each event. Default: `0`. */
             aggregation_group_type_index?: number | null;
             /** @description First step (0-based) of the `trends` and `time_to_convert` visualisations; default the first step. */
             funnel_from_step?: number | null;
@@ -1983,8 +1969,7 @@ export interface components {
             /** @description Number of bins of `time_to_convert`; default the cube root of the number of converted actors, rounded up. */
             bin_count?: number | null;
             /**
-             * @description Display only (conversion relative to the first or the previous step); accepted and ignored.
-             * @default total
+             * @description Display only (conversion relative to the first or the previous step); accepted and ignored. Default: `total`.
              * @enum {string|null}
              */
             funnel_step_reference?: "total" | "previous" | null;
@@ -2067,7 +2052,7 @@ export interface components {
             show_values_on_series?: boolean | null;
         };
         /**
-         * @description Answer of the funnel endpoints in the analysis envelope. `result` is, by `funnel_viz_type`: `steps` a list of steps, or with a breakdown a list of step lists (one per value); `trends` a list of FunnelTrendsResult; `time_to_convert` one FunnelTimeToConvert. With no actor at all (or everyone excluded) a steps funnel is `[]`.
+         * @description The funnel endpoints' answer in the analysis envelope.
          * @example {
          *       "result": [
          *         {
@@ -2090,13 +2075,15 @@ export interface components {
          *     }
          */
         FunnelResponse: {
-            result: components["schemas"]["FunnelStep"][] | components["schemas"]["FunnelStep"][][] | components["schemas"]["FunnelTrendsResult"][] | components["schemas"]["FunnelTimeToConvert"];
+            result: components["schemas"]["FunnelResult"];
             timezone: string;
             /** Format: date-time */
             last_refresh: string;
             is_cached: boolean;
             timings?: components["schemas"]["Timing"][];
         };
+        /** @description A funnel's result; its shape follows `funnel_viz_type`. `steps`: one list of steps, or with a breakdown one list of steps per breakdown value (`[]` when no actor entered the funnel). `trends`: one conversion series per breakdown value. `time_to_convert`: one histogram. To render it, check `Array.isArray` on the result and on each item, then `"days" in item` for a trends series. */
+        FunnelResult: components["schemas"]["FunnelStep"][] | components["schemas"]["FunnelStep"][][] | components["schemas"]["FunnelTrendsResult"][] | components["schemas"]["FunnelTimeToConvert"];
         /**
          * @description One step of a funnel (`funnel_viz_type` `steps`). Counts are cumulative: the number of actors whose furthest step is at least this one. Unordered funnels name their steps `Completed N step(s)` with `action_id` null.
          * @example {
@@ -2119,7 +2106,7 @@ export interface components {
             /** @description Event or action name. */
             name: string;
             custom_name: string | null;
-            /** @description Step index (0-based). Choice: an integer, as the real service returns (the spec says string). */
+            /** @description Step index (0-based). */
             order: number;
             /** @enum {string} */
             type: "events" | "actions";
@@ -2196,7 +2183,7 @@ export interface components {
             breakdown_value?: unknown;
         };
         /**
-         * @description A saved insight: a named analysis definition (`filters` or `query`) with its cached result. Writable fields are those of `InsightWrite`; the others are read only. Choice: every insight has `effective_restriction_level` 21 and `effective_privilege_level` 37 (the mock has no access control inside a project).
+         * @description A saved insight: a named analysis definition (`filters` or `query`) with its cached result. Writable fields are those of `InsightWrite`; the others are read only.
          * @example {
          *       "id": 42,
          *       "short_id": "aB3dE9xQ",
@@ -2334,7 +2321,7 @@ export interface components {
              * @description Earliest time at which `refresh=true` recomputes: `last_refresh` plus 15 minutes, 3 minutes when the interval is `hour` or the range is at most 7 days, 1 minute for the `minute` interval. Null if never computed.
              */
             next_allowed_client_refresh: string | null;
-            /** @description Computed result: null until computed; otherwise the `result` of the matching analysis endpoint (a trend result list, funnel steps, retention cohorts, path edges), or for a SQL insight (a `HogQLQuery` in `query`, as the real service saves them in a `DataVisualizationNode`) its rows, run on retrieve as the query API runs them; SQL the engine refuses leaves it null. Choice: the spec's "string" generic representation is an artifact of the real service's documentation; we return the analysis result itself. */
+            /** @description Computed result: null until computed; otherwise the `result` of the matching analysis endpoint (a trend result list, funnel steps, retention cohorts, path edges), or for a SQL insight (a `HogQLQuery` in `query`, as the real service saves them in a `DataVisualizationNode`) its rows, run on retrieve as the query API runs them; SQL the engine refuses leaves it null. */
             result: unknown;
             /** @description SQL insights only, on retrieve: the rows' column names, as the query API's `columns`. */
             columns?: string[] | null;
@@ -2378,14 +2365,14 @@ export interface components {
             effective_privilege_level: 21 | 37;
             /** @description Time zone of the project, in which `result` is bucketed. */
             timezone: string;
-            /** @description Whether `result` came from the cache; after `refresh=true` it tells whether a recomputation actually happened. Choice: a boolean, as in analysis responses (the spec shows a string in the generic representation). */
+            /** @description Whether `result` came from the cache; after `refresh=true` it tells whether a recomputation actually happened. */
             is_cached: boolean;
             /**
              * Format: date-time
-             * @description When the caller last viewed this insight (`POST /insights/{id}/viewed/`, or creating it), null if never. Choice, as the real service: the caller's own view, not anyone's.
+             * @description When the caller last viewed this insight (`POST /insights/{id}/viewed/`, or creating it), null if never.
              */
             last_viewed_at: string | null;
-            /** @description Alerts configured on the insight. Choice: the mock has no alerts; always empty. */
+            /** @description Alerts configured on the insight. */
             alerts: {
                 [key: string]: unknown;
             }[];
@@ -2500,7 +2487,7 @@ export interface components {
             viewers: components["schemas"]["User"][];
         };
         /**
-         * @description Body of `POST /persons/bulk_delete/`: the persons by uuid (`ids`) or by distinct id (`distinct_ids`), at most 1000 of each, at least one of the two non-empty. Choice, beside the real service's uuids: `ids` also takes integer person ids (as strings), as the person paths do.
+         * @description Body of `POST /persons/bulk_delete/`: the persons by uuid (`ids`) or by distinct id (`distinct_ids`), at most 1000 of each, at least one of the two non-empty.
          * @example {
          *       "distinct_ids": [
          *         "ada-42"
@@ -2513,20 +2500,11 @@ export interface components {
             ids?: string[];
             /** @description Distinct ids; each names the person it belongs to. */
             distinct_ids?: string[];
-            /**
-             * @description Also queue the deletion of all the persons' events (run at the next Sunday 05:00 UTC).
-             * @default false
-             */
+            /** @description Also queue the deletion of all the persons' events (run at the next Sunday 05:00 UTC). Default: `false`. */
             delete_events?: boolean;
-            /**
-             * @description The real service's recordings deletion. Choice, accepted and without effect (the mock has no recordings).
-             * @default false
-             */
+            /** @description The real service's recordings deletion. Default: `false`. */
             delete_recordings?: boolean;
-            /**
-             * @description Keep the person records and only queue the deletion of their events (with `delete_events`).
-             * @default false
-             */
+            /** @description Keep the person records and only queue the deletion of their events (with `delete_events`). Default: `false`. */
             keep_person?: boolean;
         };
         /**
@@ -2554,7 +2532,7 @@ export interface components {
             client_query_id: string;
         };
         /**
-         * @description Client telemetry about the time it took to see an insight's data. Choice: the spec calls the body "writable insight fields"; the real service treats the endpoint as a telemetry sink, and so do we. All fields are optional and unknown keys are accepted.
+         * @description Client telemetry about the time it took to see an insight's data. All fields are optional and unknown keys are accepted.
          * @example {
          *       "insight": "TRENDS",
          *       "dashboard_id": null,
@@ -2579,7 +2557,7 @@ export interface components {
             [key: string]: unknown;
         };
         /**
-         * @description Writable fields of an insight: the body of create and partial update. Choice: no field is required on create; gaps are filled with defaults (name null, derived_name null, filters `{}`, query null, order null, deleted false, dashboards `[]`, description `""`, tags `[]`, favorited false, saved false). Read-only fields of Insight sent in a body are ignored, as the real service does.
+         * @description Writable fields of an insight: the body of create and partial update. Read-only fields of Insight sent in a body are ignored, as the real service does.
          * @example {
          *       "name": "Daily pageviews",
          *       "filters": {
@@ -2647,7 +2625,7 @@ export interface components {
             next: string | null;
             /**
              * Format: uri
-             * @description Choice: always null; the events list pages forward only (the real service has no `previous`).
+             * @description
              */
             previous: string | null;
             results: components["schemas"]["Event"][];
@@ -2803,7 +2781,7 @@ export interface components {
             /** @description Paths of groups of this group type (0–4) instead of persons: every event of the group, in time order, split at gaps of 30 minutes; events outside such a group drop out. `/persons/path/` then lists groups. */
             aggregation_group_type_index?: number | null;
             /**
-             * @default PATHS
+             * @description Default: `PATHS`.
              * @enum {string}
              */
             insight?: "PATHS";
@@ -2820,15 +2798,9 @@ export interface components {
             start_point?: string | null;
             /** @description Keep only paths ending at this item (trailing `/` ignored). */
             end_point?: string | null;
-            /**
-             * @description Maximum path length.
-             * @default 5
-             */
+            /** @description Maximum path length. Default: `5`. */
             step_limit?: number;
-            /**
-             * @description Maximum number of edges returned.
-             * @default 50
-             */
+            /** @description Maximum number of edges returned. Default: `50`. */
             edge_limit?: number;
             min_edge_weight?: number | null;
             max_edge_weight?: number | null;
@@ -2843,21 +2815,18 @@ export interface components {
                 regex: string;
                 alias: string;
             }[];
-            /** @description Spec: paths before, after or between steps of `funnel_filter` (`funnel_path_before_step`, `funnel_path_after_step`, `funnel_path_between_steps`). Choice: funnel paths are not modelled, so only null is accepted; any of those values is 400 with attr `funnel_paths`. */
+            /** @description Spec: paths before, after or between steps of `funnel_filter` (`funnel_path_before_step`, `funnel_path_after_step`, `funnel_path_between_steps`). */
             funnel_paths?: null;
             /** @description A FunnelRequest plus `funnel_step`, used with `funnel_paths`. */
             funnel_filter?: {
                 [key: string]: unknown;
             } | null;
-            /**
-             * @description Start of the range (the date grammar of `TrendRequest.date_from`).
-             * @default -7d
-             */
+            /** @description Start of the range (the date grammar of `TrendRequest.date_from`). Default: `-7d`. */
             date_from?: string | null;
             /** @description End of the range, same grammar (except `all`); default now. */
             date_to?: string | null;
             properties?: components["schemas"]["PropertyFilters"];
-            /** @default false */
+            /** @description Default: `false`. */
             filter_test_accounts?: boolean;
             /** @description Accepted and ignored: paths read `include_event_types`, `start_point` and `end_point`. */
             actions?: {
@@ -2968,7 +2937,7 @@ export interface components {
             is_identified: boolean;
             /**
              * Format: date-time
-             * @description Timestamp of the person's latest event (over all its distinct ids); null when it has none. Choice: computed from the stored events (the real service keeps it on the person row).
+             * @description Timestamp of the person's latest event (over all its distinct ids); null when it has none.
              */
             last_seen_at: string | null;
         };
@@ -3129,7 +3098,7 @@ export interface components {
             };
         };
         /**
-         * @description A project: the container of insights, persons and events. Choice: only the fields the mock uses are returned (the real service returns many more settings). `id` is an integer as in the real service; a fixture project whose id is not an integer string gets a stable integer derived from it (either form addresses it in paths).
+         * @description A project: the container of insights, persons and events. `id` is an integer as in the real service; a fixture project whose id is not an integer string gets a stable integer derived from it (either form addresses it in paths).
          * @example {
          *       "id": 1,
          *       "uuid": "0190a1b2-c3d4-4e5f-8a9b-0c1d2e3f4a5b",
@@ -3237,13 +3206,12 @@ export interface components {
             /** @description Value to compare with (any JSON). A list matches any of its elements for `exact`, `is_not`, `icontains`, `regex` (and none of them for the negated operators); `between` and `not_between` take `[min, max]`; ignored by `is_set` and `is_not_set`. */
             value?: unknown;
             /**
-             * @default exact
+             * @description Default: `exact`.
              * @enum {string}
              */
             operator?: "exact" | "is_not" | "icontains" | "not_icontains" | "regex" | "not_regex" | "gt" | "gte" | "lt" | "lte" | "is_set" | "is_not_set" | "is_date_exact" | "is_date_before" | "is_date_after" | "between" | "not_between" | "min" | "max" | "in" | "not_in";
             /**
-             * @description What the key refers to; `person` filters use the current properties of the event's person.
-             * @default event
+             * @description What the key refers to; `person` filters use the current properties of the event's person. Default: `event`.
              * @enum {string}
              */
             type?: "event" | "person" | "cohort" | "element" | "group" | "session" | "hogql";
@@ -3420,7 +3388,7 @@ export interface components {
          */
         RetentionRequest: {
             /**
-             * @default RETENTION
+             * @description Default: `RETENTION`.
              * @enum {string}
              */
             insight?: "RETENTION";
@@ -3429,31 +3397,27 @@ export interface components {
             /** @description The event or action that counts as coming back; default `$pageview`. */
             returning_entity?: components["schemas"]["SeriesEntity"];
             /**
-             * @description `retention_recurring` an actor is in the cohort of every period with a target event; `retention_first_time` (and its newer name `retention_first_ever_occurrence`) only in the cohort of its first-ever target event, if inside the window.
-             * @default retention_recurring
+             * @description `retention_recurring` an actor is in the cohort of every period with a target event; `retention_first_time` (and its newer name `retention_first_ever_occurrence`) only in the cohort of its first-ever target event, if inside the window. Default: `retention_recurring`.
              * @enum {string}
              */
             retention_type?: "retention_recurring" | "retention_first_time" | "retention_first_ever_occurrence";
             /**
-             * @default Day
+             * @description Default: `Day`.
              * @enum {string}
              */
             period?: "Hour" | "Day" | "Week" | "Month";
-            /**
-             * @description Number of cohorts and of columns.
-             * @default 11
-             */
+            /** @description Number of cohorts and of columns. Default: `11`. */
             total_intervals?: number;
             /** @description The last cohort is the period containing this date (the date grammar of `TrendRequest.date_from`, except `all`); default now. */
             date_to?: string | null;
             /** @description Ignored (the window follows from `date_to` and `total_intervals`), but it must be in the date grammar of `TrendRequest.date_from`. */
             date_from?: string | null;
             properties?: components["schemas"]["PropertyFilters"];
-            /** @default false */
+            /** @description Default: `false`. */
             filter_test_accounts?: boolean;
             breakdown?: string | number | (string | number)[] | null;
             /**
-             * @default event
+             * @description Default: `event`.
              * @enum {string|null}
              */
             breakdown_type?: "event" | "events" | "person" | "cohort" | "group" | "session" | "hogql" | null;
@@ -3533,7 +3497,7 @@ export interface components {
             timings?: components["schemas"]["Timing"][];
         };
         /**
-         * @description One series of an analysis: an element of `events`, `actions` or (with the funnel step range) `exclusions`. Choice: the spec says the shape is "not shown"; we follow the real service. `events` and `actions` are merged into one list sorted by `order` (entries without `order` first; actions before events on ties); the position in that list is the formula letter (A, B, …) and the funnel step index. Unknown extra keys are ignored.
+         * @description One series of an analysis: an element of `events`, `actions` or (with the funnel step range) `exclusions`. `events` and `actions` are merged into one list sorted by `order` (entries without `order` first; actions before events on ties); the position in that list is the formula letter (A, B, …) and the funnel step index. Unknown extra keys are ignored.
          * @example {
          *       "id": "$pageview",
          *       "type": "events",
@@ -3561,8 +3525,7 @@ export interface components {
              */
             id: string | number | null;
             /**
-             * @description Set by the list the entity is in when absent.
-             * @default events
+             * @description Set by the list the entity is in when absent. Default: `events`.
              * @enum {string}
              */
             type?: "events" | "actions";
@@ -3573,8 +3536,7 @@ export interface components {
             /** @description Display name given by the user; travels in the result's `action`, the label stays the event name. */
             custom_name?: string | null;
             /**
-             * @description Aggregation per bucket (trends and stickiness only); null or absent means `total`.
-             * @default total
+             * @description Aggregation per bucket (trends and stickiness only); null or absent means `total`. Default: `total`.
              * @enum {string|null}
              */
             math?: "total" | "dau" | "weekly_active" | "monthly_active" | "unique_session" | "unique_group" | "sum" | "avg" | "min" | "max" | "median" | "p75" | "p90" | "p95" | "p99" | "avg_count_per_actor" | "min_count_per_actor" | "max_count_per_actor" | "median_count_per_actor" | "p75_count_per_actor" | "p90_count_per_actor" | "p95_count_per_actor" | "p99_count_per_actor" | "first_time_for_user" | "first_matching_event_for_user" | "hogql" | null;
@@ -3628,7 +3590,7 @@ export interface components {
          */
         TrendRequest: {
             /**
-             * @default TRENDS
+             * @description `TRENDS` (default) counts per bucket. `STICKINESS` counts the actors by the number of buckets they were active in (positions 1 to buckets + 1); actors are persons, or groups with `unique_group` or `aggregation_group_type_index`, whatever the math; `compare` applies, formulas and breakdowns are ignored. `LIFECYCLE` takes exactly one series and persons only: the bucket before `date_from` is looked at, `new` follows the person's `created_at`, dormant counts are negative, and labels keep the `1-Mar-2024` form for every interval.
              * @enum {string}
              */
             insight?: "TRENDS" | "STICKINESS" | "LIFECYCLE";
@@ -3642,58 +3604,41 @@ export interface components {
             /** @description Action series; one of `events` or `actions` is required. */
             actions?: components["schemas"]["SeriesEntity"][];
             properties?: components["schemas"]["PropertyFilters"];
-            /**
-             * @description Apply the project's test-account filters.
-             * @default false
-             */
+            /** @description Apply the project's test-account filters. Default: `false`. */
             filter_test_accounts?: boolean;
-            /**
-             * @description Start of the range. The date grammar (reference: analytics §1.2), shared by every date field of the analyses, their actors and their GET forms: `YYYY-MM-DD` (`YYYY-M-D` too); an ISO 8601 date-time `YYYY-MM-DD[T ]HH:MM[:SS[.ffffff]]` with an optional `Z` or `±HH[:MM]` offset (none ⇒ the project's time zone); a relative date `[-][N]U[Start|End]` where U is `h` hours, `d` days, `w` weeks, `m` months, `q` quarters (13 weeks), `y` years, `M` minutes or `s` seconds before now (`-7d`, `-24h`, `-2w`, `-1m`, `-1y`, `-30M`; N omitted = 0), and `Start`/`End` move to the start/end of that unit (`dStart` today 00:00, `-1mStart` the 1st of last month, `mEnd`, `yStart`, `wStart`, `qStart`, `hStart`); and, for `date_from` only, `all` (the project's earliest event). Null or an empty string means the default. Choice: anything else (`banana`, `2026-13-45`, `last tuesday`) is a 400 naming the field; the real service silently reads it as now. A range holding more than 20,000 intervals (hourly: about 2.3 years) is a 400 on `date_from`.
-             * @default -7d
-             */
+            /** @description Start of the range. The date grammar, shared by every date field of the analyses, their actors and their GET forms: `YYYY-MM-DD` (`YYYY-M-D` too); an ISO 8601 date-time `YYYY-MM-DD[T ]HH:MM[:SS[.ffffff]]` with an optional `Z` or `±HH[:MM]` offset (none ⇒ the project's time zone); a relative date `[-][N]U[Start|End]` where U is `h` hours, `d` days, `w` weeks, `m` months, `q` quarters (13 weeks), `y` years, `M` minutes or `s` seconds before now (`-7d`, `-24h`, `-2w`, `-1m`, `-1y`, `-30M`; N omitted = 0), and `Start`/`End` move to the start/end of that unit (`dStart` today 00:00, `-1mStart` the 1st of last month, `mEnd`, `yStart`, `wStart`, `qStart`, `hStart`); and, for `date_from` only, `all` (the project's earliest event). Null or an empty string means the default. A range holding more than 20,000 intervals (hourly: about 2.3 years) is a 400 on `date_from`. Default: `-7d`. */
             date_from?: string | null;
-            /** @description End of the range, same grammar as `date_from` (except `all`); a date covers its whole day unless `explicit_date` is true. Choice: absent or null means now, as the real service does (the spec says the default is -7d). */
+            /** @description End of the range, same grammar as `date_from` (except `all`); a date covers its whole day unless `explicit_date` is true. */
             date_to?: string | null;
-            /**
-             * @description Keep the exact `date_from`/`date_to` instants instead of widening them to whole buckets.
-             * @default false
-             */
+            /** @description Keep the exact `date_from`/`date_to` instants instead of widening them to whole buckets. Default: `false`. */
             explicit_date?: boolean;
             /**
-             * @default day
+             * @description Default: `day`.
              * @enum {string}
              */
             interval?: "minute" | "hour" | "day" | "week" | "month";
             /**
-             * @description Time-series displays return one value per bucket; `ActionsLineGraphCumulative` a running total; `ActionsTable`, `ActionsPie`, `ActionsBarValue`, `WorldMap` and `BoldNumber` one `aggregated_value` for the whole range.
-             * @default ActionsLineGraph
+             * @description Time-series displays return one value per bucket; `ActionsLineGraphCumulative` a running total; `ActionsTable`, `ActionsPie`, `ActionsBarValue`, `WorldMap` and `BoldNumber` one `aggregated_value` for the whole range. Default: `ActionsLineGraph`.
              * @enum {string}
              */
             display?: "ActionsLineGraph" | "ActionsLineGraphCumulative" | "ActionsTable" | "ActionsPie" | "ActionsBar" | "ActionsBarValue" | "ActionsAreaGraph" | "ActionsStackedBar" | "ActionsUnstackedBar" | "WorldMap" | "BoldNumber";
             /**
-             * @description Combines the series bucket by bucket, for example `A+B` or `(A-B)/B`; letters follow the merged order of `events` and `actions`. Division by zero gives 0. Only the formula result is returned. With a breakdown the formula runs per value of any series (a series lacking the value adds zeros), as the real service's apply_formula: regular values, then null, then other; within them by total (where the first series lacks the value the total counts as 0, the real service's zero filler being the base), count and data, descending, then by the value descending. With `compare`, each period separately, ordered by count descending, ties in natural case-insensitive order of the value. Choice: an item based on such a filler keeps the `filter`, `labels` and `days` of the series that has the value (the real service's filler item has no `filter` or `labels`).
+             * @description Combines the series bucket by bucket, for example `A+B` or `(A-B)/B`; letters follow the merged order of `events` and `actions`. Division by zero gives 0. Only the formula result is returned. With a breakdown the formula runs per value of any series (a series lacking the value adds zeros), as the real service's apply_formula: regular values, then null, then other; within them by total (where the first series lacks the value the total counts as 0, the real service's zero filler being the base), count and data, descending, then by the value descending. With `compare`, each period separately, ordered by count descending, ties in natural case-insensitive order of the value.
              * @example (A-B)/B
              */
             formula?: string | null;
-            /**
-             * @description Also return the previous period; every item then carries `compare` and `compare_label`.
-             * @default false
-             */
+            /** @description Also return the previous period; every item then carries `compare` and `compare_label`. Default: `false`. */
             compare?: boolean;
             /** @description Relative date (for example `-1w`) by which to shift the current range for the comparison instead of the previous period; the grammar of `date_from` (anything else is a 400 on `compare_to`). */
             compare_to?: string | null;
             /** @description Property to break down by (a key, or a HogQL expression with `breakdown_type` `hogql`); for `breakdown_type` `cohort` a list of cohort ids and/or `all`. */
             breakdown?: string | number | (string | number)[] | null;
             /**
-             * @description `events` is a legacy spelling of `event`. `session`: a property of the event's session (the events sharing `properties.$session_id`, all of the project's events counted, as the real service's sessions table does): `$session_duration` (alias `duration`; whole seconds between the first and the last event, ClickHouse `dateDiff('second', …)`), `$entry_current_url`, `$entry_pathname`, `$entry_hostname`, `$exit_current_url`, `$exit_pathname`, `$exit_hostname` (aliases `$end_current_url`, `$end_pathname`; the `$current_url` of the session's first and last event, whatever that event is), `$pageview_count`, `$autocapture_count`, `$screen_count`, `$num_uniq_urls`, `$start_timestamp`, `$end_timestamp`, `$entry_referring_domain`, `$entry_referrer`, `$entry_utm_source|campaign|medium|term|content`, `$entry_gclid`, `$entry_fbclid`, and `$is_bounce` (the real service's default: null without a pageview, else true unless there was more than one pageview, any `$autocapture` or a duration of 10 s or more). Events without a session id fall in the null value. Choice: any non-empty `$session_id` makes a session (the real service keeps only UUIDv7 session ids). Numeric session properties break down by value, or into bins with `breakdown_histogram_bin_count`. Choice: `$channel_type` is refused (400 naming `breakdown`): it needs the real service's channel rules and domain lists, which this server does not hold. `hogql`: `breakdown` is a HogQL expression evaluated per event by the events API's evaluator (`properties.$browser`, `concat(…)`, `toString(person.properties.plan)`, `if(…)`); an unsupported construct is a 400 naming `breakdown`.
-             * @default event
+             * @description `events` is a legacy spelling of `event`. `session`: a property of the event's session (the events sharing `properties.$session_id`, all of the project's events counted, as the real service's sessions table does): `$session_duration` (alias `duration`; whole seconds between the first and the last event, ClickHouse `dateDiff('second', …)`), `$entry_current_url`, `$entry_pathname`, `$entry_hostname`, `$exit_current_url`, `$exit_pathname`, `$exit_hostname` (aliases `$end_current_url`, `$end_pathname`; the `$current_url` of the session's first and last event, whatever that event is), `$pageview_count`, `$autocapture_count`, `$screen_count`, `$num_uniq_urls`, `$start_timestamp`, `$end_timestamp`, `$entry_referring_domain`, `$entry_referrer`, `$entry_utm_source|campaign|medium|term|content`, `$entry_gclid`, `$entry_fbclid`, and `$is_bounce` (the real service's default: null without a pageview, else true unless there was more than one pageview, any `$autocapture` or a duration of 10 s or more). Events without a session id fall in the null value. Numeric session properties break down by value, or into bins with `breakdown_histogram_bin_count`. `hogql`: `breakdown` is a HogQL expression evaluated per event by the events API's evaluator (`properties.$browser`, `concat(…)`, `toString(person.properties.plan)`, `if(…)`); an unsupported construct is a 400 naming `breakdown`. Default: `event`.
              * @enum {string|null}
              */
             breakdown_type?: "event" | "events" | "person" | "cohort" | "group" | "session" | "hogql" | null;
-            /**
-             * @description Number of top breakdown values kept; the rest are summed into one `$$_posthog_breakdown_other_$$` item.
-             * @default 25
-             */
+            /** @description Number of top breakdown values kept; the rest are summed into one `$$_posthog_breakdown_other_$$` item. Default: `25`. */
             breakdown_limit?: number;
             /** @description Drop the "other" item. */
             breakdown_hide_other_aggregation?: boolean | null;
@@ -3703,10 +3648,7 @@ export interface components {
             breakdown_normalize_url?: boolean | null;
             /** @description Group type of a `group` breakdown (required with it: 400 otherwise). The value is the property `breakdown` of the event's group of that type, read from the group's current properties; an event outside such a group, or a group without it, has the null value. */
             breakdown_group_type_index?: number | null;
-            /**
-             * @description Moving average over this many buckets (rounded down).
-             * @default 1
-             */
+            /** @description Moving average over this many buckets (rounded down). Default: `1`. */
             smoothing_intervals?: number;
             /** @description Count groups of this group type (0–4) instead of persons: an event's group is `properties.$groups[<group type name>]`; events outside such a group count for nobody. Null counts persons. Trends, stickiness, lifecycle and their actors endpoints (which then list groups); a lifecycle's `new` bucket for a group is the one holding the group's `created_at`. */
             aggregation_group_type_index?: number | null;
@@ -3846,7 +3788,7 @@ export interface components {
             next?: string | null;
         };
         /**
-         * @description One item of a trend, stickiness or lifecycle result: one per series (× breakdown value × compare period; lifecycle: one per status). Stickiness items have integer `days` (1…N) and labels like `1 day`. Items of a total-value display have `aggregated_value`, `data: []`, `days: []`, `count: 0` and no `labels` (reference: analytics §2.4); a formula item on such a display has `data: null`.
+         * @description One item of a trend, stickiness or lifecycle result: one per series (× breakdown value × compare period; lifecycle: one per status). Stickiness items have integer `days` (1…N) and labels like `1 day`. Items of a total-value display have `aggregated_value`, `data: []`, `days: []`, `count: 0` and no `labels`; a formula item on such a display has `data: null`.
          * @example {
          *       "action": {
          *         "id": "$pageview",
@@ -3939,7 +3881,7 @@ export interface components {
             query: components["schemas"]["QueryNode"];
             /** @description The client's id for this query: the id of its status when it runs in the background (a generated one otherwise), for `GET` and `DELETE /query/{query_id}/`. An id whose status is still kept is not started again by `async`/`lazy_async`; its status is answered as it stands. */
             client_query_id?: string;
-            /** @description Execution mode, as the real service's. `blocking` (the default): a fresh-enough cached answer, else computed now. `force_blocking` (or `true`): computed now. `async`: a fresh-enough cached answer, else the query starts in the background and the answer is 202 with its status (QueryCacheMissResponse); poll `GET /query/{query_id}/`. `lazy_async`: as `async`, accepting an older cached answer. `force_async`: always started in the background, answered 202 with QueryStatusResponse. `force_cache`, `false` and any other value: blocking, as the real query endpoint treats them. Fresh enough: for HogQLQuery, EventsQuery and ActorsQuery, computed since the last write to the data (a capture, merge, delete or reset always makes the next query compute again) and less than 5 minutes ago by the server's clock (15 for `lazy_async`); insight kinds keep the analysis cache of the seed's endpoints. Choice: insight kinds compute within the request in every mode, so their async answer carries a status that is already complete. */
+            /** @description Execution mode, as the real service's. `blocking` (the default): a fresh-enough cached answer, else computed now. `force_blocking` (or `true`): computed now. `async`: a fresh-enough cached answer, else the query starts in the background and the answer is 202 with its status (QueryCacheMissResponse); poll `GET /query/{query_id}/`. `lazy_async`: as `async`, accepting an older cached answer. `force_async`: always started in the background, answered 202 with QueryStatusResponse. `force_cache`, `false` and any other value: blocking, as the real query endpoint treats them. Fresh enough: for HogQLQuery, EventsQuery and ActorsQuery, computed since the last write to the data (a capture, merge, delete or reset always makes the next query compute again) and less than 5 minutes ago by the server's clock (15 for `lazy_async`); insight kinds keep the analysis cache of the seed's endpoints. */
             refresh?: boolean | ("blocking" | "async" | "lazy_async" | "force_blocking" | "force_async" | "force_cache" | "true" | "false");
             /** @description Legacy async flag; `true` is `refresh` `async`, whatever `refresh` says. */
             async?: boolean;
@@ -3954,7 +3896,7 @@ export interface components {
                 [key: string]: unknown;
             } | null;
         };
-        /** @description A query node, selected by `kind`. Insight kinds (`TrendsQuery`, `FunnelsQuery`, `RetentionQuery`, `PathsQuery`, `StickinessQuery`, `LifecycleQuery`) run the same analyses as the legacy insight endpoints (reference: analytics §10, query nodes → filters); `FunnelCorrelationQuery` the funnel correlation; `HogQLQuery` SQL over `events`, `persons` and `groups`; `EventsQuery` columns of events; `ActorsQuery`/`InsightActorsQuery` the persons (or groups) behind a data point, or every person. `InsightVizNode`, `DataVisualizationNode` and `DataTableNode` wrap one of these in `source`. Fields beyond the ones listed are accepted (the real nodes have many display-only ones). What each kind requires (series, SQL, columns) is checked when it runs, with `attr` naming the field. */
+        /** @description A query node, selected by `kind`. Insight kinds (`TrendsQuery`, `FunnelsQuery`, `RetentionQuery`, `PathsQuery`, `StickinessQuery`, `LifecycleQuery`) run the same analyses as the legacy insight endpoints; `FunnelCorrelationQuery` the funnel correlation; `HogQLQuery` SQL over `events`, `persons` and `groups`; `EventsQuery` columns of events; `ActorsQuery`/`InsightActorsQuery` the persons (or groups) behind a data point, or every person. `InsightVizNode`, `DataVisualizationNode` and `DataTableNode` wrap one of these in `source`. Fields beyond the ones listed are accepted (the real nodes have many display-only ones). What each kind requires (series, SQL, columns) is checked when it runs, with `attr` naming the field. */
         QueryNode: {
             /** @enum {string} */
             kind: "InsightVizNode" | "DataVisualizationNode" | "DataTableNode" | "TrendsQuery" | "FunnelsQuery" | "RetentionQuery" | "PathsQuery" | "StickinessQuery" | "LifecycleQuery" | "FunnelCorrelationQuery" | "HogQLQuery" | "EventsQuery" | "ActorsQuery" | "InsightActorsQuery";
@@ -3977,7 +3919,7 @@ export interface components {
             interval?: "minute" | "hour" | "day" | "week" | "month";
             /** @description SQL (HogQL), run by ClickHouse (embedded) over the project's rows in the tables of the real service's HogQL database: `events` (with `$session_id`, `$group_0`…`$group_4`, `elements_chain`, `person_id`, and the joins `person.*`, `pdi.*`, `session.*`, `group_0`…`group_4.*`, and `poe.*`, which reads the person's current properties: no person properties are kept per event here), `persons`, `person_distinct_ids`, `groups` and `sessions`. HogQL's rules apply: only its functions and aggregates, property reads as strings typed by the project's property definitions (Numeric, Boolean, DateTime), null-safe `=`/`!=`/`LIKE`, `= NULL` as `isNull`, date-times in the project's time zone, `now()` the server's clock; JOINs, subqueries, `IN (SELECT …)`, `WITH`, `UNION ALL`, window functions, `LIMIT … BY`, `ARRAY JOIN`, lambdas; placeholders `{filters}` (the node's `filters`: `dateRange`, `properties`, `filterTestAccounts`) and `{variables.<code_name>}` (the node's `variables`). Without LIMIT 100 rows are returned, at most 50,000, with `hasMore`. Refused with a 400 naming the construct (`attr` `query__query`): table functions (`file`, `url`, `numbers`…), `system.*` and any other table, SETTINGS, unknown fields and functions (with HogQL's messages), and what ClickHouse itself refuses (its message). A query runs at most 30 s and 2 GiB (code `timeout_exceeded`, `memory_limit_exceeded`). Text limits (a 400 naming the limit): at most 65,536 characters, 16 levels of parentheses and brackets, 2,048 terms and 128 operators. */
             query?: string;
-            /** @description Columns of events: `select` is HogQL expressions (` -- Label` comments dropped; aggregates group by the other columns), `where` HogQL conditions, `event` an event name, `after`/`before` ISO dates or relative (`-24h`, `-7d`; as the real service, `after` defaults to `-24h`, `all` means no bound), `orderBy` HogQL order expressions (default `timestamp DESC`), `limit` (default 100) and `offset`. Choice: `*` and `person` (whole objects in the real service) are refused; select columns. ActorsQuery columns: `actor`/`person`, `id`, `created_at`, `event_count`, `person_display_name`, `matched_recordings`, `properties.<key>`. Without a `source` (every person) it runs as HogQL over `persons`: `id`, `created_at` and `properties.<key>` are HogQL's values (a property as text unless its definition types it; times in the project's zone) with ClickHouse's types; `search` matches email, name, the id or a distinct id (ILIKE); `orderBy` HogQL order expressions (`person` orders by email; default `created_at DESC`). */
+            /** @description Columns of events: `select` is HogQL expressions (` -- Label` comments dropped; aggregates group by the other columns), `where` HogQL conditions, `event` an event name, `after`/`before` ISO dates or relative (`-24h`, `-7d`; as the real service, `after` defaults to `-24h`, `all` means no bound), `orderBy` HogQL order expressions (default `timestamp DESC`), `limit` (default 100) and `offset`. ActorsQuery columns: `actor`/`person`, `id`, `created_at`, `event_count`, `person_display_name`, `matched_recordings`, `properties.<key>`. Without a `source` (every person) it runs as HogQL over `persons`: `id`, `created_at` and `properties.<key>` are HogQL's values (a property as text unless its definition types it; times in the project's zone) with ClickHouse's types; `search` matches email, name, the id or a distinct id (ILIKE); `orderBy` HogQL order expressions (`person` orders by email; default `created_at DESC`). */
             select?: string[];
         } & {
             [key: string]: unknown;
@@ -4006,17 +3948,17 @@ export interface components {
             };
             /** @enum {string} */
             interval?: "minute" | "hour" | "day" | "week" | "month";
-            /** @description SQL (HogQL) over the tables `events`, `persons` and `groups`. Supported: SELECT with expressions and aliases, `*`, DISTINCT, WHERE, GROUP BY (expressions, aliases, positions), HAVING, ORDER BY (ASC/DESC, nulls last), LIMIT/OFFSET (no LIMIT: 100 rows; at most 50,000), BETWEEN, table aliases; aggregates `count()`, `count(x)`, `count(DISTINCT x)`, `countIf`, `sum`, `sumIf`, `avg`, `avgIf`, `min`, `max`, `median`, `uniq`, `uniqExact`, `uniqIf`, `any`; functions `now`, `today`, `yesterday`, `toDate`, `toDateTime`, `toStartOfMinute/Hour/Day/Week/Month/Quarter/Year`, `toMonday`, `toYear`, `toMonth`, `toDayOfMonth`, `toDayOfWeek`, `toHour`, `toMinute`, `dateDiff`, `INTERVAL n unit`, `toString`, `toInt`, `toFloat`, `lower`, `upper`, `length`, `concat`, `coalesce`, `ifNull`, `if`, `round`, `floor`, `ceil`, `abs`, `isNull`, `isNotNull`, `match`, `like`/`ilike`, `in`. Fields of events: `uuid`, `event`, `timestamp`, `distinct_id`, `elements_chain`, `person_id`, `properties`, `properties.<key>`, `person.properties.<key>`, `person.id`, `person.created_at`; of persons: `id`, `created_at`, `is_identified`, `properties`, `properties.<key>`; of groups: `index` (the group type index), `key`, `created_at`, `properties`, `properties.<key>`. Calendar functions use the project's time zone. Refused with a 400 naming the construct (`attr` `query__query`): JOIN, subqueries, UNION and other set operations, WITH, window functions, LIMIT BY, SAMPLE, ARRAY JOIN, placeholders (`{filters}`), unknown tables, fields and functions, a column neither aggregated nor grouped. Choice: property values keep their JSON types (the real service reads them as strings). */
+            /** @description SQL (HogQL) over the tables `events`, `persons` and `groups`. Supported: SELECT with expressions and aliases, `*`, DISTINCT, WHERE, GROUP BY (expressions, aliases, positions), HAVING, ORDER BY (ASC/DESC, nulls last), LIMIT/OFFSET (no LIMIT: 100 rows; at most 50,000), BETWEEN, table aliases; aggregates `count()`, `count(x)`, `count(DISTINCT x)`, `countIf`, `sum`, `sumIf`, `avg`, `avgIf`, `min`, `max`, `median`, `uniq`, `uniqExact`, `uniqIf`, `any`; functions `now`, `today`, `yesterday`, `toDate`, `toDateTime`, `toStartOfMinute/Hour/Day/Week/Month/Quarter/Year`, `toMonday`, `toYear`, `toMonth`, `toDayOfMonth`, `toDayOfWeek`, `toHour`, `toMinute`, `dateDiff`, `INTERVAL n unit`, `toString`, `toInt`, `toFloat`, `lower`, `upper`, `length`, `concat`, `coalesce`, `ifNull`, `if`, `round`, `floor`, `ceil`, `abs`, `isNull`, `isNotNull`, `match`, `like`/`ilike`, `in`. Fields of events: `uuid`, `event`, `timestamp`, `distinct_id`, `elements_chain`, `person_id`, `properties`, `properties.<key>`, `person.properties.<key>`, `person.id`, `person.created_at`; of persons: `id`, `created_at`, `is_identified`, `properties`, `properties.<key>`; of groups: `index` (the group type index), `key`, `created_at`, `properties`, `properties.<key>`. Calendar functions use the project's time zone. Refused with a 400 naming the construct (`attr` `query__query`): JOIN, subqueries, UNION and other set operations, WITH, window functions, LIMIT BY, SAMPLE, ARRAY JOIN, placeholders (`{filters}`), unknown tables, fields and functions, a column neither aggregated nor grouped. */
             query?: string;
-            /** @description Columns of events: `select` is HogQL expressions (` -- Label` comments dropped; aggregates group by the other columns), `where` HogQL conditions, `event` an event name, `after`/`before` ISO dates or relative (`-24h`, `-7d`; as the real service, `after` defaults to `-24h`, `all` means no bound), `orderBy` HogQL order expressions (default `timestamp DESC`), `limit` (default 100) and `offset`. Choice: `*` and `person` (whole objects in the real service) are refused; select columns. ActorsQuery columns: `actor`/`person`, `id`, `created_at`, `event_count`, `person_display_name`, `matched_recordings`, `properties.<key>`. */
+            /** @description Columns of events: `select` is HogQL expressions (` -- Label` comments dropped; aggregates group by the other columns), `where` HogQL conditions, `event` an event name, `after`/`before` ISO dates or relative (`-24h`, `-7d`; as the real service, `after` defaults to `-24h`, `all` means no bound), `orderBy` HogQL order expressions (default `timestamp DESC`), `limit` (default 100) and `offset`. ActorsQuery columns: `actor`/`person`, `id`, `created_at`, `event_count`, `person_display_name`, `matched_recordings`, `properties.<key>`. */
             select?: string[];
         } & {
             [key: string]: unknown;
         };
-        /** @description A query API answer (the real service's shape). Insight kinds: `results` is the analysis result, the same as the legacy endpoint's `result` for the same definition. `HogQLQuery`: `results` rows, `columns`, `types` as [column, ClickHouse type] pairs, `hogql` the query as HogQL prints it back, `clickhouse` the SQL the engine ran. `EventsQuery` and `ActorsQuery`: `results` rows, `columns`, `types` as type names, `hasMore`/`limit`/`offset`. */
+        /** @description The query API's answer. `results` follows the query's `kind`; the SQL, events and actors kinds also answer `columns` and `types`, and `hasMore`/`limit`/`offset` for paging. */
         QueryResponse: {
-            /** @description Rows (SQL, events, actors) or the analysis result (insight kinds). */
-            results: unknown;
+            /** @description By the query's `kind` (a node wrapped in `source` answers as its source): the same value as the legacy endpoint's `result` for the insight kinds, rows (one array per row, in `columns` order) for the others. To render it, check `Array.isArray` on each item (a row, or a funnel's breakdown) and `in` for the field that tells the rest apart (`"days"` for a series, `"cohort"`, `"source"`). */
+            results: components["schemas"]["TrendResult"][] | components["schemas"]["FunnelResult"] | components["schemas"]["RetentionCohort"][] | components["schemas"]["PathEdge"][] | components["schemas"]["FunnelCorrelationResult"] | unknown[][];
             columns?: string[];
             /** @description ClickHouse type names (`String`, `UInt64`, `Float64`, `Date`, `DateTime64(6, 'UTC')`, `Nullable(…)`); pairs with the column name for HogQLQuery. */
             types?: (string | string[])[];
@@ -4123,8 +4065,56 @@ export interface components {
             /** @description The failure's category (`retryable` for a query to correct). */
             error_type?: string;
         };
+        /** @description A dashboard with its filters and tiles, as the real service's dashboard retrieve answers (not in the spec). Each tile holds its insight as `GET /insights/{id}/?from_dashboard={dashboard id}` returns it: the dashboard's filters applied to its result, the tile's color and layouts added. Tiles of soft-deleted insights and removed tiles are left out, as the real service does. */
+        Dashboard: {
+            id: number;
+            name: string;
+            description: string;
+            pinned: boolean;
+            /** Format: date-time */
+            created_at: string;
+            created_by: components["schemas"]["User"] | null;
+            /** Format: date-time */
+            last_accessed_at: string | null;
+            is_shared: boolean;
+            deleted: boolean;
+            /** @enum {string} */
+            creation_mode: "default" | "template" | "duplicate";
+            tags: string[];
+            /** @description 21 = everyone in the project can edit. */
+            restriction_level: number;
+            effective_restriction_level: number;
+            /** @description 37 = can edit. */
+            effective_privilege_level: number;
+            /** @enum {string} */
+            user_access_level: "none" | "viewer" | "editor" | "manager";
+            /** @description The project's integer id. */
+            team_id: number;
+            /** @description Overrides applied to the insights shown on this dashboard (date range, properties). */
+            filters: {
+                [key: string]: unknown;
+            };
+            /** @description HogQL variables. */
+            variables: {
+                [key: string]: unknown;
+            };
+            tiles: {
+                id: number;
+                insight: components["schemas"]["Insight"];
+                /** @description The tile's position on the dashboard, from 0. */
+                order: number;
+                color: string | null;
+                layouts: {
+                    [key: string]: unknown;
+                };
+                /** Format: date-time */
+                last_refresh: string | null;
+                is_cached: boolean;
+                deleted: boolean;
+            }[];
+        };
         /**
-         * @description A dashboard as the real service lists it (its DashboardBasicSerializer). Not in the spec: the spec's insights carry `dashboards` ids and `dashboard_tiles`; these name and describe them. Choices: dashboards exist through the insights placed on them (a fixture names them by id only, so they are called "Dashboard N"), none is pinned, shared or tagged; `created_at` is the creation time of the earliest insight placed on it; `created_by` is null (no user created it through the API).
+         * @description A dashboard as the real service lists it (its DashboardBasicSerializer). Not in the spec: the spec's insights carry `dashboards` ids and `dashboard_tiles`; these name and describe them.
          * @example {
          *       "id": 1,
          *       "name": "Dashboard 1",
@@ -4169,116 +4159,28 @@ export interface components {
             /** @description The project's integer id. */
             team_id: number;
         };
-        /** @description A page of a project's dashboards. */
-        PaginatedDashboardList: {
-            /** @description Number of dashboards matching the filters. */
-            count: number;
+        /** @description An event name seen in the project's events (computed, not stored). Not in the spec. */
+        EventDefinition: {
             /**
-             * Format: uri
-             * @description Absolute URL of the next page, or null when nothing follows.
+             * Format: uuid
+             * @description Stable per project and name.
              */
-            next: string | null;
-            /**
-             * Format: uri
-             * @description Absolute URL of the previous page, or null on the first page.
-             */
-            previous: string | null;
-            results: components["schemas"]["DashboardBasic"][];
-        };
-        /** @description A dashboard with its filters and tiles, as the real service's dashboard retrieve answers (not in the spec). Each tile holds its insight as `GET /insights/{id}/?from_dashboard={dashboard id}` returns it: the dashboard's filters applied to its result, the tile's color and layouts added. Tiles of soft-deleted insights and removed tiles are left out, as the real service does. */
-        Dashboard: {
-            id: number;
+            id: string;
             name: string;
-            description: string;
-            pinned: boolean;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description The first event's timestamp.
+             */
             created_at: string;
-            created_by: components["schemas"]["User"] | null;
             /** Format: date-time */
-            last_accessed_at: string | null;
-            is_shared: boolean;
-            deleted: boolean;
-            /** @enum {string} */
-            creation_mode: "default" | "template" | "duplicate";
+            last_seen_at: string;
+            /** @description Events of this name in the 30 days before now. */
+            volume_30_day: number;
+            description: null;
+            owner: null;
             tags: string[];
-            /** @description 21 = everyone in the project can edit. */
-            restriction_level: number;
-            effective_restriction_level: number;
-            /** @description 37 = can edit. */
-            effective_privilege_level: number;
-            /** @enum {string} */
-            user_access_level: "none" | "viewer" | "editor" | "manager";
-            /** @description The project's integer id. */
-            team_id: number;
-            /** @description Overrides applied to the insights shown on this dashboard (date range, properties). */
-            filters: {
-                [key: string]: unknown;
-            };
-            /** @description HogQL variables. Choice: the mock has none; always empty. */
-            variables: {
-                [key: string]: unknown;
-            };
-            tiles: {
-                id: number;
-                insight: components["schemas"]["Insight"];
-                /** @description The tile's position on the dashboard, from 0. */
-                order: number;
-                color: string | null;
-                layouts: {
-                    [key: string]: unknown;
-                };
-                /** Format: date-time */
-                last_refresh: string | null;
-                is_cached: boolean;
-                deleted: boolean;
-            }[];
-        };
-        /** @description A condition on a person property (`type: person`), a group property (`group`, with `group_type_index`), cohort membership (`cohort`: `value` is the cohort id, operator `in` or `not_in`) or another flag's value (`flag`: `key` is that flag's id, operator `flag_evaluates_to`, `value` true, false or a variant key). */
-        FeatureFlagProperty: {
-            key: string;
-            value?: unknown;
-            /** @enum {string|null} */
-            operator?: "exact" | "is_not" | "icontains" | "not_icontains" | "regex" | "not_regex" | "gt" | "gte" | "lt" | "lte" | "is_set" | "is_not_set" | "is_date_before" | "is_date_after" | "is_date_exact" | "in" | "not_in" | "flag_evaluates_to" | "semver_eq" | "semver_neq" | "semver_gt" | "semver_gte" | "semver_lt" | "semver_lte" | "semver_tilde" | "semver_caret" | "semver_wildcard" | null;
-            /** @description person, group, cohort or flag; other property types are refused with the real service's message. */
-            type: string;
-            group_type_index?: number | null;
-            negation?: boolean;
-        } & {
-            [key: string]: unknown;
-        };
-        /** @description One condition set of a flag. */
-        FeatureFlagConditionGroup: {
-            /** @description All must hold. */
-            properties?: components["schemas"]["FeatureFlagProperty"][];
-            /** @description Share of matching actors for whom the set holds, by the hash of flag key and distinct id (or group key); null is 100. */
-            rollout_percentage?: number | null;
-            /** @description The variant every actor matching this set gets (a key of `multivariate.variants`). */
-            variant?: string | null;
-        } & {
-            [key: string]: unknown;
-        };
-        /** @description A flag's release conditions, variants and payloads. The flag is on for an actor (a person, or a group for a group flag) who matches any condition set in `groups` and falls inside its rollout; the first matching set decides. */
-        FeatureFlagFilters: {
-            /** @description Condition sets, checked in order. Required and non-empty on create. */
-            groups?: components["schemas"]["FeatureFlagConditionGroup"][];
-            /** @description Variants of a multivariate flag; their rollout percentages must sum to 100. */
-            multivariate?: {
-                variants: {
-                    key: string;
-                    name?: string | null;
-                    rollout_percentage: number;
-                }[];
-            } | null;
-            /** @description Payload per variant key, or under `"true"` for a boolean flag: each a JSON text (a JSON object sent here is stored as its text, as the real service does). Returned parsed to the client libraries. */
-            payloads?: {
-                [key: string]: unknown;
-            };
-            /** @description Evaluate per group of this type (its group key hashed) instead of per person. */
-            aggregation_group_type_index?: number | null;
-            /** @description Early-access enrolment conditions; stored, not evaluated. */
-            super_groups?: Record<string, never>[];
-        } & {
-            [key: string]: unknown;
+            verified: boolean;
+            hidden: boolean;
         };
         /** @description A feature flag, in the real service's shape. Fields of features the mock does not have (experiments, surveys, early access, usage dashboards, encrypted payloads, evaluation tags) carry their empty values. */
         FeatureFlag: {
@@ -4325,32 +4227,37 @@ export interface components {
             /** Format: date-time */
             last_called_at?: string | null;
         };
-        /** @description A page of a project's feature flags. */
-        PaginatedFeatureFlagList: {
-            /** @description Number of flags matching the filters. */
-            count: number;
-            /**
-             * Format: uri
-             * @description Absolute URL of the next page, or null when nothing follows.
-             */
-            next: string | null;
-            /**
-             * Format: uri
-             * @description Absolute URL of the previous page, or null on the first page.
-             */
-            previous: string | null;
-            results: components["schemas"]["FeatureFlag"][];
+        /** @description One condition set of a flag. */
+        FeatureFlagConditionGroup: {
+            /** @description All must hold. */
+            properties?: components["schemas"]["FeatureFlagProperty"][];
+            /** @description Share of matching actors for whom the set holds, by the hash of flag key and distinct id (or group key); null is 100. */
+            rollout_percentage?: number | null;
+            /** @description The variant every actor matching this set gets (a key of `multivariate.variants`). */
+            variant?: string | null;
+        } & {
+            [key: string]: unknown;
         };
-        /** @description Writable fields of a flag: the body of create (with `key` and `filters` required) and of update. Read-only fields of FeatureFlag sent along are ignored, as the real service does. */
-        FeatureFlagWrite: {
-            key?: string;
-            name?: string;
-            filters?: components["schemas"]["FeatureFlagFilters"];
-            active?: boolean;
-            /** @description `true` soft-deletes the flag (it disappears from lists, reads and evaluation); it cannot be undone. */
-            deleted?: boolean;
-            ensure_experience_continuity?: boolean;
-            tags?: string[];
+        /** @description A flag's release conditions, variants and payloads. The flag is on for an actor (a person, or a group for a group flag) who matches any condition set in `groups` and falls inside its rollout; the first matching set decides. */
+        FeatureFlagFilters: {
+            /** @description Condition sets, checked in order. Required and non-empty on create. */
+            groups?: components["schemas"]["FeatureFlagConditionGroup"][];
+            /** @description Variants of a multivariate flag; their rollout percentages must sum to 100. */
+            multivariate?: {
+                variants: {
+                    key: string;
+                    name?: string | null;
+                    rollout_percentage: number;
+                }[];
+            } | null;
+            /** @description Payload per variant key, or under `"true"` for a boolean flag: each a JSON text (a JSON object sent here is stored as its text, as the real service does). Returned parsed to the client libraries. */
+            payloads?: {
+                [key: string]: unknown;
+            };
+            /** @description Evaluate per group of this type (its group key hashed) instead of per person. */
+            aggregation_group_type_index?: number | null;
+            /** @description Early-access enrolment conditions; stored, not evaluated. */
+            super_groups?: Record<string, never>[];
         } & {
             [key: string]: unknown;
         };
@@ -4376,8 +4283,34 @@ export interface components {
                 [key: string]: Record<string, never>;
             };
         };
+        /** @description A condition on a person property (`type: person`), a group property (`group`, with `group_type_index`), cohort membership (`cohort`: `value` is the cohort id, operator `in` or `not_in`) or another flag's value (`flag`: `key` is that flag's id, operator `flag_evaluates_to`, `value` true, false or a variant key). */
+        FeatureFlagProperty: {
+            key: string;
+            value?: unknown;
+            /** @enum {string|null} */
+            operator?: "exact" | "is_not" | "icontains" | "not_icontains" | "regex" | "not_regex" | "gt" | "gte" | "lt" | "lte" | "is_set" | "is_not_set" | "is_date_before" | "is_date_after" | "is_date_exact" | "in" | "not_in" | "flag_evaluates_to" | "semver_eq" | "semver_neq" | "semver_gt" | "semver_gte" | "semver_lt" | "semver_lte" | "semver_tilde" | "semver_caret" | "semver_wildcard" | null;
+            /** @description person, group, cohort or flag; other property types are refused with the real service's message. */
+            type: string;
+            group_type_index?: number | null;
+            negation?: boolean;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Writable fields of a flag: the body of create (with `key` and `filters` required) and of update. Read-only fields of FeatureFlag sent along are ignored, as the real service does. */
+        FeatureFlagWrite: {
+            key?: string;
+            name?: string;
+            filters?: components["schemas"]["FeatureFlagFilters"];
+            active?: boolean;
+            /** @description `true` soft-deletes the flag (it disappears from lists, reads and evaluation); it cannot be undone. */
+            deleted?: boolean;
+            ensure_experience_continuity?: boolean;
+            tags?: string[];
+        } & {
+            [key: string]: unknown;
+        };
         /**
-         * @description An organization. Not in the spec. Choice: the mock has exactly one organization, holding every project; its uuid is derived from the store (stable across restarts of the same data), its name is fixed.
+         * @description An organization. Not in the spec.
          * @example {
          *       "id": "0190a1b2-c3d4-4e5f-8a9b-0c1d2e3f4a00",
          *       "name": "Default organization",
@@ -4396,28 +4329,37 @@ export interface components {
             /** @description The caller's level, 15 (owner) as for the real service's organization creator. */
             membership_level: number;
         };
-        /** @description An event name seen in the project's events (computed, not stored). Not in the spec. */
-        EventDefinition: {
+        /** @description A page of a project's dashboards. */
+        PaginatedDashboardList: {
+            /** @description Number of dashboards matching the filters. */
+            count: number;
             /**
-             * Format: uuid
-             * @description Stable per project and name.
+             * Format: uri
+             * @description Absolute URL of the next page, or null when nothing follows.
              */
-            id: string;
-            name: string;
+            next: string | null;
             /**
-             * Format: date-time
-             * @description The first event's timestamp.
+             * Format: uri
+             * @description Absolute URL of the previous page, or null on the first page.
              */
-            created_at: string;
-            /** Format: date-time */
-            last_seen_at: string;
-            /** @description Events of this name in the 30 days before now. */
-            volume_30_day: number;
-            description: null;
-            owner: null;
-            tags: string[];
-            verified: boolean;
-            hidden: boolean;
+            previous: string | null;
+            results: components["schemas"]["DashboardBasic"][];
+        };
+        /** @description A page of a project's feature flags. */
+        PaginatedFeatureFlagList: {
+            /** @description Number of flags matching the filters. */
+            count: number;
+            /**
+             * Format: uri
+             * @description Absolute URL of the next page, or null when nothing follows.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description Absolute URL of the previous page, or null on the first page.
+             */
+            previous: string | null;
+            results: components["schemas"]["FeatureFlag"][];
         };
         /** @description A property key seen on the project's events, persons or groups (computed, not stored). Not in the spec. */
         PropertyDefinition: {
@@ -4546,15 +4488,15 @@ export interface components {
          * @example 1
          */
         project_id: string;
-        /** @description Insight: the integer id or the 8-character `short_id` (as the real service's clients address it). Choice: anything that names no insight of the project, whatever its form, is 404. */
+        /** @description Insight: the integer id or the 8-character `short_id` (as the real service's clients address it). */
         insight_id: string;
         /** @description Person: integer id or person uuid. Validated by the server: anything else is 400 with attr `id`; an unknown person is 404. */
         person_id: string;
         /** @description Event uuid (dashes optional). Validated by the server: a malformed uuid is 400 with attr `id`; an unknown event is 404. */
         event_id: string;
-        /** @description Response format (spec: every endpoint takes it). `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema): a header row of the (flattened, sorted) field names, then one row per item of a list's `results`, of an analysis' `result` (one row per series with its data points), of a bare list, or one row for a single object. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell; booleans are `True`/`False`, as the real service's renderer writes them. Against formula injection (OWASP), a cell whose text starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'` (so `-30d` is written `'-30d` and `=1+1` `'=1+1`), except a plain number (`-3`, `-0.5`, `-1e3`), which is written as is. Choice: the real renderer prefixes nothing. Choice: the rows of a list are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. Errors are always JSON. */
+        /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
         format: "json" | "csv";
-        /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+        /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
         format_any: "json" | "csv";
         /** @description Page size. */
         limit: number;
@@ -4583,7 +4525,7 @@ export interface components {
         properties: string;
         /** @description Apply the project's test-account filters. */
         filter_test_accounts: boolean;
-        /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
+        /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. */
         date_from: string;
         /** @description End of the range, the grammar of `date_from` except `all` (anything else is a 400 naming `date_to`); default now. */
         date_to: string;
@@ -4720,7 +4662,7 @@ export interface components {
         path_replacements: boolean;
         /** @description JSON-encoded array of `{"regex", "alias"}` replacements. */
         local_path_cleaning_filters: string;
-        /** @description Paths before, after or between steps of `funnel_filter`. Choice: funnel paths are not modelled; any value is 400 with attr `funnel_paths` (see `PathRequest.funnel_paths`). */
+        /** @description Paths before, after or between steps of `funnel_filter`. */
         funnel_paths: "funnel_path_before_step" | "funnel_path_after_step" | "funnel_path_between_steps";
         /** @description JSON-encoded FunnelRequest plus `funnel_step`, used with `funnel_paths`. */
         funnel_filter: string;
@@ -4764,13 +4706,6 @@ export interface components {
         path_end_key: string;
         /** @description Node at which the listed actors' paths end. */
         path_dropoff_key: string;
-        /** @description Feature flag id. An id that names no live flag of the project is 404. */
-        feature_flag_id: number;
-        /**
-         * @description JSON-encoded array of `{property, type, ...}`: several breakdowns at once (the value becomes a list). Carried by the analyses' persons URLs so that following one lists the same actors.
-         * @example [{"property":"$browser","type":"event"}]
-         */
-        breakdowns: string;
         /**
          * @description Organization id (a uuid) as listed by `GET /api/organizations/`, or `@current`. Not in the spec.
          * @example @current
@@ -4778,6 +4713,13 @@ export interface components {
         organization_id: string;
         /** @description A background query's id: the `client_query_id` of its request, or the `query_status.id` it was answered with. An id that is unknown, expired, or of another project is 404. */
         query_id: string;
+        /**
+         * @description JSON-encoded array of `{property, type, ...}`: several breakdowns at once (the value becomes a list). Carried by the analyses' persons URLs so that following one lists the same actors.
+         * @example [{"property":"$browser","type":"event"}]
+         */
+        breakdowns: string;
+        /** @description Feature flag id. An id that names no live flag of the project is 404. */
+        feature_flag_id: number;
     };
     requestBodies: never;
     headers: never;
@@ -4788,7 +4730,7 @@ export interface operations {
     projects_list: {
         parameters: {
             query?: {
-                /** @description Response format (spec: every endpoint takes it). `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema): a header row of the (flattened, sorted) field names, then one row per item of a list's `results`, of an analysis' `result` (one row per series with its data points), of a bare list, or one row for a single object. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell; booleans are `True`/`False`, as the real service's renderer writes them. Against formula injection (OWASP), a cell whose text starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'` (so `-30d` is written `'-30d` and `=1+1` `'=1+1`), except a plain number (`-3`, `-0.5`, `-1e3`), which is written as is. Choice: the real renderer prefixes nothing. Choice: the rows of a list are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. Errors are always JSON. */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format"];
                 /** @description Page size. */
                 limit?: components["parameters"]["limit"];
@@ -4857,7 +4799,7 @@ export interface operations {
     projects_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format (spec: every endpoint takes it). `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema): a header row of the (flattened, sorted) field names, then one row per item of a list's `results`, of an analysis' `result` (one row per series with its data points), of a bare list, or one row for a single object. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell; booleans are `True`/`False`, as the real service's renderer writes them. Against formula injection (OWASP), a cell whose text starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'` (so `-30d` is written `'-30d` and `=1+1` `'=1+1`), except a plain number (`-3`, `-0.5`, `-1e3`), which is written as is. Choice: the real renderer prefixes nothing. Choice: the rows of a list are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. Errors are always JSON. */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format"];
             };
             header?: never;
@@ -4893,7 +4835,7 @@ export interface operations {
     dashboards_list: {
         parameters: {
             query?: {
-                /** @description Response format (spec: every endpoint takes it). `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema): a header row of the (flattened, sorted) field names, then one row per item of a list's `results`, of an analysis' `result` (one row per series with its data points), of a bare list, or one row for a single object. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell; booleans are `True`/`False`, as the real service's renderer writes them. Against formula injection (OWASP), a cell whose text starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'` (so `-30d` is written `'-30d` and `=1+1` `'=1+1`), except a plain number (`-3`, `-0.5`, `-1e3`), which is written as is. Choice: the real renderer prefixes nothing. Choice: the rows of a list are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. Errors are always JSON. */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format"];
                 /** @description Page size. */
                 limit?: components["parameters"]["limit"];
@@ -4937,7 +4879,7 @@ export interface operations {
     dashboards_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
                 /** @description Ask for a recomputation. The server recomputes only when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. */
                 refresh?: components["parameters"]["refresh"];
@@ -4977,7 +4919,7 @@ export interface operations {
     feature_flags_list: {
         parameters: {
             query?: {
-                /** @description Response format (spec: every endpoint takes it). `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema): a header row of the (flattened, sorted) field names, then one row per item of a list's `results`, of an analysis' `result` (one row per series with its data points), of a bare list, or one row for a single object. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell; booleans are `True`/`False`, as the real service's renderer writes them. Against formula injection (OWASP), a cell whose text starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'` (so `-30d` is written `'-30d` and `=1+1` `'=1+1`), except a plain number (`-3`, `-0.5`, `-1e3`), which is written as is. Choice: the real renderer prefixes nothing. Choice: the rows of a list are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. Errors are always JSON. */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format"];
                 /** @description Page size. */
                 limit?: components["parameters"]["limit"];
@@ -5029,7 +4971,7 @@ export interface operations {
     feature_flags_create: {
         parameters: {
             query?: {
-                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
             };
             header?: never;
@@ -5117,7 +5059,7 @@ export interface operations {
     feature_flags_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
             };
             header?: never;
@@ -5186,7 +5128,7 @@ export interface operations {
     feature_flags_partial_update: {
         parameters: {
             query?: {
-                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
             };
             header?: never;
@@ -5232,7 +5174,7 @@ export interface operations {
             query?: {
                 /** @description Only insights created by this user id, or (as the real service's clients send it) by any of a JSON-encoded array of user ids such as `[1,42]`. Anything else is 400 naming `created_by`. */
                 created_by?: string;
-                /** @description Response format (spec: every endpoint takes it). `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema): a header row of the (flattened, sorted) field names, then one row per item of a list's `results`, of an analysis' `result` (one row per series with its data points), of a bare list, or one row for a single object. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell; booleans are `True`/`False`, as the real service's renderer writes them. Against formula injection (OWASP), a cell whose text starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'` (so `-30d` is written `'-30d` and `=1+1` `'=1+1`), except a plain number (`-3`, `-0.5`, `-1e3`), which is written as is. Choice: the real renderer prefixes nothing. Choice: the rows of a list are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. Errors are always JSON. */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format"];
                 /** @description Page size. */
                 limit?: components["parameters"]["limit"];
@@ -5266,7 +5208,7 @@ export interface operations {
                 dashboards?: string;
                 /** @description Present with any value: only insights created by the caller (the real service ignores the value, so `user=false` filters too). */
                 user?: string;
-                /** @description The real service's opt-in to the deprecated `dashboards` field. Choice: accepted and without effect; every insight carries `dashboards` and `dashboard_tiles`. */
+                /** @description The real service's opt-in to the deprecated `dashboards` field. */
                 include_dashboards?: boolean;
             };
             header?: never;
@@ -5299,7 +5241,7 @@ export interface operations {
     insights_create: {
         parameters: {
             query?: {
-                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
             };
             header?: never;
@@ -5338,7 +5280,7 @@ export interface operations {
     insights_all_activity_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
                 /** @description Entries per page. */
                 limit?: components["parameters"]["activity_limit"];
@@ -5378,7 +5320,7 @@ export interface operations {
     insights_cancel_create: {
         parameters: {
             query?: {
-                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
             };
             header?: never;
@@ -5420,7 +5362,7 @@ export interface operations {
     insights_funnel_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
                 /** @description Ask for a recomputation. The server recomputes only when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. */
                 refresh?: components["parameters"]["refresh"];
@@ -5443,7 +5385,7 @@ export interface operations {
                 properties?: components["parameters"]["properties"];
                 /** @description Apply the project's test-account filters. */
                 filter_test_accounts?: components["parameters"]["filter_test_accounts"];
-                /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
+                /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. */
                 date_from?: components["parameters"]["date_from"];
                 /** @description End of the range, the grammar of `date_from` except `all` (anything else is a 400 naming `date_to`); default now. */
                 date_to?: components["parameters"]["date_to"];
@@ -5532,7 +5474,7 @@ export interface operations {
     insights_funnel_create: {
         parameters: {
             query?: {
-                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
                 /** @description Ask for a recomputation. The server recomputes only when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. */
                 refresh?: components["parameters"]["refresh"];
@@ -5576,7 +5518,7 @@ export interface operations {
     insights_funnel_correlation_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
                 /** @description Ask for a recomputation. The server recomputes only when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. */
                 refresh?: components["parameters"]["refresh"];
@@ -5599,7 +5541,7 @@ export interface operations {
                 properties?: components["parameters"]["properties"];
                 /** @description Apply the project's test-account filters. */
                 filter_test_accounts?: components["parameters"]["filter_test_accounts"];
-                /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
+                /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. */
                 date_from?: components["parameters"]["date_from"];
                 /** @description End of the range, the grammar of `date_from` except `all` (anything else is a 400 naming `date_to`); default now. */
                 date_to?: components["parameters"]["date_to"];
@@ -5703,7 +5645,7 @@ export interface operations {
     insights_funnel_correlation_create: {
         parameters: {
             query?: {
-                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
                 /** @description Ask for a recomputation. The server recomputes only when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. */
                 refresh?: components["parameters"]["refresh"];
@@ -5747,7 +5689,7 @@ export interface operations {
     insights_my_last_viewed_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
             };
             header?: never;
@@ -5783,7 +5725,7 @@ export interface operations {
     insights_path_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
                 /** @description Ask for a recomputation. The server recomputes only when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. */
                 refresh?: components["parameters"]["refresh"];
@@ -5818,11 +5760,11 @@ export interface operations {
                 path_replacements?: components["parameters"]["path_replacements"];
                 /** @description JSON-encoded array of `{"regex", "alias"}` replacements. */
                 local_path_cleaning_filters?: components["parameters"]["local_path_cleaning_filters"];
-                /** @description Paths before, after or between steps of `funnel_filter`. Choice: funnel paths are not modelled; any value is 400 with attr `funnel_paths` (see `PathRequest.funnel_paths`). */
+                /** @description Paths before, after or between steps of `funnel_filter`. */
                 funnel_paths?: components["parameters"]["funnel_paths"];
                 /** @description JSON-encoded FunnelRequest plus `funnel_step`, used with `funnel_paths`. */
                 funnel_filter?: components["parameters"]["funnel_filter"];
-                /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
+                /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. */
                 date_from?: components["parameters"]["date_from"];
                 /** @description End of the range, the grammar of `date_from` except `all` (anything else is a 400 naming `date_to`); default now. */
                 date_to?: components["parameters"]["date_to"];
@@ -5866,7 +5808,7 @@ export interface operations {
     insights_path_create: {
         parameters: {
             query?: {
-                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
                 /** @description Ask for a recomputation. The server recomputes only when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. */
                 refresh?: components["parameters"]["refresh"];
@@ -5907,7 +5849,7 @@ export interface operations {
     insights_retention_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
                 /** @description Ask for a recomputation. The server recomputes only when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. */
                 refresh?: components["parameters"]["refresh"];
@@ -5925,7 +5867,7 @@ export interface operations {
                 total_intervals?: components["parameters"]["total_intervals"];
                 /** @description End of the range, the grammar of `date_from` except `all` (anything else is a 400 naming `date_to`); default now. */
                 date_to?: components["parameters"]["date_to"];
-                /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
+                /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. */
                 date_from?: components["parameters"]["date_from"];
                 /**
                  * @description JSON-encoded PropertyFilters (a list of filters or a property group).
@@ -5974,7 +5916,7 @@ export interface operations {
     insights_timing_create: {
         parameters: {
             query?: {
-                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
             };
             header?: never;
@@ -6016,7 +5958,7 @@ export interface operations {
     insights_trend_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
                 /** @description Ask for a recomputation. The server recomputes only when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. */
                 refresh?: components["parameters"]["refresh"];
@@ -6041,7 +5983,7 @@ export interface operations {
                 properties?: components["parameters"]["properties"];
                 /** @description Apply the project's test-account filters. */
                 filter_test_accounts?: components["parameters"]["filter_test_accounts"];
-                /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
+                /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. */
                 date_from?: components["parameters"]["date_from"];
                 /** @description End of the range, the grammar of `date_from` except `all` (anything else is a 400 naming `date_to`); default now. */
                 date_to?: components["parameters"]["date_to"];
@@ -6114,7 +6056,7 @@ export interface operations {
     insights_trend_create: {
         parameters: {
             query?: {
-                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
                 /** @description Ask for a recomputation. The server recomputes only when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. */
                 refresh?: components["parameters"]["refresh"];
@@ -6164,9 +6106,9 @@ export interface operations {
                 limit?: number;
                 /** @description Index of the first result to return. */
                 offset?: components["parameters"]["offset"];
-                /** @description The real service's opt-in to `dashboards`. Choice, accepted and without effect; `dashboards` is always sent. */
+                /** @description The real service's opt-in to `dashboards`. */
                 include_dashboards?: boolean;
-                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
             };
             header?: never;
@@ -6204,7 +6146,7 @@ export interface operations {
     insights_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
                 /** @description Id of the dashboard the insight is loaded for; adds `color` and `layouts`. */
                 from_dashboard?: number;
@@ -6212,9 +6154,9 @@ export interface operations {
                 refresh?: components["parameters"]["refresh"];
                 /** @description JSON-encoded object overriding the insight's filters for this request only (not stored), as the real service: its top-level keys replace the insight's (dashboard filter keys such as `date_from`, `date_to`, `properties`, `interval`, `breakdown_filter`), nested values are not merged. The result is computed with the override and not cached. Not a JSON object is 400 naming `filters_override`. */
                 filters_override?: string;
-                /** @description The real service's HogQL variables override. Choice: accepted and without effect (the mock's insights have no variables). */
+                /** @description The real service's HogQL variables override. */
                 variables_override?: string;
-                /** @description The real service's opt-in to the deprecated `dashboards` field. Choice: accepted and without effect; the insight always carries `dashboards` and `dashboard_tiles`. */
+                /** @description The real service's opt-in to the deprecated `dashboards` field. */
                 include_dashboards?: boolean;
             };
             header?: never;
@@ -6224,7 +6166,7 @@ export interface operations {
                  * @example 1
                  */
                 project_id: components["parameters"]["project_id"];
-                /** @description Insight: the integer id or the 8-character `short_id` (as the real service's clients address it). Choice: anything that names no insight of the project, whatever its form, is 404. */
+                /** @description Insight: the integer id or the 8-character `short_id` (as the real service's clients address it). */
                 id: components["parameters"]["insight_id"];
             };
             cookie?: never;
@@ -6286,7 +6228,7 @@ export interface operations {
     insights_partial_update: {
         parameters: {
             query?: {
-                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
             };
             header?: never;
@@ -6327,7 +6269,7 @@ export interface operations {
     insights_activity_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
                 /** @description Entries per page. */
                 limit?: components["parameters"]["activity_limit"];
@@ -6341,7 +6283,7 @@ export interface operations {
                  * @example 1
                  */
                 project_id: components["parameters"]["project_id"];
-                /** @description Insight: the integer id or the 8-character `short_id` (as the real service's clients address it). Choice: anything that names no insight of the project, whatever its form, is 404. */
+                /** @description Insight: the integer id or the 8-character `short_id` (as the real service's clients address it). */
                 id: components["parameters"]["insight_id"];
             };
             cookie?: never;
@@ -6369,7 +6311,7 @@ export interface operations {
     insights_viewed_create: {
         parameters: {
             query?: {
-                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
             };
             header?: never;
@@ -6379,7 +6321,7 @@ export interface operations {
                  * @example 1
                  */
                 project_id: components["parameters"]["project_id"];
-                /** @description Insight: the integer id or the 8-character `short_id` (as the real service's clients address it). Choice: anything that names no insight of the project, whatever its form, is 404. */
+                /** @description Insight: the integer id or the 8-character `short_id` (as the real service's clients address it). */
                 id: components["parameters"]["insight_id"];
             };
             cookie?: never;
@@ -6417,7 +6359,7 @@ export interface operations {
                 distinct_id?: string;
                 /** @description Only persons whose `properties.email` equals this value (exact, case-sensitive). */
                 email?: string;
-                /** @description Response format (spec: every endpoint takes it). `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema): a header row of the (flattened, sorted) field names, then one row per item of a list's `results`, of an analysis' `result` (one row per series with its data points), of a bare list, or one row for a single object. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell; booleans are `True`/`False`, as the real service's renderer writes them. Against formula injection (OWASP), a cell whose text starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'` (so `-30d` is written `'-30d` and `=1+1` `'=1+1`), except a plain number (`-3`, `-0.5`, `-1e3`), which is written as is. Choice: the real renderer prefixes nothing. Choice: the rows of a list are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. Errors are always JSON. */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format"];
                 /** @description Page size. */
                 limit?: number;
@@ -6429,7 +6371,7 @@ export interface operations {
                 search?: string;
                 /** @description Only members of this cohort. */
                 cohort?: number;
-                /** @description The real service names the search query with it (to cancel it while it runs). Choice: accepted and without effect; a search here answers at once, nothing runs to cancel. */
+                /** @description The real service names the search query with it (to cancel it while it runs). */
                 client_query_id?: string;
             };
             header?: never;
@@ -6462,7 +6404,7 @@ export interface operations {
     persons_bulk_delete_create: {
         parameters: {
             query?: {
-                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
             };
             header?: never;
@@ -6501,7 +6443,7 @@ export interface operations {
     persons_all_activity_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
                 /** @description Entries per page. */
                 limit?: components["parameters"]["activity_limit"];
@@ -6543,7 +6485,7 @@ export interface operations {
             query: {
                 /** @description Integer id or uuid (dashes optional) of the person. */
                 person_id: string;
-                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
             };
             header?: never;
@@ -6576,7 +6518,7 @@ export interface operations {
     persons_funnel_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
                 /** @description Page size. */
                 limit?: components["parameters"]["limit"];
@@ -6603,7 +6545,7 @@ export interface operations {
                 properties?: components["parameters"]["properties"];
                 /** @description Apply the project's test-account filters. */
                 filter_test_accounts?: components["parameters"]["filter_test_accounts"];
-                /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
+                /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. */
                 date_from?: components["parameters"]["date_from"];
                 /** @description End of the range, the grammar of `date_from` except `all` (anything else is a 400 naming `date_to`); default now. */
                 date_to?: components["parameters"]["date_to"];
@@ -6698,7 +6640,7 @@ export interface operations {
     persons_funnel_create: {
         parameters: {
             query?: {
-                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
                 /** @description Page size. */
                 limit?: components["parameters"]["limit"];
@@ -6747,7 +6689,7 @@ export interface operations {
     persons_funnel_correlation_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
                 /** @description Page size. */
                 limit?: components["parameters"]["limit"];
@@ -6774,7 +6716,7 @@ export interface operations {
                 properties?: components["parameters"]["properties"];
                 /** @description Apply the project's test-account filters. */
                 filter_test_accounts?: components["parameters"]["filter_test_accounts"];
-                /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
+                /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. */
                 date_from?: components["parameters"]["date_from"];
                 /** @description End of the range, the grammar of `date_from` except `all` (anything else is a 400 naming `date_to`); default now. */
                 date_to?: components["parameters"]["date_to"];
@@ -6890,7 +6832,7 @@ export interface operations {
     persons_funnel_correlation_create: {
         parameters: {
             query?: {
-                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
                 /** @description Page size. */
                 limit?: components["parameters"]["limit"];
@@ -6945,7 +6887,7 @@ export interface operations {
     persons_lifecycle_retrieve: {
         parameters: {
             query: {
-                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
                 /** @description Page size. */
                 limit?: components["parameters"]["limit"];
@@ -6974,7 +6916,7 @@ export interface operations {
                 properties?: components["parameters"]["properties"];
                 /** @description Apply the project's test-account filters. */
                 filter_test_accounts?: components["parameters"]["filter_test_accounts"];
-                /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
+                /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. */
                 date_from?: components["parameters"]["date_from"];
                 /** @description End of the range, the grammar of `date_from` except `all` (anything else is a 400 naming `date_to`); default now. */
                 date_to?: components["parameters"]["date_to"];
@@ -7058,7 +7000,7 @@ export interface operations {
     persons_path_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
                 /** @description Page size. */
                 limit?: components["parameters"]["limit"];
@@ -7097,11 +7039,11 @@ export interface operations {
                 path_replacements?: components["parameters"]["path_replacements"];
                 /** @description JSON-encoded array of `{"regex", "alias"}` replacements. */
                 local_path_cleaning_filters?: components["parameters"]["local_path_cleaning_filters"];
-                /** @description Paths before, after or between steps of `funnel_filter`. Choice: funnel paths are not modelled; any value is 400 with attr `funnel_paths` (see `PathRequest.funnel_paths`). */
+                /** @description Paths before, after or between steps of `funnel_filter`. */
                 funnel_paths?: components["parameters"]["funnel_paths"];
                 /** @description JSON-encoded FunnelRequest plus `funnel_step`, used with `funnel_paths`. */
                 funnel_filter?: components["parameters"]["funnel_filter"];
-                /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
+                /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. */
                 date_from?: components["parameters"]["date_from"];
                 /** @description End of the range, the grammar of `date_from` except `all` (anything else is a 400 naming `date_to`); default now. */
                 date_to?: components["parameters"]["date_to"];
@@ -7151,7 +7093,7 @@ export interface operations {
     persons_path_create: {
         parameters: {
             query?: {
-                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
                 /** @description Page size. */
                 limit?: components["parameters"]["limit"];
@@ -7202,7 +7144,7 @@ export interface operations {
     persons_retention_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
                 /** @description Page size. */
                 limit?: components["parameters"]["limit"];
@@ -7224,7 +7166,7 @@ export interface operations {
                 total_intervals?: components["parameters"]["total_intervals"];
                 /** @description End of the range, the grammar of `date_from` except `all` (anything else is a 400 naming `date_to`); default now. */
                 date_to?: components["parameters"]["date_to"];
-                /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
+                /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. */
                 date_from?: components["parameters"]["date_from"];
                 /**
                  * @description JSON-encoded PropertyFilters (a list of filters or a property group).
@@ -7284,7 +7226,7 @@ export interface operations {
     persons_stickiness_retrieve: {
         parameters: {
             query: {
-                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
                 /** @description Page size. */
                 limit?: components["parameters"]["limit"];
@@ -7313,7 +7255,7 @@ export interface operations {
                 properties?: components["parameters"]["properties"];
                 /** @description Apply the project's test-account filters. */
                 filter_test_accounts?: components["parameters"]["filter_test_accounts"];
-                /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
+                /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. */
                 date_from?: components["parameters"]["date_from"];
                 /** @description End of the range, the grammar of `date_from` except `all` (anything else is a 400 naming `date_to`); default now. */
                 date_to?: components["parameters"]["date_to"];
@@ -7395,7 +7337,7 @@ export interface operations {
     persons_trends_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
                 /** @description Page size. */
                 limit?: components["parameters"]["limit"];
@@ -7424,7 +7366,7 @@ export interface operations {
                 properties?: components["parameters"]["properties"];
                 /** @description Apply the project's test-account filters. */
                 filter_test_accounts?: components["parameters"]["filter_test_accounts"];
-                /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
+                /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. */
                 date_from?: components["parameters"]["date_from"];
                 /** @description End of the range, the grammar of `date_from` except `all` (anything else is a 400 naming `date_to`); default now. */
                 date_to?: components["parameters"]["date_to"];
@@ -7511,7 +7453,7 @@ export interface operations {
                 key: string;
                 /** @description Case-insensitive substring the values must contain. */
                 value?: string;
-                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
             };
             header?: never;
@@ -7547,7 +7489,7 @@ export interface operations {
     persons_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
             };
             header?: never;
@@ -7587,7 +7529,7 @@ export interface operations {
             query?: {
                 /** @description Also queue the deletion of all the person's events (run at the next Sunday 05:00 UTC). */
                 delete_events?: boolean;
-                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
             };
             header?: never;
@@ -7622,7 +7564,7 @@ export interface operations {
     persons_partial_update: {
         parameters: {
             query?: {
-                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
             };
             header?: never;
@@ -7666,7 +7608,7 @@ export interface operations {
     persons_activity_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
                 /** @description Entries per page. */
                 limit?: components["parameters"]["activity_limit"];
@@ -7713,7 +7655,7 @@ export interface operations {
                  * @example plan
                  */
                 $unset?: string | string[];
-                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
             };
             header?: never;
@@ -7757,7 +7699,7 @@ export interface operations {
     persons_properties_timeline_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
                 /**
                  * @description JSON-encoded array of SeriesEntity (event series or steps).
@@ -7774,7 +7716,7 @@ export interface operations {
                  * @example [{"key":"$browser","value":"Chrome","operator":"exact","type":"event"}]
                  */
                 properties?: components["parameters"]["properties"];
-                /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. Choice: a range of more than 20,000 intervals is a 400 on `date_from`. */
+                /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. */
                 date_from?: components["parameters"]["date_from"];
                 /** @description End of the range, the grammar of `date_from` except `all` (anything else is a 400 naming `date_to`); default now. */
                 date_to?: components["parameters"]["date_to"];
@@ -7816,7 +7758,7 @@ export interface operations {
     persons_split_create: {
         parameters: {
             query?: {
-                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
             };
             header?: never;
@@ -7870,7 +7812,7 @@ export interface operations {
                  * @example team
                  */
                 value?: string;
-                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
             };
             header?: never;
@@ -7931,7 +7873,7 @@ export interface operations {
                  * @example $pageview
                  */
                 event?: string;
-                /** @description Response format (spec: every endpoint takes it). `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema): a header row of the (flattened, sorted) field names, then one row per item of a list's `results`, of an analysis' `result` (one row per series with its data points), of a bare list, or one row for a single object. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell; booleans are `True`/`False`, as the real service's renderer writes them. Against formula injection (OWASP), a cell whose text starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'` (so `-30d` is written `'-30d` and `=1+1` `'=1+1`), except a plain number (`-3`, `-0.5`, `-1e3`), which is written as is. Choice: the real renderer prefixes nothing. Choice: the rows of a list are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. Errors are always JSON. */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format"];
                 /** @description Maximum number of results. */
                 limit?: number;
@@ -8002,8 +7944,17 @@ export interface operations {
                 event_name?: string[];
                 /** @description Maximum number of values. */
                 limit?: number;
-                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
+                /**
+                 * @description `properties_<name>=<value>`, repeatable for several names: only events whose property `<name>` equals the value, or one of a JSON list of values (`properties_$browser=["Chrome","Safari"]`). Values compare as text (`5` matches the number 5). Any other query parameter than the ones above is a 400 naming it.
+                 * @example {
+                 *       "properties_$browser": "Chrome"
+                 *     }
+                 */
+                property_filters?: {
+                    [key: string]: string;
+                };
             };
             header?: never;
             path: {
@@ -8040,7 +7991,7 @@ export interface operations {
             query?: {
                 /** @description Include the person currently owning `distinct_id` (else `person` is null). */
                 include_person?: boolean;
-                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
             };
             header?: never;
@@ -8075,7 +8026,7 @@ export interface operations {
     personal_api_keys_current: {
         parameters: {
             query?: {
-                /** @description Response format (spec: every endpoint takes it). `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema): a header row of the (flattened, sorted) field names, then one row per item of a list's `results`, of an analysis' `result` (one row per series with its data points), of a bare list, or one row for a single object. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell; booleans are `True`/`False`, as the real service's renderer writes them. Against formula injection (OWASP), a cell whose text starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'` (so `-30d` is written `'-30d` and `=1+1` `'=1+1`), except a plain number (`-3`, `-0.5`, `-1e3`), which is written as is. Choice: the real renderer prefixes nothing. Choice: the rows of a list are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. Errors are always JSON. */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format"];
             };
             header?: never;
@@ -8115,7 +8066,7 @@ export interface operations {
     users_me: {
         parameters: {
             query?: {
-                /** @description Response format (spec: every endpoint takes it). `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema): a header row of the (flattened, sorted) field names, then one row per item of a list's `results`, of an analysis' `result` (one row per series with its data points), of a bare list, or one row for a single object. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell; booleans are `True`/`False`, as the real service's renderer writes them. Against formula injection (OWASP), a cell whose text starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'` (so `-30d` is written `'-30d` and `=1+1` `'=1+1`), except a plain number (`-3`, `-0.5`, `-1e3`), which is written as is. Choice: the real renderer prefixes nothing. Choice: the rows of a list are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. Errors are always JSON. */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format"];
             };
             header?: never;
@@ -8167,7 +8118,7 @@ export interface operations {
     organizations_list: {
         parameters: {
             query?: {
-                /** @description Response format (spec: every endpoint takes it). `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema): a header row of the (flattened, sorted) field names, then one row per item of a list's `results`, of an analysis' `result` (one row per series with its data points), of a bare list, or one row for a single object. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell; booleans are `True`/`False`, as the real service's renderer writes them. Against formula injection (OWASP), a cell whose text starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'` (so `-30d` is written `'-30d` and `=1+1` `'=1+1`), except a plain number (`-3`, `-0.5`, `-1e3`), which is written as is. Choice: the real renderer prefixes nothing. Choice: the rows of a list are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. Errors are always JSON. */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format"];
                 /** @description Page size. */
                 limit?: components["parameters"]["limit"];
@@ -8204,7 +8155,7 @@ export interface operations {
     organizations_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format (spec: every endpoint takes it). `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema): a header row of the (flattened, sorted) field names, then one row per item of a list's `results`, of an analysis' `result` (one row per series with its data points), of a bare list, or one row for a single object. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell; booleans are `True`/`False`, as the real service's renderer writes them. Against formula injection (OWASP), a cell whose text starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'` (so `-30d` is written `'-30d` and `=1+1` `'=1+1`), except a plain number (`-3`, `-0.5`, `-1e3`), which is written as is. Choice: the real renderer prefixes nothing. Choice: the rows of a list are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. Errors are always JSON. */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format"];
             };
             header?: never;
@@ -8239,7 +8190,7 @@ export interface operations {
     organizations_projects_list: {
         parameters: {
             query?: {
-                /** @description Response format (spec: every endpoint takes it). `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema): a header row of the (flattened, sorted) field names, then one row per item of a list's `results`, of an analysis' `result` (one row per series with its data points), of a bare list, or one row for a single object. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell; booleans are `True`/`False`, as the real service's renderer writes them. Against formula injection (OWASP), a cell whose text starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'` (so `-30d` is written `'-30d` and `=1+1` `'=1+1`), except a plain number (`-3`, `-0.5`, `-1e3`), which is written as is. Choice: the real renderer prefixes nothing. Choice: the rows of a list are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. Errors are always JSON. */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format"];
                 /** @description Page size. */
                 limit?: components["parameters"]["limit"];
@@ -8319,7 +8270,7 @@ export interface operations {
     event_definitions_list: {
         parameters: {
             query?: {
-                /** @description Response format (spec: every endpoint takes it). `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema): a header row of the (flattened, sorted) field names, then one row per item of a list's `results`, of an analysis' `result` (one row per series with its data points), of a bare list, or one row for a single object. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell; booleans are `True`/`False`, as the real service's renderer writes them. Against formula injection (OWASP), a cell whose text starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'` (so `-30d` is written `'-30d` and `=1+1` `'=1+1`), except a plain number (`-3`, `-0.5`, `-1e3`), which is written as is. Choice: the real renderer prefixes nothing. Choice: the rows of a list are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. Errors are always JSON. */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format"];
                 /** @description Page size. */
                 limit?: components["parameters"]["limit"];
@@ -8372,7 +8323,7 @@ export interface operations {
     property_definitions_list: {
         parameters: {
             query?: {
-                /** @description Response format (spec: every endpoint takes it). `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema): a header row of the (flattened, sorted) field names, then one row per item of a list's `results`, of an analysis' `result` (one row per series with its data points), of a bare list, or one row for a single object. Objects are flattened into dotted column names (`created_by.email`, `properties.$browser`); arrays, with any nested objects in them, are written as one JSON cell; null is an empty cell; booleans are `True`/`False`, as the real service's renderer writes them. Against formula injection (OWASP), a cell whose text starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'` (so `-30d` is written `'-30d` and `=1+1` `'=1+1`), except a plain number (`-3`, `-0.5`, `-1e3`), which is written as is. Choice: the real renderer prefixes nothing. Choice: the rows of a list are the page the JSON answer would hold (`limit` and `offset` apply); the envelope (`count`, `next`, `previous`) is dropped. Errors are always JSON. */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format"];
                 /** @description Page size. */
                 limit?: components["parameters"]["limit"];
@@ -8492,7 +8443,7 @@ export interface operations {
     query_create: {
         parameters: {
             query?: {
-                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
             };
             header?: never;
@@ -8544,7 +8495,7 @@ export interface operations {
     environments_query_create: {
         parameters: {
             query?: {
-                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
             };
             header?: never;
@@ -8596,7 +8547,7 @@ export interface operations {
     query_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
                 /** @description Accepted for the real clients' sake; `query_progress` stays null. */
                 show_progress?: boolean;
@@ -8692,7 +8643,7 @@ export interface operations {
     environments_query_retrieve: {
         parameters: {
             query?: {
-                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
                 /** @description Accepted for the real clients' sake; `query_progress` stays null. */
                 show_progress?: boolean;
@@ -8788,7 +8739,7 @@ export interface operations {
     environments_mcp_tools_execute_sql_create: {
         parameters: {
             query?: {
-                /** @description Response format: `csv` answers the success status as `text/csv; charset=utf-8` (see the `CsvBody` schema and the `format` parameter of the lists): one row per item of `results` / `result` / a bare list, or one row for a single object, nested values as JSON. Errors are always JSON. (The same parameter as the lists' `format`, without their named `csv` example, so that example-driven contract tools do not expect a CSV example answer here.) */
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
             };
             header?: never;

@@ -24,6 +24,34 @@ const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$
 const RELATIVE = /^-?\d+[hdwmqyMs]$/;
 
 const queryOf = (args: HandlerArgs) => args.c.request.query as Q;
+
+/** The declared query parameters of `events/values`; `properties_<name>` ones come through a free-form parameter. */
+const VALUES_PARAMETERS = new Set(["key", "is_column", "value", "event_name", "limit", "format"]);
+const PROPERTY_PREFIX = "properties_";
+
+/**
+ * `properties_<name>=<value or JSON list>` as the real service reads them: a JSON list is any of its values, anything
+ * else one value; compared as text. A free-form parameter lets any name through validation, so other unknown
+ * names are refused here, as the validator refuses them elsewhere.
+ */
+function propertyEquality(q: Q): (e: EventRecord) => boolean {
+  const wanted: [string, Set<string>][] = [];
+  for (const [param, raw] of Object.entries(q)) {
+    if (VALUES_PARAMETERS.has(param)) continue;
+    if (!param.startsWith(PROPERTY_PREFIX) || param.length === PROPERTY_PREFIX.length || typeof raw !== "string") throw fail.invalid(param, `Unknown field "${param}".`);
+    const decoded = (() => {
+      try {
+        return JSON.parse(raw) as unknown;
+      } catch {
+        return raw;
+      }
+    })();
+    wanted.push([param.slice(PROPERTY_PREFIX.length), new Set((Array.isArray(decoded) ? decoded : [decoded]).map(textOf))]);
+  }
+  return (e) => wanted.every(([name, values]) => values.has(textOf(e.properties?.[name])));
+}
+
+const textOf = (value: unknown): string => (typeof value === "string" ? value : JSON.stringify(value ?? null));
 const dashed = (id: string) => id.toLowerCase().replace(/^(.{8})-?(.{4})-?(.{4})-?(.{4})-?(.{12})$/, "$1-$2-$3-$4-$5");
 
 /** `after`/`before`: ISO 8601 (no offset = UTC) or relative (`-7d`, `2h`, `1w`: now minus that); anything else is a 400 naming it. */
@@ -258,6 +286,7 @@ export const eventHandlers = {
   events_values_retrieve: (args) => {
     const q = queryOf(args);
     const key = String(q.key);
+    const matchesProperties = propertyEquality(q);
     const names = q.event_name === undefined ? null : new Set([q.event_name].flat().map(String));
     const term = typeof q.value === "string" ? q.value.toLowerCase() : null;
     const now = args.deps.clock.now();
@@ -266,7 +295,7 @@ export const eventHandlers = {
     const read = valueReader(key, (q as { is_column?: boolean }).is_column === true, (e) => index.personsByDistinctId.get(e.distinct_id)?.uuid);
     const counts = new Map<string, number>();
     for (const e of args.deps.store.events.of(args.project.id)) {
-      if (e.timestamp < since || e.timestamp > now || (names && !names.has(e.event))) continue;
+      if (e.timestamp < since || e.timestamp > now || (names && !names.has(e.event)) || !matchesProperties(e)) continue;
       for (const value of [read(e)].flat()) {
         if (value === undefined || value === null) continue;
         const name = typeof value === "object" ? JSON.stringify(value) : String(value);

@@ -3,7 +3,7 @@ import type { NextFunction, Request, Response } from "express";
 import { fail } from "./errors.ts";
 
 /** Host names a DNS-rebinding page cannot take: an address literal or localhost. */
-const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\]|\[::ffff:127(\.\d{1,3}){3}\])(:\d+)?$/i;
+export const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\]|\[::ffff:127(\.\d{1,3}){3}\])(:\d+)?$/i;
 
 /**
  * The server's own page (the docs' Try it out) calling it: the Origin names the very host the request was sent

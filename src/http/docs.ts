@@ -6,7 +6,10 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import { stringify } from "yaml";
 import { OPENAPI_PATH } from "./api.ts";
 import { projectFile } from "../util/project-files.ts";
+import { differencesHtml } from "./differences.ts";
 import { landing } from "./landing.ts";
+import { LOOPBACK_HOST } from "./control-origins.ts";
+import type { Store } from "../store/store.ts";
 
 /** swagger-ui-dist ships the prebuilt UI; it is served from node_modules so the docs work offline. */
 /** The capture endpoints' own document (they are not part of the spec's API). */
@@ -38,20 +41,61 @@ function tryItOutParameter(param: Json): Json {
   return first && "value" in first ? { ...rest, example: first.value } : rest;
 }
 
+/** Fewer than this many rarely-used (`x-advanced`) query parameters are left as they are. */
+const MIN_GROUPED = 3;
+
+/**
+ * An operation's rarely-used query parameters (marked `x-advanced: true`) as one "advanced" input of the docs
+ * view: a form-exploded object, which Swagger UI shows as one JSON box and sends as separate query parameters
+ * (`{"smoothing_intervals": 3}` → `smoothing_intervals=3`). The contract (`/openapi.json`) lists them one by one.
+ */
+export function groupAdvanced(params: unknown[], resolve: (p: unknown) => unknown): unknown[] {
+  const advanced = params.filter((p) => {
+    const param = resolve(p);
+    return isObject(param) && param.in === "query" && param["x-advanced"] === true;
+  });
+  if (advanced.length < MIN_GROUPED) return params;
+  const properties = Object.fromEntries(
+    advanced.map((p) => {
+      const param = resolve(p) as Json;
+      return [String(param.name), { ...(isObject(param.schema) ? param.schema : {}), description: param.description }];
+    }),
+  );
+  const names = Object.keys(properties).map((n) => `\`${n}\``).join(", ");
+  const grouped = {
+    name: "advanced",
+    in: "query",
+    required: false,
+    description: `Rarely-used fields, as one JSON object whose keys are sent as query parameters: ${names}.`,
+    style: "form",
+    explode: true,
+    schema: { type: "object", properties, additionalProperties: false },
+  };
+  return [...params.filter((p) => !advanced.includes(p)), grouped];
+}
+
 const HTTP_METHODS = ["get", "put", "post", "delete", "patch", "options", "head", "trace"];
 
 /** The bundled document with every parameter (of path items, operations and components) prepared for Try it out. */
 export function forTryItOut(doc: Json): Json {
   const paths = isObject(doc.paths) ? doc.paths : {};
+  const componentParams = isObject(doc.components) && isObject(doc.components.parameters) ? doc.components.parameters : {};
+  const resolve = (p: unknown) => (isObject(p) && typeof p.$ref === "string" ? componentParams[p.$ref.replace("#/components/parameters/", "")] : p);
   const fix = (params: unknown) => (Array.isArray(params) ? params.map((p) => (isObject(p) ? tryItOutParameter(p) : p)) : params);
   const fixedPaths = Object.fromEntries(
     Object.entries(paths).map(([path, item]) => {
       if (!isObject(item)) return [path, item];
-      const fixed: Json = { ...item, parameters: fix(item.parameters) };
-      if (item.parameters === undefined) delete fixed.parameters;
+      // Path-level parameters are repeated on each operation: Swagger UI leaves a path-level $ref unresolved on an
+      // operation with many parameters of its own (a nameless "any" row, and `{project_id}` sent as is).
+      const { parameters: shared, ...fixed } = item;
+      const sharedParams = Array.isArray(shared) ? shared : [];
       for (const method of HTTP_METHODS) {
         const op = item[method];
-        if (isObject(op) && op.parameters !== undefined) fixed[method] = { ...op, parameters: fix(op.parameters) };
+        if (!isObject(op)) continue;
+        const own = Array.isArray(op.parameters) ? op.parameters : [];
+        const key = (p: unknown) => (isObject(p) ? String(p.$ref ?? `${String(p.in)}:${String(p.name)}`) : "");
+        const inherited = sharedParams.filter((p) => !own.some((o) => key(o) === key(p)));
+        if (own.length + inherited.length > 0) fixed[method] = { ...op, parameters: groupAdvanced(fix([...inherited, ...own]) as unknown[], resolve) };
       }
       return [path, fixed];
     }),
@@ -73,12 +117,32 @@ async function bundleDocument(file: string): Promise<Bundled> {
   };
 }
 
+/** Socket addresses of this machine (as the control API's guard lists them). */
+const LOOPBACK_ADDRESSES = new Set(["127.0.0.1", "::1", "::ffff:127.0.0.1"]);
+
+/**
+ * Whether the viewer sits at this machine: a loopback socket, and a loopback Host (a foreign page that rebinds
+ * its own name to 127.0.0.1 still sends its own name), so showing the running server's key tells nobody new.
+ */
+export function isLoopbackViewer(req: Request): boolean {
+  return LOOPBACK_ADDRESSES.has(req.socket.remoteAddress ?? "") && LOOPBACK_HOST.test(req.get("host") ?? "");
+}
+
+/** The key `npm start` prints: the first personal API key of the first user. */
+export function runningServerKey(store: Store): string | undefined {
+  const user = store.users.get(1) ?? store.snapshot().meta.users[0];
+  return user?.personal_api_keys[0];
+}
+
+/** A value inlined into a <script>: JSON that cannot close the element. */
+const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c");
+
 /**
  * The Swagger UI page. It loads the bundled document (as `forTryItOut` prepares it) and puts this origin
  * first in `servers`, so "Try it out" calls the server that serves the page, with the key entered under
  * "Authorize".
  */
-const PAGE = `<!doctype html>
+const PAGE = (viewerKey: string | undefined) => `<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8">
@@ -106,6 +170,9 @@ const PAGE = `<!doctype html>
           plugins: [SwaggerUIBundle.plugins.DownloadUrl],
           layout: "BaseLayout",
         });
+        // The running server's key, for a viewer on this machine only: Try it out works without a trip to the terminal.
+        const key = ${scriptJson(viewerKey ?? null)};
+        if (key) window.ui.preauthorizeApiKey("PersonalAPIKey", key);
       });
   </script>
 </body>
@@ -117,7 +184,8 @@ const PAGE = `<!doctype html>
  * `/openapi.yaml` (the bundled document). Mounted before the API, so these paths need no API key. The
  * document is bundled once, at the first request.
  */
-export function docsRouter(file: string = OPENAPI_PATH): Router {
+export function docsRouter(store: Store | undefined, file: string = OPENAPI_PATH): Router {
+  const viewerKey = (req: Request) => (store && isLoopbackViewer(req) ? runningServerKey(store) : undefined);
   let bundled: Promise<Bundled> | undefined;
   let captureYaml: string | undefined;
   const load = () => {
@@ -137,7 +205,7 @@ export function docsRouter(file: string = OPENAPI_PATH): Router {
   };
 
   const router = express.Router();
-  router.get("/", landing);
+  router.get("/", (req, res) => landing(req, res, viewerKey(req)));
   router.get("/openapi.json", serve((b) => b.json, "application/json"));
   router.get("/openapi.yaml", serve((b) => b.yaml, "application/yaml"));
   router.get("/capture/openapi.yaml", (_req, res) => {
@@ -145,8 +213,11 @@ export function docsRouter(file: string = OPENAPI_PATH): Router {
     res.type("application/yaml").send(captureYaml);
   });
   router.get("/docs/openapi.json", serve((b) => b.docs, "application/json"));
-  router.get("/docs", (_req, res) => {
-    res.type("html").send(PAGE);
+  router.get("/docs/differences", (_req, res) => {
+    res.type("html").send(differencesHtml());
+  });
+  router.get("/docs", (req, res) => {
+    res.type("html").send(PAGE(viewerKey(req)));
   });
   for (const name of UI_FILES) {
     router.get(`/docs/assets/${name}`, (_req, res, next) => {

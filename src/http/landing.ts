@@ -14,6 +14,7 @@ export interface Surface {
 /** What this server serves, in the order a newcomer needs it. A new surface gets a row here. */
 export const SURFACES: readonly Surface[] = [
   { path: "/docs", title: "API reference", description: "Interactive reference (Swagger UI); \"Try it out\" calls this server with the key entered under \"Authorize\".", browsable: true },
+  { path: "/docs/differences", title: "Differences from the real service", description: "Where this server answers differently from the real service, each difference once.", browsable: true },
   { path: "/api/projects/", title: "API", description: "The analytics API: send `Authorization: Bearer <personal API key>`.", document: "/openapi.json", browsable: false },
   { path: "/openapi.json", title: "OpenAPI document (JSON)", description: "The API's contract, bundled into one file.", browsable: true },
   { path: "/openapi.yaml", title: "OpenAPI document (YAML)", description: "The same document as YAML.", browsable: true },
@@ -24,8 +25,11 @@ export const SURFACES: readonly Surface[] = [
 const KEY_HELP =
   "Every API call needs the personal API key that `npm start` printed (\"API key:\"). With the generated dataset it is a documented demo key, the same at every start with the same seed; with --fixtures it is a key of that file. Below it, the start-up output lists the project ids (the `:project_id` in every path) and each project's API token.";
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-const codeSpans = (text: string) => escapeHtml(text).replace(/`([^`]+)`/g, "<code>$1</code>");
+export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+export const codeSpans = (text: string) => escapeHtml(text).replace(/`([^`]+)`/g, "<code>$1</code>");
+
+/** The key itself, for a viewer on the server's machine (see `isLoopbackViewer`). */
+const keyLine = (key: string) => `  <p>This server's key: <code id="api-key">${escapeHtml(key)}</code></p>\n`;
 
 function page(): string {
   const rows = SURFACES.map((s) => {
@@ -45,7 +49,7 @@ function page(): string {
   <p>A mock-and-reference server for a PostHog-style product analytics API: insights, persons and events under <code>/api/projects/:project_id/</code>.</p>
   <h2>Your API key</h2>
   <p>${codeSpans(KEY_HELP)}</p>
-  <pre>curl -H "Authorization: Bearer &lt;printed key&gt;" {{origin}}/api/projects/</pre>
+{{key}}  <pre>curl -H "Authorization: Bearer &lt;printed key&gt;" {{origin}}/api/projects/</pre>
   <h2>What is here</h2>
   <ul>
 ${rows}
@@ -60,12 +64,12 @@ const PAGE = page();
 /**
  * `GET /`: not an API operation, a signpost. A browser gets a small page explaining the printed key and
  * linking the surfaces; a client asking for JSON (or anything, as curl does) gets the same list as JSON.
- * It never shows a key: the page cannot know who is looking.
+ * The key itself is shown only to a viewer on the server's machine (`viewerKey`), and never in the JSON.
  */
-export function landing(req: Request, res: Response): void {
+export function landing(req: Request, res: Response, viewerKey?: string): void {
   const origin = `${req.protocol}://${req.get("host") ?? "localhost"}`;
   if (req.accepts(["json", "html"]) === "html") {
-    res.type("html").send(PAGE.replace("{{origin}}", escapeHtml(origin)));
+    res.type("html").send(PAGE.replace("{{key}}", viewerKey ? keyLine(viewerKey) : "").replace("{{origin}}", escapeHtml(origin)));
     return;
   }
   res.json({

@@ -30,6 +30,8 @@ export function resolveDateRange(filter: Loose, interval: Interval, ctx: TimeCon
   const toParsed = readDateField(filter, "date_to", ctx);
   const from = explicit ? fromParsed.ms : alignFrom(fromParsed, interval, ctx);
   const to = explicit ? (toParsed?.ms ?? ctx.now) : alignTo(toParsed, interval, ctx);
+  // An inverted range would answer an empty result that looks like "no data"; it is a mistake in date_to.
+  if (to < from) throw reject.invalid("date_to", `date_to (${new Date(to).toISOString()}) is before date_from (${new Date(from).toISOString()}): swap them, or move date_to later.`);
   return { from, to, interval, fromParsed, toParsed };
 }
 

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { reject } from "../../analyses/errors.ts";
+import { AnalysisInputError, reject } from "../../analyses/errors.ts";
+import { nodeFieldOf } from "../../analyses/query-node.ts";
 import type { Loose } from "../../analyses/shared/filter-read.ts";
 import type { Clock } from "../../clock.ts";
 import type { PersonRecord, ProjectRecord } from "../../store/schema.ts";
@@ -70,8 +71,10 @@ export async function computedResponse(deps: QueryDeps, project: ProjectRecord, 
 export function insightResponse(deps: QueryDeps, project: ProjectRecord, node: Loose, attr: string, refresh: boolean): Loose {
   const { kind, filter } = insightDefinition(node, attr);
   const ctx = { now: deps.clock.now(), timezone: project.timezone, weekStartDay: project.week_start_day };
-  const maxAge = minimumRefreshInterval(filter, ctx);
-  const pkg = deps.analyses.run(project, kind as AnalysisKind, filter, { refresh, maxAge: 0 });
+  const { maxAge, pkg } = asNodeErrors(attr, () => ({
+    maxAge: minimumRefreshInterval(filter, ctx),
+    pkg: deps.analyses.run(project, kind as AnalysisKind, filter, { refresh, maxAge: 0 }),
+  }));
   return {
     results: pkg.result,
     is_cached: pkg.is_cached,
@@ -82,6 +85,17 @@ export function insightResponse(deps: QueryDeps, project: ProjectRecord, node: L
     query_status: null,
     timings: [],
   };
+}
+
+/** Runs an analysis of a node's converted filter; a field error names the node's field (`query__dateRange__date_from`), as every other query API error does. */
+function asNodeErrors<T>(attr: string, run: () => T): T {
+  try {
+    return run();
+  } catch (e) {
+    if (!(e instanceof AnalysisInputError) || e.attr === null) throw e;
+    const field = nodeFieldOf(e.attr);
+    throw field === undefined ? e : new AnalysisInputError(`${attr}__${field}`, e.message, e.code);
+  }
 }
 
 export function sqlContext(deps: Pick<QueryDeps, "store" | "clock" | "sql">, project: ProjectRecord, signal?: AbortSignal): SqlContext {
