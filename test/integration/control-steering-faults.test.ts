@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { assertControlConforms } from "../support/control-contract.ts";
+import { callControl } from "../support/control-contract.ts";
 import { captureRequest } from "../support/capture-contract.ts";
 import { scenario, startTestServer, type TestServer } from "../support/server.ts";
 
@@ -12,17 +12,8 @@ afterEach(() => s.close());
 
 const TOKEN = "phc_test_capture_token_0001";
 
-async function control(method: string, path: string, body?: unknown) {
-  const res = await fetch(`${s.base}/_mock${path}`, {
-    method,
-    headers: body === undefined ? {} : { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  const json = text ? JSON.parse(text) : undefined;
-  await assertControlConforms(method, `/_mock${path.split("?")[0]}`, res.status, json);
-  return { status: res.status, body: json };
-}
+/** A call of the control API; its answer is checked against openapi/control.yaml. */
+const control = (method: string, path: string, body?: unknown) => callControl(s.base, method, path, body);
 
 /** Status of each of n calls; 0 for a connection closed without an answer. */
 async function statuses(n: number, call: () => Promise<{ status: number }>): Promise<number[]> {

@@ -6,7 +6,7 @@ import { startServer as startCli, StartupError } from "../../src/server.ts";
 import { createLogger } from "../../src/logger.ts";
 import { startServer } from "../../src/index.ts";
 import { projectFile } from "../../src/util/project-files.ts";
-import { assertControlConforms } from "../support/control-contract.ts";
+import { callControl } from "../support/control-contract.ts";
 import { scenario, startTestServer, type TestServer } from "../support/server.ts";
 
 let s: TestServer;
@@ -15,17 +15,8 @@ beforeEach(async () => {
 });
 afterEach(() => s.close());
 
-async function control(method: string, path: string, body?: unknown) {
-  const res = await fetch(`${s.base}/_mock${path}`, {
-    method,
-    headers: body === undefined ? {} : { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  const json = text ? JSON.parse(text) : undefined;
-  await assertControlConforms(method, `/_mock${path.split("?")[0]}`, res.status, json);
-  return { status: res.status, body: json };
-}
+/** A call of the control API; its answer is checked against openapi/control.yaml. */
+const control = (method: string, path: string, body?: unknown) => callControl(s.base, method, path, body);
 
 const BUNDLED = readdirSync(projectFile("fixtures/scenarios")).map((f) => f.replace(/\.json$/, "")).sort();
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { assertControlConforms } from "../support/control-contract.ts";
+import { callControl } from "../support/control-contract.ts";
 import { OWNER_KEY, scenario, startTestServer, type TestServer } from "../support/server.ts";
 
 let s: TestServer;
@@ -9,17 +9,7 @@ beforeEach(async () => {
 afterEach(() => s.close());
 
 /** A call of the control API; its answer is checked against openapi/control.yaml. */
-async function control(method: string, path: string, body?: unknown) {
-  const res = await fetch(`${s.base}/_mock${path}`, {
-    method,
-    headers: body === undefined ? {} : { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  const json = text ? JSON.parse(text) : undefined;
-  await assertControlConforms(method, `/_mock${path.split("?")[0]}`, res.status, json);
-  return { status: res.status, body: json, headers: res.headers };
-}
+const control = (method: string, path: string, body?: unknown) => callControl(s.base, method, path, body);
 
 const TREND = "/api/projects/1/insights/trend/";
 const pageviews = { events: [{ id: "$pageview", type: "events", order: 0 }], date_from: "2024-03-01", date_to: "2024-03-03" };

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { PostHog } from "posthog-node";
 import { afterEach, describe, expect, it } from "vitest";
-import { assertControlConforms } from "../support/control-contract.ts";
+import { callControl } from "../support/control-contract.ts";
 import { captureRequest } from "../support/capture-contract.ts";
 import { scenario, startTestServer, type TestServer } from "../support/server.ts";
 
@@ -20,12 +20,8 @@ async function flags(body: Record<string, unknown>, projectId = "1") {
   return res.body.flags as Record<string, { enabled: boolean; variant: string | null; reason: { code: string }; metadata: { payload: string | null } }>;
 }
 const valueOf = (f: { enabled: boolean; variant: string | null } | undefined) => (f === undefined ? undefined : (f.variant ?? f.enabled));
-async function control(method: string, path: string, body?: unknown) {
-  const res = await fetch(`${s.base}/_mock${path}`, { method, ...(body === undefined ? {} : json(body)) });
-  const parsed = (res.status === 204 ? undefined : await res.json()) as any;
-  await assertControlConforms(method, `/_mock${path}`, res.status, parsed);
-  return { status: res.status, body: parsed };
-}
+/** A call of the control API; its answer is checked against openapi/control.yaml. */
+const control = (method: string, path: string, body?: unknown) => callControl(s.base, method, path, body);
 /** The real bucket of an id for a flag (`variant` salt for variants), computed independently of the server. */
 const bucket = (key: string, id: string, salt = "") => parseInt(createHash("sha1").update(`${key}.${id}${salt}`).digest("hex").slice(0, 15), 16) / 0xfffffffffffffff;
 

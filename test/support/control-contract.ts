@@ -20,3 +20,16 @@ export async function assertControlConforms(method: string, path: string, status
   const result = api.validateResponse(body, operation, status);
   if (result.errors?.length) throw new Error(`${operation.operationId} ${status}: ${JSON.stringify(result.errors)}`);
 }
+
+/** A call of the control API at `base`; its answer is checked against openapi/control.yaml. */
+export async function callControl(base: string, method: string, path: string, body?: unknown) {
+  const res = await fetch(`${base}/_mock${path}`, {
+    method,
+    headers: body === undefined ? {} : { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  const json = text ? JSON.parse(text) : undefined;
+  await assertControlConforms(method, `/_mock${path.split("?")[0]}`, res.status, json);
+  return { status: res.status, body: json, headers: res.headers };
+}
