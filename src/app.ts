@@ -16,7 +16,7 @@ import { controlRouter, controlTakesBody, guard } from "./control/router.ts";
 import { createControl } from "./control/service.ts";
 import { snapshotOf } from "./control/snapshot.ts";
 import { handlers } from "./handlers/index.ts";
-import { createApi, OPENAPI_PATH, personsQueryKeysOf, rebuildApi } from "./http/api.ts";
+import { createApi, OPENAPI_PATH, personsQueryKeysOf, rebuildApi, type RoutedRequest } from "./http/api.ts";
 import { controlOriginPolicy } from "./http/control-origins.ts";
 import { docsRouter } from "./http/docs.ts";
 import { hogqlPreloader } from "./http/hogql-preload.ts";
@@ -150,17 +150,19 @@ export async function createApp({ store, clock, config, logger, startup, chdbMod
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
-  app.use(docsRouter(store));
+  // The docs' dozen routes are never under /api/: API requests skip walking them.
+  const docs = docsRouter(store);
+  app.use((req, res, next) => (req.path.startsWith("/api/") ? next() : docs(req, res, next)));
   /** Every answered request: a log line, and an entry in the request log (the control API's own calls excepted). */
-  const record: RecordAnswer = (req, status, errorBody, ms) => {
+  const record: RecordAnswer = (req, status, errorBody, ms, operationId) => {
     const at = req.originalUrl.indexOf("?");
     const path = at === -1 ? req.originalUrl : req.originalUrl.slice(0, at);
     logger.request(req.method, path, status, ms);
-    if (!path.startsWith("/_mock")) requestLog.push(requestLogEntry(req, status, errorBody, operationOf(req.method, path), ms));
+    if (!path.startsWith("/_mock")) requestLog.push(requestLogEntry(req, status, errorBody, operationId ?? operationOf(req.method, path), ms));
   };
   app.use((req, res, next) => {
     const started = performance.now();
-    res.on("finish", () => record(req, res.statusCode, res.locals[ERROR_BODY_LOCAL], performance.now() - started));
+    res.on("finish", () => record(req, res.statusCode, res.locals[ERROR_BODY_LOCAL], performance.now() - started, res.locals.operationId as string | undefined));
     next();
   });
   // Capture (openapi/capture.yaml) is answered ahead of express, by its own door: see captureDoor.
@@ -177,15 +179,10 @@ export async function createApp({ store, clock, config, logger, startup, chdbMod
   app.use("/_mock", await controlRouter(control, config.adminToken));
   app.use(steeringAndLatency(config.latency));
   // Queued person-event deletions run once the (possibly frozen) clock passes their slot, before any read.
-  app.use(async (_req, _res, next) => {
+  app.use((_req, _res, next) => {
     const due = store.events.nextDeletionAt();
     if (due === null || due > clock.now()) return next();
-    try {
-      await store.events.runDueDeletions();
-      next();
-    } catch (err) {
-      next(err);
-    }
+    store.events.runDueDeletions().then(() => next(), next);
   });
   const preloadHogql = hogqlPreloader(store);
   app.use(async (req, res, next) => {
@@ -193,7 +190,7 @@ export async function createApp({ store, clock, config, logger, startup, chdbMod
       await preloadHogql(req);
       const routedPath = routedPathOf(req.path);
       let url: URL | undefined;
-      const request = {
+      const request: RoutedRequest = {
         method: req.method,
         path: routedPath,
         query: req.query as Record<string, string | string[]>,
@@ -208,6 +205,7 @@ export async function createApp({ store, clock, config, logger, startup, chdbMod
         },
       };
       const result = await router.handle(request, res.locals.steering as Steering);
+      res.locals.operationId = request.operationId;
       if (result.status >= 400) res.locals[ERROR_BODY_LOCAL] = result.body;
       respond(res, result, typeof req.query.format === "string" ? req.query.format : undefined);
     } catch (err) {

@@ -40,7 +40,7 @@ const EVENT_PATHS = ["/e", "/i/v0/e", "/capture", "/track", "/engage"];
 const CORS_PREFIXES = [...EVENT_PATHS, "/batch", "/flags", "/decide", "/array", "/api/feature_flag"];
 
 /** What the app records of every answered request (the request log and the log line). */
-export type RecordAnswer = (req: { method: string; originalUrl: string; body: unknown }, status: number, errorBody: unknown, ms: number) => void;
+export type RecordAnswer = (req: { method: string; originalUrl: string; body: unknown }, status: number, errorBody: unknown, ms: number, operationId?: string) => void;
 
 export interface CaptureDeps {
   store: Store;

@@ -84,6 +84,8 @@ export interface RoutedRequest {
   url: URL;
   /** Host and path with the query, unparsed: a cache key (parsing `url` cost a GET of a cached body ~4 %). */
   href: string;
+  /** Set once the request reached its operation's handler: the request log need not match the path again. */
+  operationId?: string;
 }
 
 /** What every routed request carries to its handler: the request, the app's dependencies, the steering asked. */
@@ -95,6 +97,7 @@ interface RequestContext {
 
 function operationHandler(handler: Handler | ProjectlessHandler) {
   return (c: Context, { req, deps }: RequestContext) => {
+    req.operationId = c.operation.operationId;
     const caller = c.security?.PersonalAPIKey as Caller;
     const args = {
       c,
