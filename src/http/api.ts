@@ -10,7 +10,7 @@ import { createSchemaValidator, type SchemaValidator } from "./schemas.ts";
 import { SteeredResponse, steeredResponse, throttledAnswer, type Steering } from "./steering.ts";
 import { applyOverride } from "../control/overrides.ts";
 import { queryFields } from "../control/request-matcher.ts";
-import type { Caller, Deps, Handler, HandlerResult, OperationId, ProjectlessHandler } from "./types.ts";
+import type { Caller, Deps, Handler, HandlerArgs, HandlerResult, OperationId, ProjectlessHandler } from "./types.ts";
 import { projectFile } from "../util/project-files.ts";
 
 export const OPENAPI_PATH = projectFile("openapi/openapi.yaml");
@@ -99,10 +99,12 @@ function operationHandler(handler: Handler | ProjectlessHandler) {
   return (c: Context, { req, deps }: RequestContext) => {
     req.operationId = c.operation.operationId;
     const caller = c.security?.PersonalAPIKey as Caller;
+    // Built whole, never spread: a spread would call the getters, and `url` parses the request's URL.
     const args = {
       c,
       caller,
       deps,
+      project: caller?.project,
       get url() {
         return req.url;
       },
@@ -111,7 +113,7 @@ function operationHandler(handler: Handler | ProjectlessHandler) {
       },
     };
     // Operations without security (token introspection) have no caller.
-    return caller?.project ? (handler as Handler)({ ...args, project: caller.project }) : (handler as ProjectlessHandler)(args);
+    return caller?.project ? (handler as Handler)(args as HandlerArgs) : (handler as ProjectlessHandler)(args);
   };
 }
 
