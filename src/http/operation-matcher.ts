@@ -89,8 +89,11 @@ export function compileRequestParser(router: OpenAPIRouter, operations: Operatio
     });
   }
   const parseWithoutOperation = router.parseRequest.bind(router);
+  // The library parses each request twice (before matching, then with the operation): the second reuses the first.
+  const parsedOnce = new WeakMap<ApiRequest, ParsedRequest>();
   return function parseRequest(req: ApiRequest, operation?: Operation): ParsedRequest {
-    const parsed = parseWithoutOperation(req);
+    let parsed = parsedOnce.get(req);
+    if (!parsed) parsedOnce.set(req, (parsed = parseWithoutOperation(req)));
     if (!operation) return parsed;
     return { ...parsed, params: parsers.get(operation.path)?.(router.normalizePath(parsed.path)) ?? {} };
   };
