@@ -6,11 +6,12 @@ import http, { type IncomingMessage, type Server, type ServerResponse } from "no
 import express, { type Express, type NextFunction, type Request, type Response } from "express";
 import type { Clock } from "./clock.ts";
 import { CapturedLog } from "./capture/captured-log.ts";
-import { captureDoor, capturedLogRouter, type RecordAnswer } from "./capture/router.ts";
+import { captureDoor, type RecordAnswer } from "./capture/router.ts";
 import type { Config } from "./config.ts";
 import { createOverrides } from "./control/overrides.ts";
 import { ForcedFlags } from "./control/forced-flags.ts";
-import { controlRouter, controlTakesBody, guard } from "./control/router.ts";
+import { controlRouter, controlTakesBody } from "./control/router.ts";
+import { createObservation } from "./control/observe.ts";
 import { createControl } from "./control/service.ts";
 import { snapshotOf } from "./control/snapshot.ts";
 import { handlers } from "./handlers/index.ts";
@@ -120,6 +121,7 @@ export async function createApp({ store, clock, config, logger, startup, chdbMod
     return path.endsWith("/") || router.slashless.has(path) ? path : `${path}/`;
   };
   const requestLog = new RequestLog(config.requestLogSize);
+  const captured = new CapturedLog(Math.min(config.requestLogSize, CAPTURED_LOG_SIZE));
   const control = createControl({
     store,
     clock,
@@ -128,6 +130,7 @@ export async function createApp({ store, clock, config, logger, startup, chdbMod
     requestLog,
     overrides,
     forced,
+    observation: createObservation(captured),
     startup: startup ?? snapshotOf(store.snapshot()),
     startupClock: clock.isFrozen() ? clock.now() : null,
   });
@@ -158,7 +161,6 @@ export async function createApp({ store, clock, config, logger, startup, chdbMod
     next();
   });
   // Capture (openapi/capture.yaml) is answered ahead of express, by its own door: see captureDoor.
-  const captured = new CapturedLog(Math.min(config.requestLogSize, CAPTURED_LOG_SIZE));
   const door = captureDoor({ store, clock, captured, forced, logger, record });
   app.use("/_mock", controlOriginPolicy(config.controlOrigins));
   if (config.corsOrigins.length) app.use(corsMiddleware(config.corsOrigins));
@@ -167,7 +169,6 @@ export async function createApp({ store, clock, config, logger, startup, chdbMod
     if (req.path.startsWith("/_mock")) return controlTakesBody(req.method, req.path);
     return Boolean(router.api.matchOperation({ method: req.method.toLowerCase(), path: routedPathOf(req.path), headers: {} })?.requestBody);
   }));
-  app.use("/_mock/captured", guard(config.adminToken), capturedLogRouter(captured));
   app.use("/_mock", await controlRouter(control, config.adminToken));
   app.use(steeringAndLatency(config.latency));
   // Queued person-event deletions run once the (possibly frozen) clock passes their slot, before any read.
