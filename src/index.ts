@@ -7,11 +7,15 @@ import { createLogger } from "./logger.ts";
 import { startServer as startCli, StartupError } from "./server.ts";
 import type { RequestLogEntry } from "./http/request-log.ts";
 import { projectFile } from "./util/project-files.ts";
+import type { TrackingPlan } from "./control/tracking-plan.ts";
+import type { EventPattern, JudgedEvent, WaitAnswer, WaitRequest } from "./control/observe.ts";
 
 export type { FixtureDocument } from "./fixtures/fixture-document.ts";
 export type { paths, components, operations } from "./generated/openapi.ts";
 export type { RequestLogEntry } from "./http/request-log.ts";
 export type { ForcedFlag, ForcedFlagRequest } from "./control/forced-flags.ts";
+export type { TrackingPlan, PlanViolation } from "./control/tracking-plan.ts";
+export type { EventPattern, JudgedEvent, WaitRequest, WaitAnswer } from "./control/observe.ts";
 export { StartupError } from "./server.ts";
 export { FixtureError } from "./store/load-fixtures.ts";
 
@@ -58,6 +62,8 @@ export interface ServerOptions {
   /** The longest one HogQL evaluation may run, in ms (default 1000). */
   queryTimeLimitMs?: number;
   adminToken?: string;
+  /** A tracking plan file (as `--tracking-plan`), or the plan itself: it judges captured events. */
+  trackingPlan?: string | TrackingPlan;
   logLevel?: "silent" | "info" | "debug";
 }
 
@@ -85,6 +91,15 @@ export interface EmbeddedServer {
     force(request: ForcedFlagRequest): ForcedFlag;
     list(): ForcedFlag[];
     clear(): void;
+  };
+  /** What apps sent to the capture endpoints, as `/_mock/captured/events/`, `/_mock/captured/wait/` and `/_mock/tracking_plan/`. */
+  captured: {
+    /** Stored events matching the pattern, oldest first, with the tracking plan's verdict. */
+    events(pattern?: EventPattern): JudgedEvent[];
+    /** Resolves once `count` (default 1) events match, or after `timeout_ms` (default 5000) with status "timed_out". */
+    wait(request: WaitRequest): Promise<WaitAnswer>;
+    clear(): void;
+    plan: { get(): TrackingPlan | null; set(plan: TrackingPlan): TrackingPlan; clear(): void };
   };
 }
 
@@ -121,6 +136,7 @@ function argv(o: ServerOptions): string[] {
   add("--control-origins", o.controlOrigins?.join(","));
   add("--query-time-limit", o.queryTimeLimitMs);
   add("--admin-token", o.adminToken);
+  if (typeof o.trackingPlan === "string") add("--tracking-plan", o.trackingPlan);
   return args;
 }
 
@@ -143,6 +159,15 @@ export async function startServer(options: ServerOptions = {}): Promise<Embedded
   const document = typeof options.fixtures === "object" ? options.fixtures : undefined;
   const started = await startCli(config, createLogger(config.logLevel), document);
   const { control } = started;
+  if (typeof options.trackingPlan === "object") {
+    try {
+      control.observation.plan.set(options.trackingPlan);
+    } catch (e) {
+      await started.close();
+      throw new StartupError(`trackingPlan: ${(e as { body?: { detail?: string } }).body?.detail ?? (e as Error).message}`);
+    }
+  }
+  const { observation } = control;
   return {
     url: started.url,
     close: started.close,
@@ -157,5 +182,6 @@ export async function startServer(options: ServerOptions = {}): Promise<Embedded
     requests: control.requests,
     clearRequests: control.clearRequests,
     flags: { force: control.forcedFlags.add, list: control.forcedFlags.list, clear: control.forcedFlags.clear },
+    captured: { events: observation.events, wait: (request) => observation.wait(request), clear: observation.clear, plan: observation.plan },
   };
 }

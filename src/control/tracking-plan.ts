@@ -77,3 +77,20 @@ export function compileTrackingPlan(plan: TrackingPlan) {
 
 /** No plan: every event is neither valid nor invalid. */
 export const NO_VERDICT: Verdict = { valid: null, errors: [] };
+
+/**
+ * The shape check of a plan read from a file (`--tracking-plan`): the control API validates a PUT body against
+ * control.yaml's TrackingPlan, a file has no such gate. Returns why it is not a plan, or null.
+ */
+export function trackingPlanProblem(value: unknown): string | null {
+  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+  if (!isObject(value)) return "a tracking plan is a JSON object";
+  const unknown = Object.keys(value).find((k) => k !== "events" && k !== "additional_events");
+  if (unknown !== undefined) return `unknown field "${unknown}" (a plan has "events" and "additional_events")`;
+  if (!isObject(value.events)) return '"events" must be an object of JSON Schemas by event name';
+  const bad = Object.entries(value.events).find(([, schema]) => !isObject(schema) && typeof schema !== "boolean");
+  if (bad) return `events["${bad[0]}"] must be a JSON Schema (an object or a boolean)`;
+  const additional = value.additional_events;
+  if (additional !== undefined && !ADDITIONAL_EVENTS.includes(additional as never)) return `"additional_events" must be ${ADDITIONAL_EVENTS.join(" or ")}`;
+  return null;
+}

@@ -39,6 +39,7 @@ export const testConfig = (over: Partial<Config> = {}): Config => ({
   adminToken: null,
   watch: false,
   requestLogSize: 1000,
+  trackingPlanFile: null,
   deletionSchedule: { weekday: 0, hour: 5 },
   resetData: false,
   shiftToNow: "auto",
