@@ -92,6 +92,8 @@ export interface EmbeddedServer {
     list(): ForcedFlag[];
     clear(): void;
   };
+  /** The first project's id and token (what posthog-js and posthog-node are given) and the first user's personal API key, in the current state. */
+  credentials(): { project_id: string; token: string; api_key: string | null };
   /** What apps sent to the capture endpoints, as `/_mock/captured/events/`, `/_mock/captured/wait/` and `/_mock/tracking_plan/`. */
   captured: {
     /** Stored events matching the pattern, oldest first, with the tracking plan's verdict. */
@@ -182,6 +184,11 @@ export async function startServer(options: ServerOptions = {}): Promise<Embedded
     requests: control.requests,
     clearRequests: control.clearRequests,
     flags: { force: control.forcedFlags.add, list: control.forcedFlags.list, clear: control.forcedFlags.clear },
+    credentials: () => {
+      const project = started.store.projects.all()[0];
+      if (!project) throw new Error("the state holds no project");
+      return { project_id: project.id, token: project.api_token, api_key: started.store.users.all()[0]?.personal_api_keys[0] ?? null };
+    },
     captured: { events: observation.events, wait: (request) => observation.wait(request), clear: observation.clear, plan: observation.plan },
   };
 }
