@@ -7,7 +7,9 @@ type Options = { timeout?: number };
 type Result = { pass: boolean; message: () => string; name: string; expected?: unknown; actual?: unknown };
 
 const describe = (p: EventPattern) => JSON.stringify(p);
-const listed = (events: JudgedEvent[]) => events.map((e) => `  ${e.event} (${e.distinct_id}) ${JSON.stringify(e.properties)}`).join("\n") || "  (none)";
+/** The app's own properties: the SDK's (`$…`, token, distinct_id) would bury them in a failure message. */
+const ownProperties = (e: JudgedEvent) => Object.fromEntries(Object.entries(e.properties).filter(([k]) => !k.startsWith("$") && k !== "token" && k !== "distinct_id"));
+const listed = (events: JudgedEvent[]) => events.map((e) => `  ${e.event} (${e.distinct_id}) ${JSON.stringify(ownProperties(e))}`).join("\n") || "  (none)";
 const timeoutOf = (state: ExpectMatcherState, options?: Options) => Math.min(options?.timeout ?? state.timeout, WAIT_MAX_MS);
 
 /**
