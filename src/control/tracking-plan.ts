@@ -1,5 +1,6 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
+import RE2 from "re2";
 import { fail } from "../http/errors.ts";
 import type { CapturedEvent } from "../capture/captured-log.ts";
 
@@ -51,7 +52,8 @@ export type CompiledPlan = ReturnType<typeof compileTrackingPlan>;
 
 /** Compiles every schema once; a schema that does not compile is a 400 naming its event (`events__<name>`). */
 export function compileTrackingPlan(plan: TrackingPlan) {
-  const ajv = new Ajv.default({ strict: false, allErrors: true });
+  // A plan's `pattern` runs on RE2 (linear time): a backtracking RegExp would let one schema and one property hang the server.
+  const ajv = new Ajv.default({ strict: false, allErrors: true, logger: false, code: { regExp: RE2 as never } });
   addFormats.default(ajv, ["date-time", "date", "email", "uuid", "uri"]);
   const validators = new Map<string, ValidateFunction>();
   for (const [name, schema] of Object.entries(plan.events)) {

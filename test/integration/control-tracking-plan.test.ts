@@ -123,3 +123,13 @@ describe("--tracking-plan FILE and the embedded trackingPlan option", () => {
     await expect(startServer({ scenario: "basic", trackingPlan: write("schema.json", '{"events": {"x": {"type": "nonsense"}}}') })).rejects.toThrow(/schema of "x"/);
   });
 });
+
+describe("a plan's patterns", () => {
+  it("run in linear time: a catastrophic pattern against a long property answers at once", async () => {
+    await control("PUT", "/tracking_plan/", { events: { typed: { type: "object", properties: { name: { type: "string", pattern: "^(a+)+$" } } } } });
+    client.capture({ distinctId: "u1", event: "typed", properties: { name: `${"a".repeat(50_000)}!` } });
+    await client.flush();
+    const [typed] = (await control("GET", "/captured/events/?valid=false")).body.results;
+    expect(typed.errors).toEqual([{ property: "name", message: 'name must match pattern "^(a+)+$"' }]);
+  });
+});

@@ -33,6 +33,9 @@ export function controlHints(productOperationIds: readonly string[]): Hints {
     status: fc.constantFrom(200, 201, 204, 400, 404, 500, 599, 600, 99, 0, -1, 1e300, 2 ** 53 + 1, 200.5),
     delay_ms: fc.constantFrom(0, 1, 5, 30_001, -1, 1e300, 2 ** 53 + 1, 0.5),
     times: fc.constantFrom(1, 2, 1000, 1001, 0, 1e300, 2 ** 53 + 1),
+    // A wait lasts up to timeout_ms: valid ones stay short so that the fuzzer never sits out a minute.
+    timeout_ms: fc.constantFrom(0, 1, 20, 60_001, -1, 1e300, 2 ** 53 + 1, 0.5),
+    count: fc.constantFrom(1, 2, 10_000, 10_001, 0, -1, 1e300),
     limit: fc.constantFrom(1, 100, 1e300, 2 ** 53 + 1, 0, -1, "Infinity", "NaN", 1.5, "1e300", "9".repeat(400)),
     query: fc.constantFrom({ date_from: "-30d" }, { limit: 2 }, { events: [{ id: "$pageview" }] }, { "a.b.c": 1 }, { [`${"a.".repeat(20_000)}b`]: 1 }, { x: "*".repeat(50_000) }),
     body: fc.constantFrom({ breakdown: "$browser" }, { "events.0.id": "$pageview" }, { events: [{ id: "$pageview" }] }, { [`${"0.".repeat(20_000)}x`]: 1 }, { [`${"events.".repeat(8_000)}id`]: "x" }, { properties: [] }),
