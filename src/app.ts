@@ -239,6 +239,7 @@ export async function createApp({ store, clock, config, logger, startup, chdbMod
     control,
     close: async () => {
       watcher?.close();
+      control.observation.close();
       await sql.close();
     },
   };

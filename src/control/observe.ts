@@ -43,6 +43,8 @@ const matchesShape = (p: EventPattern) => (e: CapturedEvent) =>
 /** The captured log seen through a pattern and the tracking plan (set with `setPlan`). */
 export function createObservation(captured: CapturedLog) {
   let plan: CompiledPlan | null = null;
+  /** Aborted when the server closes: open waits answer at once instead of holding the close up to a minute. */
+  const closing = new AbortController();
   const judge = (e: CapturedEvent): JudgedEvent => ({ ...e, ...(plan ? plan.judge(e) : NO_VERDICT) });
   /** Matching events, oldest first; the plan judges only those the pattern's shape keeps. */
   const events = (pattern: EventPattern = {}): JudgedEvent[] => {
@@ -59,11 +61,14 @@ export function createObservation(captured: CapturedLog) {
       return { total: captured.total, results: entries.slice(0, limit) };
     },
     clear: () => captured.clear(),
+    /** Ends every open wait (the server is closing). */
+    close: () => closing.abort(),
     /** Waits still open (each holds one listener). */
     waiting: () => captured.appended.listenerCount("events"),
     async wait(request: WaitRequest, signal?: AbortSignal): Promise<WaitAnswer> {
       const { count = 1, timeout_ms = WAIT_DEFAULT_MS, ...pattern } = request;
-      const { status, found } = await waitFor(() => events(pattern), count, timeout_ms, { emitter: captured.appended, event: "events" }, signal);
+      const stop = signal ? AbortSignal.any([signal, closing.signal]) : closing.signal;
+      const { status, found } = await waitFor(() => events(pattern), count, timeout_ms, { emitter: captured.appended, event: "events" }, stop);
       return { status, count: found.length, events: found };
     },
     plan: {

@@ -2,6 +2,7 @@ import { gzipSync } from "node:zlib";
 import LZString from "lz-string";
 import { PostHog } from "posthog-node";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { startServer } from "../../src/index.ts";
 import { assertControlConforms } from "../support/control-contract.ts";
 import { scenario, startTestServer, type TestServer } from "../support/server.ts";
 
@@ -88,6 +89,13 @@ describe("POST /_mock/captured/wait/", () => {
     await client.flush();
     expect(await pending).toMatchObject({ body: { status: "matched", count: 1 } });
     expect(s.control.observation.waiting()).toBe(0);
+  });
+
+  it("ends at once when the server closes", async () => {
+    const server = await startServer({ scenario: "capture" });
+    const pending = server.captured.wait({ event: "never sent", timeout_ms: 60_000 });
+    await server.close();
+    expect(await pending).toEqual({ status: "timed_out", count: 0, events: [] });
   });
 
   it("refuses a timeout past the maximum and an unknown field with a 400 naming them", async () => {
