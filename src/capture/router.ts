@@ -10,11 +10,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { parse as parseQueryString } from "node:querystring";
 import cors from "cors";
-import express, { type Request, type Response } from "express";
+import express from "express";
 import { v7 as uuidv7 } from "uuid";
 import { isPrintableInstant, type Clock } from "../clock.ts";
 import { ApiError, fail, isUndecodableBody, toApiError, type ErrorBody } from "../http/errors.ts";
-import { respondError } from "../http/respond.ts";
 import type { Logger } from "../logger.ts";
 import type { Store } from "../store/store.ts";
 import type { CapturedEvent, CapturedLog, CapturedRequest } from "./captured-log.ts";
@@ -37,8 +36,10 @@ const EVENT_PATHS = ["/e", "/i/v0/e", "/capture", "/track", "/engage"];
 /** Paths under which CORS is answered, preflights included (the real service mirrors the origin). */
 const CORS_PREFIXES = [...EVENT_PATHS, "/batch", "/flags", "/decide", "/array", "/api/feature_flag"];
 
-/** What the app records of every answered request (the request log and the log line). */
-/** `decoded`: a capture payload as decoded (gzip, lz64, base64, forms), which the request log keeps instead of the bytes. */
+/**
+ * What the app records of every answered request (the request log and the log line). `decoded`: a capture
+ * payload as decoded (gzip, lz64, base64, forms), which the request log keeps instead of the bytes.
+ */
 export type RecordAnswer = (req: { method: string; originalUrl: string; body: unknown; decoded?: unknown }, status: number, errorBody: unknown, ms: number) => void;
 
 /** A small capture body's decoded payload, left on the request for the request log (a large one is logged as bytes). */
