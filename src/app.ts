@@ -8,11 +8,12 @@ import type { Clock } from "./clock.ts";
 import { CapturedLog } from "./capture/captured-log.ts";
 import { captureContract } from "./capture/contract.ts";
 import { doorSteering } from "./capture/door-steering.ts";
-import { captureDoor, capturedLogRouter, type RecordAnswer } from "./capture/router.ts";
+import { captureDoor, type RecordAnswer } from "./capture/router.ts";
 import type { Config } from "./config.ts";
 import { createOverrides } from "./control/overrides.ts";
 import { ForcedFlags } from "./control/forced-flags.ts";
-import { controlRouter, controlTakesBody, guard } from "./control/router.ts";
+import { controlRouter, controlTakesBody } from "./control/router.ts";
+import { createObservation } from "./control/observe.ts";
 import { createControl } from "./control/service.ts";
 import { snapshotOf } from "./control/snapshot.ts";
 import { handlers } from "./handlers/index.ts";
@@ -125,6 +126,7 @@ export async function createApp({ store, clock, config, logger, startup, chdbMod
     return path.endsWith("/") || router.slashless.has(path) ? path : `${path}/`;
   };
   const requestLog = new RequestLog(config.requestLogSize);
+  const captured = new CapturedLog(Math.min(config.requestLogSize, CAPTURED_LOG_SIZE));
   const control = createControl({
     store,
     clock,
@@ -134,6 +136,7 @@ export async function createApp({ store, clock, config, logger, startup, chdbMod
     overrides,
     forced,
     rateLimits,
+    observation: createObservation(captured),
     startup: startup ?? snapshotOf(store.snapshot()),
     startupClock: clock.isFrozen() ? clock.now() : null,
   });
@@ -166,7 +169,6 @@ export async function createApp({ store, clock, config, logger, startup, chdbMod
     next();
   });
   // Capture (openapi/capture.yaml) is answered ahead of express, by its own door: see captureDoor.
-  const captured = new CapturedLog(Math.min(config.requestLogSize, CAPTURED_LOG_SIZE));
   const door = captureDoor({ store, clock, captured, forced, logger, record, steer: doorSteering(captureApi, overrides) });
   app.use("/_mock", controlOriginPolicy(config.controlOrigins));
   if (config.corsOrigins.length) app.use(corsMiddleware(config.corsOrigins));
@@ -175,7 +177,6 @@ export async function createApp({ store, clock, config, logger, startup, chdbMod
     if (req.path.startsWith("/_mock")) return controlTakesBody(req.method, req.path);
     return Boolean(router.api.matchOperation({ method: req.method.toLowerCase(), path: routedPathOf(req.path), headers: {} })?.requestBody);
   }));
-  app.use("/_mock/captured", guard(config.adminToken), capturedLogRouter(captured));
   app.use("/_mock", await controlRouter(control, config.adminToken));
   app.use(steeringAndLatency(config.latency));
   // Queued person-event deletions run once the (possibly frozen) clock passes their slot, before any read.
@@ -246,6 +247,7 @@ export async function createApp({ store, clock, config, logger, startup, chdbMod
     control,
     close: async () => {
       watcher?.close();
+      control.observation.close();
       await sql.close();
     },
   };

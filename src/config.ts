@@ -35,6 +35,8 @@ export interface Config {
   watch: boolean;
   /** Entries kept by the request log of the control API. */
   requestLogSize: number;
+  /** A tracking plan (JSON Schema per event name) judging captured events; null: none until one is PUT. */
+  trackingPlanFile: string | null;
   deletionSchedule: DeletionSchedule;
   /** Replace an existing data file with the start-up dataset (the fixture file or a freshly generated one). */
   resetData: boolean;
@@ -112,6 +114,8 @@ Usage: ${command} [options]
                     (default: the control API answers loopback clients only)
   --watch           reload the contract when openapi/ changes, keeping the state
   --request-log N   entries kept by the control API's request log (default ${DEFAULTS.requestLogSize})
+  --tracking-plan FILE  a JSON tracking plan ({"events": {"<name>": <JSON Schema of properties>},
+                    "additional_events": "allow"|"deny"}) that judges captured events (/_mock/captured/events/)
   --deletion-schedule "DAY HH:00"
                     when queued person-event deletions run, UTC (default "SUN 05:00")
   --help            print this help
@@ -174,6 +178,7 @@ export function parseConfig(argv: string[], cwd = process.cwd()): Config | null 
       "admin-token": { type: "string" },
       watch: { type: "boolean" },
       "request-log": { type: "string" },
+      "tracking-plan": { type: "string" },
       "deletion-schedule": { type: "string" },
       "rate-limits": { type: "boolean" },
       help: { type: "boolean" },
@@ -207,6 +212,7 @@ export function parseConfig(argv: string[], cwd = process.cwd()): Config | null 
     adminToken: values["admin-token"] ?? null,
     watch: values.watch ?? false,
     requestLogSize: integer("request-log", values["request-log"], 0) ?? DEFAULTS.requestLogSize,
+    trackingPlanFile: values["tracking-plan"] ? path.resolve(cwd, values["tracking-plan"]) : null,
     deletionSchedule: schedule(values["deletion-schedule"]),
     resetData: values["reset-data"] ?? false,
     shiftToNow: values["shift-to-now"] ? "always" : values["no-shift"] ? "never" : "auto",

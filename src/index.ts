@@ -6,12 +6,16 @@ import { createLogger } from "./logger.ts";
 import { startServer as startCli, StartupError } from "./server.ts";
 import type { RequestLogEntry } from "./http/request-log.ts";
 import { scenarioFile, scenarioList, scenarios } from "./control/scenarios.ts";
+import type { TrackingPlan } from "./control/tracking-plan.ts";
+import type { EventPattern, JudgedEvent, WaitAnswer, WaitRequest } from "./control/observe.ts";
 
 export type { FixtureDocument } from "./fixtures/fixture-document.ts";
 export type { paths, components, operations } from "./generated/openapi.ts";
 export type { RequestLogEntry } from "./http/request-log.ts";
 export type { ForcedFlag, ForcedFlagRequest } from "./control/forced-flags.ts";
 export type { Override, OverrideRequest } from "./control/overrides.ts";
+export type { TrackingPlan, PlanViolation } from "./control/tracking-plan.ts";
+export type { EventPattern, JudgedEvent, WaitRequest, WaitAnswer } from "./control/observe.ts";
 export { StartupError } from "./server.ts";
 export { FixtureError } from "./store/load-fixtures.ts";
 
@@ -51,6 +55,8 @@ export interface ServerOptions {
   /** The longest one HogQL evaluation may run, in ms (default 1000). */
   queryTimeLimitMs?: number;
   adminToken?: string;
+  /** A tracking plan file (as `--tracking-plan`), or the plan itself: it judges captured events. */
+  trackingPlan?: string | TrackingPlan;
   logLevel?: "silent" | "info" | "debug";
   /** Throttle personal-API-key requests with the real service's rate limits (`--rate-limits`). */
   rateLimits?: boolean;
@@ -93,6 +99,17 @@ export interface EmbeddedServer {
     list(): ForcedFlag[];
     clear(): void;
   };
+  /** The first project's id and token (what posthog-js and posthog-node are given) and the first user's personal API key, in the current state. */
+  credentials(): { project_id: string; token: string; api_key: string | null };
+  /** What apps sent to the capture endpoints, as `/_mock/captured/events/`, `/_mock/captured/wait/` and `/_mock/tracking_plan/`. */
+  captured: {
+    /** Stored events matching the pattern, oldest first, with the tracking plan's verdict. */
+    events(pattern?: EventPattern): JudgedEvent[];
+    /** Resolves once `count` (default 1) events match, or after `timeout_ms` (default 5000) with status "timed_out". */
+    wait(request: WaitRequest): Promise<WaitAnswer>;
+    clear(): void;
+    plan: { get(): TrackingPlan | null; set(plan: TrackingPlan): TrackingPlan; clear(): void };
+  };
 }
 
 function bundledScenarioFile(name: string): string {
@@ -129,6 +146,7 @@ function argv(o: ServerOptions): string[] {
   add("--query-time-limit", o.queryTimeLimitMs);
   add("--admin-token", o.adminToken);
   flag("--rate-limits", o.rateLimits);
+  if (typeof o.trackingPlan === "string") add("--tracking-plan", o.trackingPlan);
   return args;
 }
 
@@ -151,6 +169,15 @@ export async function startServer(options: ServerOptions = {}): Promise<Embedded
   const document = typeof options.fixtures === "object" ? options.fixtures : undefined;
   const started = await startCli(config, createLogger(config.logLevel), document);
   const { control } = started;
+  if (typeof options.trackingPlan === "object") {
+    try {
+      control.observation.plan.set(options.trackingPlan);
+    } catch (e) {
+      await started.close();
+      throw new StartupError(`trackingPlan: ${(e as { body?: { detail?: string } }).body?.detail ?? (e as Error).message}`);
+    }
+  }
+  const { observation } = control;
   return {
     url: started.url,
     close: started.close,
@@ -167,5 +194,11 @@ export async function startServer(options: ServerOptions = {}): Promise<Embedded
     clearRequests: control.clearRequests,
     overrides: { add: control.overrides.add, list: control.overrides.list, clear: control.overrides.clear },
     flags: { force: control.forcedFlags.add, list: control.forcedFlags.list, clear: control.forcedFlags.clear },
+    credentials: () => {
+      const project = started.store.projects.all()[0];
+      if (!project) throw new Error("the state holds no project");
+      return { project_id: project.id, token: project.api_token, api_key: started.store.users.all()[0]?.personal_api_keys[0] ?? null };
+    },
+    captured: { events: observation.events, wait: (request) => observation.wait(request), clear: observation.clear, plan: observation.plan },
   };
 }

@@ -2,6 +2,8 @@ import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import { createApp, type AppHandler } from "./app.ts";
 import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { compileTrackingPlan, trackingPlanProblem, type TrackingPlan } from "./control/tracking-plan.ts";
 import { createClock, isoUtc, type Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import { scenarioNames } from "./control/scenarios.ts";
@@ -60,6 +62,25 @@ async function fixtureFile(file: string): Promise<FixtureDocument> {
     if (code === "EACCES" || code === "EISDIR") throw new StartupError(`fixture file ${file} cannot be read (${code}): pass a readable JSON file`);
     throw e;
   }
+}
+
+/** A `--tracking-plan` file, checked and compiled before the server listens. */
+async function trackingPlanFile(file: string): Promise<TrackingPlan> {
+  let plan: unknown;
+  try {
+    plan = JSON.parse(await readFile(file, "utf8"));
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new StartupError(`tracking plan ${file} ${code === "ENOENT" ? "does not exist" : `cannot be read as JSON (${code ?? (e as Error).message})`}`);
+  }
+  const problem = trackingPlanProblem(plan);
+  if (problem) throw new StartupError(`tracking plan ${file}: ${problem}`);
+  try {
+    compileTrackingPlan(plan as TrackingPlan);
+  } catch (e) {
+    throw new StartupError(`tracking plan ${file}: ${(e as { body?: { detail?: string } }).body?.detail ?? (e as Error).message}`);
+  }
+  return plan as TrackingPlan;
 }
 
 /** Refuses to replace a stored state with a fixture unless told to: the data file is someone's work. */
@@ -142,6 +163,14 @@ export async function startServer(config: Config, logger: Logger = createLogger(
   if (files && write) announceWrite(logger, config, source, files);
   const store = await createStore(state, clock, files, { persist, deletionSchedule: config.deletionSchedule });
   const { app, control, close: closeApp } = await createApp({ store, clock, config, logger });
+  if (config.trackingPlanFile) {
+    try {
+      control.observation.plan.set(await trackingPlanFile(config.trackingPlanFile));
+    } catch (e) {
+      await closeApp();
+      throw e;
+    }
+  }
   const server = await listen(app, config).catch((e) => {
     closeApp();
     throw e;

@@ -1,3 +1,5 @@
+import { EventEmitter } from "node:events";
+
 /** One capture request as received and decoded, for test authors debugging their instrumentation. */
 export interface CapturedRequest {
   at: string;
@@ -16,24 +18,65 @@ export interface CapturedRequest {
   flags?: { distinct_id: string; groups: Record<string, string>; values: Record<string, string | boolean> };
 }
 
-/** The last `size` capture requests, newest first; older ones drop out. */
+/** One event an accepted capture request stored, as normalised (what a test waits for and a tracking plan judges). */
+export interface CapturedEvent {
+  uuid: string;
+  event: string;
+  distinct_id: string;
+  properties: Record<string, unknown>;
+  /** The event's time after clock-skew correction, ISO. */
+  timestamp: string;
+  /** When the server received it (wall clock), ISO. */
+  captured_at: string;
+}
+
+/** Events kept for waiting and judging: a bounded ring, as the request logs. */
+export const CAPTURED_EVENTS_SIZE = 10_000;
+
+/**
+ * The last `size` capture requests, newest first; older ones drop out. The events they stored are kept too
+ * (the last CAPTURED_EVENTS_SIZE), and every append is announced on `appended`: waiters wake on it instead of polling.
+ */
 export class CapturedLog {
   #entries: CapturedRequest[] = [];
+  #events: CapturedEvent[] = [];
+  /** Each request's stored events, for filtering requests by what they carried. */
+  #eventsOf = new WeakMap<CapturedRequest, CapturedEvent[]>();
+  readonly appended = new EventEmitter();
   total = 0;
 
-  constructor(readonly size: number) {}
+  constructor(readonly size: number) {
+    // One listener per waiting test client; many can wait at once.
+    this.appended.setMaxListeners(0);
+  }
 
-  push(entry: CapturedRequest): void {
+  push(entry: CapturedRequest, events: CapturedEvent[] = []): void {
     this.total++;
     this.#entries.push(entry);
     if (this.#entries.length > this.size) this.#entries.splice(0, this.#entries.length - this.size);
+    if (events.length === 0) return;
+    this.#eventsOf.set(entry, events);
+    this.#events.push(...events);
+    if (this.#events.length > CAPTURED_EVENTS_SIZE) this.#events.splice(0, this.#events.length - CAPTURED_EVENTS_SIZE);
+    this.appended.emit("events");
   }
 
   list(limit = this.size): CapturedRequest[] {
     return this.#entries.slice(-limit).reverse();
   }
 
+  /** The events a logged request stored (none for a refused or flags request). */
+  eventsOf(entry: CapturedRequest): readonly CapturedEvent[] {
+    return this.#eventsOf.get(entry) ?? [];
+  }
+
+  /** Stored events in the order they were captured (oldest first). */
+  events(): readonly CapturedEvent[] {
+    return this.#events;
+  }
+
   clear(): void {
     this.#entries = [];
+    this.#events = [];
   }
 }

@@ -10,18 +10,17 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { parse as parseQueryString } from "node:querystring";
 import cors from "cors";
-import express, { type Request, type Response } from "express";
+import express from "express";
 import { v7 as uuidv7 } from "uuid";
 import { isPrintableInstant, type Clock } from "../clock.ts";
 import { ApiError, fail, isUndecodableBody, toApiError, type ErrorBody } from "../http/errors.ts";
-import { respondError } from "../http/respond.ts";
 import type { Logger } from "../logger.ts";
 import type { Store } from "../store/store.ts";
-import type { CapturedLog, CapturedRequest } from "./captured-log.ts";
+import type { CapturedEvent, CapturedLog, CapturedRequest } from "./captured-log.ts";
 import { decodeCapture, type RawCapture } from "./decode.ts";
 import { captureFail } from "./errors.ts";
 import { ingest } from "./ingest.ts";
-import { normaliseEvent, toBatch } from "./normalise.ts";
+import { normaliseEvent, toBatch, type NormalisedEvent } from "./normalise.ts";
 import { decideAnswerJson, flagsAnswerJson, remoteConfig, remoteConfigScript, type FlagsOutcome } from "./remote-config.ts";
 import { flagsRequestOf } from "./flags-request.ts";
 import { evaluateForRequest, flagDefinitionsAnswer, hasFeatureFlags, type FlagsRequest } from "../services/feature-flags.ts";
@@ -39,8 +38,15 @@ const EVENT_PATHS = ["/e", "/i/v0/e", "/capture", "/track", "/engage"];
 /** Paths under which CORS is answered, preflights included (the real service mirrors the origin). */
 const CORS_PREFIXES = [...EVENT_PATHS, "/batch", "/flags", "/decide", "/array", "/api/feature_flag"];
 
-/** What the app records of every answered request (the request log and the log line). */
-export type RecordAnswer = (req: { method: string; originalUrl: string; body: unknown }, status: number, errorBody: unknown, ms: number, operationId?: string) => void;
+/**
+ * What the app records of every answered request (the request log and the log line). `decoded`: a capture
+ * payload as decoded (gzip, lz64, base64, forms), which the request log keeps instead of the bytes.
+ */
+export type RecordAnswer = (req: { method: string; originalUrl: string; body: unknown; decoded?: unknown }, status: number, errorBody: unknown, ms: number, operationId?: string) => void;
+
+/** A small capture body's decoded payload, left on the request for the request log (a large one is logged as bytes). */
+type DecodedRequest = IncomingMessage & { decoded?: unknown };
+const DECODED_LOG_LIMIT = 64 * 1024;
 
 export interface CaptureDeps {
   store: Store;
@@ -96,6 +102,16 @@ function sendError(res: ServerResponse, e: ApiError): Answered {
   if (!res.headersSent) sendJson(res, e.status, e.body);
   return { status: e.status, errorBody: e.body };
 }
+
+/** An event as the captured log keeps it, for waiting and the tracking plan. */
+const capturedEvent = (e: NormalisedEvent, now: number): CapturedEvent => ({
+  uuid: e.uuid,
+  event: e.event,
+  distinct_id: e.distinct_id,
+  properties: e.properties,
+  timestamp: new Date(e.timestamp).toISOString(),
+  captured_at: new Date(now).toISOString(),
+});
 
 /** A request as the captured log keeps it. */
 function capturedEntry(req: DoorRequest, status: number, decoded: unknown, error: string | null): CapturedRequest {
@@ -156,12 +172,14 @@ function bodyReader(limit: number) {
 function captureRoute(deps: CaptureDeps, limit: number, engage: boolean): Route {
   const readBody = bodyReader(limit);
   return async (req, res) => {
-    const log = (status: number, decoded: unknown, error: string | null) => deps.captured.push(capturedEntry(req, status, decoded, error));
+    const log = (status: number, decoded: unknown, error: string | null, events: CapturedEvent[] = []) =>
+      deps.captured.push(capturedEntry(req, status, decoded, error), events);
     let decoded: unknown = null;
     try {
       await readBody(req, res);
       const raw: RawCapture = { body: req.body, contentType: req.header("content-type"), contentEncoding: undefined, query: req.query };
       decoded = decodeCapture(raw, limit);
+      if (req.body.length <= DECODED_LOG_LIMIT) (req.raw as DecodedRequest).decoded = decoded;
       const batch = toBatch(decoded);
       // Authentication before validation: a request for no project learns nothing about its events.
       if (batch.token === undefined) throw captureFail.missingToken();
@@ -171,7 +189,7 @@ function captureRoute(deps: CaptureDeps, limit: number, engage: boolean): Route 
       const ctx = { now, sentAt: batch.sentAt ?? sentAtOfQuery(req.query), engage, ip: req.raw.socket.remoteAddress, newUuid: () => uuidv7({ msecs: now }) };
       const events = batch.events.map((e) => normaliseEvent(e, ctx)).filter((e) => e !== null);
       await ingest(deps.store, project, events);
-      log(200, decoded, null);
+      log(200, decoded, null, events.map((e) => capturedEvent(e, now)));
       if (req.query.beacon === "1") {
         res.statusCode = 204;
         res.end();
@@ -378,7 +396,7 @@ export function captureDoor(deps: CaptureDeps): (req: IncomingMessage, res: Serv
     if (!preflight && !matched) return false;
     const started = performance.now();
     const finish = (status: number, errorBody?: unknown) =>
-      deps.record({ method, originalUrl: url, body: (raw as { body?: unknown }).body }, status, errorBody, performance.now() - started);
+      deps.record({ method, originalUrl: url, body: (raw as { body?: unknown }).body, decoded: (raw as DecodedRequest).decoded }, status, errorBody, performance.now() - started);
     corsHeaders(raw, res, () => {
       const req: DoorRequest = {
         raw,
@@ -408,23 +426,4 @@ export function captureDoor(deps: CaptureDeps): (req: IncomingMessage, res: Serv
     if (preflight) finish(res.statusCode);
     return true;
   };
-}
-
-/** `GET|DELETE /_mock/captured/` (openapi/control.yaml): the captured-request log; mounted behind the control API's guard. */
-export function capturedLogRouter(captured: CapturedLog) {
-  const router = express.Router();
-  router.get("/", (req: Request, res: Response) => {
-    const raw = firstValues(req.query as Record<string, string | string[] | undefined>).limit;
-    const limit = raw === undefined ? 20 : Number(raw);
-    if (!Number.isInteger(limit) || limit < 1) {
-      const err = fail.invalid("limit", "limit must be an integer of at least 1.");
-      return respondError(res, err.status, err.body);
-    }
-    res.json({ total: captured.total, results: captured.list(limit) });
-  });
-  router.delete("/", (_req: Request, res: Response) => {
-    captured.clear();
-    res.status(204).end();
-  });
-  return router;
 }

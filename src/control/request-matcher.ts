@@ -26,6 +26,8 @@ export interface MatchableRequest {
   /** Query fields as decoded from the query string (repeated fields are arrays). */
   query: Record<string, string | string[]>;
   body: unknown;
+  /** A capture batch's events: the body condition also holds when one of them matches it. */
+  events?: unknown[];
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -104,7 +106,7 @@ export function compilePattern(pattern: RequestPattern): (req: MatchableRequest)
     (pattern.operation_id === undefined || req.operation_id === pattern.operation_id) &&
     (pattern.status === undefined || req.status === pattern.status) &&
     Object.entries(pattern.query ?? {}).every(([name, want]) => matchesQueryField(want, req.query[name])) &&
-    (pattern.body === undefined || matchesValue(pattern.body, req.body));
+    (pattern.body === undefined || matchesValue(pattern.body, req.body) || (req.events ?? []).some((e) => matchesValue(pattern.body, e)));
 }
 
 /** A query string's fields, decoded; a repeated field becomes an array. */

@@ -11,6 +11,7 @@ import type { RequestPattern } from "./request-matcher.ts";
 import type { Control } from "./service.ts";
 import { loadOptionsOf, steerHandlers } from "./steer-handlers.ts";
 import { projectFile } from "../util/project-files.ts";
+import { observeHandlers } from "./observe.ts";
 
 export const CONTROL_OPENAPI_PATH = projectFile("openapi/control.yaml");
 
@@ -92,6 +93,7 @@ const handlers: Record<string, ControlHandler> = {
     if (!control.overrides.remove(id)) throw fail.notFound(`No override ${id}.`);
     return undefined;
   },
+  ...observeHandlers,
 };
 
 let backend: Promise<Backend> | undefined;
@@ -135,7 +137,11 @@ export async function controlRouter(control: Control, adminToken: string | null)
   router.use(async (req, res, next) => {
     try {
       const path = `/_mock${req.path.endsWith("/") ? req.path : `${req.path}/`}`;
-      const body = await api.handleRequest({ method: req.method, path, query: req.query as Record<string, string>, headers: req.headers as Record<string, string>, body: req.body }, control);
+      // A long-poll (captured/wait) gives up when its client hangs up.
+      const hangup = new AbortController();
+      res.once("close", () => hangup.abort());
+      const request = { method: req.method, path, query: req.query as Record<string, string>, headers: req.headers as Record<string, string>, body: req.body, signal: hangup.signal };
+      const body = await api.handleRequest(request, control);
       if (body === undefined) res.status(204).end();
       else if (body instanceof Created) res.status(201).json(body.body);
       else res.status(200).json(body);

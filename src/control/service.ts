@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { isPrintableInstant, type Clock } from "../clock.ts";
 import { fail } from "../http/errors.ts";
-import type { RequestLog, RequestLogEntry } from "../http/request-log.ts";
+import { bodyEvents, type RequestLog, type RequestLogEntry } from "../http/request-log.ts";
 import type { AnalysisService } from "../services/analysis-service.ts";
 import type { QueryStatuses } from "../services/query/query-statuses.ts";
 import type { ResultCache } from "../services/query/result-cache.ts";
@@ -13,6 +13,7 @@ import type { ForcedFlagRequest, ForcedFlags } from "./forced-flags.ts";
 import { compilePattern, queryFields, type RequestPattern } from "./request-matcher.ts";
 import { scenarioFile, scenarioList, scenarioNames } from "./scenarios.ts";
 import { snapshotOf } from "./snapshot.ts";
+import type { Observation } from "./observe.ts";
 
 export interface ControlDeps {
   store: Store;
@@ -23,6 +24,8 @@ export interface ControlDeps {
   requestLog: RequestLog;
   overrides: Overrides;
   forced: ForcedFlags;
+  /** What apps sent to the capture endpoints, waited for and judged by the tracking plan. */
+  observation: Observation;
   /** The state the server started with (reset restores it). */
   startup: State;
   startupClock: number | null;
@@ -36,7 +39,7 @@ export interface LoadOptions {
 }
 
 /** A logged request as a pattern sees it (a truncated body matches no body condition). */
-const matchable = (e: RequestLogEntry) => ({ ...e, query: queryFields(e.query), body: e.body_truncated ? undefined : e.body });
+const matchable = (e: RequestLogEntry) => ({ ...e, query: queryFields(e.query), body: e.body_truncated ? undefined : e.body, events: e.body_truncated ? [] : bodyEvents(e.body) });
 
 const summary = (store: Store) => {
   const s = store.snapshot();
@@ -118,6 +121,7 @@ export function createControl(deps: ControlDeps) {
       const matches = compilePattern(pattern);
       return deps.requestLog.list().filter((e) => matches(matchable(e)));
     },
+    observation: deps.observation,
     forcedFlags: {
       add: (req: ForcedFlagRequest) => deps.forced.add(req),
       list: () => deps.forced.list(),

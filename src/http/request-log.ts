@@ -30,6 +30,8 @@ export interface RequestLogEntry {
 
 /** Largest body kept per entry: a bounded log must stay bounded in bytes too. */
 export const BODY_CAP = 16 * 1024;
+/** A decoded capture payload may be larger: a posthog-js batch of a few events is already past BODY_CAP, and its events are matched. */
+export const CAPTURE_BODY_CAP = 256 * 1024;
 
 const PERSONAL_KEY = /phx_[A-Za-z0-9_]+/g;
 
@@ -44,14 +46,14 @@ function utf8Prefix(bytes: Buffer, cap: number): string {
 }
 
 /** The body as it is logged: masked, and cut at BODY_CAP bytes of JSON text (then a string, flagged). */
-export function loggedBody(body: unknown): { body: unknown; body_truncated: boolean } {
+export function loggedBody(body: unknown, cap = BODY_CAP): { body: unknown; body_truncated: boolean } {
   if (body === undefined || body === null) return { body: null, body_truncated: false };
   if (Buffer.isBuffer(body)) return loggedBytes(body);
   // A body nested too deep to serialise was refused with a 400; the log keeps a note, never a stack overflow.
   if (nestsDeeperThan(body)) return { body: tooDeepMessage, body_truncated: true };
   const text = JSON.stringify(body);
   const masked = maskKeys(text);
-  if (Buffer.byteLength(masked) <= BODY_CAP) return { body: masked === text ? body : (JSON.parse(masked) as unknown), body_truncated: false };
+  if (Buffer.byteLength(masked) <= cap) return { body: masked === text ? body : (JSON.parse(masked) as unknown), body_truncated: false };
   return { body: utf8Prefix(Buffer.from(masked), BODY_CAP), body_truncated: true };
 }
 
@@ -125,6 +127,18 @@ interface AnsweredRequest {
   method: string;
   originalUrl: string;
   body: unknown;
+  /** A capture payload as decoded: logged instead of the body's bytes. */
+  decoded?: unknown;
+}
+
+/**
+ * The events of a logged capture body (a batch's `batch`, an array's items), for patterns: a batch matches a
+ * body condition when one of its events does. Empty for any other body.
+ */
+export function bodyEvents(body: unknown): unknown[] {
+  if (Array.isArray(body)) return body;
+  const batch = (body as { batch?: unknown } | null)?.batch;
+  return Array.isArray(batch) ? batch : [];
 }
 
 /** The log entry of an answered request (`errorBody`: what a 4xx answered, for its code and attr). */
@@ -136,7 +150,7 @@ export function requestLogEntry(req: AnsweredRequest, status: number, errorBody:
     path: at === -1 ? req.originalUrl : req.originalUrl.slice(0, at),
     query: at === -1 ? "" : maskKeys(req.originalUrl.slice(at + 1)),
     operation_id: operationId,
-    ...loggedBody(req.body),
+    ...(req.decoded === undefined ? loggedBody(req.body) : loggedBody(req.decoded, CAPTURE_BODY_CAP)),
     status,
     validation: validationOutcome(status),
     error: loggedError(status, errorBody),

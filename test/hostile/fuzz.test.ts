@@ -98,6 +98,12 @@ describe("fuzzing the control API, on a server of its own", () => {
   const stateReplace = controlOperations.find((op) => op.operationId === "control_state_replace");
   // A whole scenario as a document to replace the state with: mutated, it reaches the fixture checks deep inside.
   stateReplace?.body?.examples.push(scenario("basic"));
+  // A wait without timeout_ms lasts the default 5 s: the fuzzer always sends one (hinted to milliseconds).
+  const wait = controlOperations.find((op) => op.operationId === "control_captured_wait");
+  if (wait?.body) {
+    wait.body.schema = { ...wait.body.schema, required: ["timeout_ms"] };
+    wait.body.examples = wait.body.examples.map((example) => ({ ...(example as object), timeout_ms: 20 }));
+  }
 
   /** A control request, and after every few a product or capture request whose answer must stay safe (an override's own answer aside). */
   async function sendControl(req: RawRequest) {

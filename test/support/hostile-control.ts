@@ -39,6 +39,9 @@ export function controlHints(productOperationIds: readonly string[]): Hints {
     seed: fc.constantFrom(0, 1, 7, -1, 2 ** 53 + 1, 1e300, 0.5),
     retry_after: fc.constantFrom(0, 1, 3600, 3601, -1, 1e300, 0.5),
     name: fc.constantFrom("basic", "capture", "nope", "__proto__", "toString", "..%2Fpackage", "constructor", ""),
+    // A wait lasts up to timeout_ms: valid ones stay short so that the fuzzer never sits out a minute.
+    timeout_ms: fc.constantFrom(0, 1, 20, 60_001, -1, 1e300, 2 ** 53 + 1, 0.5),
+    count: fc.constantFrom(1, 2, 10_000, 10_001, 0, -1, 1e300),
     limit: fc.constantFrom(1, 100, 1e300, 2 ** 53 + 1, 0, -1, "Infinity", "NaN", 1.5, "1e300", "9".repeat(400)),
     query: fc.constantFrom({ date_from: "-30d" }, { limit: 2 }, { events: [{ id: "$pageview" }] }, { "a.b.c": 1 }, { [`${"a.".repeat(20_000)}b`]: 1 }, { x: "*".repeat(50_000) }),
     body: fc.constantFrom({ breakdown: "$browser" }, { "events.0.id": "$pageview" }, { events: [{ id: "$pageview" }] }, { [`${"0.".repeat(20_000)}x`]: 1 }, { [`${"events.".repeat(8_000)}id`]: "x" }, { properties: [] }),

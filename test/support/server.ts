@@ -39,6 +39,7 @@ export const testConfig = (over: Partial<Config> = {}): Config => ({
   adminToken: null,
   watch: false,
   requestLogSize: 1000,
+  trackingPlanFile: null,
   deletionSchedule: { weekday: 0, hour: 5 },
   resetData: false,
   shiftToNow: "auto",
@@ -69,7 +70,7 @@ export async function startTestServer(doc: FixtureDocument, over: Partial<Config
   const clock = createClock(doc.now ? Date.parse(doc.now) : null);
   const store = await createStore(stateFromFixtures(doc, clock.now()), clock, null, { persist: false });
   const config = testConfig(over);
-  const { app, close: closeApp } = await createApp({ store, clock, config, logger: createLogger("silent"), ...appOptions });
+  const { app, control, close: closeApp } = await createApp({ store, clock, config, logger: createLogger("silent"), ...appOptions });
   const server = app.listen(0, "127.0.0.1");
   await new Promise((resolve) => server.once("listening", resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -95,6 +96,7 @@ export async function startTestServer(doc: FixtureDocument, over: Partial<Config
     base,
     store,
     clock,
+    control,
     request,
     get: <T = any>(path: string, opts?: RequestOptions) => request<T>("GET", path, opts),
     post: <T = any>(path: string, body?: unknown, opts?: RequestOptions) => request<T>("POST", path, { ...opts, body }),

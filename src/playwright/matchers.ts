@@ -1,0 +1,47 @@
+import type { ExpectMatcherState } from "@playwright/test";
+import type { EventPattern, JudgedEvent } from "../control/observe.ts";
+import { WAIT_MAX_MS } from "../control/waiting.ts";
+import type { Analytics } from "./analytics.ts";
+
+type Options = { timeout?: number };
+type Result = { pass: boolean; message: () => string; name: string; expected?: unknown; actual?: unknown };
+
+const describe = (p: EventPattern) => JSON.stringify(p);
+/** The app's own properties: the SDK's (`$…`, token, distinct_id) would bury them in a failure message. */
+const ownProperties = (e: JudgedEvent) => Object.fromEntries(Object.entries(e.properties).filter(([k]) => !k.startsWith("$") && k !== "token" && k !== "distinct_id"));
+const listed = (events: JudgedEvent[]) => events.map((e) => `  ${e.event} (${e.distinct_id}) ${JSON.stringify(ownProperties(e))}`).join("\n") || "  (none)";
+const timeoutOf = (state: ExpectMatcherState, options?: Options) => Math.min(options?.timeout ?? state.timeout, WAIT_MAX_MS);
+
+/**
+ * Waits for a captured event matching the pattern (name, distinct id, partial properties). Negated, it checks
+ * at once that none has arrived: waiting for something never to come would always last the whole timeout.
+ */
+async function toHaveCaptured(this: ExpectMatcherState, analytics: Analytics, pattern: EventPattern, options?: Options): Promise<Result> {
+  const name = "toHaveCaptured";
+  const found = this.isNot ? analytics.captured(pattern) : (await analytics.waitFor({ ...pattern, count: 1, timeout_ms: timeoutOf(this, options) })).events;
+  const pass = found.length > 0;
+  const message = pass
+    ? () => `expected no captured event matching ${describe(pattern)}, found:\n${listed(found)}`
+    : () => `expected a captured event matching ${describe(pattern)} within ${timeoutOf(this, options)} ms; captured:\n${listed(analytics.captured())}`;
+  return { pass, message, name, expected: pattern, actual: found };
+}
+
+/** Waits until `times` events match, then passes when exactly that many did (one more is a failure). */
+async function toHaveCapturedTimes(this: ExpectMatcherState, analytics: Analytics, pattern: EventPattern, times: number, options?: Options): Promise<Result> {
+  const name = "toHaveCapturedTimes";
+  const answer = await analytics.waitFor({ ...pattern, count: Math.max(times, 1), timeout_ms: times === 0 ? 0 : timeoutOf(this, options) });
+  const pass = answer.count === times;
+  const message = () => `expected ${this.isNot ? "not " : ""}${times} captured event(s) matching ${describe(pattern)}, got ${answer.count}:\n${listed(answer.events)}`;
+  return { pass, message, name, expected: times, actual: answer.count };
+}
+
+/** Fails when a captured event breaks the tracking plan, naming each event, property and reason. */
+async function toHaveOnlyValidEvents(this: ExpectMatcherState, analytics: Analytics): Promise<Result> {
+  const invalid = analytics.captured({ valid: false });
+  const reasons = invalid.map((e) => `  ${e.event} (${e.distinct_id}): ${e.errors.map((x) => x.message).join("; ")}`).join("\n");
+  const pass = invalid.length === 0;
+  const message = pass ? () => "expected an event the tracking plan refuses; every captured event is valid" : () => `expected every captured event to follow the tracking plan; invalid:\n${reasons}`;
+  return { pass, message, name: "toHaveOnlyValidEvents", actual: invalid };
+}
+
+export const analyticsMatchers = { toHaveCaptured, toHaveCapturedTimes, toHaveOnlyValidEvents };
