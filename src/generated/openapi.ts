@@ -63,7 +63,8 @@ export interface paths {
         };
         /**
          * List dashboards
-         * @description Not in the spec: the real service's dashboard list (its agent toolkit's `dashboards-get-all`), so that the `dashboards` ids and `dashboard_tiles` of insights name something. The project's dashboards that are not deleted, pinned first, then by name (case-insensitive), then by id.
+         * @description Lists the project's dashboards.
+         *     Beyond the spec: the real service's dashboard list (its agent toolkit's `dashboards-get-all`), so that the `dashboards` ids and `dashboard_tiles` of insights name something. The project's dashboards that are not deleted, pinned first, then by name (case-insensitive), then by id.
          */
         get: operations["dashboards_list"];
         put?: never;
@@ -147,7 +148,8 @@ export interface paths {
         };
         /**
          * Flag definitions for local evaluation
-         * @description Returns the project's flag definitions as posthog-node's local evaluation reads them (it also polls the same body at `/flags/definitions` and `/api/feature_flag/local_evaluation`). The `ETag` header names the definitions; a request whose `If-None-Match` names the current ones gets 304 without a body.
+         * @description Returns the project's flag definitions for local evaluation.
+         *     The body is what posthog-node's local evaluation reads (it also polls the same body at `/flags/definitions` and `/api/feature_flag/local_evaluation`). The `ETag` header names the definitions; a request whose `If-None-Match` names the current ones gets 304 without a body.
          */
         get: operations["feature_flags_local_evaluation_retrieve"];
         put?: never;
@@ -294,7 +296,8 @@ export interface paths {
         put?: never;
         /**
          * Run a funnel analysis
-         * @description Computes a funnel over the project's events: per actor, how far through the ordered steps it got within the conversion window (counted from step 1; all steps inside the date range). `funnel_viz_type` picks the result shape (see FunnelResponse). Validation beyond the schema, 400 with `attr`: fewer than two steps (`events`); `funnel_from_step`/`funnel_to_step` out of range or from ≥ to (`funnel_from_step`/`funnel_to_step`); an exclusion with from ≥ to or outside the steps (`exclusions__<i>__funnel_from_step` or `__funnel_to_step`); an exclusion identical to a step inside its range (`exclusions__<i>__id`).
+         * @description Runs a funnel analysis over the project's events.
+         *     Per actor: how far through the ordered steps it got within the conversion window (counted from step 1; all steps inside the date range). `funnel_viz_type` picks the result shape (see FunnelResponse). Validation beyond the schema, 400 with `attr`: fewer than two steps (`events`); `funnel_from_step`/`funnel_to_step` out of range or from ≥ to (`funnel_from_step`/`funnel_to_step`); an exclusion with from ≥ to or outside the steps (`exclusions__<i>__funnel_from_step` or `__funnel_to_step`); an exclusion identical to a step inside its range (`exclusions__<i>__id`).
          */
         post: operations["insights_funnel_create"];
         delete?: never;
@@ -348,7 +351,8 @@ export interface paths {
         };
         /**
          * The caller's last viewed insights
-         * @description Basic details of the last 5 insights viewed by the calling user (views are recorded by `POST /insights/{id}/viewed/` and by create), most recently viewed first, one entry per insight, deleted insights left out. A plain list, no envelope.
+         * @description Lists the insights the caller viewed last.
+         *     Basic details of the last 5, most recently viewed first, one entry per insight, deleted insights left out; views are recorded by `POST /insights/{id}/viewed/` and by create. A plain list, no envelope.
          */
         get: operations["insights_my_last_viewed_retrieve"];
         put?: never;
@@ -377,7 +381,8 @@ export interface paths {
         put?: never;
         /**
          * Run a paths analysis
-         * @description Computes the most common paths through pages, screens or events: per actor, events in the range ordered by time, split into sessions at gaps of 30 minutes or more, consecutive duplicates collapsed; the k-th item of a path is node `<k>_<item>`. Edges carry the number of paths using them and the mean time between the two events in milliseconds; only edges reachable from a `1_` node are kept. `value` counts paths (sessions), so an actor can count more than once.
+         * @description Runs a paths analysis: the most common paths through pages, screens or events.
+         *     Per actor, events in the range ordered by time, split into sessions at gaps of 30 minutes or more, consecutive duplicates collapsed; the k-th item of a path is node `<k>_<item>`. Edges carry the number of paths using them and the mean time between the two events in milliseconds; only edges reachable from a `1_` node are kept. `value` counts paths (sessions), so an actor can count more than once.
          */
         post: operations["insights_path_create"];
         delete?: never;
@@ -398,7 +403,8 @@ export interface paths {
         };
         /**
          * Run a retention analysis
-         * @description Computes a retention table: `total_intervals` cohorts of actors (by the period of their target event) and, for each, how many performed the returning event in each following period. The last cohort is the period containing `date_to` (default now); weeks start on the project's week start day. Value 0 of a cohort counts the cohort itself, value j those of its actors who performed the returning event j periods later, inside the window (current engine). Each row's `people_url` lists its cohort through `/persons/retention/`.
+         * @description Runs a retention analysis.
+         *     `total_intervals` cohorts of actors (by the period of their target event) and, for each, how many performed the returning event in each following period. The last cohort is the period containing `date_to` (default now); weeks start on the project's week start day. Value 0 of a cohort counts the cohort itself, value j those of its actors who performed the returning event j periods later, inside the window (current engine). Each row's `people_url` lists its cohort through `/persons/retention/`.
          */
         get: operations["insights_retention_retrieve"];
         put?: never;
@@ -517,7 +523,8 @@ export interface paths {
         post?: never;
         /**
          * Delete an insight (not allowed)
-         * @description Hard delete is not allowed: after authentication and the project check the answer is always 405 with no body, whether or not the insight exists (spec: "always"). Use `PATCH` with `{"deleted": true}` to soft-delete.
+         * @description Refuses to hard-delete an insight.
+         *     After authentication and the project check the answer is always 405 with no body, whether or not the insight exists (spec: "always"). Use `PATCH` with `{"deleted": true}` to soft-delete.
          */
         delete: operations["insights_destroy"];
         options?: never;
@@ -695,13 +702,15 @@ export interface paths {
         };
         /**
          * Persons behind a funnel step (query form)
-         * @description Lists the persons behind one step of a funnel: `funnel_step` k (1-based) lists those who reached step k, -k those who reached step k−1 but not k; with a breakdown `funnel_step_breakdown` names the value. `next` is the request URL with `offset` advanced by `limit` when more actors follow, otherwise null; `initial` is the first page's URL. Without `funnel_step_breakdown` a breakdown funnel lists the actors of every value. The viz type is ignored (steps). The step objects' `converted_people_url` and `dropped_people_url` are URLs of this form.
+         * @description Lists the persons behind one step of a funnel.
+         *     `funnel_step` k (1-based) lists those who reached step k, -k those who reached step k−1 but not k; with a breakdown `funnel_step_breakdown` names the value. `next` is the request URL with `offset` advanced by `limit` when more actors follow, otherwise null; `initial` is the first page's URL. Without `funnel_step_breakdown` a breakdown funnel lists the actors of every value. The viz type is ignored (steps). The step objects' `converted_people_url` and `dropped_people_url` are URLs of this form.
          */
         get: operations["persons_funnel_retrieve"];
         put?: never;
         /**
          * Persons behind a funnel step
-         * @description Lists the persons behind one step of a funnel: `funnel_step` k (1-based) lists those who reached step k, -k those who reached step k−1 but not k; with a breakdown `funnel_step_breakdown` names the value. Same as the GET form with the filter in the body (the matching request schema); the data point, `limit`, `offset` and `search` are query parameters (a data point sent in the body is also accepted; the query string wins).
+         * @description Lists the persons behind one step of a funnel.
+         *     `funnel_step` k (1-based) lists those who reached step k, -k those who reached step k−1 but not k; with a breakdown `funnel_step_breakdown` names the value. Same as the GET form with the filter in the body (the matching request schema); the data point, `limit`, `offset` and `search` are query parameters (a data point sent in the body is also accepted; the query string wins).
          */
         post: operations["persons_funnel_create"];
         delete?: never;
@@ -722,13 +731,15 @@ export interface paths {
         };
         /**
          * Persons behind a funnel correlation row (query form)
-         * @description Lists the persons behind one correlation row: the converted (`funnel_correlation_person_converted` true) or dropped-off actors of the funnel who performed `funnel_correlation_person_entity` or have the property values of `funnel_correlation_property_values`. `next` is the request URL with `offset` advanced by `limit` when more actors follow, otherwise null; `initial` is the first page's URL. The entity (with `properties` for an event property value) must happen inside the actor's correlated span, as in the analysis; property values are matched against the person. The rows of `/insights/funnel/correlation/` link here in `success_people_url` and `failure_people_url`.
+         * @description Lists the persons behind one funnel correlation row.
+         *     The converted (`funnel_correlation_person_converted` true) or dropped-off actors of the funnel who performed `funnel_correlation_person_entity` or have the property values of `funnel_correlation_property_values`. `next` is the request URL with `offset` advanced by `limit` when more actors follow, otherwise null; `initial` is the first page's URL. The entity (with `properties` for an event property value) must happen inside the actor's correlated span, as in the analysis; property values are matched against the person. The rows of `/insights/funnel/correlation/` link here in `success_people_url` and `failure_people_url`.
          */
         get: operations["persons_funnel_correlation_retrieve"];
         put?: never;
         /**
          * Persons behind a funnel correlation row
-         * @description Lists the persons behind one correlation row: the converted (`funnel_correlation_person_converted` true) or dropped-off actors of the funnel who performed `funnel_correlation_person_entity` or have the property values of `funnel_correlation_property_values`. Same as the GET form with the filter in the body (the matching request schema); the data point, `limit`, `offset` and `search` are query parameters (a data point sent in the body is also accepted; the query string wins).
+         * @description Lists the persons behind one funnel correlation row.
+         *     The converted (`funnel_correlation_person_converted` true) or dropped-off actors of the funnel who performed `funnel_correlation_person_entity` or have the property values of `funnel_correlation_property_values`. Same as the GET form with the filter in the body (the matching request schema); the data point, `limit`, `offset` and `search` are query parameters (a data point sent in the body is also accepted; the query string wins).
          */
         post: operations["persons_funnel_correlation_create"];
         delete?: never;
@@ -749,7 +760,8 @@ export interface paths {
         };
         /**
          * Persons behind a lifecycle data point
-         * @description Lists the persons with lifecycle status `lifecycle_type` in the bucket starting at `target_date` (both required: a missing one is 400 with attr `target_date` or `lifecycle_type`). `next` is the request URL with `offset` advanced by `limit` when more actors follow, otherwise null; `initial` is the first page's URL. Persons only (no groups).
+         * @description Lists the persons behind one lifecycle data point.
+         *     Those with lifecycle status `lifecycle_type` in the bucket starting at `target_date` (both required: a missing one is 400 with attr `target_date` or `lifecycle_type`). `next` is the request URL with `offset` advanced by `limit` when more actors follow, otherwise null; `initial` is the first page's URL. Persons only (no groups).
          */
         get: operations["persons_lifecycle_retrieve"];
         put?: never;
@@ -772,13 +784,15 @@ export interface paths {
         };
         /**
          * Persons behind a paths edge (query form)
-         * @description Lists the persons behind one part of a paths graph: paths through the edge starting at `path_start_key` and ending at `path_end_key`, or paths ending at `path_dropoff_key`. `next` is the request URL with `offset` advanced by `limit` when more actors follow, otherwise null; `initial` is the first page's URL. With only `path_start_key`, every edge leaving that node counts; with only `path_end_key`, every path reaching it.
+         * @description Lists the persons behind one part of a paths graph.
+         *     Paths through the edge starting at `path_start_key` and ending at `path_end_key`, or paths ending at `path_dropoff_key`. `next` is the request URL with `offset` advanced by `limit` when more actors follow, otherwise null; `initial` is the first page's URL. With only `path_start_key`, every edge leaving that node counts; with only `path_end_key`, every path reaching it.
          */
         get: operations["persons_path_retrieve"];
         put?: never;
         /**
          * Persons behind a paths edge
-         * @description Lists the persons behind one part of a paths graph: paths through the edge starting at `path_start_key` and ending at `path_end_key`, or paths ending at `path_dropoff_key`. Same as the GET form with the filter in the body (the matching request schema); the data point, `limit`, `offset` and `search` are query parameters (a data point sent in the body is also accepted; the query string wins).
+         * @description Lists the persons behind one part of a paths graph.
+         *     Paths through the edge starting at `path_start_key` and ending at `path_end_key`, or paths ending at `path_dropoff_key`. Same as the GET form with the filter in the body (the matching request schema); the data point, `limit`, `offset` and `search` are query parameters (a data point sent in the body is also accepted; the query string wins).
          */
         post: operations["persons_path_create"];
         delete?: never;
@@ -845,7 +859,8 @@ export interface paths {
         };
         /**
          * Persons behind a trend data point
-         * @description Lists the persons counted in one bucket of one trend series: the series (`entity_id`, `entity_type`, `entity_math`, `entity_order`), the bucket (`date_from`/`date_to` of the bucket) and, with a breakdown, `breakdown_value`. `next` is the request URL with `offset` advanced by `limit` when more actors follow, otherwise null; `initial` is the first page's URL. The persons of every bucket of `date_from`…`date_to` are listed, so pass the bucket's own range; compare and formulas are ignored. For the `total` math `value_at_data_point` is the person's number of events (they add up to the number); for the unique maths it is null and the persons are as many as the number. Distinct ids without a person count in `missing_persons`.
+         * @description Lists the persons counted in one bucket of one trend series.
+         *     The series is named by `entity_id`, `entity_type`, `entity_math` and `entity_order`, the bucket by its `date_from`/`date_to` and, with a breakdown, `breakdown_value`. `next` is the request URL with `offset` advanced by `limit` when more actors follow, otherwise null; `initial` is the first page's URL. The persons of every bucket of `date_from`…`date_to` are listed, so pass the bucket's own range; compare and formulas are ignored. For the `total` math `value_at_data_point` is the person's number of events (they add up to the number); for the unique maths it is null and the persons are as many as the number. Distinct ids without a person count in `missing_persons`.
          */
         get: operations["persons_trends_retrieve"];
         put?: never;
@@ -871,7 +886,8 @@ export interface paths {
         };
         /**
          * Values of a person property
-         * @description The distinct values of person property `key` among the project's persons, with the number of persons having each, most frequent first (ties by value ascending). Values are given in their string form; list values are flattened into their elements. `value` keeps only values containing it (case-insensitive). Keys starting with `$virt` give `[]`.
+         * @description Lists the values of a person property.
+         *     The distinct values of `key` among the project's persons, with the number of persons having each, most frequent first (ties by value ascending). Values are given in their string form; list values are flattened into their elements. `value` keeps only values containing it (case-insensitive). Keys starting with `$virt` give `[]`.
          */
         get: operations["persons_values_retrieve"];
         put?: never;
@@ -935,7 +951,8 @@ export interface paths {
         };
         /**
          * Activity log of a person
-         * @description Returns the activity log of one person, newest first, in pages of `limit` entries numbered by `page`: `updated` (PATCH, update_property), `delete_property` and `split_person` entries. Unknown person: 404 (malformed id: 400 with attr `id`).
+         * @description Returns the activity log of one person.
+         *     Newest first, in pages of `limit` entries numbered by `page`: `updated` (PATCH, update_property), `delete_property` and `split_person` entries. Unknown person: 404 (malformed id: 400 with attr `id`).
          */
         get: operations["persons_activity_retrieve"];
         put?: never;
@@ -965,7 +982,8 @@ export interface paths {
         put?: never;
         /**
          * Delete a person property
-         * @description Removes one property, or several (`$unset` a key or a list of keys, as the real service's clients send it), from the person and returns the updated person. The keys are taken from the `$unset` query parameter or, if absent, from the body's `$unset`; missing in both is 400 with attr `$unset`. Removing a key the person does not have is not an error. Writes a `delete_property` activity log entry.
+         * @description Removes properties from a person and returns the person.
+         *     One key or several (`$unset` a key or a list of keys, as the real service's clients send it). The keys are taken from the `$unset` query parameter or, if absent, from the body's `$unset`; missing in both is 400 with attr `$unset`. Removing a key the person does not have is not an error. Writes a `delete_property` activity log entry.
          */
         post: operations["persons_delete_property_create"];
         delete?: never;
@@ -991,7 +1009,8 @@ export interface paths {
         };
         /**
          * Timeline of a person's properties
-         * @description How the person's properties changed over the range, from the person-property snapshots carried on its events matching `events`/`actions` (all events when neither is given): one point per change of the crucial keys, the person-property keys used by `properties` (all keys when none are). Defaults: `date_from` -7d, `date_to` now.
+         * @description Returns how a person's properties changed over a date range.
+         *     From the person-property snapshots carried on its events matching `events`/`actions` (all events when neither is given): one point per change of the crucial keys, the person-property keys used by `properties` (all keys when none are). Defaults: `date_from` -7d, `date_to` now.
          */
         get: operations["persons_properties_timeline_retrieve"];
         put?: never;
@@ -1021,7 +1040,8 @@ export interface paths {
         put?: never;
         /**
          * Split a person
-         * @description Splits the person: `main_distinct_id` (default: the person's first distinct id) stays on this person with all its properties; every other distinct id becomes a new person with no properties (created now). A `main_distinct_id` that does not belong to the person is 400 with attr `main_distinct_id`. Writes a `split_person` activity log entry as the real service does (`name` the person's uuid; one change `{action: split, after: {distinct_ids: <every id before the split>}}`).
+         * @description Splits a person into one person per distinct id.
+         *     `main_distinct_id` (default: the person's first distinct id) stays on this person with all its properties; every other distinct id becomes a new person with no properties (created now). A `main_distinct_id` that does not belong to the person is 400 with attr `main_distinct_id`. Writes a `split_person` activity log entry as the real service does (`name` the person's uuid; one change `{action: split, after: {distinct_ids: <every id before the split>}}`).
          */
         post: operations["persons_split_create"];
         delete?: never;
@@ -1070,7 +1090,8 @@ export interface paths {
         };
         /**
          * List events
-         * @description Lists the project's events matching all given filters, newest first (`orderBy` `["-timestamp"]`, the default) or oldest first (`["timestamp"]`), ties broken by `id` in the same direction. `count` is the number of matches (spec envelope; the real service omits it). Pagination: `next` is the request URL (all other query parameters kept) with `before` (newest first) or `after` (oldest first) set just past the last returned event's timestamp — that timestamp plus (or minus) one millisecond, since bounds are exclusive and timestamps have millisecond precision — and `offset` counting the returned events that share that timestamp, so no event is skipped or repeated; null when nothing follows. `previous` is always null. Supported HogQL: the fields `event`, `timestamp`, `distinct_id`, `uuid`, `elements_chain`, `person_id`, `properties.<key>`, `person.properties.<key>`, `person.created_at`; comparisons (`=`, `!=`, `<`, `<=`, `>`, `>=`, `like`, `ilike`, `not like`, `not ilike`, `in`, `not in`, `is null`, `is not null`), `and`, `or`, `not`, arithmetic (`+ - * / %`, date ± `interval N unit`), and the functions `now`, `today`, `toDateTime`, `toDate`, `toStartOfDay`, `dateDiff`, `toInt`, `toFloat`, `toString`, `lower`, `upper`, `length`, `concat`, `coalesce`, `ifNull`, `if`, `multiIf`, `isNull`, `isNotNull`, `not`, `and`, `or`, `match` (RE2-style regex), `equals` and the other comparison functions, `toInterval<Unit>`. HogQL's rules apply, as in the query API: a property is text unless the project's property definitions type it (Numeric, Boolean, DateTime), a comparison is 1 or 0 (`x = NULL` is `x IS NULL`, `x != 'a'` holds where x is null), date-times are shown as the query API shows them. Anything else (aggregates, other tables) is a 400 naming the parameter.
+         * @description Lists the project's events that match every given filter.
+         *     Newest first (`orderBy` `["-timestamp"]`, the default) or oldest first (`["timestamp"]`), ties broken by `id` in the same direction. `count` is the number of matches (spec envelope; the real service omits it). Pagination: `next` is the request URL (all other query parameters kept) with `before` (newest first) or `after` (oldest first) set just past the last returned event's timestamp — that timestamp plus (or minus) one millisecond, since bounds are exclusive and timestamps have millisecond precision — and `offset` counting the returned events that share that timestamp, so no event is skipped or repeated; null when nothing follows. `previous` is always null. Supported HogQL: the fields `event`, `timestamp`, `distinct_id`, `uuid`, `elements_chain`, `person_id`, `properties.<key>`, `person.properties.<key>`, `person.created_at`; comparisons (`=`, `!=`, `<`, `<=`, `>`, `>=`, `like`, `ilike`, `not like`, `not ilike`, `in`, `not in`, `is null`, `is not null`), `and`, `or`, `not`, arithmetic (`+ - * / %`, date ± `interval N unit`), and the functions `now`, `today`, `toDateTime`, `toDate`, `toStartOfDay`, `dateDiff`, `toInt`, `toFloat`, `toString`, `lower`, `upper`, `length`, `concat`, `coalesce`, `ifNull`, `if`, `multiIf`, `isNull`, `isNotNull`, `not`, `and`, `or`, `match` (RE2-style regex), `equals` and the other comparison functions, `toInterval<Unit>`. HogQL's rules apply, as in the query API: a property is text unless the project's property definitions type it (Numeric, Boolean, DateTime), a comparison is 1 or 0 (`x = NULL` is `x IS NULL`, `x != 'a'` holds where x is null), date-times are shown as the query API shows them. Anything else (aggregates, other tables) is a 400 naming the parameter.
          */
         get: operations["events_list"];
         put?: never;
@@ -1096,7 +1117,8 @@ export interface paths {
         };
         /**
          * Values of an event property
-         * @description Suggests values of event property `key` for filter pickers: the distinct values among the project's events of the last 7 days (timestamp at or after now minus 7 days, by the server clock — choice; the real service counts from the start of that day in the project time zone), with the number of events having each, most frequent first (ties by value ascending), at most `limit`. Values are given in their string form (`"565"`, `"true"`); list values are flattened into their elements; object values are JSON strings. `value` keeps only values containing it (case-insensitive); `event_name` (repeatable) keeps only events with one of those names. `key=custom_event` counts the names of events outside PostHog's `$` taxonomy (names not starting with `$`); `is_column=true` reads an event column instead of a property (`event`, `distinct_id`, `uuid`, `timestamp` as ISO text, `person_id` as the person's uuid; another key is a 400 naming `key`); `event` and `distinct_id` are read as columns even without it. `properties_<name>` keeps only events whose property `<name>` has the given value. Missing `key` is 400 with attr `key`.
+         * @description Suggests values of an event property for filter pickers.
+         *     The distinct values of `key` among the project's events of the last 7 days (timestamp at or after now minus 7 days, by the server clock; the real service counts from the start of that day in the project time zone), with the number of events having each, most frequent first (ties by value ascending), at most `limit`. Values are given in their string form (`"565"`, `"true"`); list values are flattened into their elements; object values are JSON strings. `value` keeps only values containing it (case-insensitive); `event_name` (repeatable) keeps only events with one of those names. `key=custom_event` counts the names of events outside PostHog's `$` taxonomy (names not starting with `$`); `is_column=true` reads an event column instead of a property (`event`, `distinct_id`, `uuid`, `timestamp` as ISO text, `person_id` as the person's uuid; another key is a 400 naming `key`); `event` and `distinct_id` are read as columns even without it. `properties_<name>` keeps only events whose property `<name>` has the given value. Missing `key` is 400 with attr `key`.
          */
         get: operations["events_values_retrieve"];
         put?: never;
@@ -1329,7 +1351,8 @@ export interface paths {
         put?: never;
         /**
          * Run a query (query API)
-         * @description Not in the spec: the real service's query API (`POST /api/projects/{project_id}/query/`; `/api/environments/{project_id}/query/` is the same), which its web app, MCP server, agent toolkit (`query-run`) and CLI use. One engine answers both doors: an insight query node is converted to the legacy filter and computed, and cached, exactly as the seed's analysis endpoints compute that filter, so `results` equals their `result`. `HogQLQuery` (bare or in a `DataVisualizationNode`) runs HogQL SQL on embedded ClickHouse (see the `query` field of QueryNode; a refused query is a 400 with `attr` `query__query` or `query__source__query`); `EventsQuery` selects event columns, as HogQL too; `ActorsQuery`/`InsightActorsQuery` list the actors behind a data point (or every person), with columns `actor`/`person`, `id`, `created_at`, `event_count`, `person_display_name`, `matched_recordings`, `properties.<key>`. An unknown `kind` is a 400 naming `query__kind`. `refresh` picks the execution mode: blocking by default, or started in the background and answered 202 with its status (`async`, `lazy_async`, `force_async`), to poll with `GET /query/{query_id}/` and cancel with `DELETE`. SQL, events and actors answers are cached until the next write to the data (see `refresh`). Where the SQL engine cannot run (no chdb build for the platform) SQL kinds answer 503 with code `sql_engine_unavailable`.
+         * @description Runs a query of the query API.
+         *     Beyond the spec: the real service's query API (`/api/environments/{project_id}/query/` is the same), which its web app, MCP server, agent toolkit (`query-run`) and CLI use. One engine answers both doors: an insight query node is converted to the legacy filter and computed, and cached, exactly as the seed's analysis endpoints compute that filter, so `results` equals their `result`. `HogQLQuery` (bare or in a `DataVisualizationNode`) runs HogQL SQL on embedded ClickHouse (see the `query` field of QueryNode; a refused query is a 400 with `attr` `query__query` or `query__source__query`); `EventsQuery` selects event columns, as HogQL too; `ActorsQuery`/`InsightActorsQuery` list the actors behind a data point (or every person), with columns `actor`/`person`, `id`, `created_at`, `event_count`, `person_display_name`, `matched_recordings`, `properties.<key>`. An unknown `kind` is a 400 naming `query__kind`. `refresh` picks the execution mode: blocking by default, or started in the background and answered 202 with its status (`async`, `lazy_async`, `force_async`), to poll with `GET /query/{query_id}/` and cancel with `DELETE`. SQL, events and actors answers are cached until the next write to the data (see `refresh`). Where the SQL engine cannot run (no chdb build for the platform) SQL kinds answer 503 with code `sql_engine_unavailable`.
          */
         post: operations["query_create"];
         delete?: never;
@@ -1355,7 +1378,8 @@ export interface paths {
         put?: never;
         /**
          * Run a query (query API)
-         * @description Not in the spec: the real service's query API (`POST /api/environments/{project_id}/query/`, where an environment is its project here; the same as `/api/projects/{project_id}/query/`), which its web app, MCP server, agent toolkit (`query-run`) and CLI use. One engine answers both doors: an insight query node is converted to the legacy filter and computed, and cached, exactly as the seed's analysis endpoints compute that filter, so `results` equals their `result`. `HogQLQuery` (bare or in a `DataVisualizationNode`) runs HogQL SQL on embedded ClickHouse (see the `query` field of QueryNode; a refused query is a 400 with `attr` `query__query` or `query__source__query`); `EventsQuery` selects event columns, as HogQL too; `ActorsQuery`/`InsightActorsQuery` list the actors behind a data point (or every person), with columns `actor`/`person`, `id`, `created_at`, `event_count`, `person_display_name`, `matched_recordings`, `properties.<key>`. An unknown `kind` is a 400 naming `query__kind`. `refresh` picks the execution mode: blocking by default, or started in the background and answered 202 with its status (`async`, `lazy_async`, `force_async`), to poll with `GET /query/{query_id}/` and cancel with `DELETE`. SQL, events and actors answers are cached until the next write to the data (see `refresh`). Where the SQL engine cannot run (no chdb build for the platform) SQL kinds answer 503 with code `sql_engine_unavailable`.
+         * @description Runs a query of the query API.
+         *     Beyond the spec: the real service's query API under its environments path (an environment is its project here; the same as `/api/projects/{project_id}/query/`), which its web app, MCP server, agent toolkit (`query-run`) and CLI use. One engine answers both doors: an insight query node is converted to the legacy filter and computed, and cached, exactly as the seed's analysis endpoints compute that filter, so `results` equals their `result`. `HogQLQuery` (bare or in a `DataVisualizationNode`) runs HogQL SQL on embedded ClickHouse (see the `query` field of QueryNode; a refused query is a 400 with `attr` `query__query` or `query__source__query`); `EventsQuery` selects event columns, as HogQL too; `ActorsQuery`/`InsightActorsQuery` list the actors behind a data point (or every person), with columns `actor`/`person`, `id`, `created_at`, `event_count`, `person_display_name`, `matched_recordings`, `properties.<key>`. An unknown `kind` is a 400 naming `query__kind`. `refresh` picks the execution mode: blocking by default, or started in the background and answered 202 with its status (`async`, `lazy_async`, `force_async`), to poll with `GET /query/{query_id}/` and cancel with `DELETE`. SQL, events and actors answers are cached until the next write to the data (see `refresh`). Where the SQL engine cannot run (no chdb build for the platform) SQL kinds answer 503 with code `sql_engine_unavailable`.
          */
         post: operations["environments_query_create"];
         delete?: never;
@@ -1378,14 +1402,16 @@ export interface paths {
         };
         /**
          * Poll a background query
-         * @description Answers the status of a query started in the background by `POST /api/projects/{project_id}/query/` (with `refresh` `async`, `lazy_async` or `force_async`), with its whole answer in `results` once it completed. Not in the spec: the real service's query status (`/api/projects/{project_id}/query/{query_id}/`; `/api/environments/{project_id}/query/{query_id}/` is the same), which its web app polls. The HTTP status follows the real service's: 202 while it runs, 200 when it completed, 400 when it failed with an `error_message` (cancelled, or refused as the same query run blocking would be), 500 when it failed without one. Each keeps the status body.
+         * @description Returns the status of a background query.
+         *     For a query started by `POST /api/projects/{project_id}/query/` with `refresh` `async`, `lazy_async` or `force_async`; its whole answer is in `results` once it completed. Not in the spec: the real service's query status (`/api/projects/{project_id}/query/{query_id}/`; `/api/environments/{project_id}/query/{query_id}/` is the same), which its web app polls. The HTTP status follows the real service's: 202 while it runs, 200 when it completed, 400 when it failed with an `error_message` (cancelled, or refused as the same query run blocking would be), 500 when it failed without one. Each keeps the status body.
          */
         get: operations["query_retrieve"];
         put?: never;
         post?: never;
         /**
          * Cancel a background query
-         * @description Cancels a query running in the background: its ClickHouse query is killed and its status turns complete, with `error` true and `error_message` `The query was cancelled.`. A blocking query sent with this `client_query_id` is cancelled too (its request answers 400 `query_cancelled`). Not in the spec: the real service's cancel, which answers 200 with a message (its own document says 204). A query that had already ended is left as it was; an unknown id is answered as a cancel, as the real service does.
+         * @description Cancels a background query.
+         *     Its ClickHouse query is killed and its status turns complete, with `error` true and `error_message` `The query was cancelled.`. A blocking query sent with this `client_query_id` is cancelled too (its request answers 400 `query_cancelled`). Not in the spec: the real service's cancel, which answers 200 with a message (its own document says 204). A query that had already ended is left as it was; an unknown id is answered as a cancel, as the real service does.
          */
         delete: operations["query_destroy"];
         options?: never;
@@ -1407,14 +1433,16 @@ export interface paths {
         };
         /**
          * Poll a background query
-         * @description Answers the status of a query started in the background by `POST /api/environments/{project_id}/query/` (with `refresh` `async`, `lazy_async` or `force_async`), with its whole answer in `results` once it completed. Not in the spec: the real service's query status (`/api/environments/{project_id}/query/{query_id}/`; `/api/projects/{project_id}/query/{query_id}/` is the same), which its web app polls. The HTTP status follows the real service's: 202 while it runs, 200 when it completed, 400 when it failed with an `error_message` (cancelled, or refused as the same query run blocking would be), 500 when it failed without one. Each keeps the status body.
+         * @description Returns the status of a background query.
+         *     For a query started by `POST /api/environments/{project_id}/query/` with `refresh` `async`, `lazy_async` or `force_async`; its whole answer is in `results` once it completed. Not in the spec: the real service's query status (`/api/environments/{project_id}/query/{query_id}/`; `/api/projects/{project_id}/query/{query_id}/` is the same), which its web app polls. The HTTP status follows the real service's: 202 while it runs, 200 when it completed, 400 when it failed with an `error_message` (cancelled, or refused as the same query run blocking would be), 500 when it failed without one. Each keeps the status body.
          */
         get: operations["environments_query_retrieve"];
         put?: never;
         post?: never;
         /**
          * Cancel a background query
-         * @description Cancels a query running in the background: its ClickHouse query is killed and its status turns complete, with `error` true and `error_message` `The query was cancelled.`. A blocking query sent with this `client_query_id` is cancelled too (its request answers 400 `query_cancelled`). Not in the spec: the real service's cancel, which answers 200 with a message (its own document says 204). A query that had already ended is left as it was; an unknown id is answered as a cancel, as the real service does.
+         * @description Cancels a background query.
+         *     Its ClickHouse query is killed and its status turns complete, with `error` true and `error_message` `The query was cancelled.`. A blocking query sent with this `client_query_id` is cancelled too (its request answers 400 `query_cancelled`). Not in the spec: the real service's cancel, which answers 200 with a message (its own document says 204). A query that had already ended is left as it was; an unknown id is answered as a cancel, as the real service does.
          */
         delete: operations["environments_query_destroy"];
         options?: never;
@@ -1439,7 +1467,8 @@ export interface paths {
         put?: never;
         /**
          * Run SQL as the MCP tool execute_sql
-         * @description Not in the spec: the real service's MCP tool endpoint for `execute_sql`, which its MCP server's and CLI's `execute-sql` tool call with `{"args": {"query": …}}`. The SQL runs on the same engine as the query API's `HogQLQuery` (see the `query` field of QueryNode). The answer's `content` is the result as text: a header line of column names, then one line per row, cells joined by `|` (null written `null`, objects as JSON). As the real service, SQL the engine refuses is not an HTTP error: the answer is 200 with `success: false` and the reason in `content`, so the agent can correct its query. A body that breaks the schema is a 400 in the one error shape.
+         * @description Runs SQL as the MCP tool `execute_sql`.
+         *     Beyond the spec: the real service's MCP tool endpoint, which its MCP server's and CLI's `execute-sql` tool call with `{"args": {"query": …}}`. The SQL runs on the same engine as the query API's `HogQLQuery` (see the `query` field of QueryNode). The answer's `content` is the result as text: a header line of column names, then one line per row, cells joined by `|` (null written `null`, objects as JSON). As the real service, SQL the engine refuses is not an HTTP error: the answer is 200 with `success: false` and the reason in `content`, so the agent can correct its query. A body that breaks the schema is a 400 in the one error shape.
          */
         post: operations["environments_mcp_tools_execute_sql_create"];
         delete?: never;
