@@ -104,13 +104,13 @@ function sendError(res: ServerResponse, e: ApiError): Answered {
 }
 
 /** An event as the captured log keeps it, for waiting and the tracking plan. */
-const capturedEvent = (e: NormalisedEvent, now: number): CapturedEvent => ({
+const capturedEvent = (e: NormalisedEvent, capturedAt: string): CapturedEvent => ({
   uuid: e.uuid,
   event: e.event,
   distinct_id: e.distinct_id,
   properties: e.properties,
   timestamp: new Date(e.timestamp).toISOString(),
-  captured_at: new Date(now).toISOString(),
+  captured_at: capturedAt,
 });
 
 /** A request as the captured log keeps it. */
@@ -189,7 +189,8 @@ function captureRoute(deps: CaptureDeps, limit: number, engage: boolean): Route 
       const ctx = { now, sentAt: batch.sentAt ?? sentAtOfQuery(req.query), engage, ip: req.raw.socket.remoteAddress, newUuid: () => uuidv7({ msecs: now }) };
       const events = batch.events.map((e) => normaliseEvent(e, ctx)).filter((e) => e !== null);
       await ingest(deps.store, project, events);
-      log(200, decoded, null, events.map((e) => capturedEvent(e, now)));
+      const capturedAt = new Date(now).toISOString();
+      log(200, decoded, null, events.map((e) => capturedEvent(e, capturedAt)));
       if (req.query.beacon === "1") {
         res.statusCode = 204;
         res.end();
@@ -220,6 +221,8 @@ function flagsBodyAndToken(req: DoorRequest): { body: unknown; token: string | u
   if (req.body.length > 0) {
     try {
       body = decodeCapture({ body: req.body, contentType: req.header("content-type"), contentEncoding: undefined, query: { compression: req.query.compression } }, EVENT_LIMIT);
+      // Decoded once: the request log keeps this instead of parsing the bytes again.
+      if (req.body.length <= DECODED_LOG_LIMIT) (req.raw as DecodedRequest).decoded = body;
     } catch {
       body = null;
     }
