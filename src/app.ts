@@ -123,7 +123,7 @@ export async function createApp({ store, clock, config, logger, startup, chdbMod
   // `%40` is `@` (`@current`, `@me`): express leaves the path encoded, the real service's router decodes it.
   const routedPathOf = (raw: string) => {
     const path = raw.replace(/%40/gi, "@");
-    return path.endsWith("/") || router.slashless.has(path) ? path : `${path}/`;
+    return router.projectPathOf(path.endsWith("/") || router.slashless.has(path) ? path : `${path}/`);
   };
   const requestLog = new RequestLog(config.requestLogSize);
   const captured = new CapturedLog(Math.min(config.requestLogSize, CAPTURED_LOG_SIZE));

@@ -546,7 +546,7 @@ export interface paths {
                  * @example 1
                  */
                 project_id: components["parameters"]["project_id"];
-                /** @description Insight: the integer id or the 8-character `short_id` (as the real service's clients address it). */
+                /** @description Insight: the integer id or the 8-character `short_id` (as the real service's clients address it). Anything that names no insight of the project is 404. */
                 id: components["parameters"]["insight_id"];
             };
             cookie?: never;
@@ -574,7 +574,7 @@ export interface paths {
                  * @example 1
                  */
                 project_id: components["parameters"]["project_id"];
-                /** @description Insight: the integer id or the 8-character `short_id` (as the real service's clients address it). */
+                /** @description Insight: the integer id or the 8-character `short_id` (as the real service's clients address it). Anything that names no insight of the project is 404. */
                 id: components["parameters"]["insight_id"];
             };
             cookie?: never;
@@ -4517,7 +4517,7 @@ export interface components {
          * @example 1
          */
         project_id: string;
-        /** @description Insight: the integer id or the 8-character `short_id` (as the real service's clients address it). */
+        /** @description Insight: the integer id or the 8-character `short_id` (as the real service's clients address it). Anything that names no insight of the project is 404. */
         insight_id: string;
         /** @description Person: integer id or person uuid. Validated by the server: anything else is 400 with attr `id`; an unknown person is 404. */
         person_id: string;
@@ -6195,7 +6195,7 @@ export interface operations {
                  * @example 1
                  */
                 project_id: components["parameters"]["project_id"];
-                /** @description Insight: the integer id or the 8-character `short_id` (as the real service's clients address it). */
+                /** @description Insight: the integer id or the 8-character `short_id` (as the real service's clients address it). Anything that names no insight of the project is 404. */
                 id: components["parameters"]["insight_id"];
             };
             cookie?: never;
@@ -6312,7 +6312,7 @@ export interface operations {
                  * @example 1
                  */
                 project_id: components["parameters"]["project_id"];
-                /** @description Insight: the integer id or the 8-character `short_id` (as the real service's clients address it). */
+                /** @description Insight: the integer id or the 8-character `short_id` (as the real service's clients address it). Anything that names no insight of the project is 404. */
                 id: components["parameters"]["insight_id"];
             };
             cookie?: never;
@@ -6350,7 +6350,7 @@ export interface operations {
                  * @example 1
                  */
                 project_id: components["parameters"]["project_id"];
-                /** @description Insight: the integer id or the 8-character `short_id` (as the real service's clients address it). */
+                /** @description Insight: the integer id or the 8-character `short_id` (as the real service's clients address it). Anything that names no insight of the project is 404. */
                 id: components["parameters"]["insight_id"];
             };
             cookie?: never;

@@ -12,6 +12,7 @@ import { applyOverride } from "../control/overrides.ts";
 import { queryFields } from "../control/request-matcher.ts";
 import type { Caller, Deps, Handler, HandlerArgs, HandlerResult, OperationId, ProjectlessHandler } from "./types.ts";
 import { projectFile } from "../util/project-files.ts";
+import { environmentPathRouter } from "./environment-paths.ts";
 
 export const OPENAPI_PATH = projectFile("openapi/openapi.yaml");
 
@@ -187,10 +188,13 @@ export async function rebuildApi(handlers: HandlerMap, baseDeps: Omit<Deps, "sch
 
 function routerOver({ api, schemas }: { api: Backend; schemas: SchemaValidator }, baseDeps: Omit<Deps, "schemas">) {
   const deps: Deps = { ...baseDeps, schemas };
+  const documented = api.router.getOperations().map((op) => op.path);
   return {
     api,
     /** Documented paths without a trailing slash (the real service's `@current` key, token introspection): routed as they are. */
-    slashless: new Set(api.router.getOperations().map((op) => op.path).filter((p) => !p.endsWith("/") && !p.includes("{"))),
+    slashless: new Set(documented.filter((p) => !p.endsWith("/") && !p.includes("{"))),
+    /** `/api/environments/{id}/…` as its `/api/projects/{id}/…` twin where the document has no environment path. */
+    projectPathOf: environmentPathRouter(documented),
     /** Routes one request; resolves to what the handler (or the steering) answered, or throws an ApiError. */
     handle: async (req: RoutedRequest, steering: Steering = {}): Promise<HandlerResult> => {
       try {

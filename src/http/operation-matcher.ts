@@ -2,7 +2,7 @@ import type { Operation, OpenAPIRouter, ParsedRequest, Request as ApiRequest } f
 import { escapeRegExp } from "../analyses/shared/regex.ts";
 
 /** A path template as a RegExp: its literal parts escaped, each `{parameter}` as `segment`. */
-const templatePattern = (path: string, segment: string) => new RegExp(`^${path.split(/\{[^}]+\}/).map(escapeRegExp).join(segment)}$`);
+export const templatePattern = (path: string, segment: string) => new RegExp(`^${path.split(/\{[^}]+\}/).map(escapeRegExp).join(segment)}$`);
 
 /**
  * What a path parameter naming a resource looks like here: an integer id, a uuid, an 8-character short id,

@@ -1,4 +1,5 @@
 import { newBackend, OPENAPI_PATH, type Backend } from "../../src/http/api.ts";
+import { environmentPathRouter } from "../../src/http/environment-paths.ts";
 
 let loaded: Promise<InstanceType<typeof Backend>> | undefined;
 
@@ -30,7 +31,8 @@ export interface Observed {
  */
 export async function assertConforms(res: Observed, document: Promise<Backend> = contract()): Promise<void> {
   const api = await document;
-  const path = res.path.split("?")[0]!;
+  // An environment path without its own operation is its project path's (as the document's introduction says).
+  const path = environmentPathRouter(api.router.getOperations().map((op) => op.path))(res.path.split("?")[0]!.replace(/%40/gi, "@"));
   // The server routes a path with a trailing slash unless the document has it without one (then both forms).
   const match = (p: string) => api.router.matchOperation({ method: res.method.toLowerCase(), path: p, headers: {} });
   const operation = match(path) ?? match(path.endsWith("/") ? path : `${path}/`) ?? (path.length > 1 && path.endsWith("/") && !path.endsWith("//") ? match(path.slice(0, -1)) : undefined);
