@@ -25,7 +25,8 @@ import { fail, toApiError } from "./http/errors.ts";
 import { assertJsonDepth } from "./http/json-depth.ts";
 import { ERROR_BODY_LOCAL, RequestLog, requestLogEntry } from "./http/request-log.ts";
 import { respond, respondError } from "./http/respond.ts";
-import { createBodyCache } from "./http/serialized-body.ts";
+import { createBodyCache, SerializedJson } from "./http/serialized-body.ts";
+import { AnsweredReads } from "./http/answered-reads.ts";
 import { createRateLimits } from "./http/rate-limits.ts";
 import { parsePrefer, ResetConnection, type Steering } from "./http/steering.ts";
 import type { Logger } from "./logger.ts";
@@ -61,10 +62,8 @@ function requireJsonBody(req: Request, _res: Response, next: NextFunction) {
 }
 
 /** The product API's CORS, as the real service answers it; the control API has its own policy. */
-function corsMiddleware(origins: string[]) {
-  const productCors = cors({ origin: origins.includes("*") ? true : origins, credentials: true, exposedHeaders: ["Preference-Applied"], maxAge: 600 });
-  return (req: Request, res: Response, next: NextFunction) => (isControlPath(req.path) ? next() : productCors(req, res, next));
-}
+const productCorsOf = (origins: string[]) =>
+  cors({ origin: origins.includes("*") ? true : origins, credentials: true, exposedHeaders: ["Preference-Applied"], maxAge: 600 }) as (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
 
 const isControlPath = (path: string) => /^\/_mock(\/|$)/i.test(path);
 
@@ -125,6 +124,14 @@ export async function createApp({ store, clock, config, logger, startup, chdbMod
     const path = raw.replace(/%40/gi, "@");
     return router.projectPathOf(path.endsWith("/") || router.slashless.has(path) ? path : `${path}/`);
   };
+  const deletionDue = () => {
+    const due = store.events.nextDeletionAt();
+    return due !== null && due <= clock.now();
+  };
+  const answered = new AnsweredReads({
+    revisions: () => `${store.revision()}:${analyses.revision()}`,
+    unsteered: () => overrides.isEmpty() && !rateLimits && !config.latency && !deletionDue(),
+  });
   const requestLog = new RequestLog(config.requestLogSize);
   const captured = new CapturedLog(Math.min(config.requestLogSize, CAPTURED_LOG_SIZE));
   const control = createControl({
@@ -171,7 +178,8 @@ export async function createApp({ store, clock, config, logger, startup, chdbMod
   // Capture (openapi/capture.yaml) is answered ahead of express, by its own door: see captureDoor.
   const door = captureDoor({ store, clock, captured, forced, logger, record, steer: doorSteering(captureApi, overrides) });
   app.use("/_mock", controlOriginPolicy(config.controlOrigins));
-  if (config.corsOrigins.length) app.use(corsMiddleware(config.corsOrigins));
+  const productCors = config.corsOrigins.length ? productCorsOf(config.corsOrigins) : undefined;
+  if (productCors) app.use((req, res, next) => (isControlPath(req.path) ? next() : productCors(req, res, next)));
   app.use(readDeclaredBody(express.json({ limit: config.bodyLimit, type: ["application/json", "+json"], strict: false }), (req) => {
     if (!BODY_METHODS.has(req.method)) return false;
     if (req.path.startsWith("/_mock")) return controlTakesBody(req.method, req.path);
@@ -181,13 +189,13 @@ export async function createApp({ store, clock, config, logger, startup, chdbMod
   app.use(steeringAndLatency(config.latency));
   // Queued person-event deletions run once the (possibly frozen) clock passes their slot, before any read.
   app.use((_req, _res, next) => {
-    const due = store.events.nextDeletionAt();
-    if (due === null || due > clock.now()) return next();
+    if (!deletionDue()) return next();
     store.events.runDueDeletions().then(() => next(), next);
   });
   const preloadHogql = hogqlPreloader(store);
   app.use(async (req, res, next) => {
     try {
+      const readKey = answered.keyOf(req);
       await preloadHogql(req);
       const routedPath = routedPathOf(req.path);
       let url: URL | undefined;
@@ -208,7 +216,11 @@ export async function createApp({ store, clock, config, logger, startup, chdbMod
       const result = await router.handle(request, res.locals.steering as Steering);
       res.locals.operationId = request.operationId;
       if (result.status >= 400) res.locals[ERROR_BODY_LOCAL] = result.body;
-      respond(res, result, typeof req.query.format === "string" ? req.query.format : undefined);
+      const format = typeof req.query.format === "string" ? req.query.format : undefined;
+      if (readKey && result.repeatable && result.body instanceof SerializedJson && !result.headers && format !== "csv" && request.operationId) {
+        answered.remember(readKey, request.operationId, result.body);
+      }
+      respond(res, result, format);
     } catch (err) {
       next(err);
     }
@@ -233,6 +245,7 @@ export async function createApp({ store, clock, config, logger, startup, chdbMod
     ? watch(path.dirname(OPENAPI_PATH), { recursive: true }, debounce(async () => {
         try {
           router = await rebuildApi(handlers, baseDeps);
+          answered.clear();
           personsQueryKeys = personsQueryKeysOf(router.api);
           logger.info("openapi/ changed: contract reloaded (state kept)");
         } catch (e) {
@@ -241,8 +254,22 @@ export async function createApp({ store, clock, config, logger, startup, chdbMod
       }, 200))
     : null;
 
+  /** A repeated read is answered ahead of express (http/answered-reads.ts), logged as the router's answer was. */
+  const readDoor = (req: IncomingMessage, res: ServerResponse) => {
+    const started = performance.now();
+    const read = answered.find(req);
+    if (!read) return false;
+    const send = () => {
+      res.writeHead(200, { "content-type": "application/json; charset=utf-8", "content-length": read.body.bytes.length });
+      res.end(read.body.bytes);
+      record({ method: "GET", originalUrl: req.url!, body: undefined }, 200, undefined, performance.now() - started, read.operationId);
+    };
+    if (productCors) productCors(req, res, send);
+    else send();
+    return true;
+  };
   return {
-    app: withDoor(door, app),
+    app: withDoor((req, res) => door(req, res) || readDoor(req, res), app),
     api: router.api,
     control,
     close: async () => {

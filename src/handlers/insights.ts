@@ -113,7 +113,8 @@ export const insightHandlers = {
     const override = filtersOverride(q);
     const build = () => toInsightJson(insight, args.project, args.deps, { refresh: q.refresh === true, tile, override, lastViewedAt: lastViewedBy(args) });
     // refresh=true may recompute: never answered from a serialized body.
-    return reply(200, q.refresh === true ? build() : args.deps.bodies(readKey(args), build));
+    if (q.refresh === true) return reply(200, build());
+    return { ...reply(200, args.deps.bodies(readKey(args), build)), repeatable: true };
   },
 
   /** PATCH: writable fields only; `deleted: false` is the one request that reaches a soft-deleted insight (it restores it). */

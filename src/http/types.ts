@@ -61,6 +61,11 @@ export interface HandlerResult {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /**
+   * The body follows from the state, the analysis cache, the URL and the caller alone (never the clock): the
+   * same request may be answered again with it until the next write (http/answered-reads.ts).
+   */
+  repeatable?: boolean;
 }
 
 export interface HandlerArgs {
