@@ -32,7 +32,13 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
             cookie?: never;
         };
         /**
@@ -45,7 +51,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Update a project
+         * @description Changes a project's name, time zone or first day of the week. Not in the spec: the real service's project (and environment) update, which its web app sends from the project settings. A new time zone or week start applies to every analysis computed afterwards (cached results are dropped).
+         */
+        patch: operations["projects_partial_update"];
         trace?: never;
     };
     "/api/projects/{project_id}/dashboards/": {
@@ -890,6 +900,32 @@ export interface paths {
          *     The distinct values of `key` among the project's persons, with the number of persons having each, most frequent first (ties by value ascending). Values are given in their string form; list values are flattened into their elements. `value` keeps only values containing it (case-insensitive). Keys starting with `$virt` give `[]`.
          */
         get: operations["persons_values_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/persons/properties/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Person property keys
+         * @description Lists the person property keys of the project with the number of persons having each. Not in the spec: the real service's `persons/properties/`, which its web app reads to offer person properties in filters.
+         */
+        get: operations["persons_properties_list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4407,6 +4443,20 @@ export interface components {
             verified: boolean;
             hidden: boolean;
         };
+        /** @description The project settings this server models; send only the fields to change. Any other field of the real service's project settings is a 400 naming it (those settings do not exist here). */
+        ProjectUpdate: {
+            name?: string;
+            /**
+             * @description IANA time zone name; an unknown zone is a 400.
+             * @example Europe/Berlin
+             */
+            timezone?: string;
+            /**
+             * @description 0 Sunday or 1 Monday.
+             * @enum {integer}
+             */
+            week_start_day?: 0 | 1;
+        };
     };
     responses: {
         /** @description Invalid request: a query parameter, path parameter or body field fails validation (`attr` names it, nested fields joined with `__`), an undeclared query parameter was sent, or the body is not valid JSON (`invalid_request` / `parse_error`). */
@@ -4857,6 +4907,44 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    projects_partial_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProjectUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated project. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Project"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
         };
@@ -7498,6 +7586,42 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Values with counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PropertyValue"][];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    persons_properties_list: {
+        parameters: {
+            query?: {
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
+                format?: components["parameters"]["format_any"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Keys with counts, most frequent first (ties by key ascending). */
             200: {
                 headers: {
                     [name: string]: unknown;

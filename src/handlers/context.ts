@@ -20,14 +20,7 @@ const pageOf = (q: Q) => [Number(q.limit ?? 100), Number(q.offset ?? 0)] as cons
 /** `phx_…abcd`-style: the first four and last four characters, never the key. */
 const masked = (key: string) => `${key.slice(0, 4)}...${key.slice(-4)}`;
 
-function validTimezone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
+
 
 export const contextHandlers = {
   personal_api_keys_current: ({ c, caller }) => {
@@ -76,13 +69,6 @@ export const contextHandlers = {
     const [limit, offset] = pageOf(c.request.query as Q);
     const meta = { users: deps.store.users.all() };
     return reply(200, paginate(deps.store.projects.forUser(caller.user.id).map((p) => toProjectJson(p, meta)), url, limit, offset));
-  },
-
-  projects_create: async ({ c, deps }) => {
-    const body = c.request.requestBody as { name: string; timezone?: string; week_start_day?: 0 | 1 };
-    if (body.timezone !== undefined && !validTimezone(body.timezone)) throw fail.invalid("timezone", `"${body.timezone}" is not a valid time zone.`);
-    const project = await deps.store.projects.create(body);
-    return reply(201, toProjectJson(project, { users: deps.store.users.all() }));
   },
 
   /** RFC 7662: an unknown token is inactive, not an error. */

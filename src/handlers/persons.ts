@@ -3,6 +3,7 @@ import { parseCallerJson } from "../http/json-depth.ts";
 import { paginate } from "../http/pagination.ts";
 import { propertiesParam } from "../http/property-filters.ts";
 import { reply, type Handler, type HandlerArgs } from "../http/types.ts";
+import { recordProperties } from "../services/definitions.ts";
 import { isPersonId } from "../store/persons-repo.ts";
 import type { PersonRecord } from "../store/schema.ts";
 import { activityPage } from "./activity-json.ts";
@@ -167,6 +168,10 @@ export const personHandlers = {
   },
 
   /** Distinct values of one person property with the number of persons having each, most frequent first (reference §4.8). */
+  /** The real service's `persons/properties/`: each key with the number of persons having it. */
+  persons_properties_list: ({ deps, project }) =>
+    reply(200, recordProperties(deps.store.persons.list(project.id).map((p) => p.properties)).map(({ name, count }) => ({ name, count }))),
+
   persons_values_retrieve: (args) => {
     const q = queryOf(args);
     const key = String(q.key);

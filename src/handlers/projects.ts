@@ -1,6 +1,17 @@
+import { fail } from "../http/errors.ts";
 import { paginate } from "../http/pagination.ts";
 import { reply, type Handler, type ProjectlessHandler } from "../http/types.ts";
 import { toProjectJson } from "./project-json.ts";
+
+/** An IANA zone the runtime knows, or a 400 on `timezone`. */
+function requireTimezone(zone: string | undefined): void {
+  if (zone === undefined) return;
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: zone });
+  } catch {
+    throw fail.invalid("timezone", `"${zone}" is not a valid time zone.`);
+  }
+}
 
 export const projectHandlers = {
   /** The projects the key's user belongs to (reference: ingestion-persons-events §6.2). */
@@ -10,8 +21,20 @@ export const projectHandlers = {
     const projects = deps.store.projects.forUser(caller.user.id).map((p) => toProjectJson(p, meta));
     return reply(200, paginate(projects, url, q.limit ?? 100, q.offset ?? 0));
   },
+  projects_create: async ({ c, deps }) => {
+    const body = c.request.requestBody as { name: string; timezone?: string; week_start_day?: 0 | 1 };
+    requireTimezone(body.timezone);
+    const project = await deps.store.projects.create(body);
+    return reply(201, toProjectJson(project, { users: deps.store.users.all() }));
+  },
 } satisfies Record<string, ProjectlessHandler>;
 
 export const projectScopedHandlers = {
   projects_retrieve: ({ project, deps }) => reply(200, toProjectJson(project, { users: deps.store.users.all() })),
+  projects_partial_update: async ({ c, project, deps }) => {
+    const changes = c.request.requestBody as { name?: string; timezone?: string; week_start_day?: 0 | 1 };
+    requireTimezone(changes.timezone);
+    const updated = await deps.store.projects.update(project.id, changes);
+    return reply(200, toProjectJson(updated, { users: deps.store.users.all() }));
+  },
 } satisfies Record<string, Handler>;

@@ -87,6 +87,14 @@ function createStoreOver(dbs: Databases, clock: Clock, schedule: DeletionSchedul
         await dbs.meta.write();
         return project;
       },
+      /** Changes settings in place; the project's data version moves, so analyses cached under the old settings are not served. */
+      async update(id: string, changes: Partial<Pick<ProjectRecord, "name" | "timezone" | "week_start_day">>): Promise<ProjectRecord> {
+        const project = meta().projects.find((p) => p.id === id)!;
+        Object.assign(project, changes);
+        core.bump(id);
+        await dbs.meta.write();
+        return project;
+      },
     },
     groups: createGroupsRepo(core),
     dashboards,

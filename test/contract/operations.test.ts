@@ -18,6 +18,8 @@ describe("the contract's operations", () => {
     const beyond = [
       "projects_retrieve",
       "projects_create",
+      "projects_partial_update",
+      "persons_properties_list",
       "personal_api_keys_current",
       "users_me",
       "organizations_list",
