@@ -5,9 +5,9 @@ import type { ActorKey } from "../trends/maths.ts";
 import type { AnalysisContext } from "../shared/context.ts";
 import { resolveDateRange } from "../shared/date-range.ts";
 import { compileGlobalFilter } from "../shared/entity-match.ts";
-import { indexRange } from "../shared/scan.ts";
+import { forEachMatch } from "../shared/scan.ts";
 import { readPathsFilter, type PathsFilter, type PathsSpec } from "./filter.ts";
-import { itemOf, cutPath } from "./items.ts";
+import { pathItems, cutPath } from "./items.ts";
 
 export type { PathsFilter } from "./filter.ts";
 
@@ -39,19 +39,27 @@ export const SESSION_GAP_MS = 30 * 60_000;
  */
 export function computePaths(events: EventList, filter: PathsFilter, ctx: AnalysisContext): PathEdge[] {
   const { spec, paths } = pathsOf(events, filter, ctx);
-  const edges = new Map<string, { source: string; target: string; value: number; total: number }>();
+  type Edge = { source: string; target: string; value: number; total: number };
+  const edges: Edge[] = [];
+  const bySource = new Map<string, Map<string, Edge>>();
+  const node = nodeNames();
   for (const path of paths) {
+    let source = node(0, path.items[0]!);
     for (let k = 1; k < path.items.length; k++) {
-      const source = nodeOf(path, k - 1);
-      const target = nodeOf(path, k);
-      const id = `${source}\u0001${target}`;
-      const edge = edges.get(id) ?? { source, target, value: 0, total: 0 };
-      if (edge.value === 0) edges.set(id, edge);
+      const target = node(k, path.items[k]!);
+      let targets = bySource.get(source);
+      if (!targets) bySource.set(source, (targets = new Map()));
+      let edge = targets.get(target);
+      if (!edge) {
+        edges.push((edge = { source, target, value: 0, total: 0 }));
+        targets.set(target, edge);
+      }
       edge.value++;
       edge.total += path.times[k]! - path.times[k - 1]!;
+      source = target;
     }
   }
-  const kept = [...edges.values()]
+  const kept = edges
     .filter((e) => (spec.minEdgeWeight === undefined || e.value >= spec.minEdgeWeight) && (spec.maxEdgeWeight === undefined || e.value <= spec.maxEdgeWeight))
     .sort((a, b) => b.value - a.value || compare(a.source, b.source) || compare(a.target, b.target))
     .slice(0, spec.edgeLimit);
@@ -62,6 +70,17 @@ const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Node k (0-based) of a path: `<k+1>_<item>`. */
 export const nodeOf = (path: Path, k: number): string => `${k + 1}_${path.items[k]}`;
+
+/** nodeOf by position and item, each name built once per analysis (edges name the same few nodes again and again). */
+function nodeNames(): (k: number, item: string) => string {
+  const byPosition: Map<string, string>[] = [];
+  return (k, item) => {
+    const names = (byPosition[k] ??= new Map());
+    let name = names.get(item);
+    if (name === undefined) names.set(item, (name = `${k + 1}_${item}`));
+    return name;
+  };
+}
 
 /** Only edges whose source can be reached from a `1_` node through the kept edges (PostHog validate_results). */
 function reachable<E extends { source: string; target: string }>(edges: E[]): E[] {
@@ -82,33 +101,36 @@ function reachable<E extends { source: string; target: string }>(edges: E[]): E[
 export function pathsOf(events: EventList, filter: PathsFilter, ctx: AnalysisContext): { spec: PathsSpec; paths: Path[] } {
   const spec = readPathsFilter(filter);
   const window = resolveDateRange(filter, "day", ctx, events.at(0)?.timestamp);
-  const global = compileGlobalFilter(filter, ctx);
-  const actorOf = actorResolver(ctx);
   const groupKeyOf = spec.groupIndex === undefined ? undefined : groupLookup(ctx.groups).keyOf(spec.groupIndex);
+  const itemFor = pathItems(spec);
   const open = new Map<ActorKey, { items: string[]; times: number[] }>();
   const paths: Path[] = [];
   const close = (actor: ActorKey, session: { items: string[]; times: number[] }) => {
     const path = cutPath(session.items, session.times, spec);
     if (path) paths.push({ actor, ...path });
   };
-  const [start, end] = indexRange(events, window.from, window.to);
-  for (let i = start; i < end; i++) {
-    const event = events.at(i)!;
-    const item = itemOf(event, spec);
-    if (item === undefined) continue;
-    const person = actorOf(event.distinct_id);
-    if (!global(event, person.person)) continue;
+  const matcher = { names: namesOfTypes(spec.eventTypes), rest: compileGlobalFilter(filter, ctx) };
+  // Transient rows: only the item, the time and the actor are kept.
+  forEachMatch(events, window, matcher, actorResolver(ctx), (event, person) => {
+    const item = itemFor(event);
+    if (item === undefined) return;
     const actor = groupKeyOf ? groupKeyOf(event) : person.id;
-    if (actor === undefined) continue;
+    if (actor === undefined) return;
     let session = open.get(actor);
-    if (session && event.timestamp - session.times.at(-1)! >= SESSION_GAP_MS) {
+    if (session && event.timestamp - session.times[session.times.length - 1]! >= SESSION_GAP_MS) {
       close(actor, session);
       session = undefined;
     }
     if (!session) open.set(actor, (session = { items: [], times: [] }));
     session.items.push(item);
     session.times.push(event.timestamp);
-  }
+  }, true);
   for (const [actor, session] of open) close(actor, session);
   return { spec, paths };
+}
+
+/** Only these event names can be items when the types leave out custom events; null: any name may be. */
+function namesOfTypes(types: readonly string[]): ReadonlySet<string> | null {
+  if (types.length === 0 || types.includes("custom_event")) return null;
+  return new Set(types.filter((t) => t === "$pageview" || t === "$screen"));
 }

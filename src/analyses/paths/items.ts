@@ -26,6 +26,27 @@ export function itemOf(event: EventRecord, spec: PathsSpec): string | undefined 
   return spec.excluded.has(item) ? undefined : item;
 }
 
+/**
+ * itemOf per event, memoised: an item follows from the event name and its URL or screen name alone, so the
+ * cleaning rules, groupings and exclusions run once per distinct value, not once per event.
+ */
+export function pathItems(spec: PathsSpec): (event: EventRecord) => string | undefined {
+  const known = new Map<string, string | undefined>();
+  const wantsPageviews = spec.eventTypes.length === 0 || spec.eventTypes.includes("$pageview");
+  const wantsScreens = spec.eventTypes.length === 0 || spec.eventTypes.includes("$screen");
+  return (event) => {
+    const name = event.event;
+    const detail = name === "$pageview" && wantsPageviews ? eventProperty(event, "$current_url") : name === "$screen" && wantsScreens ? eventProperty(event, "$screen_name") : undefined;
+    // Values of other types than strings keep their own entry: `1` and "1" may be cleaned alike but are read apart.
+    const key = detail === undefined ? `e${name}` : typeof detail === "string" ? `${name === "$pageview" ? "p" : "s"}${detail}` : undefined;
+    if (key === undefined) return itemOf(event, spec);
+    if (known.has(key)) return known.get(key);
+    const item = itemOf(event, spec);
+    known.set(key, item);
+    return item;
+  };
+}
+
 const text = (value: unknown): string => (value === undefined || value === null ? "" : stringForm(value));
 
 /**
@@ -34,7 +55,9 @@ const text = (value: unknown): string => (value === undefined || value === null 
  * the last ones with an end point, or, with both points, the first and last halves around a "..." item.
  */
 export function cutPath(items: readonly string[], times: readonly number[], spec: PathsSpec): { items: string[]; times: number[] } | undefined {
-  let path = items.flatMap((item, i) => (items[i + 1] === item ? [] : [i]));
+  // Indices of the items left once consecutive repeats collapse to their last event.
+  let path: number[] = [];
+  for (let i = 0; i < items.length; i++) if (items[i + 1] !== items[i]) path.push(i);
   const at = (k: number[]) => ({ items: k.map((i) => items[i]!), times: k.map((i) => times[i]!) });
   const find = (list: number[], point: string) => list.findIndex((i) => items[i] === point);
   const limit = spec.stepLimit;
