@@ -9,7 +9,7 @@ import { compileEntityMatcher, compileGlobalFilter, matchesEvent } from "../shar
 import { groupLookup } from "../shared/groups.ts";
 import { peopleUrl } from "../shared/people-url.ts";
 import { ALWAYS } from "../shared/property-filter.ts";
-import { indexRange } from "../shared/scan.ts";
+import { forEachMatch } from "../shared/scan.ts";
 import type { ActorKey } from "../trends/maths.ts";
 import { readRetentionFilter, type RetentionFilter, type RetentionSpec } from "./filter.ts";
 
@@ -79,27 +79,34 @@ export function retentionActivity(events: EventList, filter: RetentionFilter, ct
   const n = spec.totalIntervals;
   const buckets = buildBuckets({ from: spec.edges[0]!, to: spec.edges[n]! - 1, interval: spec.interval }, ctx.timezone, ctx.weekStartDay);
   const matchers = matchersOf(spec, filter, ctx);
-  const activities = new Map<string, GroupedActivity>();
-  const actorOf = actorResolver(ctx);
+  // In order of first appearance (the actors endpoint lists them so); found by actor, then breakdown value.
+  const activities: GroupedActivity[] = [];
+  const byActor = new Map<ActorKey, Map<string, GroupedActivity>>();
   const actorKeyOf = actorKeying(spec, ctx);
   // First-time retention needs every earlier target event; returns and recurring cohorts only the window's.
-  const [start, end] = indexRange(events, spec.type === "retention_recurring" ? buckets.from : -Infinity, buckets.to);
-  for (let e = start; e < end; e++) {
-    const event = events.at(e)!;
-    const actor = actorOf(event.distinct_id);
-    const seen = { cohorting: matchesEvent(matchers.cohorting, event, actor.person), returned: matchesEvent(matchers.returning, event, actor.person) };
-    if ((!seen.cohorting && !seen.returned) || !matchers.global(event, actor.person)) continue;
+  const range = { from: spec.type === "retention_recurring" ? buckets.from : -Infinity, to: buckets.to };
+  const names = matchers.cohorting.names && matchers.returning.names ? new Set([...matchers.cohorting.names, ...matchers.returning.names]) : null;
+  // Transient rows: only values read from the event are kept.
+  forEachMatch(events, range, { names, rest: matchers.global }, actorResolver(ctx), (event, actor) => {
+    const cohorting = matchesEvent(matchers.cohorting, event, actor.person);
+    const returned = matchesEvent(matchers.returning, event, actor.person);
+    if (!cohorting && !returned) return;
     const key = actorKeyOf(event, actor);
-    if (key === undefined) continue;
+    if (key === undefined) return;
     const period = buckets.indexOf(event.timestamp);
+    let groups = byActor.get(key);
+    if (!groups) byActor.set(key, (groups = new Map()));
     for (const group of breakdownKeys(spec.breakdown, event, actor)) {
-      const id = `${String(key)}\u0001${group}`;
-      let a = activities.get(id);
-      if (!a) activities.set(id, (a = { key, group, cohorts: new Uint8Array(n), returns: new Uint8Array(n) }));
-      record(a, period, seen, () => matchesEvent(matchers.target, event, actor.person), spec);
+      let a = groups.get(group);
+      if (!a) {
+        activities.push((a = { key, group, cohorts: new Uint8Array(n), returns: new Uint8Array(n) }));
+        groups.set(group, a);
+      }
+      if (returned && period >= 0) a.returns[period] = 1;
+      if (cohorting) cohort(a, period, spec, () => matchesEvent(matchers.target, event, actor.person));
     }
-  }
-  return { spec, groups: groupsOf([...activities.values()], spec.breakdown) };
+  }, true);
+  return { spec, groups: groupsOf(activities, spec.breakdown) };
 }
 
 type GroupedActivity = RetentionActivity & { group: string };
@@ -117,9 +124,7 @@ function matchersOf(spec: RetentionSpec, filter: RetentionFilter, ctx: AnalysisC
 }
 
 /** Recurring: every target period is a cohort; first time: only the first target event's, if it is in the window. */
-function record(a: RetentionActivity, period: number, seen: { cohorting: boolean; returned: boolean }, matchesTarget: () => boolean, spec: RetentionSpec): void {
-  if (seen.returned && period >= 0) a.returns[period] = 1;
-  if (!seen.cohorting) return;
+function cohort(a: RetentionActivity, period: number, spec: RetentionSpec, matchesTarget: () => boolean): void {
   if (spec.type === "retention_recurring") {
     if (period >= 0) a.cohorts[period] = 1;
     return;
