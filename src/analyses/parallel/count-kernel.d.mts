@@ -27,5 +27,13 @@ export type CountResult =
   | { mode: "unique"; bits: Int32Array }
   | { mode: "breakdown"; codes: Int32Array; rows: Float64Array[] };
 
+/** Chunks of rows shared out between threads: boundaries, and [next chunk to take, chunks counted] in shared memory. */
+export interface ChunkClaim {
+  chunks: Float64Array;
+  state: Int32Array;
+}
+
 export function countRows(cols: KernelColumns, job: CountJob): CountResult;
+export function countChunks(cols: KernelColumns, job: CountJob, claim: ChunkClaim): { result: CountResult | null; taken: number };
+export function markCounted(claim: ChunkClaim, taken: number): void;
 export function mergeCounts(parts: CountResult[]): CountResult;

@@ -18,13 +18,22 @@ function bucketOf(edges, t) {
   return lo - 1 < edges.length - 1 ? lo - 1 : -1;
 }
 
-export function countRows(cols, job) {
+/** An empty tally for `job`'s mode: what the ranges one thread counts add into. */
+export function newTally(job) {
+  const buckets = job.edges.length - 1;
+  if (job.mode === "count") return { mode: "count", counts: new Float64Array(buckets) };
+  if (job.mode === "unique") return { mode: "unique", bits: new Int32Array(buckets * job.words) };
+  return { mode: "breakdown", byValue: new Map() };
+}
+
+/** Adds the rows [start, end) of `job` into `tally`. */
+export function tallyRows(cols, job, start, end, tally) {
   const { ts, name, did, shape, voff, vals } = cols;
-  const { start, end, wanted, edges, mode, keyPos, words } = job;
+  const { wanted, edges, keyPos, words } = job;
   const buckets = edges.length - 1;
-  const counts = mode === "count" ? new Float64Array(buckets) : null;
-  const bits = mode === "unique" ? new Int32Array(buckets * words) : null;
-  const byValue = mode === "breakdown" ? new Map() : null;
+  const counts = tally.mode === "count" ? tally.counts : null;
+  const bits = tally.mode === "unique" ? tally.bits : null;
+  const byValue = tally.mode === "breakdown" ? tally.byValue : null;
   let b = -1;
   let lo = Infinity;
   let hi = -Infinity;
@@ -58,9 +67,44 @@ export function countRows(cols, job) {
       lastRow[b]++;
     }
   }
-  if (counts !== null) return { mode, counts };
-  if (bits !== null) return { mode, bits };
-  return { mode, codes: Int32Array.from(byValue.keys()), rows: [...byValue.values()] };
+}
+
+/** A tally as a result (breakdown rows as two lists: what a worker posts back). */
+export function tallyResult(tally) {
+  if (tally.mode !== "breakdown") return tally;
+  return { mode: "breakdown", codes: Int32Array.from(tally.byValue.keys()), rows: [...tally.byValue.values()] };
+}
+
+/** The rows [job.start, job.end) counted in one pass. */
+export function countRows(cols, job) {
+  const tally = newTally(job);
+  tallyRows(cols, job, job.start, job.end, tally);
+  return tallyResult(tally);
+}
+
+/**
+ * Counts chunks of `job` until none is left: `claim.chunks` holds chunk k's rows at [2k, 2k+1], `claim.state[0]`
+ * the next chunk to take (taken with Atomics.add, so every chunk is counted by exactly one thread) and
+ * `claim.state[1]` how many are counted. Returns this thread's result, or null when it took no chunk.
+ */
+export function countChunks(cols, job, claim) {
+  const { chunks, state } = claim;
+  const total = chunks.length / 2;
+  let tally = null;
+  let taken = 0;
+  for (let k = Atomics.add(state, 0, 1); k < total; k = Atomics.add(state, 0, 1)) {
+    tally ??= newTally(job);
+    tallyRows(cols, job, chunks[2 * k], chunks[2 * k + 1], tally);
+    taken++;
+  }
+  return { result: tally === null ? null : tallyResult(tally), taken };
+}
+
+/** Marks `taken` chunks counted (after this thread's result is on its way) and wakes the waiting main thread. */
+export function markCounted(claim, taken) {
+  if (taken === 0) return;
+  Atomics.add(claim.state, 1, taken);
+  Atomics.notify(claim.state, 1);
 }
 
 /** One result from the partial results of disjoint row ranges: counts summed, bitsets or'ed, rows by code summed. */

@@ -1,19 +1,19 @@
-import { availableParallelism } from "node:os";
+import { availableParallelism, loadavg } from "node:os";
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
 import { projectFile } from "../../util/project-files.ts";
-import { countRows, mergeCounts, type CountJob, type CountResult, type KernelColumns } from "./count-kernel.mjs";
+import { countChunks, countRows, markCounted, mergeCounts, type ChunkClaim, type CountJob, type CountResult, type KernelColumns } from "./count-kernel.mjs";
 
 /**
- * Row counting over every core: the rows [start, end) are cut into contiguous ranges (rows are in time order,
- * so each is a time range), one per worker plus one for the main thread, and the partial results merged
- * exactly (see count-kernel.mjs). Analyses are synchronous for their callers: the main thread counts its own
- * range, then waits on each worker's shared flag. A worker not yet started leaves its range to the main thread,
- * so no query waits for a worker's start-up.
+ * Row counting over every core: the rows [start, end) are cut into contiguous chunks (rows are in time order,
+ * so each is a time range) that the workers and the main thread take in turn, and the partial results are
+ * merged exactly (see count-kernel.mjs). Analyses are synchronous for their callers: the main thread counts
+ * chunks too, then waits on a shared counter until every chunk is counted. A worker not yet started takes no
+ * part, so no query waits for a worker's start-up.
  */
 interface ScanWorker {
   worker: Worker;
   port: MessagePort;
-  /** [0]: the last answered job's seq; [1]: 1 once the worker listens. */
+  /** [1]: 1 once the worker listens. */
   signal: Int32Array;
   seq: number;
 }
@@ -23,16 +23,23 @@ const WORKER_FILE = projectFile("src/analyses/parallel/scan-worker.mjs");
 const ANSWER_WAIT_MS = 30_000;
 
 /**
- * Fewer rows than this stay on the main thread: posting a job and waiting for its answer costs about a tenth of a
- * millisecond, which a range of this size repays (measured: see the commit that set it).
+ * Fewer rows than this stay on the main thread: 200,000 rows take about a millisecond to count on one core
+ * (measured: 2 M rows in 10 ms), of which waking a worker and merging its result would take a good part.
  */
 const DEFAULT_MIN_ROWS = 200_000;
 
-const settings = { minRows: DEFAULT_MIN_ROWS, workers: Math.max(0, availableParallelism() - 1) };
+const CORES = availableParallelism();
+
+/**
+ * `maxLoad`: above this one-minute load average no core is idle, and workers measured slower than the main thread
+ * alone (at load 9–11 on 2 cores: 1.5–3× the single-threaded time), so the main thread counts alone.
+ * `mainCounts: false` leaves every chunk to the workers (tests: the workers' results must then make the answer).
+ */
+const settings = { minRows: DEFAULT_MIN_ROWS, workers: Math.max(0, CORES - 1), maxLoad: CORES, mainCounts: true };
 let pool: ScanWorker[] = [];
-/** Scans cut into several ranges so far: lets a test see that the partitioned path ran. */
-let partitionedScans = 0;
-export const partitionedScanCount = (): number => partitionedScans;
+/** Scans cut into chunks, and chunks the workers counted, so far: lets a test see that the partitioned path ran. */
+const stats = { partitioned: 0, workerChunks: 0 };
+export const parallelScanStats = (): Readonly<typeof stats> => ({ ...stats });
 
 /** Tests force the partitioned path on small data (`minRows: 0`) or turn it off (`workers: 0`). */
 export function setParallelScan(next: Partial<typeof settings>): void {
@@ -74,34 +81,72 @@ export function splitRange(start: number, end: number, parts: number): [number, 
   return Array.from({ length: parts }, (_, k) => [Math.min(end, start + k * size), Math.min(end, start + (k + 1) * size)]);
 }
 
-/** A scan started on the workers: `finish` counts the main thread's range, waits for the others and merges. */
+/**
+ * Chunks per thread: threads take chunks until none is left, so a worker the machine schedules late (other jobs
+ * on the cores) leaves its share to the others instead of holding the main thread up.
+ */
+const CHUNKS_PER_THREAD = 4;
+
+/** A scan started on the workers: `finish` counts chunks on the main thread too, waits for the others and merges. */
 export interface PendingCount {
   finish(): CountResult;
-  /** How many ranges the rows were cut into (1: the main thread alone). */
+  /** How many chunks the rows were cut into (1: the main thread alone). */
   partitions: number;
 }
 
-/** Posts the workers' ranges of `job` now (they read `cols` as they are); the main thread's range waits for `finish`. */
+/** Posts `job` to the workers now (they read `cols` as they are); the main thread joins in at `finish`. */
 export function startCount(cols: KernelColumns, job: CountJob): PendingCount {
   const rows = job.end - job.start;
-  const workers = rows >= settings.minRows && rows > 0 && inSharedMemory(cols) ? readyWorkers() : [];
-  const ranges = splitRange(job.start, job.end, workers.length + 1);
-  if (ranges.length > 1) partitionedScans++;
-  const posted = workers.map((w, k) => {
+  const workers = rows >= settings.minRows && rows > 0 && inSharedMemory(cols) && loadavg()[0]! < settings.maxLoad ? readyWorkers() : [];
+  if (workers.length === 0) return { partitions: 1, finish: () => countRows(cols, job) };
+  stats.partitioned++;
+  const ranges = splitRange(job.start, job.end, (workers.length + 1) * CHUNKS_PER_THREAD);
+  // state: [next chunk, chunks counted, then per worker the chunks it took (-1: it failed)].
+  const claim: ChunkClaim = { chunks: Float64Array.from(ranges.flat()), state: new Int32Array(new SharedArrayBuffer(4 * (2 + workers.length))) };
+  const posted = workers.map((w, slot) => {
     const seq = ++w.seq;
-    const [start, end] = ranges[k + 1]!;
-    w.port.postMessage({ seq, cols, job: { ...job, start, end } });
-    return { w, seq, range: { start, end } };
+    w.port.postMessage({ seq, cols, job, claim, slot });
+    return { w, seq, slot };
   });
   return {
     partitions: ranges.length,
     finish() {
-      const [start, end] = ranges[0]!;
-      const parts = [countRows(cols, { ...job, start, end })];
-      for (const { w, seq, range } of posted) parts.push(answerOf(w, seq) ?? countRows(cols, { ...job, ...range }));
+      const own = settings.mainCounts ? countChunks(cols, job, claim) : { result: null, taken: 0 };
+      markCounted(claim, own.taken);
+      const parts = own.result ? [own.result] : [];
+      stats.workerChunks += ranges.length - own.taken;
+      if (!allCounted(claim, ranges.length, posted.length)) return retireAndCount(posted, cols, job);
+      for (const { w, seq, slot } of posted) {
+        if (Atomics.load(claim.state, 2 + slot) === 0) continue;
+        const answer = answerOf(w, seq);
+        if (!answer) return retireAndCount(posted, cols, job);
+        parts.push(answer);
+      }
       return mergeCounts(parts);
     },
   };
+}
+
+/** Waits until every chunk is counted; false when a worker failed or the wait ran out (never expected). */
+function allCounted(claim: ChunkClaim, total: number, workers: number): boolean {
+  const deadline = performance.now() + ANSWER_WAIT_MS;
+  for (;;) {
+    for (let k = 0; k < workers; k++) if (Atomics.load(claim.state, 2 + k) < 0) return false;
+    const done = Atomics.load(claim.state, 1);
+    if (done >= total) return true;
+    const left = deadline - performance.now();
+    if (left <= 0) return false;
+    Atomics.wait(claim.state, 1, done, left);
+  }
+}
+
+/** The safety net: the workers of a failed scan are replaced and the rows counted on the main thread alone. */
+function retireAndCount(posted: { w: ScanWorker }[], cols: KernelColumns, job: CountJob): CountResult {
+  for (const { w } of posted) {
+    pool = pool.filter((x) => x !== w);
+    void w.worker.terminate();
+  }
+  return countRows(cols, job);
 }
 
 /** Counts `job` over every core when its range is large enough, else on the main thread. */
@@ -109,20 +154,14 @@ export const countParallel = (cols: KernelColumns, job: CountJob): CountResult =
 
 const nap = new Int32Array(new SharedArrayBuffer(4));
 
-/** The worker's result for `seq`, or undefined (the worker is then retired) when it crashed or did not answer. */
+/** The worker's posted result for `seq` (it is on its way once the worker counted its chunks); undefined if it crashed. */
 function answerOf(w: ScanWorker, seq: number): CountResult | undefined {
   const deadline = performance.now() + ANSWER_WAIT_MS;
   for (;;) {
     const reply = receiveMessageOnPort(w.port)?.message as { seq: number; result?: CountResult } | undefined;
-    if (reply?.seq === seq && reply.result) return reply.result;
-    if (reply?.seq === seq || performance.now() > deadline) break;
+    if (reply?.seq === seq) return reply.result ?? undefined;
     if (reply) continue;
-    // The flag is set after the reply is posted: once it shows seq, the message is on its way (a short nap).
-    const flag = Atomics.load(w.signal, 0);
-    if (flag < seq) Atomics.wait(w.signal, 0, flag, Math.max(1, deadline - performance.now()));
-    else Atomics.wait(nap, 0, 0, 1);
+    if (performance.now() > deadline) return undefined;
+    Atomics.wait(nap, 0, 0, 1);
   }
-  pool = pool.filter((x) => x !== w);
-  void w.worker.terminate();
-  return undefined;
 }

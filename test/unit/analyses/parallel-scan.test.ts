@@ -3,9 +3,9 @@
  * in place in shared memory and merged, give exactly the single-threaded answer; and a scan reads the rows as
  * they were when it started while capture appends, late events are inserted, ids are deleted and times shift.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { countRows, type CountJob } from "../../../src/analyses/parallel/count-kernel.mjs";
-import { parallelScanReady, partitionedScanCount, setParallelScan, splitRange, startCount } from "../../../src/analyses/parallel/pool.ts";
+import { parallelScanReady, parallelScanStats, setParallelScan, splitRange, startCount } from "../../../src/analyses/parallel/pool.ts";
 import type { AnalysisContext } from "../../../src/analyses/shared/context.ts";
 import { computeTrends } from "../../../src/analyses/trends/index.ts";
 import { createClock } from "../../../src/clock.ts";
@@ -19,13 +19,13 @@ const WORKERS = 2;
 let store: Store;
 
 beforeAll(async () => {
-  setParallelScan({ minRows: 0, workers: WORKERS });
+  setParallelScan({ minRows: 0, workers: WORKERS, maxLoad: Infinity });
   expect(await parallelScanReady()).toBe(WORKERS);
   const clock = createClock(NOW.getTime());
   store = await createStore(generatedState({ seed: 11, now: NOW, events: 30_000 }, NOW.getTime()), clock, null, { persist: false });
 });
 
-afterAll(() => setParallelScan({ minRows: 200_000, workers: 0 }));
+afterAll(() => setParallelScan({ minRows: 200_000, workers: 0, maxLoad: 2, mainCounts: true }));
 
 function contextFor(): AnalysisContext {
   const project = store.projects.get("1")!;
@@ -62,9 +62,9 @@ describe("trends counted over partitions equal the single-threaded trends", () =
     it(name, () => {
       const table = store.analysisData.events("1");
       const records: EventList = [...table].map((row) => row.toJSON());
-      const before = partitionedScanCount();
+      const before = parallelScanStats().partitioned;
       const partitioned = computeTrends(table, filter as never, contextFor());
-      expect(partitionedScanCount()).toBeGreaterThan(before);
+      expect(parallelScanStats().partitioned).toBeGreaterThan(before);
       expect(JSON.stringify(partitioned)).toMatch(/"(count|aggregated_value)":[1-9]/);
       // Plain records take the general per-event scan: the reference answer.
       expect(partitioned).toEqual(computeTrends(records, filter as never, contextFor()));
@@ -123,12 +123,16 @@ describe("a partitioned scan", () => {
 
   for (const mode of ["count", "unique", "breakdown"] as const) {
     it(`merges ${mode} results exactly and reads the rows as they were at its start`, () => {
+      // The workers alone count: their results, merged, must make the answer.
+      setParallelScan({ mainCounts: false });
+      onTestFinished(() => setParallelScan({ mainCounts: true }));
+      const workerChunks = parallelScanStats().workerChunks;
       const table = bigTable();
       const snap = table.scanSnapshot();
       const job = jobFor(table, snap, mode);
       const expected = countRows(frozen(snap), job);
       const pending = startCount(snap, job);
-      expect(pending.partitions).toBe(WORKERS + 1);
+      expect(pending.partitions).toBeGreaterThan(WORKERS);
       // While the workers scan: capture appends, late events go in between, a person's events are deleted,
       // and every timestamp moves by a day.
       table.addAll(Array.from({ length: 5_000 }, (_, k) => event(500_000 + k, T0 + 40 * DAY + k)));
@@ -137,6 +141,7 @@ describe("a partitioned scan", () => {
       table.shiftTimestamps(DAY);
       expect(table.length).toBe(ROWS + 7_000 - Math.ceil(ROWS / 97) - Math.ceil(5_000 / 97));
       expect(pending.finish()).toEqual(expected);
+      expect(parallelScanStats().workerChunks - workerChunks).toBe(pending.partitions);
     });
   }
 
