@@ -145,6 +145,23 @@ describe("a partitioned scan", () => {
     });
   }
 
+  it("stays on the main thread below the size that repays the workers, and when no core is idle", () => {
+    const table = bigTable();
+    const snap = table.scanSnapshot();
+    const job = jobFor(table, snap, "count");
+    const expected = countRows(snap, job);
+    for (const settings of [{ minRows: ROWS + 1 }, { maxLoad: -1 }]) {
+      setParallelScan(settings);
+      onTestFinished(() => setParallelScan({ minRows: 0, maxLoad: Infinity }));
+      const before = parallelScanStats();
+      const pending = startCount(snap, job);
+      expect(pending.partitions).toBe(1);
+      expect(pending.finish()).toEqual(expected);
+      expect(parallelScanStats()).toEqual(before);
+      setParallelScan({ minRows: 0, maxLoad: Infinity });
+    }
+  });
+
   it("gives the counts a single pass gives", () => {
     const table = bigTable();
     const snap = table.scanSnapshot();
