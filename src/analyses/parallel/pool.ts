@@ -55,6 +55,8 @@ function startWorker(): ScanWorker {
   port1.unref();
   const self: ScanWorker = { worker, port: port1, signal, seq: 0 };
   worker.on("exit", () => (pool = pool.filter((w) => w !== self)));
+  // A worker that fails to start or dies exits; the other threads count without it (an unheard error would throw).
+  worker.on("error", () => undefined);
   return self;
 }
 
