@@ -19,7 +19,7 @@ interface ScanWorker {
 }
 
 const WORKER_FILE = projectFile("src/analyses/parallel/scan-worker.mjs");
-/** A worker that has not answered by then is replaced and its range counted here (a safety net, never expected). */
+/** A scan whose chunks are not all counted by then has its workers replaced and is recounted here (a safety net). */
 const ANSWER_WAIT_MS = 30_000;
 
 /**
@@ -37,6 +37,8 @@ const CORES = availableParallelism();
  */
 const settings = { minRows: DEFAULT_MIN_ROWS, workers: Math.max(0, CORES - 1), maxLoad: CORES, mainCounts: true };
 let pool: ScanWorker[] = [];
+/** Set when a worker failed before it listened (its file missing or broken): none is started again. */
+let cannotStart = false;
 /** Scans cut into chunks, and chunks the workers counted, so far: lets a test see that the partitioned path ran. */
 const stats = { partitioned: 0, workerChunks: 0 };
 export const parallelScanStats = (): Readonly<typeof stats> => ({ ...stats });
@@ -55,14 +57,16 @@ function startWorker(): ScanWorker {
   port1.unref();
   const self: ScanWorker = { worker, port: port1, signal, seq: 0 };
   worker.on("exit", () => (pool = pool.filter((w) => w !== self)));
-  // A worker that fails to start or dies exits; the other threads count without it (an unheard error would throw).
-  worker.on("error", () => undefined);
+  // A worker that fails or dies exits and the other threads count without it (an unheard error would throw).
+  worker.on("error", () => {
+    if (Atomics.load(signal, 1) !== 1) cannotStart = true;
+  });
   return self;
 }
 
 /** The pool's workers that are ready now (starting the missing ones, which serve from a later scan on). */
 function readyWorkers(): ScanWorker[] {
-  while (pool.length < settings.workers) pool.push(startWorker());
+  while (!cannotStart && pool.length < settings.workers) pool.push(startWorker());
   return pool.filter((w) => Atomics.load(w.signal, 1) === 1);
 }
 
