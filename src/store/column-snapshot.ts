@@ -15,7 +15,7 @@ import { open, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { EventStore } from "./event-store.ts";
-import { EventDictionaries, EventTable, type DictionaryLists } from "./event-table.ts";
+import { EventDictionaries, EventTable, sharedFloat64, sharedUint32, type DictionaryLists } from "./event-table.ts";
 
 const MAGIC = "AMCOL2\n";
 /** fs reads and writes take at most 2 GiB at once. */
@@ -121,7 +121,7 @@ function readColumns(file: string, eventsFile: string, verify: (identity: FileId
       return array;
     };
     const tables = header.tables.map(({ projectId, rows, vals }) => {
-      const arrays = [read(new Float64Array(rows)), ...[rows, rows, rows * 4, rows, rows, rows].map((n) => read(new Uint32Array(n))), read(new Uint32Array(vals))];
+      const arrays = [read(sharedFloat64(rows)), ...[rows, rows, rows * 4, rows, rows, rows].map((n) => read(sharedUint32(n))), read(sharedUint32(vals))];
       return EventTable.fromSnapshot(projectId, dict, rows, vals, arrays);
     });
     return { identity: header.events, read: { events: EventStore.fromTables(dict, tables), endsAt: header.events.size } };

@@ -197,15 +197,38 @@ export class EventDictionaries {
   }
 }
 
+/** Columns live in shared memory: scan workers read them where they are, without a copy. */
+export const sharedFloat64 = (length: number) => new Float64Array(new SharedArrayBuffer(length * 8));
+export const sharedUint32 = (length: number) => new Uint32Array(new SharedArrayBuffer(length * 4));
+
+/**
+ * What a scan reads: the columns and the row count when it started. Rows below `length` are never rewritten
+ * (the table copies before any change there), so workers may read them while capture appends or a deletion
+ * builds new columns.
+ */
+export interface ScanSnapshot {
+  ts: Float64Array;
+  name: Uint32Array;
+  did: Uint32Array;
+  shape: Uint32Array;
+  voff: Uint32Array;
+  vals: Uint32Array;
+  length: number;
+  /** Dictionary sizes at the start: every id in the rows is below them. */
+  names: number;
+  distinctIds: number;
+  shapes: number;
+}
+
 const emptyColumns = (capacity: number, vals: number): Columns => ({
-  ts: new Float64Array(capacity),
-  name: new Uint32Array(capacity),
-  did: new Uint32Array(capacity),
-  uuid: new Uint32Array(capacity * 4),
-  chain: new Uint32Array(capacity),
-  shape: new Uint32Array(capacity),
-  voff: new Uint32Array(capacity),
-  vals: new Uint32Array(vals),
+  ts: sharedFloat64(capacity),
+  name: sharedUint32(capacity),
+  did: sharedUint32(capacity),
+  uuid: sharedUint32(capacity * 4),
+  chain: sharedUint32(capacity),
+  shape: sharedUint32(capacity),
+  voff: sharedUint32(capacity),
+  vals: sharedUint32(vals),
   hw: 0,
   vhw: 0,
   shared: false,
@@ -290,6 +313,25 @@ export class EventTable {
   scanColumns(): { ts: Float64Array; name: Uint32Array; did: Uint32Array; names: number; distinctIds: number } {
     const cols = this.#cols;
     return { ts: cols.ts, name: cols.name, did: cols.did, names: this.dict.names.values.length, distinctIds: this.dict.distinctIds.values.length };
+  }
+  /**
+   * The columns and row count as they are now, for scans that may outlive this turn (workers): from here on
+   * the table copies its arrays before changing a row below `length` (as after `share()`).
+   */
+  scanSnapshot(): ScanSnapshot {
+    const c = this.#cols;
+    c.shared = true;
+    const d = this.dict;
+    return { ts: c.ts, name: c.name, did: c.did, shape: c.shape, voff: c.voff, vals: c.vals, length: this.#length, names: d.names.values.length, distinctIds: d.distinctIds.values.length, shapes: d.shapes.length };
+  }
+  /** Where a property key sits in each shape's key list (-1: absent), for shapes 0 … `shapes`-1. */
+  keyPositions(key: string): Int32Array {
+    const keyId = this.dict.keys.find(key);
+    return keyId === undefined ? new Int32Array(this.dict.shapes.length).fill(-1) : this.#positionsInShapes(keyId);
+  }
+  /** A property value by its id (as stored in `vals`). */
+  valueOfId(id: number): unknown {
+    return this.dict.values.values[id];
   }
   nameOfId(id: number): string {
     return this.dict.names.values[id]!;

@@ -78,25 +78,36 @@ function collectFromColumns(
   consider: (i: number, event: EventRecord, person: Actor, entry: Masks | undefined) => void,
 ): void {
   const cols = events.scanColumns();
-  // Per name id: 0 not looked at yet, 1 no step or exclusion, 2 some.
+  // Per name id: 0 not looked at yet, 1 no step or exclusion, 2 some, 3 masks fixed by the name alone.
   const state = new Uint8Array(cols.names);
   const entries: (Masks | undefined)[] = new Array(cols.names).fill(undefined);
+  const fixedSteps = new Int32Array(cols.names);
+  const fixedExclusions = new Int32Array(cols.names);
   const persons: (Actor | undefined)[] = needsPerson ? new Array(cols.distinctIds).fill(undefined) : [];
-  const { name, did } = cols;
+  // With no global filter and persons as actors, an event whose name fixes its masks is kept without a call.
+  const direct = input.global === ALWAYS && !input.aggregate;
+  const kept = Kept.current();
+  const { ts, name, did } = cols;
   // `consider` reads the event and keeps numbers only: one moving row serves every event.
   const cursor = events.cursor();
   for (let i = start; i < end; i++) {
     const nameId = name[i]!;
     let known = state[nameId]!;
     if (known === 0) {
-      entries[nameId] = masks(events.nameOfId(nameId));
-      state[nameId] = known = entries[nameId] === undefined ? 1 : 2;
+      const entry = (entries[nameId] = masks(events.nameOfId(nameId)));
+      known = entry === undefined ? 1 : entry.steps.fixed !== undefined && entry.exclusions.fixed !== undefined ? 3 : 2;
+      if (known === 3) [fixedSteps[nameId], fixedExclusions[nameId]] = [entry!.steps.fixed!, entry!.exclusions.fixed!];
+      state[nameId] = known;
     }
     if (known === 1 && !input.keepAll) continue;
     let person = NO_PERSON;
     if (needsPerson) {
       const d = did[i]!;
       person = persons[d] ??= input.actorOf(events.distinctIdOfId(d));
+    }
+    if (known === 3 && direct) {
+      kept.push(i, ts[i]!, person, fixedSteps[nameId]!, fixedExclusions[nameId]!);
+      continue;
     }
     cursor.position = i;
     consider(i, cursor, person, entries[nameId]);
@@ -120,6 +131,10 @@ class Kept {
   exclusions = new Int32Array(1 << 16);
   actors: Actor[] = [];
   grouped = { index: new Int32Array(0), ts: new Float64Array(0), steps: new Int32Array(0), exclusions: new Int32Array(0) };
+  /** The set being filled by the running collection. */
+  static current(): Kept {
+    return Kept.#shared;
+  }
   static reset(most: number): Kept {
     const kept = Kept.#shared;
     kept.n = 0;
@@ -175,7 +190,10 @@ function groupByActor(source: EventList, kept: Kept): Journey[] {
   return journeys;
 }
 
-type Mask = (event: EventRecord, actor: Actor) => number;
+/** `fixed`: the mask when the name alone decides it (no condition to evaluate). */
+type Mask = ((event: EventRecord, actor: Actor) => number) & { fixed?: number };
+
+const fixedMask = (mask: number): Mask => Object.assign(() => mask, { fixed: mask });
 
 /**
  * Per event name, the step and exclusion masks: matchers that only test the name contribute fixed bits,
@@ -189,7 +207,7 @@ function maskerOf(steps: readonly EventMatcher[], exclusions: readonly EventMatc
     if (cache.has(name)) return cache.get(name);
     const s = maskFor(steps, name);
     const x = maskFor(exclusions, name);
-    const entry = s || x ? { steps: s ?? (() => 0), exclusions: x ?? (() => 0) } : undefined;
+    const entry = s || x ? { steps: s ?? fixedMask(0), exclusions: x ?? fixedMask(0) } : undefined;
     cache.set(name, entry);
     return entry;
   };
@@ -204,7 +222,7 @@ function maskFor(matchers: readonly EventMatcher[], name: string): Mask | undefi
     else checked.push([1 << k, m.rest]);
   });
   if (fixed === 0 && checked.length === 0) return undefined;
-  if (checked.length === 0) return () => fixed;
+  if (checked.length === 0) return fixedMask(fixed);
   return (event, actor) => {
     let mask = fixed;
     for (const [bit, rest] of checked) if (rest(event, actor.person)) mask |= bit;

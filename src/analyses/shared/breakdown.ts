@@ -113,8 +113,13 @@ export function partValue(part: PropertyPart, event: EventRecord, person: Person
       : part.groupProperties
         ? part.groupProperties(event)?.[part.key]
         : eventProperty(event, part.key);
+  return breakdownText(raw, part.normalizeUrl);
+}
+
+/** The string form of one raw breakdown value; null when missing, JSON null or empty. */
+export function breakdownText(raw: unknown, normalize: boolean): string | null {
   if (raw === undefined || raw === null) return null;
-  const text = part.normalizeUrl ? normalizeUrl(stringForm(raw)) : stringForm(raw);
+  const text = normalize ? normalizeUrl(stringForm(raw)) : stringForm(raw);
   return text === "" ? null : text;
 }
 

@@ -1,0 +1,181 @@
+/**
+ * Trend counts over every core: the rows cut into ranges (one per worker and one for the main thread), counted
+ * in place in shared memory and merged, give exactly the single-threaded answer; and a scan reads the rows as
+ * they were when it started while capture appends, late events are inserted, ids are deleted and times shift.
+ */
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { countRows, type CountJob, type CountResult } from "../../../src/analyses/parallel/count-kernel.mjs";
+import { parallelScanReady, parallelScanStats, setParallelScan, splitRange, startCount } from "../../../src/analyses/parallel/pool.ts";
+import type { AnalysisContext } from "../../../src/analyses/shared/context.ts";
+import { computeTrends } from "../../../src/analyses/trends/index.ts";
+import { createClock } from "../../../src/clock.ts";
+import { generatedState } from "../../../src/fixtures/generated-state.ts";
+import { EventTable, type ScanSnapshot } from "../../../src/store/event-table.ts";
+import type { EventList, EventRecord } from "../../../src/store/schema.ts";
+import { createStore, type Store } from "../../../src/store/store.ts";
+
+const NOW = new Date("2025-06-01T00:00:00Z");
+const WORKERS = 2;
+let store: Store;
+
+beforeAll(async () => {
+  setParallelScan({ minRows: 0, workers: WORKERS, maxLoad: Infinity });
+  expect(await parallelScanReady()).toBe(WORKERS);
+  const clock = createClock(NOW.getTime());
+  store = await createStore(generatedState({ seed: 11, now: NOW, events: 30_000 }, NOW.getTime()), clock, null, { persist: false });
+});
+
+afterAll(() => setParallelScan({ minRows: 200_000, workers: 0, maxLoad: 2, mainCounts: true }));
+
+function contextFor(): AnalysisContext {
+  const project = store.projects.get("1")!;
+  const index = store.analysisData.index("1");
+  return {
+    projectId: "1",
+    now: NOW.getTime(),
+    timezone: project.timezone,
+    weekStartDay: project.week_start_day,
+    personOf: (distinctId) => index.personsByDistinctId.get(distinctId),
+    cohorts: store.analysisData.cohorts("1"),
+    actions: store.analysisData.actions("1"),
+    testAccountFilters: project.test_account_filters,
+    groups: store.analysisData.groupData("1"),
+  };
+}
+
+const last60 = { date_from: "-60d", interval: "day" };
+const TRENDS: [string, Record<string, unknown>][] = [
+  ["total count by day", { events: [{ id: "$pageview" }], ...last60 }],
+  ["total count by hour over a week", { events: [{ id: "$pageview" }], date_from: "-7d", interval: "hour" }],
+  ["total value over any event", { events: [{ id: null, type: "events" }], display: "BoldNumber", ...last60 }],
+  ["daily actives", { events: [{ id: "$pageview", math: "dau" }], ...last60 }],
+  ["weekly buckets of actives", { events: [{ id: "$pageview", math: "dau" }], date_from: "-90d", interval: "week" }],
+  ["two series and a formula", { events: [{ id: "$pageview" }, { id: "signed_up", math: "dau" }], formula: "A / B", ...last60 }],
+  ["breakdown by $browser", { events: [{ id: "$pageview" }], breakdown: "$browser", breakdown_type: "event", ...last60 }],
+  ["breakdown with an other item", { events: [{ id: "$pageview" }], breakdown: "$current_url", breakdown_type: "event", breakdown_limit: 3, ...last60 }],
+  ["breakdown by normalised url", { events: [{ id: "$pageview" }], breakdown: "$current_url", breakdown_normalize_url: true, breakdown_type: "event", ...last60 }],
+  ["breakdown by a property most events lack", { events: [{ id: null, type: "events" }], breakdown: "amount", breakdown_type: "event", ...last60 }],
+];
+
+describe("trends counted over partitions equal the single-threaded trends", () => {
+  for (const [name, filter] of TRENDS) {
+    it(name, () => {
+      const table = store.analysisData.events("1");
+      const records: EventList = [...table].map((row) => row.toJSON());
+      const before = parallelScanStats().partitioned;
+      const partitioned = computeTrends(table, filter as never, contextFor());
+      expect(parallelScanStats().partitioned).toBeGreaterThan(before);
+      expect(JSON.stringify(partitioned)).toMatch(/"(count|aggregated_value)":[1-9]/);
+      // Plain records take the general per-event scan: the reference answer.
+      expect(partitioned).toEqual(computeTrends(records, filter as never, contextFor()));
+    });
+  }
+});
+
+const T0 = Date.parse("2025-01-01T00:00:00Z");
+const event = (n: number, at: number, distinctId = `user-${n % 97}`): EventRecord => ({
+  uuid: `0190a1b2-c3d4-7e5f-8a9b-${String(n).padStart(12, "0")}`,
+  project_id: "1",
+  event: n % 3 ? "$pageview" : "signed_up",
+  distinct_id: distinctId,
+  timestamp: at,
+  properties: n % 5 ? { $browser: ["Chrome", "Safari", "Firefox"][n % 3] } : {},
+  elements_chain: "",
+});
+
+const DAY = 86_400_000;
+const PER_DAY = 6_000;
+const ROWS = 40 * PER_DAY;
+
+/** 40 days of events at an even pace: ranges big enough that the workers still scan while the main thread writes. */
+function bigTable(): EventTable {
+  const table = new EventTable("1");
+  table.addAll(Array.from({ length: ROWS }, (_, n) => event(n, T0 + (n * DAY) / PER_DAY)));
+  return table;
+}
+
+const jobFor = (table: EventTable, snap: ScanSnapshot, mode: CountJob["mode"]): CountJob => ({
+  start: 0,
+  end: snap.length,
+  wanted: Uint8Array.from({ length: snap.names }, (_, id) => (table.nameOfId(id) === "$pageview" ? 1 : 0)),
+  edges: Float64Array.from({ length: 41 }, (_, d) => T0 + d * DAY),
+  mode,
+  keyPos: mode === "breakdown" ? table.keyPositions("$browser").slice(0, snap.shapes) : null,
+  words: Math.ceil(snap.distinctIds / 32),
+});
+
+/** The columns copied: what a scan of the snapshot must see whatever happens to the table afterwards. */
+const frozen = (snap: ScanSnapshot): ScanSnapshot => ({ ...snap, ts: snap.ts.slice(0, snap.length), name: snap.name.slice(0, snap.length), did: snap.did.slice(0, snap.length), shape: snap.shape.slice(0, snap.length), voff: snap.voff.slice(0, snap.length), vals: snap.vals.slice() });
+
+/** A result with breakdown rows ordered by value code: threads meet the values in any order, the sums are what count. */
+function canonical(result: CountResult): unknown {
+  if (result.mode !== "breakdown") return result;
+  const order = [...result.codes.keys()].sort((a, b) => result.codes[a]! - result.codes[b]!);
+  return { codes: order.map((j) => result.codes[j]), rows: order.map((j) => Array.from(result.rows[j]!)) };
+}
+
+describe("a partitioned scan", () => {
+  it("cuts the rows into contiguous ranges that cover them once", () => {
+    expect(splitRange(10, 20, 3)).toEqual([
+      [10, 14],
+      [14, 18],
+      [18, 20],
+    ]);
+    expect(splitRange(0, 2, 3)).toEqual([
+      [0, 1],
+      [1, 2],
+      [2, 2],
+    ]);
+  });
+
+  for (const mode of ["count", "unique", "breakdown"] as const) {
+    it(`merges ${mode} results exactly and reads the rows as they were at its start`, () => {
+      // The workers alone count: their results, merged, must make the answer.
+      setParallelScan({ mainCounts: false });
+      onTestFinished(() => setParallelScan({ mainCounts: true }));
+      const workerChunks = parallelScanStats().workerChunks;
+      const table = bigTable();
+      const snap = table.scanSnapshot();
+      const job = jobFor(table, snap, mode);
+      const expected = countRows(frozen(snap), job);
+      const pending = startCount(snap, job);
+      expect(pending.partitions).toBeGreaterThan(WORKERS);
+      // While the workers scan: capture appends, late events go in between, a person's events are deleted,
+      // and every timestamp moves by a day.
+      table.addAll(Array.from({ length: 5_000 }, (_, k) => event(500_000 + k, T0 + 40 * DAY + k)));
+      table.addAll(Array.from({ length: 2_000 }, (_, k) => event(600_000 + k, T0 + k * 1_000, "late-user")));
+      expect(table.retainDistinctIds((id) => id !== "user-1")).toBe(true);
+      table.shiftTimestamps(DAY);
+      expect(table.length).toBe(ROWS + 7_000 - Math.ceil(ROWS / 97) - Math.ceil(5_000 / 97));
+      expect(canonical(pending.finish())).toEqual(canonical(expected));
+      expect(parallelScanStats().workerChunks - workerChunks).toBe(pending.partitions);
+    });
+  }
+
+  it("stays on the main thread below the size that repays the workers, and when no core is idle", () => {
+    const table = bigTable();
+    const snap = table.scanSnapshot();
+    const job = jobFor(table, snap, "count");
+    const expected = countRows(snap, job);
+    for (const settings of [{ minRows: ROWS + 1 }, { maxLoad: -1 }]) {
+      setParallelScan(settings);
+      onTestFinished(() => setParallelScan({ minRows: 0, maxLoad: Infinity }));
+      const before = parallelScanStats();
+      const pending = startCount(snap, job);
+      expect(pending.partitions).toBe(1);
+      expect(pending.finish()).toEqual(expected);
+      expect(parallelScanStats()).toEqual(before);
+      setParallelScan({ minRows: 0, maxLoad: Infinity });
+    }
+  });
+
+  it("gives the counts a single pass gives", () => {
+    const table = bigTable();
+    const snap = table.scanSnapshot();
+    const job = jobFor(table, snap, "count");
+    const result = startCount(snap, job).finish();
+    if (result.mode !== "count") throw new Error("count expected");
+    // Two thirds of each day's events are page views (n % 3 !== 0).
+    expect(Array.from(result.counts)).toEqual(Array.from({ length: 40 }, (_, d) => [...Array(PER_DAY).keys()].filter((k) => (d * PER_DAY + k) % 3 !== 0).length));
+  });
+});
