@@ -7,8 +7,8 @@ import type { ActionRecord, ActionStep, ActivityChange, ActivityRecord } from ".
 export const ACTION_WRITABLE = ["name", "description", "tags", "post_to_slack", "slack_message_format", "steps", "deleted", "pinned_at"] as const;
 export type ActionInput = Partial<Pick<Required<ActionRecord>, (typeof ACTION_WRITABLE)[number]>>;
 
-/** An action of a fixture document with the fields fixtures cannot carry: created when the fixture says it is now. */
-export function actionFromFixture(a: FixtureAction, nowIso: string): ActionRecord {
+/** An action of a fixture document (or the generated dataset) with the fields fixtures cannot carry, created `nowIso`. */
+export function actionFromFixture(a: FixtureAction | Pick<ActionRecord, "project_id" | "id" | "name" | "steps">, nowIso: string): ActionRecord {
   return {
     ...a,
     steps: a.steps.map((s) => ({ ...s })),
