@@ -4527,7 +4527,7 @@ export interface components {
             url?: string | null;
             /**
              * @description `contains` (the default): the URL holds the text, where `%` stands for any run of characters and `_` for one, case-sensitive (SQL LIKE, as the real service prints it); `exact`: the whole URL; `regex`: an RE2 pattern found anywhere in the URL (an invalid pattern is a 400 naming this step's `url`).
-             * @enum {unknown}
+             * @enum {string|null}
              */
             url_matching?: "contains" | "exact" | "regex" | null;
             /**
@@ -4547,7 +4547,7 @@ export interface components {
             text?: string | null;
             /**
              * @description `exact` (the default when null or absent), `contains` (case-insensitive, `%` and `_` as in SQL LIKE) or `regex` (an RE2 pattern found anywhere in the text).
-             * @enum {unknown}
+             * @enum {string|null}
              */
             text_matching?: "contains" | "exact" | "regex" | null;
             /**
@@ -4557,7 +4557,7 @@ export interface components {
             href?: string | null;
             /**
              * @description `exact` (the default when null or absent), `contains` (case-insensitive) or `regex`, as for `text_matching`.
-             * @enum {unknown}
+             * @enum {string|null}
              */
             href_matching?: "contains" | "exact" | "regex" | null;
         } & {
@@ -5192,7 +5192,9 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ActionWrite"] & unknown;
+                "application/json": components["schemas"]["ActionWrite"] & {
+                    name: string;
+                };
             };
         };
         responses: {
@@ -5274,7 +5276,9 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ActionWrite"] & unknown;
+                "application/json": components["schemas"]["ActionWrite"] & {
+                    name: string;
+                };
             };
         };
         responses: {
