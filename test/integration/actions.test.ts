@@ -254,3 +254,19 @@ describe("matchesAction in HogQL", () => {
     expect((await hogqlCount("matchesAction(1) and distinct_id = 'u1'")).body.results).toEqual([[1]]);
   });
 });
+
+describe("the bundled scenarios' actions", () => {
+  it("load with the API's fields and count their events", async () => {
+    const sessions = await startTestServer(scenario("sessions"));
+    const funnels = await startTestServer(scenario("funnels"));
+    try {
+      // sessions.json: bob viewed https://shop.io/pricing on 03-01 and 03-02.
+      expect((await sessions.get(`${P}/actions/1/`)).body).toMatchObject({ name: "Viewed pricing", created_at: "2024-03-05T12:00:00.000Z", deleted: false });
+      expect((await sessions.get(`${P}/actions/1/count/`)).body.count).toBe(2);
+      // funnels.json: five signups and four created projects.
+      expect((await funnels.get(`${P}/actions/1/count/`)).body.count).toBe(9);
+    } finally {
+      await Promise.all([sessions.close(), funnels.close()]);
+    }
+  });
+});
