@@ -249,6 +249,16 @@ describe("matchesAction in HogQL", () => {
     expect((await hogqlCount(`matchesAction(${id})`)).status).toBe(400);
   });
 
+  it("refuses, naming the action, a step condition HogQL cannot print, which analyses still match", async () => {
+    const { id } = await create({ name: "Mid-size purchases", steps: [{ event: "purchase", properties: [{ key: "amount", value: [40, 60], operator: "between", type: "event" }] }] });
+    // basic.json: a's purchase of 50 on 03-01 (b's 30 on 03-03 is outside).
+    expect(await trend(id)).toEqual([1, 0, 0, 0, 0]);
+    const res = await hogqlCount(`matchesAction(${id})`);
+    expect(res.status).toBe(400);
+    expect(res.body.attr).toBe("query__query");
+    expect(res.body.detail).toContain(`matchesAction(${id}): steps__0__properties__0__operator`);
+  });
+
   it("works beside other conditions and on the fixture's own action", async () => {
     expect((await hogqlCount("matchesAction('Signed up')")).body.results).toEqual([[4]]);
     expect((await hogqlCount("matchesAction(1) and distinct_id = 'u1'")).body.results).toEqual([[1]]);

@@ -1,4 +1,4 @@
-import { reject } from "../../analyses/errors.ts";
+import { AnalysisInputError, reject } from "../../analyses/errors.ts";
 import { isSet } from "../../analyses/shared/action-match.ts";
 import type { ActionRecord, ActionStep, ActionStepMatching } from "../../store/schema.ts";
 import { HREF_PATTERN, TEXT_PATTERN, selectorRegex, tagNameRegex } from "../../util/action-elements.ts";
@@ -48,9 +48,19 @@ function stepExpr(step: ActionStep, attr: string): Node {
   return exprs.length ? and(...exprs) : constant(true);
 }
 
-/** Any step matches; an action without steps matches nothing. */
+/**
+ * Any step matches; an action without steps matches nothing. A step HogQL cannot print (a property filter
+ * operator it lacks) is a 400 on the query, naming the action and the step's field.
+ */
 export function actionExpr(action: ActionRecord): Node {
-  const steps = action.steps.map((s, i) => stepExpr(s, `steps__${i}`));
+  const steps = action.steps.map((s, i) => {
+    try {
+      return stepExpr(s, `steps__${i}`);
+    } catch (e) {
+      if (!(e instanceof AnalysisInputError)) throw e;
+      throw reject.invalid("query", `matchesAction(${action.id}): ${e.attr ?? `steps__${i}`}: ${e.message}`);
+    }
+  });
   if (steps.length === 0) return constant(false);
   return steps.length === 1 ? steps[0]! : { node: "Or", exprs: steps };
 }
