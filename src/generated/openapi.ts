@@ -58,6 +58,110 @@ export interface paths {
         patch: operations["projects_partial_update"];
         trace?: never;
     };
+    "/api/projects/{project_id}/actions/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List actions
+         * @description Returns a page of the project's actions that are not deleted.
+         *     Beyond the spec: the real service's actions list, so that the action ids analyses take as series name something. Ordered as the real service orders them: the most recently calculated first (`last_calculated_at`, which moves when an action's steps change), then by name.
+         */
+        get: operations["actions_list"];
+        put?: never;
+        /**
+         * Create an action
+         * @description Creates an action; analyses and HogQL's `matchesAction` use it at once.
+         *     Beyond the spec: the real service's actions API. The name must be unique among the project's live actions; each step sets at least one condition; a `regex` matching takes an RE2 pattern. Each failure is a 400 naming the field (`name`, `steps__0__url`, …).
+         */
+        post: operations["actions_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/actions/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /** @description Action id. An id that names no action of the project that is not deleted is 404. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        /**
+         * Retrieve an action
+         * @description Returns one action that is not deleted.
+         *     Beyond the spec: the real service's actions API.
+         */
+        get: operations["actions_retrieve"];
+        /**
+         * Replace an action
+         * @description Writes an action's fields as PATCH does, with `name` required.
+         *     Beyond the spec: the real service's actions API. Writable fields left out keep their values, as the real service's serializer keeps them.
+         */
+        put: operations["actions_update"];
+        post?: never;
+        /**
+         * Hard delete (not allowed)
+         * @description Answers 405 without a body, as the real service does; soft-delete with `PATCH` and `{"deleted": true}`.
+         */
+        delete: operations["actions_destroy"];
+        options?: never;
+        head?: never;
+        /**
+         * Update an action
+         * @description Changes the given writable fields and returns the action.
+         *     Beyond the spec: the real service's actions API. `steps`, when sent, replace all steps; `deleted: true` soft-deletes the action (it then answers 404, leaves the list and matches nothing in analyses), and `deleted: false` is the one write that reaches a deleted action (it restores it). The checks of create apply to what is sent.
+         */
+        patch: operations["actions_partial_update"];
+        trace?: never;
+    };
+    "/api/projects/{project_id}/actions/{id}/count/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /** @description Action id. An id that names no action of the project that is not deleted is 404. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        /**
+         * Count an action's recent events
+         * @description Returns how many of the project's events the action matched in the last three months.
+         *     Beyond the spec: the real service's action count, computed from the stored events each time.
+         */
+        get: operations["actions_count_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/projects/{project_id}/dashboards/": {
         parameters: {
             query?: never;
@@ -4457,6 +4561,173 @@ export interface components {
              */
             week_start_day?: 0 | 1;
         };
+        /** @description One way an event matches the action: every condition the step sets must hold (an absent or null condition is not checked), and an action matches an event when any of its steps does. A step sets at least one condition. `selector`, `tag_name`, `text` and `href` describe the clicked element of an `$autocapture` event, read from its `elements_chain`; as in the real service they are checked only when the step's `event` is `$autocapture`. */
+        ActionStep: {
+            /**
+             * @description The event name; null or absent matches any event.
+             * @example $pageview
+             */
+            event?: string | null;
+            /** @description Property filters on the event or its person, as in analyses; all must hold. */
+            properties?: components["schemas"]["PropertyFilter"][] | null;
+            /**
+             * @description Condition on the event's `$current_url`, as `url_matching` says; an event without `$current_url` does not match.
+             * @example /pricing
+             */
+            url?: string | null;
+            /**
+             * @description `contains` (the default): the URL holds the text, where `%` stands for any run of characters and `_` for one, case-sensitive (SQL LIKE, as the real service prints it); `exact`: the whole URL; `regex`: an RE2 pattern found anywhere in the URL (an invalid pattern is a 400 naming this step's `url`).
+             * @enum {string|null}
+             */
+            url_matching?: "contains" | "exact" | "regex" | null;
+            /**
+             * @description A CSS selector the clicked element (or the chain of its ancestors) fits: tag names, `.class`, `#id`, `[attribute="value"]`, `:nth-child(n)`, `:nth-of-type(n)`, combined with a space (descendant) or `>` (direct child). Parts match from the outermost element inwards, as the real service's action matcher does.
+             * @example div > button.cta
+             */
+            selector?: string | null;
+            /**
+             * @description The clicked element's tag name, exactly.
+             * @example button
+             */
+            tag_name?: string | null;
+            /**
+             * @description The text of an element of the chain, as `text_matching` says.
+             * @example Sign up
+             */
+            text?: string | null;
+            /**
+             * @description `exact` (the default when null or absent), `contains` (case-insensitive, `%` and `_` as in SQL LIKE) or `regex` (an RE2 pattern found anywhere in the text).
+             * @enum {string|null}
+             */
+            text_matching?: "contains" | "exact" | "regex" | null;
+            /**
+             * @description The link target of the chain's first element with an `href`, as `href_matching` says.
+             * @example /signup
+             */
+            href?: string | null;
+            /**
+             * @description `exact` (the default when null or absent), `contains` (case-insensitive) or `regex`, as for `text_matching`.
+             * @enum {string|null}
+             */
+            href_matching?: "contains" | "exact" | "regex" | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @description A saved action: a named set of event matchers (its steps, any of which may match) that analyses take as a series (`actions: [{"id": …}]`, `ActionsNode`) and HogQL as `matchesAction(…)`.
+         * @example {
+         *       "id": 2,
+         *       "name": "Viewed pricing or billing",
+         *       "description": "",
+         *       "tags": [],
+         *       "post_to_slack": false,
+         *       "slack_message_format": "",
+         *       "steps": [
+         *         {
+         *           "event": "$pageview",
+         *           "url": "/pricing",
+         *           "url_matching": "contains",
+         *           "properties": null,
+         *           "selector": null,
+         *           "selector_regex": null,
+         *           "tag_name": null,
+         *           "text": null,
+         *           "text_matching": null,
+         *           "href": null,
+         *           "href_matching": null
+         *         }
+         *       ],
+         *       "created_at": "2024-06-01T12:00:00.000Z",
+         *       "created_by": null,
+         *       "deleted": false,
+         *       "is_calculating": false,
+         *       "last_calculated_at": "2024-06-01T12:00:00.000Z",
+         *       "team_id": 1,
+         *       "is_action": true,
+         *       "bytecode_error": null,
+         *       "pinned_at": null,
+         *       "creation_context": null,
+         *       "user_access_level": "editor"
+         *     }
+         */
+        Action: {
+            id: number;
+            /** @description Unique among the project's actions that are not deleted. */
+            name: string | null;
+            description: string;
+            tags: string[];
+            /** @description Stored and returned; the mock sends no messages. */
+            post_to_slack: boolean;
+            slack_message_format: string;
+            steps: (components["schemas"]["ActionStep"] & {
+                /** @description The regular expression the step's selector becomes over an `elements_chain` (the real service's form of it), or null without a selector. */
+                selector_regex: string | null;
+            })[];
+            /** Format: date-time */
+            created_at: string;
+            created_by: components["schemas"]["User"] | null;
+            deleted: boolean;
+            /** @description Always false; actions match events when an analysis runs, never in the background. */
+            is_calculating: boolean;
+            /**
+             * Format: date-time
+             * @description When the action's matcher last changed: its creation, or the last write that changed its steps (from then on every analysis and `count` matches with these steps). Actions loaded from a fixture file carry the fixture's `now`.
+             */
+            last_calculated_at: string;
+            /** @description The project id. */
+            team_id: number;
+            /** @constant */
+            is_action: true;
+            /** @description Always null; the mock compiles no bytecode (a step that cannot be matched is refused at write instead). */
+            bytecode_error: string | null;
+            /** Format: date-time */
+            pinned_at: string | null;
+            /** @description Always null. */
+            creation_context: string | null;
+            /** @description Always `editor`; the mock has no access control. */
+            user_access_level: string;
+        };
+        /** @description A page of a project's actions. */
+        PaginatedActionList: {
+            /** @description Number of actions matching the filters. */
+            count: number;
+            /**
+             * Format: uri
+             * @description Absolute URL of the next page, or null when nothing follows.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description Absolute URL of the previous page, or null on the first page.
+             */
+            previous: string | null;
+            results: components["schemas"]["Action"][];
+        };
+        /** @description Writable fields of an action: the body of create (with `name` required) and of update. Read-only fields of Action sent along are ignored, as the real service does. */
+        ActionWrite: {
+            /** @description Unique among the project's actions that are not deleted (a clash is a 400 on `name` naming the other action's id). */
+            name?: string;
+            description?: string;
+            tags?: string[];
+            post_to_slack?: boolean;
+            slack_message_format?: string;
+            /** @description The steps, replacing all current ones when sent. Each step sets at least one condition. */
+            steps?: components["schemas"]["ActionStep"][];
+            /** @description `true` soft-deletes the action (it leaves lists, reads and analyses); `false` restores it. */
+            deleted?: boolean;
+            /**
+             * Format: date-time
+             * @description Any instant pins the action, null unpins it.
+             */
+            pinned_at?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description How many events an action matched lately. */
+        ActionCount: {
+            /** @description Events of the project matching the action with a timestamp in the three months before now (calendar months, UTC, bounds excluded), as the real service's count counts them. */
+            count: number;
+        };
     };
     responses: {
         /** @description Invalid request: a query parameter, path parameter or body field fails validation (`attr` names it, nested fields joined with `__`), an undeclared query parameter was sent, or the body is not valid JSON (`invalid_request` / `parse_error`). */
@@ -4945,6 +5216,289 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    actions_list: {
+        parameters: {
+            query?: {
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
+                format?: components["parameters"]["format"];
+                /** @description Page size. */
+                limit?: components["parameters"]["limit"];
+                /** @description Index of the first result to return. */
+                offset?: components["parameters"]["offset"];
+                /** @description Case-insensitive substring of the name or the description. */
+                search?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of actions (JSON), or all of them as CSV with `format=csv`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedActionList"];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    actions_create: {
+        parameters: {
+            query?: {
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
+                format?: components["parameters"]["format_any"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ActionWrite"] & {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The created action. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Action"];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    actions_retrieve: {
+        parameters: {
+            query?: {
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
+                format?: components["parameters"]["format_any"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /** @description Action id. An id that names no action of the project that is not deleted is 404. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The action. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Action"];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    actions_update: {
+        parameters: {
+            query?: {
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
+                format?: components["parameters"]["format_any"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /** @description Action id. An id that names no action of the project that is not deleted is 404. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ActionWrite"] & {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The updated action. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Action"];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    actions_destroy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /** @description Action id. An id that names no action of the project that is not deleted is 404. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description Hard delete is not allowed. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    actions_partial_update: {
+        parameters: {
+            query?: {
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
+                format?: components["parameters"]["format_any"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /** @description Action id. An id that names no action of the project that is not deleted is 404. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ActionWrite"];
+            };
+        };
+        responses: {
+            /** @description The updated action. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Action"];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    actions_count_retrieve: {
+        parameters: {
+            query?: {
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
+                format?: components["parameters"]["format_any"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /** @description Action id. An id that names no action of the project that is not deleted is 404. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The count. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActionCount"];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
         };

@@ -7,6 +7,7 @@ import type { FixtureDocument } from "../fixtures/fixture-document.ts";
 import { derivedProjectToken, looksAnonymous, personUuid, stableShortId, stableUuid } from "../util/ids.ts";
 import { projectFile } from "../util/project-files.ts";
 import { EventStore } from "./event-store.ts";
+import { actionFromFixture } from "./actions-repo.ts";
 import type {
   DashboardRecord,
   DashboardTileRecord,
@@ -119,7 +120,7 @@ export function stateFromFixtures(doc: FixtureDocument, now: number, events?: Ev
       },
       users,
       projects,
-      actions: (doc.actions ?? []).map((a) => ({ ...a, steps: a.steps.map((s) => ({ ...s })) })),
+      actions: (doc.actions ?? []).map((a) => actionFromFixture(a, new Date(now).toISOString())),
       cohorts: (doc.cohorts ?? []).map((c) => structuredClone(c)),
       dashboards,
       dashboard_tiles: tiles,

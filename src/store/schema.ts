@@ -87,18 +87,42 @@ export interface EventList {
   [Symbol.iterator](): Iterator<EventRecord>;
 }
 
+/** How an action step compares a URL, text or href (the real service's ActionStepMatching). */
+export type ActionStepMatching = "contains" | "exact" | "regex";
+
+/** One step of an action (the real service's ActionStepJSON); absent and null conditions are not checked. */
 export interface ActionStep {
   event?: string | null;
-  properties?: Properties[];
-  url?: string;
-  url_matching?: "contains" | "exact" | "regex";
+  properties?: Properties[] | null;
+  url?: string | null;
+  url_matching?: ActionStepMatching | null;
+  selector?: string | null;
+  tag_name?: string | null;
+  text?: string | null;
+  text_matching?: ActionStepMatching | null;
+  href?: string | null;
+  href_matching?: ActionStepMatching | null;
 }
 
+/**
+ * A saved action. Fixture files carry only project, id, name and steps; the rest is filled in when loaded
+ * (src/store/actions-repo.ts `actionFromFixture`), and store files written before the actions API lack it.
+ */
 export interface ActionRecord {
   project_id: string;
   id: number;
   name: string;
   steps: ActionStep[];
+  description?: string;
+  tags?: string[];
+  post_to_slack?: boolean;
+  slack_message_format?: string;
+  created_at?: string;
+  created_by?: number | null;
+  deleted?: boolean;
+  /** When the steps last changed (creation included): what `last_calculated_at` shows. */
+  last_calculated_at?: string;
+  pinned_at?: string | null;
 }
 
 /** A cohort: static (`person_ids`) or dynamic (`filters`, person-property conditions evaluated against the current persons). */
@@ -212,7 +236,7 @@ export interface ActivityChange {
 export interface ActivityRecord {
   id: string;
   project_id: string;
-  scope: "Insight" | "Person";
+  scope: "Insight" | "Person" | "Action";
   item_id: string;
   activity: string;
   user_id: number | null;

@@ -26,6 +26,10 @@ export function shiftState(state: State, offsetMs: number): void {
     i.updated_at = shiftIso(i.updated_at, offsetMs);
     i.last_modified_at = shiftIso(i.last_modified_at, offsetMs);
   }
+  for (const a of meta.actions) {
+    if (a.created_at) a.created_at = shiftIso(a.created_at, offsetMs);
+    if (a.last_calculated_at) a.last_calculated_at = shiftIso(a.last_calculated_at, offsetMs);
+  }
   for (const f of meta.feature_flags) {
     f.created_at = shiftIso(f.created_at, offsetMs);
     f.updated_at = shiftIso(f.updated_at, offsetMs);

@@ -8,6 +8,7 @@ import { createInsightsRepo } from "./insights-repo.ts";
 import { openDatabases, writeAll, type Databases, type StoreFiles } from "./persistence.ts";
 import { createPersonsRepo } from "./persons-repo.ts";
 import { createFlagsRepo } from "./flags-repo.ts";
+import { createActionsRepo } from "./actions-repo.ts";
 import { resolveCohorts, type CohortConditionMatcher } from "./cohorts.ts";
 import { cohortMatches, type CohortFilters } from "../flags/index.ts";
 import type { ResolvedCohort, ActivityRecord, GroupRecord, GroupTypeRecord, ProjectRecord, State, UserRecord } from "./schema.ts";
@@ -100,6 +101,7 @@ function createStoreOver(dbs: Databases, clock: Clock, schedule: DeletionSchedul
     dashboards,
     insights,
     flags: createFlagsRepo(core),
+    actions: createActionsRepo(core),
     persons: createPersonsRepo(core, schedule),
     events,
     activity: {
@@ -111,7 +113,8 @@ function createStoreOver(dbs: Databases, clock: Clock, schedule: DeletionSchedul
     analysisData: {
       events: events.of,
       index: core.indexOf,
-      actions: (projectId: string) => meta().actions.filter((a) => a.project_id === projectId),
+      /** The project's actions that are not deleted. */
+      actions: (projectId: string) => meta().actions.filter((a) => a.project_id === projectId && !a.deleted),
       /** Cohorts with their members (dynamic ones evaluated against the current persons). */
       cohorts: cohortsOf,
       groupTypes: (projectId: string) => meta().group_types.filter((t) => t.project_id === projectId),

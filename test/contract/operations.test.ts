@@ -46,6 +46,13 @@ describe("the contract's operations", () => {
       "feature_flags_partial_update",
       "feature_flags_destroy",
       "feature_flags_local_evaluation_retrieve",
+      "actions_list",
+      "actions_create",
+      "actions_retrieve",
+      "actions_partial_update",
+      "actions_update",
+      "actions_destroy",
+      "actions_count_retrieve",
     ];
     expect(ids.filter((id) => !beyond.includes(id))).toHaveLength(46);
     expect(beyond.filter((id) => !ids.includes(id))).toEqual([]);

@@ -1,11 +1,9 @@
-import type { ActionStep, EventRecord, PersonRecord } from "../../store/schema.ts";
+import type { EventRecord, PersonRecord } from "../../store/schema.ts";
+import { compileActionStep } from "./action-match.ts";
 import type { FilterContext, AnalysisContext } from "./context.ts";
 import { readBool, type Loose } from "./filter-read.ts";
 import { ALWAYS, all, compileRowPredicate, type RowPredicate } from "./property-filter.ts";
-import { stringForm } from "./property-operators.ts";
-import { compileLikePattern, compileUserRegex } from "./regex.ts";
 import { findAction, type SeriesEntity } from "./series.ts";
-import { eventProperty } from "./event-read.ts";
 
 /**
  * Which events a series (or funnel step, or exclusion) matches: a cheap event-name test first, then the
@@ -37,7 +35,7 @@ export function compileEntityMatcher(entity: SeriesEntity, ctx: FilterContext & 
   }
   const action = findAction(ctx, entity.id);
   if (!action) return NEVER;
-  const steps = action.steps.map((step) => compileStep(step, ctx, attr));
+  const steps = action.steps.map((step, i) => compileActionStep(step, ctx, `${attr}__steps__${i}`));
   const named = action.steps.every((s) => typeof s.event === "string" && s.event !== "");
   const names = named ? new Set(action.steps.map((s) => s.event as string)) : null;
   const anyStep: RowPredicate = (event, person) => {
@@ -45,29 +43,4 @@ export function compileEntityMatcher(entity: SeriesEntity, ctx: FilterContext & 
     return false;
   };
   return { names, rest: all([anyStep, own, global]) };
-}
-
-/** An action step: event name (null = any), property filters, and a URL condition on $current_url. */
-function compileStep(step: ActionStep, ctx: FilterContext, attr: string): RowPredicate {
-  const name = typeof step.event === "string" && step.event !== "" ? step.event : null;
-  const props = compileRowPredicate(step.properties ?? [], ctx, attr);
-  const url = step.url ? compileUrl(step.url, step.url_matching ?? "contains", attr) : undefined;
-  return (event, person) => {
-    if (!event || (name !== null && event.event !== name)) return false;
-    if (url) {
-      const current = eventProperty(event, "$current_url");
-      if (current === undefined || current === null || !url(stringForm(current))) return false;
-    }
-    return props(event, person);
-  };
-}
-
-function compileUrl(url: string, matching: string, attr: string): (value: string) => boolean {
-  if (matching === "exact") return (value) => value === url;
-  if (matching === "regex") {
-    const re = compileUserRegex(url, attr);
-    return (value) => re.test(value);
-  }
-  const like = compileLikePattern(url, { caseInsensitive: false });
-  return (value) => like.test(value);
 }

@@ -1,6 +1,7 @@
 import { reject } from "../../analyses/errors.ts";
 import { chainOf, type Node } from "./ast.ts";
 import { escapeString } from "./escape.ts";
+import { actionExpr, findPrintedAction } from "./action-expr.ts";
 import { printExpr, resolveField, type Env } from "./expr.ts";
 import { closestFunction, lookupFunction, type FunctionMeta } from "./functions.ts";
 import type { Scope } from "./scope.ts";
@@ -58,6 +59,8 @@ function printSpecial(n: Node, args: Node[], scope: Scope, env: Env): string | u
     case "toDate":
     case "to_date":
       return isStringish(args[0]!, scope, env) ? `toDateOrNull(${p(args[0]!)})` : `toDate(${p(args[0]!)})`;
+    case "matchesAction":
+      return `(${p(actionExpr(findPrintedAction(env.ctx.actions, args[0])))})`;
     case "concat":
       // concat ignores NULLs as empty text in HogQL, not NULL for the whole (printer.py visit_call)
       return `concat(${args.map((a) => (a.node === "Constant" ? (a.value === null ? "''" : typeof a.value === "string" ? p(a) : `toString(${p(a)})`) : `ifNull(toString(${p(a)}), '')`)).join(", ")})`;

@@ -133,6 +133,8 @@ const scalarRows: Row[] = [
   ...same("formatReadableDecimalSize formatReadableSize formatReadableQuantity", 1, 1),
   ["formatReadableTimeDelta", 1, 2],
   ["bar", 4, 4],
+  // printed as the named action's conditions (action-expr.ts), never as a call
+  ["matchesAction", 1, 1],
   // window functions (also valid as plain calls over a window)
   ...same("rank dense_rank row_number", 0, 0),
   ...same("first_value last_value", 1, 1),

@@ -36,8 +36,8 @@ function filtersExpr(ctx: PrintContext, overSessions: boolean): Node {
   const at = field(overSessions ? "$start_timestamp" : "timestamp");
   if (from) exprs.push(compare(">=", at, instant(from.ms)));
   if (to) exprs.push(compare("<=", at, instant(to.ms)));
-  (ctx.filters?.properties ?? []).forEach((f, i) => exprs.push(propertyExpr(f, i, overSessions)));
-  if (ctx.filters?.filterTestAccounts) (ctx.testAccountFilters ?? []).forEach((f, i) => exprs.push(propertyExpr(f, i, overSessions)));
+  (ctx.filters?.properties ?? []).forEach((f, i) => exprs.push(propertyExpr(f, `filters__properties__${i}`, overSessions)));
+  if (ctx.filters?.filterTestAccounts) (ctx.testAccountFilters ?? []).forEach((f, i) => exprs.push(propertyExpr(f, `filters__properties__${i}`, overSessions)));
   return exprs.length ? and(...exprs) : constant(true);
 }
 
@@ -45,8 +45,8 @@ function filtersExpr(ctx: PrintContext, overSessions: boolean): Node {
 const instant = (ms: number): Node => call("toDateTime", constant(new Date(ms).toISOString()));
 
 /** One property filter as HogQL (PostHog `property_to_expr`): exact/is_not over lists, contains, regex, ranges, is_set. */
-function propertyExpr(f: PropertyFilter, i: number, overSessions: boolean): Node {
-  if (typeof f?.key !== "string" || f.key === "") throw reject.invalid(`filters__properties__${i}__key`, "A property filter needs a key.");
+export function propertyExpr(f: PropertyFilter, attr: string, overSessions = false): Node {
+  if (typeof f?.key !== "string" || f.key === "") throw reject.invalid(`${attr}__key`, "A property filter needs a key.");
   const path = f.type === "person" ? ["person", "properties", f.key] : f.type === "session" ? (overSessions ? [f.key] : ["session", f.key]) : ["properties", f.key];
   const prop = field(...path);
   const values = (Array.isArray(f.value) ? f.value : [f.value]).map((v) => constant(v === null || typeof v === "object" ? null : String(v)));
@@ -75,6 +75,6 @@ function propertyExpr(f: PropertyFilter, i: number, overSessions: boolean): Node
     case "is_not_set":
       return compare("==", prop, constant(null));
     default:
-      throw reject.invalid(`filters__properties__${i}__operator`, `Unsupported property filter operator: ${op}`);
+      throw reject.invalid(`${attr}__operator`, `Unsupported property filter operator: ${op}`);
   }
 }

@@ -1,3 +1,4 @@
+import type { ActionRecord } from "../../store/schema.ts";
 import type { TableName } from "./schema.ts";
 
 /** What the printer needs from its caller: whose rows, which clock and zone, which limits, which filters. */
@@ -23,6 +24,8 @@ export interface PrintContext {
   filters?: HogqlFilters;
   /** The project's test-account filters, applied by `{filters}` when `filters.filterTestAccounts` is set. */
   testAccountFilters?: PropertyFilter[];
+  /** The project's actions that are not deleted: what `matchesAction(id or name)` reads. */
+  actions?: readonly ActionRecord[];
   /** What `{variables.x}` stands for. */
   variables?: Record<string, unknown>;
 }

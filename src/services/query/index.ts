@@ -105,6 +105,7 @@ export function sqlContext(deps: Pick<QueryDeps, "store" | "clock" | "sql">, pro
     now: deps.clock.now(),
     propertyTypes: () => projectPropertyTypes(deps.store, project.id),
     testAccountFilters: project.test_account_filters as unknown as PropertyFilter[],
+    actions: deps.store.analysisData.actions(project.id),
     signal,
   };
 }

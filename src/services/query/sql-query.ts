@@ -5,7 +5,7 @@ import { HOGQL_CLICKHOUSE_SETTINGS, printSelect, type HogqlFilters, type PrintCo
 import { SqlEngineError, type SqlErrorKind } from "../../sql-engine/errors.ts";
 import type { SqlDatabase } from "../../sql-engine/sql-database.ts";
 import { MATERIALIZED_PROPERTIES, teamIdOf } from "../../sql-engine/mirror/schema.ts";
-import type { ProjectRecord } from "../../store/schema.ts";
+import type { ActionRecord, ProjectRecord } from "../../store/schema.ts";
 import { cellReader } from "./cells.ts";
 
 /** The real service's row limits: 100 rows without LIMIT, never more than 50,000 (its MAX_SELECT_RETURNED_ROWS). */
@@ -20,6 +20,8 @@ export interface SqlContext {
   /** Property definitions' types by kind (`event`, `person`, `group`), read only when a query names a property. */
   propertyTypes: () => PrintContext["propertyTypes"];
   testAccountFilters: PropertyFilter[];
+  /** The project's actions, for `matchesAction`. */
+  actions?: readonly ActionRecord[];
   signal?: AbortSignal;
   /** Wall time a query may run (ClickHouse's `max_execution_time`). */
   timeoutMs?: number;
@@ -85,6 +87,7 @@ export async function runAst(ast: HogqlNode, attr: string, ctx: SqlContext, extr
       },
       materializedProperties: MATERIALIZED,
       testAccountFilters: ctx.testAccountFilters,
+      actions: ctx.actions,
       ...extras,
     }),
   );
