@@ -1,5 +1,6 @@
 import { randomShortId } from "../util/ids.ts";
 import { activityEntry } from "./activity-entry.ts";
+import { byLayout, gridLayout } from "./tile-layout.ts";
 import type { StoreCore } from "./core.ts";
 import type { ActivityChange, ActivityRecord, DashboardRecord, DashboardTileRecord, InsightRecord, MetaData, Properties } from "./schema.ts";
 
@@ -21,33 +22,10 @@ export interface DashboardSource {
   copyInsights: boolean;
 }
 
-/** Tile grid of reorder_tiles: two tiles a row, each 6 wide and 5 high; one a row on small screens. */
-const TILE_W = 6;
-const TILE_H = 5;
-
 /** A tile shows while neither taken off its dashboard nor its insight soft-deleted. */
 function refreshShown(tile: DashboardTileRecord, meta: MetaData) {
   tile.deleted = tile.removed || meta.insights.find((i) => i.id === tile.insight_id)?.deleted !== false;
 }
-
-/** Position in the small layout, y then x; tiles without one go last (the real service's default is 100). */
-function layoutKey(tile: DashboardTileRecord): [number, number] {
-  const sm = (tile.layouts as { sm?: { x?: unknown; y?: unknown } }).sm;
-  const at = (v: unknown) => (typeof v === "number" ? v : 100);
-  return [at(sm?.y), at(sm?.x)];
-}
-
-const byLayout = (a: DashboardTileRecord, b: DashboardTileRecord) => {
-  const [ay, ax] = layoutKey(a);
-  const [by, bx] = layoutKey(b);
-  return ay - by || ax - bx;
-};
-
-/** The layouts reorder_tiles gives the tile at `index`. */
-export const gridLayout = (index: number): Properties => ({
-  sm: { x: (index % 2) * TILE_W, y: Math.floor(index / 2) * TILE_H, w: TILE_W, h: TILE_H },
-  xs: { x: 0, y: index * TILE_H, w: TILE_W, h: TILE_H },
-});
 
 const dashboardItem = (d: DashboardRecord) => ({ scope: "Dashboard" as const, project_id: d.project_id, id: d.id, name: d.name, short_id: null });
 const insightItem = (i: InsightRecord) => ({ scope: "Insight" as const, project_id: i.project_id, id: i.id, name: i.name ?? i.derived_name, short_id: i.short_id });
@@ -168,6 +146,7 @@ export function createDashboardsRepo(core: StoreCore) {
       };
       meta().dashboards.push(dashboard);
       const copies = source ? placeSourceTiles(dashboard, source, userId, now) : [];
+      if (dashboard.deleted) applyDeleted(dashboard, true, false);
       await save([activityEntry(dashboardItem(dashboard), "created", userId, null, now), ...copies.map((i) => activityEntry(insightItem(i), "created", userId, null, now))]);
       return dashboard;
     },
