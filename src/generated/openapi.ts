@@ -98,7 +98,7 @@ export interface paths {
         /**
          * Retrieve a dashboard
          * @description Retrieves a dashboard with its tiles.
-         *     Beyond the spec: the real service's dashboard retrieve (its agent toolkit's `dashboard-get`). Tiles come in layout order (top to bottom, then left to right; tiles without a layout last); each tile's insight is the insight as `GET /insights/{id}/?from_dashboard={id}` answers it (the dashboard's filters applied to its result). Each retrieve stamps `last_accessed_at`, as the real service's does.
+         *     Beyond the spec: the real service's dashboard retrieve (its agent toolkit's `dashboard-get`). Tiles come in layout order (top to bottom, then left to right; a tile without a layout counts as at row and column 100); each tile's insight is the insight as `GET /insights/{id}/?from_dashboard={id}` answers it (the dashboard's filters applied to its result). Each retrieve stamps `last_accessed_at`, as the real service's does.
          */
         get: operations["dashboards_retrieve"];
         /**
