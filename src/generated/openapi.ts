@@ -182,7 +182,12 @@ export interface paths {
          */
         get: operations["dashboards_list"];
         put?: never;
-        post?: never;
+        /**
+         * Create a dashboard
+         * @description Creates a dashboard and answers 201 with it, its tiles included.
+         *     Beyond the spec: the real service's dashboard create (its agent toolkit's `dashboard-create`). The caller is `created_by`; `use_dashboard` duplicates another dashboard of the project.
+         */
+        post: operations["dashboards_create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -206,11 +211,109 @@ export interface paths {
         };
         /**
          * Retrieve a dashboard
-         * @description Not in the spec: the real service's dashboard retrieve (its agent toolkit's `dashboard-get`). The dashboard with its tiles, in tile order; each tile's insight is the insight as `GET /insights/{id}/?from_dashboard={id}` answers it (the dashboard's filters applied to its result).
+         * @description Retrieves a dashboard with its tiles.
+         *     Beyond the spec: the real service's dashboard retrieve (its agent toolkit's `dashboard-get`). Tiles come in layout order (top to bottom, then left to right; a tile without a layout counts as at row and column 100); each tile's insight is the insight as `GET /insights/{id}/?from_dashboard={id}` answers it (the dashboard's filters applied to its result). Each retrieve stamps `last_accessed_at`, as the real service's does.
          */
         get: operations["dashboards_retrieve"];
+        /**
+         * Update a dashboard (PUT)
+         * @description Updates the fields and tiles sent, as `PATCH` does.
+         *     Beyond the spec: the real service's dashboard update (its agent toolkit's `dashboard-update` and `dashboard-delete`). Only the fields sent change (a `PUT` needs no field either, as the real service's dashboard has no required one); the answer is the dashboard as retrieve shows it. `deleted: false` is the one write that reaches a soft-deleted dashboard (it restores it). A hard `DELETE` is not offered (405), as in the real service: soft-delete with `deleted: true`.
+         */
+        put: operations["dashboards_update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update a dashboard
+         * @description Updates the fields and tiles sent, or soft-deletes or restores the dashboard.
+         *     Beyond the spec: the real service's dashboard update (its agent toolkit's `dashboard-update` and `dashboard-delete`). Only the fields sent change (a `PUT` needs no field either, as the real service's dashboard has no required one); the answer is the dashboard as retrieve shows it. `deleted: false` is the one write that reaches a soft-deleted dashboard (it restores it). A hard `DELETE` is not offered (405), as in the real service: soft-delete with `deleted: true`.
+         */
+        patch: operations["dashboards_partial_update"];
+        trace?: never;
+    };
+    "/api/projects/{project_id}/dashboards/{id}/move_tile/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /** @description The dashboard the tile is on; a deleted one or one of another project is 404. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Move a tile to another dashboard
+         * @description Moves a tile, with its insight, color and layouts, to another dashboard of the project.
+         *     Beyond the spec: the real service's `move_tile` action, as its web app's "Move to" menu calls it. The tile keeps its id; the answer is the dashboard it left. Moving onto the same dashboard changes nothing.
+         */
+        patch: operations["dashboards_move_tile_partial_update"];
+        trace?: never;
+    };
+    "/api/projects/{project_id}/dashboards/{id}/copy_tile/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /** @description The destination dashboard; a deleted one or one of another project is 404. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Copy a tile from another dashboard
+         * @description Places another dashboard's tile on this one: the same insight, with the tile's color and layouts.
+         *     Beyond the spec: the real service's `copy_tile` action. The answer is this (the destination) dashboard. The source must be another dashboard of the project (the same one is 400) showing the tile (else 404); a destination that already shows the insight is 400.
+         */
+        post: operations["dashboards_copy_tile_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/dashboards/{id}/reorder_tiles/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /** @description The dashboard; a deleted one or one of another project is 404. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reorder a dashboard's tiles
+         * @description Lays the tiles out in the given order on a two-column grid.
+         *     Beyond the spec: the real service's `reorder_tiles` action. The tile at position n gets the `sm` layout `x` = (n mod 2) × 6, `y` = ⌊n / 2⌋ × 5, `w` 6, `h` 5, and the `xs` layout `x` 0, `y` = n × 5, `w` 6, `h` 5; tiles left out keep theirs. The answer is the dashboard, its tiles in the new order.
+         */
+        post: operations["dashboards_reorder_tiles_create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1779,6 +1882,64 @@ export interface components {
             dashboard_id: number;
             /** @description True when the tile was removed (soft-deleted insights also soft-delete their tiles). */
             deleted: boolean;
+        };
+        /**
+         * @description Writable fields of a dashboard: the body of create, update and partial update. Read-only fields of Dashboard sent in a body are ignored, as the real service does.
+         * @example {
+         *       "name": "Weekly KPIs",
+         *       "description": "What the team reviews on Mondays",
+         *       "pinned": true,
+         *       "tags": [
+         *         "kpi"
+         *       ],
+         *       "filters": {
+         *         "date_from": "-7d"
+         *       }
+         *     }
+         */
+        DashboardWrite: {
+            /** @description Name of the dashboard; `""` when left out at creation. */
+            name?: string;
+            /** @description Description of the dashboard. */
+            description?: string;
+            /** @description Pinned dashboards come first in the list. */
+            pinned?: boolean;
+            /** @description The dashboard's tags, as given (replaces the stored list). */
+            tags?: string[];
+            /** @description Overrides applied to the insights shown on this dashboard (`date_from`, `date_to`, `properties`), as `GET /insights/{id}/?from_dashboard={id}` applies them. As in the real service an empty object leaves the stored filters unchanged on update. */
+            filters?: {
+                [key: string]: unknown;
+            };
+            /** @description `true` soft-deletes the dashboard: it leaves the list and retrieve answers 404, and every tile is taken off (insights stay, unless `delete_insights`). `false` on a deleted dashboard restores it and, as the real service does, puts every tile of it back and restores the insights on them. */
+            deleted?: boolean;
+            /**
+             * @description With `deleted` true, also soft-delete the insights shown on no other dashboard.
+             * @default false
+             */
+            delete_insights?: boolean;
+            /** @description Writes to tiles already on this dashboard, by `id`: `deleted` true takes a tile off (false puts it back), `color` and `layouts` replace the stored ones. Other tile fields (the `insight`, `order`, `is_cached` that retrieve returns) are ignored, so a tile can be sent back as retrieved. An insight is placed through the insight's `dashboards`, `copy_tile` or `use_dashboard`. A tile id not on this dashboard is 400 (`tiles__0__id`); the real service would create an empty tile. */
+            tiles?: ({
+                id: number;
+                deleted?: boolean;
+                color?: string | null;
+                /** @description Positions per screen size, as the web app's grid writes them (`sm` and `xs`, each `x`, `y`, `w`, `h`). */
+                layouts?: {
+                    [key: string]: unknown;
+                };
+            } & {
+                [key: string]: unknown;
+            })[];
+            /** @description On create only: the id of a dashboard of this project to duplicate. The new dashboard gets its `filters` (unless `filters` is given) and a tile for each tile it shows, with the same colors and layouts; `creation_mode` is `duplicate`. Not with `use_template`. */
+            use_dashboard?: number | null;
+            /**
+             * @description With `use_dashboard`: place copies of the insights (named "… (Copy)", new ids) instead of the same insights.
+             * @default false
+             */
+            duplicate_tiles?: boolean;
+            /** @description The real service's template key. No templates exist here: an empty string is ignored, any other key is 400 (`use_template`), as the real service answers an unknown key. */
+            use_template?: string;
+        } & {
+            [key: string]: unknown;
         };
         /**
          * @description One DOM element of an autocapture event, parsed from `elements_chain`; the clicked element has `order` 0, its ancestors follow.
@@ -5547,6 +5708,48 @@ export interface operations {
             500: components["responses"]["ServerError"];
         };
     };
+    dashboards_create: {
+        parameters: {
+            query?: {
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
+                format?: components["parameters"]["format_any"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DashboardWrite"];
+            };
+        };
+        responses: {
+            /** @description The created dashboard. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dashboard"];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
     dashboards_retrieve: {
         parameters: {
             query?: {
@@ -5583,6 +5786,243 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    dashboards_update: {
+        parameters: {
+            query?: {
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
+                format?: components["parameters"]["format_any"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /** @description The dashboard's id; a deleted one or one of another project is 404. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DashboardWrite"];
+            };
+        };
+        responses: {
+            /** @description The updated dashboard. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dashboard"];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    dashboards_partial_update: {
+        parameters: {
+            query?: {
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
+                format?: components["parameters"]["format_any"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /** @description The dashboard's id; a deleted one or one of another project is 404. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DashboardWrite"];
+            };
+        };
+        responses: {
+            /** @description The updated dashboard. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dashboard"];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    dashboards_move_tile_partial_update: {
+        parameters: {
+            query?: {
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
+                format?: components["parameters"]["format_any"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /** @description The dashboard the tile is on; a deleted one or one of another project is 404. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The destination dashboard's id; one not in this project is 404. */
+                    toDashboard: number;
+                    /** @description The tile as retrieve shows it; only its `id` is read. One not shown on this dashboard is 404. */
+                    tile: {
+                        id: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The dashboard the tile left. A destination that already shows the tile's insight is 400 (our choice: the real service's answer is not documented). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dashboard"];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    dashboards_copy_tile_create: {
+        parameters: {
+            query?: {
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
+                format?: components["parameters"]["format_any"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /** @description The destination dashboard; a deleted one or one of another project is 404. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The dashboard the tile is on now. */
+                    fromDashboardId: number;
+                    /** @description The tile to copy. */
+                    tileId: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The destination dashboard, the copied tile included. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dashboard"];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    dashboards_reorder_tiles_create: {
+        parameters: {
+            query?: {
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
+                format?: components["parameters"]["format_any"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /** @description The dashboard; a deleted one or one of another project is 404. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Tile ids in display order (top to bottom, left to right); each once (a repeat is 400) and each shown on this dashboard (else 404 naming the missing ids). */
+                    tile_order: number[];
+                };
+            };
+        };
+        responses: {
+            /** @description The dashboard, its tiles in the new order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dashboard"];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
         };

@@ -1,7 +1,8 @@
-import { randomUUID } from "node:crypto";
 import { randomShortId } from "../util/ids.ts";
+import { activityEntry } from "./activity-entry.ts";
 import type { StoreCore } from "./core.ts";
-import type { ActivityChange, ActivityRecord, DashboardTileRecord, InsightRecord } from "./schema.ts";
+import { createDashboardsRepo } from "./dashboards-repo.ts";
+import type { ActivityChange, ActivityRecord, InsightRecord } from "./schema.ts";
 
 /** Fields a client may write on an insight (spec: "Writable fields are exactly those accepted as request parameters"). */
 export const INSIGHT_WRITABLE = ["name", "derived_name", "filters", "query", "order", "deleted", "dashboards", "description", "tags", "favorited", "saved"] as const;
@@ -12,18 +13,6 @@ export type InsightInput = Partial<Pick<InsightRecord, Exclude<InsightWritableFi
 const MATERIAL_FIELDS: ReadonlySet<InsightWritableField> = new Set(["name", "derived_name", "description", "filters", "query", "tags", "dashboards"]);
 /** Views kept per user and project: my_last_viewed needs 5; the rest would only grow the store. */
 const VIEWS_KEPT_PER_USER = 50;
-
-export function createDashboardsRepo(core: StoreCore) {
-  const { meta } = core;
-  return {
-    get: (projectId: string, id: number) => meta().dashboards.find((d) => d.id === id && d.project_id === projectId && !d.deleted),
-    /** The project's dashboards that are not deleted, in stored order. */
-    list: (projectId: string) => meta().dashboards.filter((d) => d.project_id === projectId && !d.deleted),
-    tilesOf: (insightId: number): DashboardTileRecord[] => meta().dashboard_tiles.filter((t) => t.insight_id === insightId),
-    /** Every tile placed on a dashboard, removed ones included, in placing order. */
-    tilesOn: (dashboardId: number): DashboardTileRecord[] => meta().dashboard_tiles.filter((t) => t.dashboard_id === dashboardId),
-  };
-}
 
 export function createInsightsRepo(core: StoreCore) {
   const { meta, nowIso, dbs } = core;
@@ -50,16 +39,8 @@ export function createInsightsRepo(core: StoreCore) {
     }
   }
 
-  const activity = (insight: InsightRecord, kind: string, userId: number | null, changes: ActivityChange[] | null): ActivityRecord => ({
-    id: randomUUID(),
-    project_id: insight.project_id,
-    scope: "Insight",
-    item_id: String(insight.id),
-    activity: kind,
-    user_id: userId,
-    detail: { name: insight.name ?? insight.derived_name, short_id: insight.short_id, changes, trigger: null, type: null },
-    created_at: nowIso(),
-  });
+  const activity = (insight: InsightRecord, kind: string, userId: number | null, changes: ActivityChange[] | null): ActivityRecord =>
+    activityEntry({ scope: "Insight", project_id: insight.project_id, id: insight.id, name: insight.name ?? insight.derived_name, short_id: insight.short_id }, kind, userId, changes, nowIso());
 
   function recordView(projectId: string, userId: number, insightId: number) {
     const mine = (v: { project_id: string; user_id: number }) => v.project_id === projectId && v.user_id === userId;

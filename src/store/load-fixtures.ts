@@ -401,7 +401,10 @@ function toInsights(
   });
 }
 
-/** Dashboards exist in fixtures only through insights' `dashboards` ids; each id becomes a dashboard of that project. */
+/**
+ * Dashboards exist in fixtures only through insights' `dashboards` ids (the fixture format has no key of its
+ * own for them); each id becomes a dashboard of that project, created by whoever created its earliest insight.
+ */
 function dashboardsOf(doc: FixtureDocument, insights: InsightRecord[]) {
   const dashboards = new Map<number, DashboardRecord>();
   const tiles: DashboardTileRecord[] = [];
@@ -413,11 +416,31 @@ function dashboardsOf(doc: FixtureDocument, insights: InsightRecord[]) {
         throw new FixtureError(`/insights/${i}/dashboards/${j}`, `dashboard ${dashboardId} belongs to project ${existing.project_id}`);
       }
       if (!existing) {
-        dashboards.set(dashboardId, { id: dashboardId, project_id: insight.project_id, name: `Dashboard ${dashboardId}`, filters: {}, deleted: false });
+        dashboards.set(dashboardId, dashboardFromInsight(dashboardId, insight));
+      } else if (insight.created_at < existing.created_at) {
+        Object.assign(existing, { created_at: insight.created_at, created_by: insight.created_by });
       }
       if (tiles.some((t) => t.dashboard_id === dashboardId && t.insight_id === insight.id)) return;
       tiles.push({ id: tiles.length + 1, dashboard_id: dashboardId, insight_id: insight.id, deleted: insight.deleted, removed: false, color: null, layouts: {} });
     });
   });
   return { dashboards: [...dashboards.values()], tiles };
+}
+
+/** A dashboard known only from an insight placed on it: named by its id, created with that insight. */
+export function dashboardFromInsight(id: number, insight: Pick<InsightRecord, "project_id" | "created_at" | "created_by">): DashboardRecord {
+  return {
+    id,
+    project_id: insight.project_id,
+    name: `Dashboard ${id}`,
+    description: "",
+    pinned: false,
+    tags: [],
+    filters: {},
+    deleted: false,
+    creation_mode: "default",
+    created_at: insight.created_at,
+    created_by: insight.created_by,
+    last_accessed_at: null,
+  };
 }

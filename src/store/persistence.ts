@@ -9,6 +9,7 @@ import { TurnCommittedJsonFile } from "./turn-committed-json-file.ts";
 import { EventStore } from "./event-store.ts";
 import { identityOf, readColumnSnapshot, removeColumnSnapshot, writeColumnSnapshot } from "./column-snapshot.ts";
 import { derivedProjectToken } from "../util/ids.ts";
+import { upgradeDashboard } from "./dashboards-repo.ts";
 import type { ActivityRecord, EventRecord, MetaData, PersonRecord, State } from "./schema.ts";
 
 /**
@@ -183,13 +184,14 @@ export async function readState(files: StoreFiles): Promise<State | null> {
   return { meta: upgradeMeta(meta), persons, events, activity };
 }
 
-/** Store files written before group analytics, capture tokens and feature flags existed gain their defaults on read. */
+/** Store files written before group analytics, capture tokens, feature flags and dashboard writes existed gain their defaults on read. */
 function upgradeMeta(meta: MetaData): MetaData {
   meta.group_types ??= [];
   meta.groups ??= [];
   meta.feature_flags ??= [];
   meta.flag_hash_key_overrides ??= [];
   for (const project of meta.projects) project.api_token ??= derivedProjectToken(project.id);
+  for (const dashboard of meta.dashboards) upgradeDashboard(dashboard, meta);
   return meta;
 }
 

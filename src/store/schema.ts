@@ -175,13 +175,24 @@ export interface FlagHashKeyOverrideRecord {
   hash_key: string;
 }
 
+export const DASHBOARD_CREATION_MODES = ["default", "template", "duplicate"] as const;
+
 export interface DashboardRecord {
   id: number;
   project_id: string;
   name: string;
+  description: string;
+  pinned: boolean;
+  tags: string[];
   /** Overrides applied to insights loaded for this dashboard (from_dashboard). */
   filters: Properties;
   deleted: boolean;
+  /** How it began: blank, from a template, or as a copy of another dashboard. */
+  creation_mode: (typeof DASHBOARD_CREATION_MODES)[number];
+  created_at: string;
+  created_by: number | null;
+  /** When it was last retrieved; null until then. */
+  last_accessed_at: string | null;
 }
 
 export interface DashboardTileRecord {
@@ -236,7 +247,7 @@ export interface ActivityChange {
 export interface ActivityRecord {
   id: string;
   project_id: string;
-  scope: "Insight" | "Person" | "Action";
+  scope: "Insight" | "Person" | "Action" | "Dashboard";
   item_id: string;
   activity: string;
   user_id: number | null;

@@ -10,7 +10,7 @@ const shiftIso = (iso: string, offsetMs: number): string => new Date(Date.parse(
 
 /**
  * Moves every recorded instant of a freshly loaded state by one offset, in place (a million events are not
- * copied): events, persons, groups, insights, insight views and activity keep their distances, so the data
+ * copied): events, persons, groups, insights, dashboards, insight views and activity keep their distances, so the data
  * reads as recent again. Queued person-event deletions keep their slot: it follows the deletion schedule.
  */
 export function shiftState(state: State, offsetMs: number): void {
@@ -29,6 +29,10 @@ export function shiftState(state: State, offsetMs: number): void {
   for (const a of meta.actions) {
     if (a.created_at) a.created_at = shiftIso(a.created_at, offsetMs);
     if (a.last_calculated_at) a.last_calculated_at = shiftIso(a.last_calculated_at, offsetMs);
+  }
+  for (const d of meta.dashboards) {
+    d.created_at = shiftIso(d.created_at, offsetMs);
+    if (d.last_accessed_at) d.last_accessed_at = shiftIso(d.last_accessed_at, offsetMs);
   }
   for (const f of meta.feature_flags) {
     f.created_at = shiftIso(f.created_at, offsetMs);

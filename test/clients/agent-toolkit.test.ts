@@ -116,3 +116,29 @@ describe("@posthog/agent-toolkit against the server", () => {
     expect(dashboard.tiles.map((t) => [t.insight.short_id, t.insight.name])).toEqual([["PgVw0001", "Pageviews"]]);
   });
 });
+
+describe("@posthog/agent-toolkit's dashboard writes against the server", () => {
+  it("creates a dashboard, updates it, adds an insight by short id, and deletes it, as an agent would", async () => {
+    const names = (await toolkit.getTools()).map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(["dashboard-create", "dashboard-update", "add-insight-to-dashboard", "dashboard-delete"]));
+
+    const created = (await runTool("dashboard-create", { data: { name: "Agent KPIs", description: "made by an agent", pinned: true, tags: ["agent"] } })) as { id: number; url: string };
+    const stored = await s.get(`/api/projects/1/dashboards/${created.id}/`);
+    expect(stored.body).toMatchObject({ name: "Agent KPIs", description: "made by an agent", pinned: true, tags: ["agent"], tiles: [] });
+
+    const updated = (await runTool("dashboard-update", { dashboardId: created.id, data: { name: "Agent KPIs v2", pinned: false } })) as { id: number; name: string };
+    expect(updated).toMatchObject({ id: created.id, name: "Agent KPIs v2" });
+    expect((await s.get(`/api/projects/1/dashboards/${created.id}/`)).body).toMatchObject({ name: "Agent KPIs v2", pinned: false });
+
+    // Insight 2 "Signup funnel" (short id Fnnl0002 in basic.json) is on no dashboard.
+    const insight = (await s.get("/api/projects/1/insights/2/")).body as { short_id: string };
+    await runTool("add-insight-to-dashboard", { data: { insightId: insight.short_id, dashboardId: created.id } });
+    const read = (await runTool("dashboard-get", { dashboardId: created.id })) as { tiles: { insight: { short_id: string; name: string } }[] };
+    expect(read.tiles.map((t) => [t.insight.short_id, t.insight.name])).toEqual([[insight.short_id, "Signup funnel"]]);
+
+    expect(await runTool("dashboard-delete", { dashboardId: created.id })).toMatchObject({ success: true });
+    expect((await s.get(`/api/projects/1/dashboards/${created.id}/`)).status).toBe(404);
+    expect(((await runTool("dashboards-get-all", {})) as { id: number }[]).map((d) => d.id)).toEqual([1]);
+    expect((await s.get("/api/projects/1/insights/2/")).body).toMatchObject({ deleted: false, dashboards: [] });
+  });
+});

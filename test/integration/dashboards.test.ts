@@ -1,6 +1,6 @@
 /**
- * Dashboards (not in the spec: the real service's list and retrieve), on basic.json. Dashboards exist there only
- * through insights' `dashboards` ids: insight 1 "Pageviews" (project 1, created 2024-03-04T10:00Z) is on
+ * Dashboards (not in the spec: the real service's list and retrieve; writes in dashboards-writes.test.ts), on
+ * basic.json. Dashboards exist there only through insights' `dashboards` ids: insight 1 "Pageviews" (project 1, created 2024-03-04T10:00Z) is on
  * dashboard 1; insight 4 "Screens" (project 2) on dashboard 2. Every response is validated against the document.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";

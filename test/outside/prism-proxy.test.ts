@@ -42,6 +42,7 @@ interface Call {
 }
 
 let createdInsight = 0;
+let createdDashboard = 0;
 
 /** Valid traffic reaching every operation, in an order where the mutations come after the reads they would disturb. */
 const TRAFFIC: Call[] = [
@@ -80,6 +81,16 @@ const TRAFFIC: Call[] = [
   { operationId: "actions_destroy", method: "DELETE", path: `${P}/actions/2/`, status: 405 },
   { operationId: "actions_partial_update", method: "PATCH", path: `${P}/actions/2/`, status: 200, body: { deleted: true } },
   { operationId: "dashboards_retrieve", method: "GET", path: `${P}/dashboards/1/`, status: 200 },
+  { operationId: "dashboards_create", method: "POST", path: `${P}/dashboards/`, status: 201, body: { name: "Proxy copy", use_dashboard: 1, duplicate_tiles: true } },
+  { operationId: "dashboards_update", method: "PUT", path: () => `${P}/dashboards/${createdDashboard}/`, status: 200, body: { description: "Through the proxy", tags: ["proxy"] } },
+  { operationId: "dashboards_partial_update", method: "PATCH", path: `${P}/dashboards/1/`, status: 200,
+    body: { pinned: true, filters: { date_from: "2024-03-02" }, tiles: [{ id: 1, color: "blue", layouts: { sm: { x: 0, y: 0, w: 6, h: 5 } } }] } },
+  { operationId: "dashboards_reorder_tiles_create", method: "POST", path: `${P}/dashboards/1/reorder_tiles/`, status: 200, body: { tile_order: [1] } },
+  { operationId: "dashboards_move_tile_partial_update", method: "PATCH", path: `${P}/dashboards/1/move_tile/`, status: 200, body: { toDashboard: 1, tile: { id: 1 } } },
+  { operationId: "dashboards_create", method: "POST", path: `${P}/dashboards/`, status: 201, body: { name: "Proxy blank", pinned: true } },
+  { operationId: "dashboards_copy_tile_create", method: "POST", path: () => `${P}/dashboards/${createdDashboard}/copy_tile/`, status: 200, body: { fromDashboardId: 1, tileId: 1 } },
+  { operationId: "dashboards_partial_update", method: "PATCH", path: () => `${P}/dashboards/${createdDashboard}/`, status: 200,
+    body: { name: "Proxy blank (gone)", deleted: true } },
   { operationId: "insights_retrieve", method: "GET", path: `${P}/insights/PgVw0001/?include_dashboards=true`, status: 200 },
   { operationId: "insights_cancel_create", method: "POST", path: `${P}/insights/cancel/`, body: { client_query_id: "q-1" }, status: 200 },
   { operationId: "insights_timing_create", method: "POST", path: `${P}/insights/timing/`, status: 200,
@@ -208,6 +219,7 @@ async function send(base: string, call: Call): Promise<Outcome> {
   const res = await fetch(base + path, { method: call.method, headers, body: call.body === undefined ? undefined : JSON.stringify(call.body) });
   const text = await res.text();
   if (call.operationId === "insights_create" && res.status === 201) createdInsight = (JSON.parse(text) as { id: number }).id;
+  if (call.operationId === "dashboards_create" && res.status === 201) createdDashboard = (JSON.parse(text) as { id: number }).id;
   return { call, path, status: res.status, contentType: res.headers.get("content-type") ?? "", violations: res.headers.get("sl-violations"), text };
 }
 

@@ -97,6 +97,14 @@ const FEATURE_FLAGS = ["/api/projects/{project_id}/feature_flags/", "/api/projec
  * test/integration/actions.test.ts check them against the document instead.
  */
 const ACTIONS = ["/api/projects/{project_id}/actions/", "/api/projects/{project_id}/actions/{id}/", "/api/projects/{project_id}/actions/{id}/count/"];
+/**
+ * Dashboard tile actions that need a second dashboard in the project (basic.json's project 1 has one): copy_tile
+ * from dashboard 1 onto dashboard 1 is rightly 400. move_tile's example ("stay", onto its own dashboard) runs in the
+ * example run; its generated variants name random tiles (404). Both are in the Prism proxy test and
+ * test/integration/dashboards-writes.test.ts.
+ */
+const COPY_TILE = "/api/projects/{project_id}/dashboards/{id}/copy_tile/";
+const MOVE_TILE = "/api/projects/{project_id}/dashboards/{id}/move_tile/";
 const QUERY_STATUS = ["/api/projects/{project_id}/query/{query_id}/", "/api/environments/{project_id}/query/{query_id}/"];
 
 interface Summary {
@@ -134,7 +142,7 @@ const failuresOf = (output: string) =>
 
 java.describe("Specmatic contract tests from the document's examples", () => {
   it("pass for every operation Specmatic can send, but deleting a person", { timeout: 600_000 }, async () => {
-    const result = await specmatic(`!(METHOD='GET' && PATH='${ARRAY_FORMS.join(",")}') && !(METHOD='DELETE' && PATH='${PERSON}') && ${GENERATED_JSON_QUERY} && PATH!='${[...NO_REQUEST_EXAMPLES, ...FEATURE_FLAGS, ...ACTIONS].join(",")}' && !(PATH='${QUERY_STATUS.join(",")}' && STATUS='202') && ${notCsv}`);
+    const result = await specmatic(`!(METHOD='GET' && PATH='${ARRAY_FORMS.join(",")}') && !(METHOD='DELETE' && PATH='${PERSON}') && ${GENERATED_JSON_QUERY} && PATH!='${[...NO_REQUEST_EXAMPLES, ...FEATURE_FLAGS, ...ACTIONS, COPY_TILE].join(",")}' && !(PATH='${QUERY_STATUS.join(",")}' && STATUS='202') && ${notCsv}`);
     console.info(`Specmatic: ${result.run} tests, ${result.successes} passed, ${result.failures} failed`);
     expect(result.failures, failuresOf(result.output)).toBe(0);
     expect(result.run).toBeGreaterThanOrEqual(40);
@@ -164,7 +172,7 @@ java.describe("Specmatic generative contract tests", () => {
   const notJsonQuery = `PARAMETERS.QUERY!='${JSON_QUERY.join(",")}'`;
 
   it("pass for every operation but the query forms, the insights list and deleting a person", { timeout: 600_000 }, async () => {
-    const result = await specmatic(`!(METHOD='GET' && PATH='${[...QUERY_FORMS, ...MANY_PARAMETERS].join(",")}') && !(METHOD='DELETE' && PATH='${PERSON}') && PATH!='${[...QUERY_API, ...QUERY_STATUS, ...FEATURE_FLAGS, ...ACTIONS].join(",")}' && ${notJsonQuery} && ${notCsv}`, GENERATIVE);
+    const result = await specmatic(`!(METHOD='GET' && PATH='${[...QUERY_FORMS, ...MANY_PARAMETERS].join(",")}') && !(METHOD='DELETE' && PATH='${PERSON}') && PATH!='${[...QUERY_API, ...QUERY_STATUS, ...FEATURE_FLAGS, ...ACTIONS, COPY_TILE, MOVE_TILE].join(",")}' && ${notJsonQuery} && ${notCsv}`, GENERATIVE);
     console.info(`Specmatic generative: ${result.run} tests generated, ${result.successes} passed, ${result.failures} failed`);
     expect(result.failures, failuresOf(result.output)).toBe(0);
     expect(result.run).toBeGreaterThanOrEqual(1100);
