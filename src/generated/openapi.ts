@@ -501,6 +501,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/projects/{project_id}/insights/viewed/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record views of insights
+         * @description Records that the caller viewed each of the given insights now, as `POST /insights/{id}/viewed/` does for one.
+         *     Beyond the spec: the real service's endpoint, which its web app calls for the insights a page shows. The views are what the caller's `my_last_viewed` and everyone's `trending` read. Answers 201 without a body, as the real service does.
+         */
+        post: operations["insights_viewed_list_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/projects/{project_id}/insights/{id}/": {
         parameters: {
             query?: never;
@@ -2634,6 +2661,19 @@ export interface components {
             saved?: boolean;
         } & {
             [key: string]: unknown;
+        };
+        /**
+         * @description The insights the caller has just seen, as the real service's web app reports them in one request.
+         * @example {
+         *       "insight_ids": [
+         *         1,
+         *         2
+         *       ]
+         *     }
+         */
+        InsightViewedRequest: {
+            /** @description Insight ids (integers) of this project, at least one and at most 100. An id that names no insight of the project, or a deleted one, records nothing and is not an error (our choice: the web app reports what it displayed, which may have been deleted meanwhile). The same id twice counts once. */
+            insight_ids: number[];
         };
         /**
          * @description A page of events, newest first unless `orderBy` says otherwise.
@@ -6168,6 +6208,42 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    insights_viewed_list_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InsightViewedRequest"];
+            };
+        };
+        responses: {
+            /** @description The views are recorded. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
         };
