@@ -48,6 +48,75 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/projects/{project_id}/annotations/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List annotations
+         * @description Lists the annotations the project shows, latest `date_marker` first.
+         *     Beyond the spec: the real service's annotations API. Its web app loads this list (following `next` to the end) once per project and draws each annotation on the charts whose range holds its `date_marker`; the answers of the analysis endpoints and the query API carry no annotations, here as there. Organization-wide annotations (`scope: organization`) of any project of the organization are listed too; deleted ones are not.
+         */
+        get: operations["annotations_list"];
+        put?: never;
+        /**
+         * Create an annotation
+         * @description Creates an annotation by the caller; it is listed at once.
+         *     Beyond the spec: the real service's annotations API. `scope` defaults to `dashboard_item` and `creation_type` to `USR`, as there.
+         */
+        post: operations["annotations_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/annotations/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /**
+                 * @description The annotation's id; a deleted one, or one the project does not show, is 404.
+                 * @example 1
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        /**
+         * Retrieve an annotation
+         * @description Returns one annotation that is not deleted.
+         *     Beyond the spec: the real service's annotations API.
+         */
+        get: operations["annotations_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update an annotation
+         * @description Changes the given writable fields and returns the annotation; `deleted: true` soft-deletes it.
+         *     Beyond the spec: the real service's annotations API, which has no hard delete (`DELETE` is 405). A soft-deleted annotation can still be updated here, so `deleted: false` restores it.
+         */
+        patch: operations["annotations_partial_update"];
+        trace?: never;
+    };
     "/api/projects/{project_id}/dashboards/": {
         parameters: {
             query?: never;
@@ -1596,6 +1665,107 @@ export interface components {
             previous: string | null;
             /** @description Number of entries on all pages. */
             total_count: number;
+        };
+        /**
+         * @description A note pinned to an instant of the project's charts (the real service's annotation serializer). The web app draws it on every chart whose range holds `date_marker`, restricted by `scope`.
+         * @example {
+         *       "id": 1,
+         *       "content": "Launched the new pricing page",
+         *       "date_marker": "2024-03-02T09:00:00Z",
+         *       "creation_type": "USR",
+         *       "dashboard_item": null,
+         *       "dashboard_id": null,
+         *       "dashboard_name": null,
+         *       "insight_short_id": null,
+         *       "insight_name": null,
+         *       "insight_derived_name": null,
+         *       "created_by": null,
+         *       "created_at": "2024-03-02T09:05:00Z",
+         *       "updated_at": "2024-03-02T09:05:00Z",
+         *       "deleted": false,
+         *       "scope": "project"
+         *     }
+         */
+        Annotation: {
+            id: number;
+            content: string | null;
+            /**
+             * Format: date-time
+             * @description Where the note sits on a chart's time axis (UTC).
+             */
+            date_marker: string | null;
+            /**
+             * @description `USR`: written by a person; `GIT`: by an integration (a release).
+             * @enum {string}
+             */
+            creation_type: "USR" | "GIT";
+            /** @description The insight id of a `dashboard_item` annotation. */
+            dashboard_item: number | null;
+            /** @description The dashboard of a `dashboard` annotation. */
+            dashboard_id: number | null;
+            /** @description The name of `dashboard_id`'s dashboard, or null. */
+            dashboard_name: string | null;
+            /** @description The short id of `dashboard_item`'s insight, or null. */
+            insight_short_id: string | null;
+            /** @description The name of `dashboard_item`'s insight, or null. */
+            insight_name: string | null;
+            /** @description The derived name of `dashboard_item`'s insight, or null. */
+            insight_derived_name: string | null;
+            created_by: components["schemas"]["User"] | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            deleted: boolean;
+            scope: components["schemas"]["AnnotationScope"];
+        };
+        /**
+         * @description Where the annotation shows: `dashboard_item` on one insight (`dashboard_item`), `dashboard` on the insights of one dashboard (`dashboard_id`), `project` on every chart of the project, `organization` on every chart of every project of the organization, `recording` on session recordings.
+         * @enum {string}
+         */
+        AnnotationScope: "dashboard_item" | "dashboard" | "project" | "organization" | "recording";
+        /**
+         * @description The writable fields of an annotation; read-only fields sent along are ignored. An insight or dashboard named must exist in the project (400 naming the field); deleted ones included, as the real service's foreign keys allow.
+         * @example {
+         *       "content": "Launched the new pricing page",
+         *       "date_marker": "2024-03-02T09:00:00Z",
+         *       "scope": "project"
+         *     }
+         */
+        AnnotationWrite: {
+            content?: string | null;
+            /** Format: date-time */
+            date_marker?: string | null;
+            /**
+             * @description Defaults to `USR` on create.
+             * @enum {string}
+             */
+            creation_type?: "USR" | "GIT";
+            /** @description An insight id of this project. */
+            dashboard_item?: number | null;
+            /** @description A dashboard id of this project. */
+            dashboard_id?: number | null;
+            scope?: components["schemas"]["AnnotationScope"];
+            /** @description `true` soft-deletes the annotation (it leaves the list and answers 404); `false` restores it. */
+            deleted?: boolean;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A page of the annotations a project shows. */
+        PaginatedAnnotationList: {
+            /** @description Number of annotations matching the filters. */
+            count: number;
+            /**
+             * Format: uri
+             * @description Absolute URL of the next page, or null when nothing follows.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description Absolute URL of the previous page, or null on the first page.
+             */
+            previous: string | null;
+            results: components["schemas"]["Annotation"][];
         };
         /**
          * @description The actors behind one data point of an insight. `results` holds one entry whose `people` is the page and `count` the number of people on it. The actors are persons, or groups when the analysis aggregates by groups (`aggregation_group_type_index`, `math` `unique_group`).
@@ -4897,6 +5067,190 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    annotations_list: {
+        parameters: {
+            query?: {
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
+                format?: components["parameters"]["format"];
+                /** @description Page size (the real service's default for this list is 1000). */
+                limit?: number;
+                /** @description Index of the first result to return. */
+                offset?: components["parameters"]["offset"];
+                /** @description Case-insensitive substring of `content`. */
+                search?: string;
+                /** @description Only annotations of this scope. */
+                scope?: components["schemas"]["AnnotationScope"];
+                /**
+                 * @description Only annotations whose `date_marker` is later than this instant (a date means its midnight, UTC). Our choice: the real service compares `created_at` here, which does not select a chart's range; annotations without a `date_marker` are left out.
+                 * @example 2024-03-01T00:00:00Z
+                 */
+                after?: string;
+                /**
+                 * @description Only annotations whose `date_marker` is earlier than this instant (a date means its midnight, UTC); see `after`.
+                 * @example 2024-03-08
+                 */
+                before?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of annotations (JSON), or all of them as CSV with `format=csv`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedAnnotationList"];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    annotations_create: {
+        parameters: {
+            query?: {
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
+                format?: components["parameters"]["format_any"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AnnotationWrite"];
+            };
+        };
+        responses: {
+            /** @description The created annotation. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Annotation"];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    annotations_retrieve: {
+        parameters: {
+            query?: {
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
+                format?: components["parameters"]["format_any"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /**
+                 * @description The annotation's id; a deleted one, or one the project does not show, is 404.
+                 * @example 1
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The annotation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Annotation"];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    annotations_partial_update: {
+        parameters: {
+            query?: {
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
+                format?: components["parameters"]["format_any"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /**
+                 * @description The annotation's id; a deleted one, or one the project does not show, is 404.
+                 * @example 1
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AnnotationWrite"];
+            };
+        };
+        responses: {
+            /** @description The updated annotation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Annotation"];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
         };

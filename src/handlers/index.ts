@@ -11,6 +11,7 @@ import { eventHandlers } from "./events.ts";
 import { queryHandlers } from "./query.ts";
 import { featureFlagHandlers } from "./feature-flags.ts";
 import { insightViewHandlers } from "./insight-views.ts";
+import { annotationHandlers } from "./annotations.ts";
 
 /** operationId → handler. An operation missing here answers 501 until its issue lands. */
 export const handlers: HandlerMap = {
@@ -27,4 +28,5 @@ export const handlers: HandlerMap = {
   ...queryHandlers,
   ...featureFlagHandlers,
   ...insightViewHandlers,
+  ...annotationHandlers,
 };

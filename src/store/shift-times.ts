@@ -10,7 +10,7 @@ const shiftIso = (iso: string, offsetMs: number): string => new Date(Date.parse(
 
 /**
  * Moves every recorded instant of a freshly loaded state by one offset, in place (a million events are not
- * copied): events, persons, groups, insights, insight views and activity keep their distances, so the data
+ * copied): events, persons, groups, insights, insight views, annotations and activity keep their distances, so the data
  * reads as recent again. Queued person-event deletions keep their slot: it follows the deletion schedule.
  */
 export function shiftState(state: State, offsetMs: number): void {
@@ -25,6 +25,11 @@ export function shiftState(state: State, offsetMs: number): void {
     i.created_at = shiftIso(i.created_at, offsetMs);
     i.updated_at = shiftIso(i.updated_at, offsetMs);
     i.last_modified_at = shiftIso(i.last_modified_at, offsetMs);
+  }
+  for (const a of meta.annotations) {
+    if (a.date_marker !== null) a.date_marker = shiftIso(a.date_marker, offsetMs);
+    a.created_at = shiftIso(a.created_at, offsetMs);
+    a.updated_at = shiftIso(a.updated_at, offsetMs);
   }
   for (const f of meta.feature_flags) {
     f.created_at = shiftIso(f.created_at, offsetMs);
