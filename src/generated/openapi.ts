@@ -172,6 +172,195 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/projects/{project_id}/groups/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List groups
+         * @description Lists the groups of one group type, newest first, 100 a page.
+         *     Beyond the spec: the real service's groups list, which its web app's group pages read. Without `group_type_index` the answer is a 400 naming it, as there.
+         */
+        get: operations["groups_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/groups/find/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Find a group
+         * @description Returns the group of a type with a given key.
+         *     Beyond the spec: the real service's group lookup, which its web app's group page reads. A group events name but no `$groupidentify` (or fixture) created is 404, as there.
+         */
+        get: operations["groups_find_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/groups/property_definitions/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Group property names
+         * @description Lists, per group type index, the property names its groups have and how many groups have each.
+         *     Beyond the spec: the real service's endpoint, which its web app's property filters read. Each type's names come most common first, then by name; a type without groups is left out.
+         */
+        get: operations["groups_property_definitions_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/groups/property_values/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Values of a group property
+         * @description Lists the 20 most common values of one property among the groups of a type, with how many groups have each.
+         *     Beyond the spec: the real service's endpoint, which its web app's property filters read. Values are given as text (a number as its digits, an object or list as JSON), most common first, then by value.
+         */
+        get: operations["groups_property_values_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/groups/related/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Persons and groups related to an actor
+         * @description Lists the persons and the groups of other types that share events of the last 90 days with a group, or the groups that share them with a person.
+         *     Beyond the spec: the real service's endpoint, which its web app's person and group pages read. Persons come first (oldest first), then groups by type index and key; a group events name but no record exists for is left out.
+         */
+        get: operations["groups_related_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/groups_types/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List group types
+         * @description Lists the project's group types by index, with the names the web app shows for them.
+         *     Beyond the spec: the real service's group types list (not paginated, as there).
+         */
+        get: operations["groups_types_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/groups_types/update_metadata/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Rename group types
+         * @description Sets the singular and plural names of the listed group types and returns all the project's types.
+         *     Beyond the spec: the real service's endpoint, which its web app's group type settings call. Every entry is checked before any is written. The real web app calls this path without its trailing slash; both forms are routed.
+         */
+        patch: operations["groups_types_update_metadata_partial_update"];
+        trace?: never;
+    };
     "/api/projects/{project_id}/feature_flags/": {
         parameters: {
             query?: never;
@@ -3257,6 +3446,100 @@ export interface components {
             value_at_data_point: number | null;
         };
         /**
+         * @description A group (for example a company) of one of the project's group types (the real service's group serializer).
+         * @example {
+         *       "group_type_index": 0,
+         *       "group_key": "acme",
+         *       "group_properties": {
+         *         "name": "Acme",
+         *         "industry": "manufacturing"
+         *       },
+         *       "created_at": "2024-01-10T09:00:00Z"
+         *     }
+         */
+        Group: {
+            group_type_index: number;
+            /** @description The key events name the group by in `$groups`. */
+            group_key: string;
+            /** @description The properties set by `$groupidentify` (or the fixtures). */
+            group_properties: {
+                [key: string]: unknown;
+            };
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** @description A group as `groups/find/` answers it, with the short id of its notes notebook. */
+        GroupFound: {
+            group_type_index: number;
+            group_key: string;
+            group_properties: {
+                [key: string]: unknown;
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** @description Always null (there are no notebooks here). */
+            notebook: null;
+        };
+        /** @description A property key (or value) and the number of groups that have it. */
+        GroupPropertyCount: {
+            name: string;
+            count: number;
+        };
+        /** @description A person or a group that shares events with the asked actor, in the actors endpoints' shape. */
+        GroupRelatedActor: components["schemas"]["PersonActor"] | components["schemas"]["GroupActor"];
+        /**
+         * @description One of the project's group types (the real service's group type mapping serializer).
+         * @example {
+         *       "group_type": "company",
+         *       "group_type_index": 0,
+         *       "name_singular": "company",
+         *       "name_plural": "companies",
+         *       "detail_dashboard": null,
+         *       "default_columns": null,
+         *       "created_at": null
+         *     }
+         */
+        GroupType: {
+            /** @description The name events use in `$groups` (`company`). */
+            group_type: string;
+            group_type_index: number;
+            /** @description How the web app names one group of the type; null means it uses `group_type`. */
+            name_singular: string | null;
+            name_plural: string | null;
+            /** @description Always null (no group detail dashboards here). */
+            detail_dashboard: number | null;
+            /** @description Always null (the web app's default columns). */
+            default_columns: string[] | null;
+            /**
+             * Format: date-time
+             * @description Always null (the time a type was first seen is not kept).
+             */
+            created_at: string | null;
+        };
+        /** @description New names for one group type; the names not sent are set to null, as the real service's full update does. */
+        GroupTypeMetadataUpdate: {
+            /** @description A type the project has; another index is a 400 naming it. */
+            group_type_index: number;
+            name_singular?: string | null;
+            name_plural?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A page of at most 100 groups, newest `created_at` first (ties by key), as the real service's cursor pagination pages it: no count; `next` and `previous` are absolute URLs carrying an opaque `cursor`. */
+        PaginatedGroupList: {
+            /**
+             * Format: uri
+             * @description The next page, or null when nothing follows.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description The previous page, or null on the first page.
+             */
+            previous: string | null;
+            results: components["schemas"]["Group"][];
+        };
+        /**
          * @description The cohorts a person belongs to.
          * @example {
          *       "results": [
@@ -4745,6 +5028,11 @@ export interface components {
         refresh: boolean;
         /** @description Entries per page. */
         activity_limit: number;
+        /**
+         * @description The group type, by its index 0–4 (as `GET /groups_types/` lists them). An index the project has no type for matches no group.
+         * @example 0
+         */
+        group_type_index: number;
         /** @description Page number, 1-based. */
         activity_page: number;
         /**
@@ -5335,6 +5623,310 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    groups_list: {
+        parameters: {
+            query: {
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
+                format?: components["parameters"]["format"];
+                /**
+                 * @description The group type, by its index 0–4 (as `GET /groups_types/` lists them). An index the project has no type for matches no group.
+                 * @example 0
+                 */
+                group_type_index: components["parameters"]["group_type_index"];
+                /**
+                 * @description Groups whose properties' JSON text holds this text (case-insensitive, so it finds a `name`), or whose key is this text (case-insensitive), as the real service searches.
+                 * @example acme
+                 */
+                search?: string;
+                /** @description Where a page starts: taken from `next` or `previous`, never made by hand. One that does not decode is a 404 "Invalid cursor", as the real service answers. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of groups (JSON), or its groups as CSV with `format=csv`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedGroupList"];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    groups_find_retrieve: {
+        parameters: {
+            query: {
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
+                format?: components["parameters"]["format_any"];
+                /**
+                 * @description The group type, by its index 0–4 (as `GET /groups_types/` lists them). An index the project has no type for matches no group.
+                 * @example 0
+                 */
+                group_type_index: components["parameters"]["group_type_index"];
+                /**
+                 * @description The group's key (exact).
+                 * @example acme
+                 */
+                group_key: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The group. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupFound"];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    groups_property_definitions_retrieve: {
+        parameters: {
+            query?: {
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
+                format?: components["parameters"]["format_any"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The names per group type index (the index as a string key). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: components["schemas"]["GroupPropertyCount"][];
+                    };
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    groups_property_values_retrieve: {
+        parameters: {
+            query: {
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
+                format?: components["parameters"]["format_any"];
+                /**
+                 * @description The group type, by its index 0–4 (as `GET /groups_types/` lists them). An index the project has no type for matches no group.
+                 * @example 0
+                 */
+                group_type_index: components["parameters"]["group_type_index"];
+                /**
+                 * @description The property name.
+                 * @example industry
+                 */
+                key: string;
+                /** @description Only values holding this text (case-insensitive). */
+                value?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The values. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupPropertyCount"][];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    groups_related_retrieve: {
+        parameters: {
+            query: {
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
+                format?: components["parameters"]["format_any"];
+                /**
+                 * @description The asked group's type; absent, `id` is a person.
+                 * @example 0
+                 */
+                group_type_index?: number;
+                /**
+                 * @description The group's key, or, without `group_type_index`, the person's uuid.
+                 * @example acme
+                 */
+                id: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The related actors. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupRelatedActor"][];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    groups_types_list: {
+        parameters: {
+            query?: {
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
+                format?: components["parameters"]["format_any"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The group types. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupType"][];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    groups_types_update_metadata_partial_update: {
+        parameters: {
+            query?: {
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
+                format?: components["parameters"]["format_any"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupTypeMetadataUpdate"][];
+            };
+        };
+        responses: {
+            /** @description The project's group types after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupType"][];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
         };

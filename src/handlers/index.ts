@@ -12,6 +12,7 @@ import { queryHandlers } from "./query.ts";
 import { featureFlagHandlers } from "./feature-flags.ts";
 import { insightViewHandlers } from "./insight-views.ts";
 import { annotationHandlers } from "./annotations.ts";
+import { groupHandlers } from "./groups.ts";
 
 /** operationId → handler. An operation missing here answers 501 until its issue lands. */
 export const handlers: HandlerMap = {
@@ -29,4 +30,5 @@ export const handlers: HandlerMap = {
   ...featureFlagHandlers,
   ...insightViewHandlers,
   ...annotationHandlers,
+  ...groupHandlers,
 };
