@@ -5373,12 +5373,12 @@ export interface operations {
                 /** @description Only annotations of this scope. */
                 scope?: components["schemas"]["AnnotationScope"];
                 /**
-                 * @description Only annotations whose `date_marker` is later than this instant (a date means its midnight, UTC). Our choice: the real service compares `created_at` here, which does not select a chart's range; annotations without a `date_marker` are left out.
+                 * @description Only annotations whose `date_marker` is later than this time: ISO 8601 (no offset = UTC) or relative to now (`-7d`, `2h`), as the events list reads it; anything else is a 400. Our choice: the real service compares `created_at` here, which does not select a chart's range; annotations without a `date_marker` are left out.
                  * @example 2024-03-01T00:00:00Z
                  */
                 after?: string;
                 /**
-                 * @description Only annotations whose `date_marker` is earlier than this instant (a date means its midnight, UTC); see `after`.
+                 * @description Only annotations whose `date_marker` is earlier than this time; same formats as `after`.
                  * @example 2024-03-08
                  */
                 before?: string;

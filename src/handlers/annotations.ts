@@ -5,6 +5,7 @@ import { writableFields } from "../http/writable-fields.ts";
 import { ANNOTATION_WRITABLE, type AnnotationInput } from "../store/annotations-repo.ts";
 import type { AnnotationRecord } from "../store/schema.ts";
 import type { Store } from "../store/store.ts";
+import { parseInstant } from "./instant-param.ts";
 import { toUserJson } from "./user-json.ts";
 
 /** The real serializer's shape: the insight's and dashboard's names are read through at answer time. */
@@ -30,14 +31,21 @@ function toAnnotationJson(a: AnnotationRecord, store: Store): Schema<"Annotation
   };
 }
 
-/** A date alone means its midnight UTC. */
-const instant = (value: string) => Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
+/** `after`/`before` as the events list reads them; anything else is a 400 naming it. */
+function bound(args: HandlerArgs, name: "after" | "before"): number | undefined {
+  const value = (args.c.request.query as Query<"annotations_list">)[name];
+  if (value === undefined) return undefined;
+  const ms = parseInstant(value, args.deps.clock.now(), args.project.timezone);
+  if (ms === undefined) throw fail.invalid(name, `${name} must be an ISO 8601 date-time or a relative date such as -7d or 2h.`);
+  return ms;
+}
 
 /** The list's filters: `search` over content, `scope`, and `after`/`before` over `date_marker` (bounds excluded). */
-function annotationMatcher(q: Query<"annotations_list">): (a: AnnotationRecord) => boolean {
+function annotationMatcher(args: HandlerArgs): (a: AnnotationRecord) => boolean {
+  const q = args.c.request.query as Query<"annotations_list">;
   const search = q.search?.toLowerCase();
-  const after = q.after === undefined ? undefined : instant(q.after);
-  const before = q.before === undefined ? undefined : instant(q.before);
+  const after = bound(args, "after");
+  const before = bound(args, "before");
   return (a) => {
     if (search !== undefined && !(a.content ?? "").toLowerCase().includes(search)) return false;
     if (q.scope !== undefined && a.scope !== q.scope) return false;
@@ -79,9 +87,10 @@ function findAnnotation(args: HandlerArgs, opts: { includeDeleted?: boolean } = 
 const inputOf = (args: HandlerArgs): AnnotationInput => writableFields<AnnotationInput>(args.c.request.requestBody, ANNOTATION_WRITABLE);
 
 export const annotationHandlers = {
-  annotations_list: ({ c, deps, project, url }) => {
+  annotations_list: (args) => {
+    const { c, deps, project, url } = args;
     const q = c.request.query as Query<"annotations_list">;
-    const matches = deps.store.annotations.list(project.id).filter(annotationMatcher(q)).sort(byListOrder);
+    const matches = deps.store.annotations.list(project.id).filter(annotationMatcher(args)).sort(byListOrder);
     const page = paginate(matches, url, q.limit ?? 1000, q.offset ?? 0);
     return reply(200, { ...page, results: page.results.map((a) => toAnnotationJson(a, deps.store)) });
   },

@@ -99,12 +99,14 @@ describe("the list", () => {
     expect(contents((await s.get(`${P}/annotations/`)).body)).toEqual(["Undated note", "Safari fix", "Pricing change", "Onboarding launched"]);
   });
 
-  it("selects a chart's range by date_marker (bounds excluded), a date meaning its midnight UTC", async () => {
+  it("selects a chart's range by date_marker (bounds excluded), as the events list reads bounds", async () => {
     // The range of a trend over 2024-03-01 … 2024-03-03, as the web app would ask it.
     const inRange = await s.get(`${P}/annotations/?after=2024-03-01T00:00:00Z&before=2024-03-04`);
     expect(contents(inRange.body)).toEqual(["Safari fix", "Pricing change"]);
     expect(contents((await s.get(`${P}/annotations/?before=2024-03-02T09:00:00Z`)).body)).toEqual(["Onboarding launched"]);
     expect(contents((await s.get(`${P}/annotations/?after=2024-03-02`)).body)).toEqual(["Safari fix", "Pricing change"]);
+    // Relative to the frozen now (2024-03-05T12:00Z): the last 3 days start at 03-02T12:00 (project 1 is UTC).
+    expect(contents((await s.get(`${P}/annotations/?after=-3d`)).body)).toEqual(["Safari fix"]);
   });
 
   it("filters by scope and by a case-insensitive search of the content", async () => {
