@@ -84,7 +84,16 @@ function findAnnotation(args: HandlerArgs, opts: { includeDeleted?: boolean } = 
   return annotation;
 }
 
-const inputOf = (args: HandlerArgs): AnnotationInput => writableFields<AnnotationInput>(args.c.request.requestBody, ANNOTATION_WRITABLE);
+/** The written fields, `date_marker` in UTC as the real service answers it; a date-time no clock has (`23:59:60`) is a 400. */
+function inputOf(args: HandlerArgs): AnnotationInput {
+  const input = writableFields<AnnotationInput>(args.c.request.requestBody, ANNOTATION_WRITABLE);
+  if (typeof input.date_marker === "string") {
+    const ms = Date.parse(input.date_marker);
+    if (Number.isNaN(ms)) throw fail.invalid("date_marker", "Datetime has wrong format.");
+    input.date_marker = new Date(ms).toISOString();
+  }
+  return input;
+}
 
 export const annotationHandlers = {
   annotations_list: (args) => {

@@ -37,9 +37,11 @@ describe("creating and reading", () => {
       created_by: { id: 1, first_name: "Ada" },
       created_at: "2024-03-05T12:00:00.000Z",
     });
-    expect(Date.parse(created.date_marker)).toBe(Date.parse("2024-03-02T09:00:00Z"));
+    expect(created.date_marker).toBe("2024-03-02T09:00:00.000Z");
+    // Stored and answered in UTC, whatever offset it was sent with.
+    expect((await create({ date_marker: "2024-03-02T11:00:00+02:00" })).date_marker).toBe("2024-03-02T09:00:00.000Z");
     expect((await s.get(`${P}/annotations/1/`)).body).toEqual(created);
-    expect(contents((await s.get(`${P}/annotations/`)).body)).toEqual(["Launch"]);
+    expect((await s.get(`${P}/annotations/`)).body.results.map((a: A) => a.id)).toEqual([2, 1]);
   });
 
   it("names the insight and the dashboard it is pinned to", async () => {
@@ -67,6 +69,7 @@ describe("creating and reading", () => {
       [{ content: "x".repeat(401) }, "content"],
       [{ scope: "team" }, "scope"],
       [{ date_marker: "yesterday" }, "date_marker"],
+      [{ date_marker: "2024-03-02T23:59:60Z" }, "date_marker"],
       [{ creation_type: "BOT" }, "creation_type"],
       [{ dashboard_item: "one" }, "dashboard_item"],
     ] as const) {
