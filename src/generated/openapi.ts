@@ -3516,7 +3516,7 @@ export interface components {
              */
             created_at: string | null;
         };
-        /** @description New names for one group type; the names not sent are set to null, as the real service's full update does. */
+        /** @description New names for one group type; a name not sent is kept, a null one cleared. */
         GroupTypeMetadataUpdate: {
             /** @description A type the project has; another index is a 400 naming it. */
             group_type_index: number;

@@ -113,7 +113,11 @@ export const groupHandlers = {
     rows.forEach((row, i) => {
       if (!known.has(row.group_type_index)) throw fail.invalid(`${i}__group_type_index`, `The project has no group type ${row.group_type_index}.`, "does_not_exist");
     });
-    const names = rows.map((r) => ({ group_type_index: r.group_type_index, name_singular: r.name_singular ?? null, name_plural: r.name_plural ?? null }));
+    const names = rows.map((r) => ({
+      group_type_index: r.group_type_index,
+      ...(r.name_singular !== undefined && { name_singular: r.name_singular }),
+      ...(r.name_plural !== undefined && { name_plural: r.name_plural }),
+    }));
     await deps.store.groups.renameTypes(project.id, names);
     return reply(200, deps.store.groups.types(project.id).map(toGroupTypeJson));
   },

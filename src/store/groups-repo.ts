@@ -36,11 +36,11 @@ export function createGroupsRepo(core: StoreCore) {
       return free;
     },
 
-    /** Sets the names of existing types (all checked by the caller first), in one write. */
-    async renameTypes(projectId: string, names: readonly Pick<GroupTypeRecord, "group_type_index" | "name_singular" | "name_plural">[]): Promise<void> {
-      for (const { group_type_index, name_singular, name_plural } of names) {
+    /** Sets the names given for existing types (all checked by the caller first), in one write. */
+    async renameTypes(projectId: string, names: readonly (Pick<GroupTypeRecord, "group_type_index"> & Partial<Pick<GroupTypeRecord, "name_singular" | "name_plural">>)[]): Promise<void> {
+      for (const { group_type_index, ...given } of names) {
         const type = typesOf(projectId).find((t) => t.group_type_index === group_type_index);
-        if (type) Object.assign(type, { name_singular, name_plural });
+        if (type) Object.assign(type, given);
       }
       await dbs.meta.write();
     },

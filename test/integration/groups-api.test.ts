@@ -41,6 +41,9 @@ describe("group types", () => {
       ["team", null],
     ]);
     expect((await s.get(`${P}/groups_types/`)).body[0]).toMatchObject({ name_singular: "organization", name_plural: "organizations" });
+    // A name not sent is kept; null clears it.
+    await s.patch(`${P}/groups_types/update_metadata`, [{ group_type_index: 0, name_plural: null }]);
+    expect((await s.get(`${P}/groups_types/`)).body[0]).toMatchObject({ name_singular: "organization", name_plural: null });
   });
 
   it("checks every entry before writing any: an unknown index is a 400 naming it", async () => {
