@@ -162,6 +162,75 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/projects/{project_id}/annotations/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List annotations
+         * @description Lists the annotations the project shows, latest `date_marker` first.
+         *     Beyond the spec: the real service's annotations API. Its web app loads this list (following `next` to the end) once per project and draws each annotation on the charts whose range holds its `date_marker`; the answers of the analysis endpoints and the query API carry no annotations, here as there. Organization-wide annotations (`scope: organization`) of any project of the organization are listed too; deleted ones are not.
+         */
+        get: operations["annotations_list"];
+        put?: never;
+        /**
+         * Create an annotation
+         * @description Creates an annotation by the caller; it is listed at once.
+         *     Beyond the spec: the real service's annotations API. `scope` defaults to `dashboard_item` and `creation_type` to `USR`, as there.
+         */
+        post: operations["annotations_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/annotations/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /**
+                 * @description The annotation's id; a deleted one, or one the project does not show, is 404.
+                 * @example 1
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        /**
+         * Retrieve an annotation
+         * @description Returns one annotation that is not deleted.
+         *     Beyond the spec: the real service's annotations API.
+         */
+        get: operations["annotations_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update an annotation
+         * @description Changes the given writable fields and returns the annotation; `deleted: true` soft-deletes it.
+         *     Beyond the spec: the real service's annotations API, which has no hard delete (`DELETE` is 405). A soft-deleted annotation can still be updated here, so `deleted: false` restores it.
+         */
+        patch: operations["annotations_partial_update"];
+        trace?: never;
+    };
     "/api/projects/{project_id}/dashboards/": {
         parameters: {
             query?: never;
@@ -318,6 +387,195 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/groups/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List groups
+         * @description Lists the groups of one group type, newest first, 100 a page.
+         *     Beyond the spec: the real service's groups list, which its web app's group pages read. Without `group_type_index` the answer is a 400 naming it, as there.
+         */
+        get: operations["groups_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/groups/find/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Find a group
+         * @description Returns the group of a type with a given key.
+         *     Beyond the spec: the real service's group lookup, which its web app's group page reads. A group events name but no `$groupidentify` (or fixture) created is 404, as there.
+         */
+        get: operations["groups_find_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/groups/property_definitions/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Group property names
+         * @description Lists, per group type index, the property names its groups have and how many groups have each.
+         *     Beyond the spec: the real service's endpoint, which its web app's property filters read. Each type's names come most common first, then by name; a type without groups is left out.
+         */
+        get: operations["groups_property_definitions_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/groups/property_values/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Values of a group property
+         * @description Lists the 20 most common values of one property among the groups of a type, with how many groups have each.
+         *     Beyond the spec: the real service's endpoint, which its web app's property filters read. Values are given as text (a number as its digits, an object or list as JSON), most common first, then by value.
+         */
+        get: operations["groups_property_values_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/groups/related/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Persons and groups related to an actor
+         * @description Lists the persons and the groups of other types that share events of the last 90 days with a group, or the groups that share them with a person.
+         *     Beyond the spec: the real service's endpoint, which its web app's person and group pages read. Persons come first (oldest first), then groups by type index and key; a group events name but no record exists for is left out.
+         */
+        get: operations["groups_related_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/groups_types/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List group types
+         * @description Lists the project's group types by index, with the names the web app shows for them.
+         *     Beyond the spec: the real service's group types list (not paginated, as there).
+         */
+        get: operations["groups_types_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/groups_types/update_metadata/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Rename group types
+         * @description Sets the singular and plural names of the listed group types and returns all the project's types.
+         *     Beyond the spec: the real service's endpoint, which its web app's group type settings call. Every entry is checked before any is written. The real web app calls this path without its trailing slash; both forms are routed.
+         */
+        patch: operations["groups_types_update_metadata_partial_update"];
         trace?: never;
     };
     "/api/projects/{project_id}/feature_flags/": {
@@ -712,6 +970,33 @@ export interface paths {
         get: operations["insights_trending_retrieve"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/insights/viewed/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record views of insights
+         * @description Records that the caller viewed each of the given insights now, as `POST /insights/{id}/viewed/` does for one.
+         *     Beyond the spec: the real service's endpoint, which its web app calls for the insights a page shows. The views are what the caller's `my_last_viewed` and everyone's `trending` read. Answers 201 without a body, as the real service does.
+         */
+        post: operations["insights_viewed_list_create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1812,6 +2097,107 @@ export interface components {
             previous: string | null;
             /** @description Number of entries on all pages. */
             total_count: number;
+        };
+        /**
+         * @description A note pinned to an instant of the project's charts (the real service's annotation serializer). The web app draws it on every chart whose range holds `date_marker`, restricted by `scope`.
+         * @example {
+         *       "id": 1,
+         *       "content": "Launched the new pricing page",
+         *       "date_marker": "2024-03-02T09:00:00Z",
+         *       "creation_type": "USR",
+         *       "dashboard_item": null,
+         *       "dashboard_id": null,
+         *       "dashboard_name": null,
+         *       "insight_short_id": null,
+         *       "insight_name": null,
+         *       "insight_derived_name": null,
+         *       "created_by": null,
+         *       "created_at": "2024-03-02T09:05:00Z",
+         *       "updated_at": "2024-03-02T09:05:00Z",
+         *       "deleted": false,
+         *       "scope": "project"
+         *     }
+         */
+        Annotation: {
+            id: number;
+            content: string | null;
+            /**
+             * Format: date-time
+             * @description Where the note sits on a chart's time axis (UTC).
+             */
+            date_marker: string | null;
+            /**
+             * @description `USR`: written by a person; `GIT`: by an integration (a release).
+             * @enum {string}
+             */
+            creation_type: "USR" | "GIT";
+            /** @description The insight id of a `dashboard_item` annotation. */
+            dashboard_item: number | null;
+            /** @description The dashboard of a `dashboard` annotation. */
+            dashboard_id: number | null;
+            /** @description The name of `dashboard_id`'s dashboard, or null. */
+            dashboard_name: string | null;
+            /** @description The short id of `dashboard_item`'s insight, or null. */
+            insight_short_id: string | null;
+            /** @description The name of `dashboard_item`'s insight, or null. */
+            insight_name: string | null;
+            /** @description The derived name of `dashboard_item`'s insight, or null. */
+            insight_derived_name: string | null;
+            created_by: components["schemas"]["User"] | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            deleted: boolean;
+            scope: components["schemas"]["AnnotationScope"];
+        };
+        /**
+         * @description Where the annotation shows: `dashboard_item` on one insight (`dashboard_item`), `dashboard` on the insights of one dashboard (`dashboard_id`), `project` on every chart of the project, `organization` on every chart of every project of the organization, `recording` on session recordings.
+         * @enum {string}
+         */
+        AnnotationScope: "dashboard_item" | "dashboard" | "project" | "organization" | "recording";
+        /**
+         * @description The writable fields of an annotation; read-only fields sent along are ignored. An insight or dashboard named must exist in the project (400 naming the field); deleted ones included, as the real service's foreign keys allow.
+         * @example {
+         *       "content": "Launched the new pricing page",
+         *       "date_marker": "2024-03-02T09:00:00Z",
+         *       "scope": "project"
+         *     }
+         */
+        AnnotationWrite: {
+            content?: string | null;
+            /** Format: date-time */
+            date_marker?: string | null;
+            /**
+             * @description Defaults to `USR` on create.
+             * @enum {string}
+             */
+            creation_type?: "USR" | "GIT";
+            /** @description An insight id of this project. */
+            dashboard_item?: number | null;
+            /** @description A dashboard id of this project. */
+            dashboard_id?: number | null;
+            scope?: components["schemas"]["AnnotationScope"];
+            /** @description `true` soft-deletes the annotation (it leaves the list and answers 404); `false` restores it. */
+            deleted?: boolean;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A page of the annotations a project shows. */
+        PaginatedAnnotationList: {
+            /** @description Number of annotations matching the filters. */
+            count: number;
+            /**
+             * Format: uri
+             * @description Absolute URL of the next page, or null when nothing follows.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description Absolute URL of the previous page, or null on the first page.
+             */
+            previous: string | null;
+            results: components["schemas"]["Annotation"][];
         };
         /**
          * @description The actors behind one data point of an insight. `results` holds one entry whose `people` is the page and `count` the number of people on it. The actors are persons, or groups when the analysis aggregates by groups (`aggregation_group_type_index`, `math` `unique_group`).
@@ -2937,6 +3323,19 @@ export interface components {
             [key: string]: unknown;
         };
         /**
+         * @description The insights the caller has just seen, as the real service's web app reports them in one request.
+         * @example {
+         *       "insight_ids": [
+         *         1,
+         *         2
+         *       ]
+         *     }
+         */
+        InsightViewedRequest: {
+            /** @description Insight ids (integers) of this project, at least one and at most 100. An id that names no insight of the project, or a deleted one, records nothing and is not an error (our choice: the web app reports what it displayed, which may have been deleted meanwhile). The same id twice counts once. */
+            insight_ids: number[];
+        };
+        /**
          * @description A page of events, newest first unless `orderBy` says otherwise.
          * @example {
          *       "count": 0,
@@ -3346,6 +3745,100 @@ export interface components {
             matched_recordings: unknown[];
             /** @description As for persons; the group's share of the number, or null. */
             value_at_data_point: number | null;
+        };
+        /**
+         * @description A group (for example a company) of one of the project's group types (the real service's group serializer).
+         * @example {
+         *       "group_type_index": 0,
+         *       "group_key": "acme",
+         *       "group_properties": {
+         *         "name": "Acme",
+         *         "industry": "manufacturing"
+         *       },
+         *       "created_at": "2024-01-10T09:00:00Z"
+         *     }
+         */
+        Group: {
+            group_type_index: number;
+            /** @description The key events name the group by in `$groups`. */
+            group_key: string;
+            /** @description The properties set by `$groupidentify` (or the fixtures). */
+            group_properties: {
+                [key: string]: unknown;
+            };
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** @description A group as `groups/find/` answers it, with the short id of its notes notebook. */
+        GroupFound: {
+            group_type_index: number;
+            group_key: string;
+            group_properties: {
+                [key: string]: unknown;
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** @description Always null (there are no notebooks here). */
+            notebook: null;
+        };
+        /** @description A property key (or value) and the number of groups that have it. */
+        GroupPropertyCount: {
+            name: string;
+            count: number;
+        };
+        /** @description A person or a group that shares events with the asked actor, in the actors endpoints' shape. */
+        GroupRelatedActor: components["schemas"]["PersonActor"] | components["schemas"]["GroupActor"];
+        /**
+         * @description One of the project's group types (the real service's group type mapping serializer).
+         * @example {
+         *       "group_type": "company",
+         *       "group_type_index": 0,
+         *       "name_singular": "company",
+         *       "name_plural": "companies",
+         *       "detail_dashboard": null,
+         *       "default_columns": null,
+         *       "created_at": null
+         *     }
+         */
+        GroupType: {
+            /** @description The name events use in `$groups` (`company`). */
+            group_type: string;
+            group_type_index: number;
+            /** @description How the web app names one group of the type; null means it uses `group_type`. */
+            name_singular: string | null;
+            name_plural: string | null;
+            /** @description Always null (no group detail dashboards here). */
+            detail_dashboard: number | null;
+            /** @description Always null (the web app's default columns). */
+            default_columns: string[] | null;
+            /**
+             * Format: date-time
+             * @description Always null (the time a type was first seen is not kept).
+             */
+            created_at: string | null;
+        };
+        /** @description New names for one group type; a name not sent is kept, a null one cleared. */
+        GroupTypeMetadataUpdate: {
+            /** @description A type the project has; another index is a 400 naming it. */
+            group_type_index: number;
+            name_singular?: string | null;
+            name_plural?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A page of at most 100 groups, newest `created_at` first (ties by key), as the real service's cursor pagination pages it: no count; `next` and `previous` are absolute URLs carrying an opaque `cursor`. */
+        PaginatedGroupList: {
+            /**
+             * Format: uri
+             * @description The next page, or null when nothing follows.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description The previous page, or null on the first page.
+             */
+            previous: string | null;
+            results: components["schemas"]["Group"][];
         };
         /**
          * @description The cohorts a person belongs to.
@@ -5017,6 +5510,11 @@ export interface components {
         refresh: boolean;
         /** @description Entries per page. */
         activity_limit: number;
+        /**
+         * @description The group type, by its index 0–4 (as `GET /groups_types/` lists them). An index the project has no type for matches no group.
+         * @example 0
+         */
+        group_type_index: number;
         /** @description Page number, 1-based. */
         activity_page: number;
         /**
@@ -5664,6 +6162,190 @@ export interface operations {
             500: components["responses"]["ServerError"];
         };
     };
+    annotations_list: {
+        parameters: {
+            query?: {
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
+                format?: components["parameters"]["format"];
+                /** @description Page size (the real service's default for this list is 1000). */
+                limit?: number;
+                /** @description Index of the first result to return. */
+                offset?: components["parameters"]["offset"];
+                /** @description Case-insensitive substring of `content`. */
+                search?: string;
+                /** @description Only annotations of this scope. */
+                scope?: components["schemas"]["AnnotationScope"];
+                /**
+                 * @description Only annotations whose `date_marker` is later than this time: ISO 8601 (no offset = UTC) or relative to now (`-7d`, `2h`), as the events list reads it; anything else is a 400. Our choice: the real service compares `created_at` here, which does not select a chart's range; annotations without a `date_marker` are left out.
+                 * @example 2024-03-01T00:00:00Z
+                 */
+                after?: string;
+                /**
+                 * @description Only annotations whose `date_marker` is earlier than this time; same formats as `after`.
+                 * @example 2024-03-08
+                 */
+                before?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of annotations (JSON), or all of them as CSV with `format=csv`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedAnnotationList"];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    annotations_create: {
+        parameters: {
+            query?: {
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
+                format?: components["parameters"]["format_any"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AnnotationWrite"];
+            };
+        };
+        responses: {
+            /** @description The created annotation. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Annotation"];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    annotations_retrieve: {
+        parameters: {
+            query?: {
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
+                format?: components["parameters"]["format_any"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /**
+                 * @description The annotation's id; a deleted one, or one the project does not show, is 404.
+                 * @example 1
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The annotation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Annotation"];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    annotations_partial_update: {
+        parameters: {
+            query?: {
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
+                format?: components["parameters"]["format_any"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /**
+                 * @description The annotation's id; a deleted one, or one the project does not show, is 404.
+                 * @example 1
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AnnotationWrite"];
+            };
+        };
+        responses: {
+            /** @description The updated annotation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Annotation"];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
     dashboards_list: {
         parameters: {
             query?: {
@@ -6014,6 +6696,310 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Dashboard"];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    groups_list: {
+        parameters: {
+            query: {
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
+                format?: components["parameters"]["format"];
+                /**
+                 * @description The group type, by its index 0–4 (as `GET /groups_types/` lists them). An index the project has no type for matches no group.
+                 * @example 0
+                 */
+                group_type_index: components["parameters"]["group_type_index"];
+                /**
+                 * @description Groups whose properties' JSON text holds this text (case-insensitive, so it finds a `name`), or whose key is this text (case-insensitive), as the real service searches.
+                 * @example acme
+                 */
+                search?: string;
+                /** @description Where a page starts: taken from `next` or `previous`, never made by hand. One that does not decode is a 404 "Invalid cursor", as the real service answers. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of groups (JSON), or its groups as CSV with `format=csv`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedGroupList"];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    groups_find_retrieve: {
+        parameters: {
+            query: {
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
+                format?: components["parameters"]["format_any"];
+                /**
+                 * @description The group type, by its index 0–4 (as `GET /groups_types/` lists them). An index the project has no type for matches no group.
+                 * @example 0
+                 */
+                group_type_index: components["parameters"]["group_type_index"];
+                /**
+                 * @description The group's key (exact).
+                 * @example acme
+                 */
+                group_key: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The group. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupFound"];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    groups_property_definitions_retrieve: {
+        parameters: {
+            query?: {
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
+                format?: components["parameters"]["format_any"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The names per group type index (the index as a string key). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: components["schemas"]["GroupPropertyCount"][];
+                    };
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    groups_property_values_retrieve: {
+        parameters: {
+            query: {
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
+                format?: components["parameters"]["format_any"];
+                /**
+                 * @description The group type, by its index 0–4 (as `GET /groups_types/` lists them). An index the project has no type for matches no group.
+                 * @example 0
+                 */
+                group_type_index: components["parameters"]["group_type_index"];
+                /**
+                 * @description The property name.
+                 * @example industry
+                 */
+                key: string;
+                /** @description Only values holding this text (case-insensitive). */
+                value?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The values. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupPropertyCount"][];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    groups_related_retrieve: {
+        parameters: {
+            query: {
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
+                format?: components["parameters"]["format_any"];
+                /**
+                 * @description The asked group's type; absent, `id` is a person.
+                 * @example 0
+                 */
+                group_type_index?: number;
+                /**
+                 * @description The group's key, or, without `group_type_index`, the person's uuid.
+                 * @example acme
+                 */
+                id: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The related actors. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupRelatedActor"][];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    groups_types_list: {
+        parameters: {
+            query?: {
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
+                format?: components["parameters"]["format_any"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The group types. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupType"][];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    groups_types_update_metadata_partial_update: {
+        parameters: {
+            query?: {
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
+                format?: components["parameters"]["format_any"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupTypeMetadataUpdate"][];
+            };
+        };
+        responses: {
+            /** @description The project's group types after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupType"][];
                     "text/csv": components["schemas"]["CsvBody"];
                 };
             };
@@ -7250,6 +8236,42 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    insights_viewed_list_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InsightViewedRequest"];
+            };
+        };
+        responses: {
+            /** @description The views are recorded. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
         };

@@ -44,7 +44,7 @@ function matchesSearch(person: PersonRecord, term: string): boolean {
 type ActorJson = Omit<ReturnType<typeof toActorJson>, "value_at_data_point"> & { value_at_data_point: number | null };
 
 /** The real service's group actor (posthog/queries/actor_base_query.py serialize_groups): `id` is the group key. */
-function toGroupActorJson(group: GroupRecord, value: number | null) {
+export function toGroupActorJson(group: GroupRecord, value: number | null) {
   return {
     type: "group" as const,
     id: group.group_key,

@@ -1,6 +1,6 @@
 import { LRUCache } from "lru-cache";
-import { parseAbsolute } from "../analyses/shared/date-parse.ts";
 import { parseRelativeOrAbsoluteDate } from "../analyses/shared/date-range.ts";
+import { parseInstant } from "./instant-param.ts";
 import { fail } from "../http/errors.ts";
 import { propertiesParam } from "../http/property-filters.ts";
 import { parseParam } from "../http/query-json.ts";
@@ -21,7 +21,6 @@ type Q = Record<string, unknown>;
 const FUTURE_GRACE_MS = 5_000;
 const VALUES_WINDOW_DAYS = 7;
 const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
-const RELATIVE = /^-?\d+[hdwmqyMs]$/;
 
 const queryOf = (args: HandlerArgs) => args.c.request.query as Q;
 
@@ -59,9 +58,7 @@ function instantParam(args: HandlerArgs, name: "after" | "before"): number | nul
   const raw = queryOf(args)[name];
   if (raw === undefined) return null;
   const value = String(raw);
-  const ms = RELATIVE.test(value)
-    ? parseRelativeOrAbsoluteDate(value.startsWith("-") ? value : `-${value}`, args.deps.clock.now(), args.project.timezone, "start")
-    : parseAbsolute(value, "UTC")?.ms;
+  const ms = parseInstant(value, args.deps.clock.now(), args.project.timezone);
   if (ms === undefined) throw fail.invalid(name, `${name} must be an ISO 8601 date-time or a relative date such as -7d or 2h.`);
   return ms;
 }

@@ -11,6 +11,9 @@ import { eventHandlers } from "./events.ts";
 import { queryHandlers } from "./query.ts";
 import { featureFlagHandlers } from "./feature-flags.ts";
 import { actionHandlers } from "./actions.ts";
+import { insightViewHandlers } from "./insight-views.ts";
+import { annotationHandlers } from "./annotations.ts";
+import { groupHandlers } from "./groups.ts";
 
 /** operationId → handler. An operation missing here answers 501 until its issue lands. */
 export const handlers: HandlerMap = {
@@ -27,4 +30,7 @@ export const handlers: HandlerMap = {
   ...queryHandlers,
   ...featureFlagHandlers,
   ...actionHandlers,
+  ...insightViewHandlers,
+  ...annotationHandlers,
+  ...groupHandlers,
 };

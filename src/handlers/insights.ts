@@ -149,7 +149,7 @@ export const insightHandlers = {
 
   insights_viewed_create: async (args) => {
     const insight = findInsight(args);
-    await args.deps.store.insights.recordView(args.project.id, args.caller.user.id, insight.id);
+    await args.deps.store.insights.recordViews(args.project.id, args.caller.user.id, [insight.id]);
     return reply(200, toInsightJson(insight, args.project, args.deps, { lastViewedAt: lastViewedBy(args) }));
   },
 

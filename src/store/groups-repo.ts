@@ -36,6 +36,15 @@ export function createGroupsRepo(core: StoreCore) {
       return free;
     },
 
+    /** Sets the names given for existing types (all checked by the caller first), in one write. */
+    async renameTypes(projectId: string, names: readonly (Pick<GroupTypeRecord, "group_type_index"> & Partial<Pick<GroupTypeRecord, "name_singular" | "name_plural">>)[]): Promise<void> {
+      for (const { group_type_index, ...given } of names) {
+        const type = typesOf(projectId).find((t) => t.group_type_index === group_type_index);
+        if (type) Object.assign(type, given);
+      }
+      await dbs.meta.write();
+    },
+
     /** Creates the group or merges `properties` into it (`$groupidentify` sets them, as `$set` does for persons). */
     async upsert(projectId: string, groupTypeIndex: number, groupKey: string, properties: Properties, createdAt = nowIso()): Promise<GroupRecord> {
       let group = meta().groups.find((g) => g.project_id === projectId && g.group_type_index === groupTypeIndex && g.group_key === groupKey);

@@ -42,10 +42,13 @@ export function createInsightsRepo(core: StoreCore) {
   const activity = (insight: InsightRecord, kind: string, userId: number | null, changes: ActivityChange[] | null): ActivityRecord =>
     activityEntry({ scope: "Insight", project_id: insight.project_id, id: insight.id, name: insight.name ?? insight.derived_name, short_id: insight.short_id }, kind, userId, changes, nowIso());
 
-  function recordView(projectId: string, userId: number, insightId: number) {
+  /** The one place views are recorded: each user keeps their latest view of an insight, the newest last. */
+  function recordView(projectId: string, userId: number, insightIds: readonly number[]) {
     const mine = (v: { project_id: string; user_id: number }) => v.project_id === projectId && v.user_id === userId;
-    const views = meta().insight_views.filter((v) => !(mine(v) && v.insight_id === insightId));
-    views.push({ project_id: projectId, user_id: userId, insight_id: insightId, viewed_at: nowIso() });
+    const seen = new Set(insightIds);
+    const views = meta().insight_views.filter((v) => !(mine(v) && seen.has(v.insight_id)));
+    const viewedAt = nowIso();
+    for (const insightId of seen) views.push({ project_id: projectId, user_id: userId, insight_id: insightId, viewed_at: viewedAt });
     const excess = views.filter(mine).length - VIEWS_KEPT_PER_USER;
     const drop = new Set(excess > 0 ? views.filter(mine).slice(0, excess) : []);
     meta().insight_views = views.filter((v) => !drop.has(v));
@@ -89,7 +92,7 @@ export function createInsightsRepo(core: StoreCore) {
       };
       meta().insights.push(insight);
       syncTiles(insight, input.dashboards ?? []);
-      recordView(projectId, userId, insight.id);
+      recordView(projectId, userId, [insight.id]);
       await Promise.all([dbs.meta.write(), core.logActivity([activity(insight, "created", userId, null)])]);
       return insight;
     },
@@ -118,8 +121,10 @@ export function createInsightsRepo(core: StoreCore) {
       return insight;
     },
 
-    async recordView(projectId: string, userId: number, insightId: number): Promise<void> {
-      recordView(projectId, userId, insightId);
+    /** Records the caller's view of each insight now (ids given in the order seen). */
+    async recordViews(projectId: string, userId: number, insightIds: readonly number[]): Promise<void> {
+      if (!insightIds.length) return;
+      recordView(projectId, userId, insightIds);
       await dbs.meta.write();
     },
 

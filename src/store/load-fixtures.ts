@@ -131,6 +131,7 @@ export function stateFromFixtures(doc: FixtureDocument, now: number, events?: Ev
       groups,
       feature_flags: featureFlags,
       flag_hash_key_overrides: [],
+      annotations: [],
     },
     persons,
     events,

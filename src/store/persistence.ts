@@ -184,12 +184,13 @@ export async function readState(files: StoreFiles): Promise<State | null> {
   return { meta: upgradeMeta(meta), persons, events, activity };
 }
 
-/** Store files written before group analytics, capture tokens, feature flags and dashboard writes existed gain their defaults on read. */
+/** Store files written before group analytics, capture tokens, feature flags, dashboard writes and annotations existed gain their defaults on read. */
 function upgradeMeta(meta: MetaData): MetaData {
   meta.group_types ??= [];
   meta.groups ??= [];
   meta.feature_flags ??= [];
   meta.flag_hash_key_overrides ??= [];
+  meta.annotations ??= [];
   for (const project of meta.projects) project.api_token ??= derivedProjectToken(project.id);
   for (const dashboard of meta.dashboards) upgradeDashboard(dashboard, meta);
   return meta;

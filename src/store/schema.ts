@@ -229,6 +229,29 @@ export interface InsightRecord {
   last_modified_by: number | null;
 }
 
+/** Where an annotation shows (reference: the real service's Annotation.Scope); `dashboard_item` is one insight. */
+export const ANNOTATION_SCOPES = ["dashboard_item", "dashboard", "project", "organization", "recording"] as const;
+export type AnnotationScope = (typeof ANNOTATION_SCOPES)[number];
+
+/** A note pinned to an instant of the project's charts; `organization` ones show in every project. */
+export interface AnnotationRecord {
+  id: number;
+  project_id: string;
+  content: string | null;
+  /** ISO 8601 UTC: where the note sits on a chart's time axis. */
+  date_marker: string | null;
+  /** `USR` written by a person, `GIT` by an integration. */
+  creation_type: "USR" | "GIT";
+  /** The insight id of a `dashboard_item` annotation. */
+  dashboard_item: number | null;
+  dashboard_id: number | null;
+  scope: AnnotationScope;
+  deleted: boolean;
+  created_by: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface InsightViewRecord {
   project_id: string;
   user_id: number;
@@ -277,6 +300,8 @@ export interface Counters {
   dashboard_tile: number;
   /** Absent in store files written before feature flags. */
   feature_flag?: number;
+  /** Absent in store files written before annotations. */
+  annotation?: number;
 }
 
 /** The main store file: the small records that change often. */
@@ -296,6 +321,7 @@ export interface MetaData {
   groups: GroupRecord[];
   feature_flags: FeatureFlagRecord[];
   flag_hash_key_overrides: FlagHashKeyOverrideRecord[];
+  annotations: AnnotationRecord[];
   /** How the stored dataset began; decides whether it is shifted to now at start. Absent in older files. */
   origin?: "generated" | "fixtures";
 }

@@ -10,7 +10,7 @@ const shiftIso = (iso: string, offsetMs: number): string => new Date(Date.parse(
 
 /**
  * Moves every recorded instant of a freshly loaded state by one offset, in place (a million events are not
- * copied): events, persons, groups, insights, dashboards, insight views and activity keep their distances, so the data
+ * copied): events, persons, groups, insights, dashboards, insight views, annotations and activity keep their distances, so the data
  * reads as recent again. Queued person-event deletions keep their slot: it follows the deletion schedule.
  */
 export function shiftState(state: State, offsetMs: number): void {
@@ -33,6 +33,11 @@ export function shiftState(state: State, offsetMs: number): void {
   for (const d of meta.dashboards) {
     d.created_at = shiftIso(d.created_at, offsetMs);
     if (d.last_accessed_at) d.last_accessed_at = shiftIso(d.last_accessed_at, offsetMs);
+  }
+  for (const a of meta.annotations) {
+    if (a.date_marker !== null) a.date_marker = shiftIso(a.date_marker, offsetMs);
+    a.created_at = shiftIso(a.created_at, offsetMs);
+    a.updated_at = shiftIso(a.updated_at, offsetMs);
   }
   for (const f of meta.feature_flags) {
     f.created_at = shiftIso(f.created_at, offsetMs);

@@ -3,6 +3,7 @@ import { derivedProjectToken } from "../util/ids.ts";
 import { createCore } from "./core.ts";
 import { DEFAULT_DELETION_SCHEDULE, type DeletionSchedule } from "./deletion-schedule.ts";
 import { createEventsRepo } from "./events-repo.ts";
+import { createAnnotationsRepo } from "./annotations-repo.ts";
 import { createGroupsRepo } from "./groups-repo.ts";
 import { createInsightsRepo } from "./insights-repo.ts";
 import { openDatabases, writeAll, type Databases, type StoreFiles } from "./persistence.ts";
@@ -102,6 +103,7 @@ function createStoreOver(dbs: Databases, clock: Clock, schedule: DeletionSchedul
     insights,
     flags: createFlagsRepo(core),
     actions: createActionsRepo(core),
+    annotations: createAnnotationsRepo(core),
     persons: createPersonsRepo(core, schedule),
     events,
     activity: {

@@ -29,6 +29,12 @@ function state(): State {
       pending_deletions: [{ project_id: "1", person_uuid: "u", distinct_ids: ["a"], requested_at: "2024-01-05T00:00:00.000Z", run_at: "2024-01-07T05:00:00.000Z" }],
       group_types: [],
       groups: [{ project_id: "1", group_type_index: 0, group_key: "acme", properties: {}, created_at: "2024-01-01T06:00:00.000Z" }],
+      annotations: [
+        {
+          id: 1, project_id: "1", content: "launch", date_marker: "2024-01-08T00:00:00.000Z", creation_type: "USR", dashboard_item: null, dashboard_id: null,
+          scope: "project", deleted: false, created_by: 1, created_at: "2024-01-09T00:00:00.000Z", updated_at: "2024-01-09T06:00:00.000Z",
+        },
+      ],
     },
     persons: [{ id: 1, project_id: "1", uuid: "u", distinct_ids: ["a"], properties: {}, created_at: "2024-01-01T12:00:00.000Z", is_identified: true }],
     events: EventStore.from([
@@ -55,6 +61,8 @@ describe("shifting a stored state to now", () => {
     expect([insight.created_at, insight.updated_at, insight.last_modified_at]).toEqual(["2024-01-15T00:00:00.000Z", "2024-01-16T00:00:00.000Z", "2024-01-17T00:00:00.000Z"]);
     expect(insight.filters).toEqual({ date_from: "2024-01-01" });
     expect(s.meta.insight_views[0]!.viewed_at).toBe("2024-01-18T00:00:00.000Z");
+    const annotation = s.meta.annotations[0]!;
+    expect([annotation.date_marker, annotation.created_at, annotation.updated_at]).toEqual(["2024-01-22T00:00:00.000Z", "2024-01-23T00:00:00.000Z", "2024-01-23T06:00:00.000Z"]);
     expect(s.activity[0]!.created_at).toBe("2024-01-15T00:00:00.000Z");
     expect(s.meta.pending_deletions[0]!.run_at).toBe("2024-01-07T05:00:00.000Z");
   });
