@@ -10,6 +10,7 @@ import { personHandlers } from "./persons.ts";
 import { eventHandlers } from "./events.ts";
 import { queryHandlers } from "./query.ts";
 import { featureFlagHandlers } from "./feature-flags.ts";
+import { cohortHandlers } from "./cohorts.ts";
 
 /** operationId → handler. An operation missing here answers 501 until its issue lands. */
 export const handlers: HandlerMap = {
@@ -25,4 +26,5 @@ export const handlers: HandlerMap = {
   ...eventHandlers,
   ...queryHandlers,
   ...featureFlagHandlers,
+  ...cohortHandlers,
 };

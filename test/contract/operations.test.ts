@@ -44,6 +44,14 @@ describe("the contract's operations", () => {
       "feature_flags_partial_update",
       "feature_flags_destroy",
       "feature_flags_local_evaluation_retrieve",
+      "cohorts_list",
+      "cohorts_create",
+      "cohorts_retrieve",
+      "cohorts_partial_update",
+      "cohorts_destroy",
+      "cohorts_persons_retrieve",
+      "cohorts_add_persons_to_static_cohort_partial_update",
+      "cohorts_remove_person_from_static_cohort_partial_update",
     ];
     expect(ids.filter((id) => !beyond.includes(id))).toHaveLength(46);
     expect(beyond.filter((id) => !ids.includes(id))).toEqual([]);
