@@ -4737,6 +4737,14 @@ export interface components {
         CohortFilters: {
             properties: components["schemas"]["CohortPropertyGroup"];
         };
+        /** @description A cohort's writable fields as a form, with a CSV file of its members: how the real web app uploads a static cohort. Fields holding JSON (`filters`) are sent JSON-encoded. */
+        CohortForm: components["schemas"]["CohortWrite"] & {
+            /**
+             * Format: binary
+             * @description UTF-8 CSV of persons to add to a static cohort (ignored for a dynamic one). One column is read as distinct ids, or, under a `person_id` (`person-id`, `Person .id`) or `email` (`e-mail`) header, as person uuids or integer ids, or emails. With several columns, the first header naming person ids, else distinct ids (`distinct_id`, `distinct-id`), else emails picks the column (headers are matched ignoring case). Blank cells are skipped, ids naming no person of the project too; a file with no id at all, or several columns and no id header, is a 400 with attr `csv`. Added persons join the cohort's current members.
+             */
+            csv?: string;
+        };
         /**
          * @description A page of a cohort's members, by person id. As the real endpoint, it carries no total (the cohort's `count` is it).
          * @example {
@@ -6974,6 +6982,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["CohortWrite"] & unknown;
+                "multipart/form-data": components["schemas"]["CohortForm"] & unknown;
             };
         };
         responses: {
@@ -7087,6 +7096,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["CohortWrite"];
+                "multipart/form-data": components["schemas"]["CohortForm"];
             };
         };
         responses: {

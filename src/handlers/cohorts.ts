@@ -5,6 +5,7 @@ import { writableFields } from "../http/writable-fields.ts";
 import { COHORT_WRITABLE, type CohortInput } from "../store/cohorts-repo.ts";
 import { hasBehavioralFilter, isStaticCohort } from "../store/cohorts.ts";
 import type { CohortRecord, PersonRecord, Properties } from "../store/schema.ts";
+import { idsFromCsv } from "./cohort-csv.ts";
 import { toCohortJson } from "./cohort-json.ts";
 import { requireValidFilters } from "./cohort-validation.ts";
 import { lastSeenOf } from "./person-last-seen.ts";
@@ -28,6 +29,22 @@ function requireStatic(cohort: CohortRecord, verb: "add users to" | "remove user
 /** The persons these uuids name in the project (unknown ones are skipped, as the real service skips them). */
 const personsByUuid = (args: HandlerArgs, uuids: readonly string[]): PersonRecord[] =>
   uuids.map((u) => args.deps.store.persons.find(args.project.id, u)).filter((p): p is PersonRecord => p !== undefined);
+
+/** The persons a CSV upload names (by uuid or id, distinct id, or email); unknown ones are skipped. */
+function personsFromCsv(args: HandlerArgs, text: string): PersonRecord[] {
+  const { idType, ids } = idsFromCsv(text);
+  const { persons } = args.deps.store;
+  if (idType === "person_id") return ids.map((id) => persons.find(args.project.id, id)).filter((p): p is PersonRecord => p !== undefined);
+  if (idType === "distinct_id") return ids.map((id) => persons.byDistinctId(args.project.id, id)).filter((p): p is PersonRecord => p !== undefined);
+  const emails = new Set(ids);
+  return [...args.deps.store.analysisData.index(args.project.id).personsById.values()].filter((p) => emails.has(String(p.properties.email)));
+}
+
+/** The uploaded CSV's persons, for a static cohort; none when no file came. */
+const csvMembers = (args: HandlerArgs, isStatic: boolean): number[] => {
+  const csv = bodyOf(args).csv;
+  return isStatic && typeof csv === "string" ? personsFromCsv(args, csv).map((p) => p.id) : [];
+};
 
 /** The list filters of the real service: search (name), type, created_by_id, hide_behavioral_cohorts. */
 function cohortMatcher(q: Q): (c: CohortRecord) => boolean {
@@ -77,7 +94,8 @@ export const cohortHandlers = {
     const input = writableFields<CohortInput & { name: string }>(args.c.request.requestBody, COHORT_WRITABLE);
     const isStatic = input.is_static ?? false;
     const filters = checkedFilters(args, input.filters, isStatic, null);
-    const members = personsByUuid(args, (bodyOf(args)._create_static_person_ids as string[] | undefined) ?? []).map((p) => p.id);
+    const byUuid = personsByUuid(args, (bodyOf(args)._create_static_person_ids as string[] | undefined) ?? []).map((p) => p.id);
+    const members = [...byUuid, ...csvMembers(args, isStatic)];
     const cohort = await args.deps.store.cohorts.create(args.project.id, { ...input, filters }, members, args.caller.user.id);
     return reply(201, toCohortJson(cohort, args.deps.store));
   },
@@ -90,8 +108,10 @@ export const cohortHandlers = {
     if (input.deleted === true) requireDeletable(args, cohort);
     const isStatic = input.is_static ?? isStaticCohort(cohort);
     if (input.filters !== undefined || input.is_static === false) input.filters = checkedFilters(args, input.filters ?? cohort.filters, isStatic, cohort.id);
+    const uploaded = input.deleted === true ? [] : csvMembers(args, isStatic);
     const members = args.deps.store.cohorts.resolved(args.project.id).find((c) => c.id === cohort.id)?.person_ids ?? [];
     const updated = await args.deps.store.cohorts.update(cohort, input, members, args.caller.user.id);
+    if (uploaded.length) await args.deps.store.cohorts.addPersons(updated, uploaded, args.caller.user.id, "persons_added_from_csv");
     return reply(200, toCohortJson(updated, args.deps.store));
   },
 

@@ -152,6 +152,43 @@ describe("static cohorts", () => {
   });
 });
 
+/** A multipart form as the real web app sends it: fields, and the CSV as a file. */
+async function form(method: string, url: string, fields: Record<string, string>, csv?: string) {
+  const data = new FormData();
+  for (const [k, v] of Object.entries(fields)) data.append(k, v);
+  if (csv !== undefined) data.append("csv", new Blob([csv], { type: "text/csv" }), "cohort.csv");
+  const encoded = new Request("http://form.invalid/", { method: "POST", body: data });
+  return s.request(method, url, { raw: await encoded.text(), headers: { "content-type": encoded.headers.get("content-type")! } });
+}
+
+describe("CSV uploads", () => {
+  it.each([
+    ["distinct ids, one column without a header", "a\nc\nnobody\n", [1, 3]],
+    ["emails under an email header", "Email\nb@corp.io\n\nc@example.com\n", [2, 3]],
+    ["person uuids under a person_id header", `person_id\n${UUID[2]}\n`, [2]],
+    ["the person_id column of several (preferred to distinct_id)", `distinct_id,person_id,name\nc,${UUID[1]},Ann\nb,"${UUID[2]}","Bob, Jr."\n`, [1, 2]],
+    ["the distinct-id column of several, short rows skipped", "name,distinct-id\nAnn,a\nshort\n", [1]],
+  ])("creates a static cohort from %s", async (_, csv, want) => {
+    const res = await form("POST", `${P}/cohorts/`, { name: "Imported", is_static: "true" }, csv);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body).toMatchObject({ is_static: true, count: want.length });
+    expect(await members(res.body.id)).toEqual(want);
+  });
+
+  it("adds a file's persons to a static cohort's members on update, and refuses a file without ids", async () => {
+    const res = await form("PATCH", `${P}/cohorts/1/`, { name: "Paying (imported)" }, "email\nc@example.com\n");
+    expect(res.body).toMatchObject({ name: "Paying (imported)", count: 3 });
+    const empty = await form("POST", `${P}/cohorts/`, { name: "x", is_static: "true" }, "email\n\n");
+    expect(empty.body).toMatchObject({ attr: "csv", detail: expect.stringContaining("contains no valid person IDs") });
+    const unnamed = await form("POST", `${P}/cohorts/`, { name: "x", is_static: "true" }, "a,b\n1,2\n");
+    expect(unnamed.body).toMatchObject({ attr: "csv", detail: expect.stringContaining("Found columns: a, b") });
+    // A dynamic cohort's filters come JSON-encoded in a form.
+    const dynamic = await form("POST", `${P}/cohorts/`, { name: "Recent", filters: JSON.stringify(and(pageviewsWithin(4))) });
+    expect(dynamic.body).toMatchObject({ is_static: false, count: 2 });
+    expect((await s.get(`${P}/cohorts/`)).body.count).toBe(2);
+  });
+});
+
 describe("soft delete", () => {
   it("hides a deleted cohort from lists, reads, filters and the person's cohorts; a hard delete is 405", async () => {
     const cohort = await create("Recent viewers", { filters: and(pageviewsWithin(3)) });
