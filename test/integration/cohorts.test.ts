@@ -249,6 +249,20 @@ describe("a cohort written through the API is used at once", () => {
   });
 });
 
+describe("bundled scenarios", () => {
+  it("funnels.json: behavioural cohorts over its purchases (cat 04-02, dan 04-02, ann 04-03, gus 04-04; now 04-05)", async () => {
+    await s.close();
+    s = await startTestServer(scenario("funnels"));
+    const list = await s.get(`${P}/cohorts/`);
+    expect(list.body.results.map((c: { id: number; count: number }) => [c.id, c.count])).toEqual([
+      [2, 3],
+      [1, 4],
+    ]);
+    expect(await members(1)).toEqual([1, 3, 4, 7]);
+    expect(await members(2)).toEqual([2, 5, 6]);
+  });
+});
+
 describe("persistence", () => {
   it("keeps cohorts and their members across a restart of the store", async () => {
     const dir = await mkdtemp(path.join(tmpdir(), "cohorts-"));
