@@ -4683,18 +4683,18 @@ export interface components {
             type: "behavioral";
             /** @description The event name. */
             key: string | number;
-            /** @example performed_event */
-            value: string;
-            /** @example events */
-            event_type: string;
-            time_value?: number;
-            /** @example day */
-            time_interval?: string;
+            /** @enum {string} */
+            value: "performed_event" | "performed_event_multiple";
+            /** @enum {string} */
+            event_type: "events";
+            time_value: number;
+            /** @enum {string} */
+            time_interval: "hour" | "day" | "week" | "month" | "year";
             /** @enum {string|null} */
             operator?: "gte" | "gt" | "lte" | "lt" | "eq" | "exact" | null;
             operator_value?: number | null;
             negation?: boolean;
-            explicit_datetime?: string | null;
+            explicit_datetime?: null;
             seq_event?: string | number | null;
             seq_event_type?: string | null;
             seq_time_value?: number | null;

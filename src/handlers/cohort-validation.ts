@@ -1,10 +1,11 @@
 import { fail } from "../http/errors.ts";
-import { BEHAVIORAL_VALUES, flatFilters, TIME_INTERVALS } from "../store/cohorts.ts";
+import { flatFilters } from "../store/cohorts.ts";
 import type { CohortRecord, Properties } from "../store/schema.ts";
 
 /**
  * The rules of a cohort's `filters` the document cannot express, with the real service's messages where it has
  * them (reference: the cohorts API's filter validation and its loop check). Each is a 400 with attr `filters`.
+ * Which behavioural conditions are evaluated is the document's rule (CohortFilter).
  */
 type Filters = { properties: Properties };
 
@@ -13,17 +14,6 @@ const SET_OPERATORS: ReadonlySet<unknown> = new Set(["is_set", "is_not_set"]);
 function requirePersonKeys(f: Properties): void {
   const missing = [...(f.value === undefined || f.value === null ? (SET_OPERATORS.has(f.operator) ? [] : ["value"]) : []), ...(f.operator == null ? ["operator"] : [])];
   if (missing.length) throw fail.invalid("filters", `Missing required keys for person filter: ${missing.join(", ")}`);
-}
-
-/** The mock evaluates "performed event" conditions over events (not actions) in a relative window. */
-function requireSupportedBehavior(f: Properties): void {
-  if (!(BEHAVIORAL_VALUES as readonly unknown[]).includes(f.value)) {
-    throw fail.invalid("filters", `Behavioral condition "${String(f.value)}" is not evaluated by this server; use ${BEHAVIORAL_VALUES.join(" or ")}.`);
-  }
-  if (f.event_type !== "events") throw fail.invalid("filters", 'Behavioral conditions on actions are not evaluated by this server; use event_type "events".');
-  if (typeof f.time_value !== "number" || !(TIME_INTERVALS as readonly unknown[]).includes(f.time_interval)) {
-    throw fail.invalid("filters", `A behavioral condition needs time_value (a number) and time_interval (${TIME_INTERVALS.join(", ")}).`);
-  }
 }
 
 /** Cohort ids a filter tree names. */
@@ -52,7 +42,6 @@ function makesLoop(selfId: number, filters: Filters, cohorts: readonly CohortRec
 export function requireValidFilters(filters: Filters, cohorts: readonly CohortRecord[], selfId: number | null): void {
   for (const f of flatFilters(filters.properties)) {
     if (f.type === "person") requirePersonKeys(f);
-    if (f.type === "behavioral") requireSupportedBehavior(f);
     if (f.type === "cohort" && !cohorts.some((c) => c.id === Number(f.value))) throw fail.invalid("filters", "Invalid Cohort ID in filter");
   }
   if (selfId !== null && makesLoop(selfId, filters, cohorts)) throw fail.invalid("filters", "Cohorts cannot reference other cohorts in a loop.");

@@ -7,12 +7,8 @@ import type { CohortRecord, PersonRecord, Properties, ResolvedCohort } from "./s
  * "calculating"). Static cohorts list their persons; dynamic ones are evaluated over persons and events.
  */
 
-/** Behavioural conditions the mock evaluates (reference: the cohorts API's `behavioral` filter `value`). */
-export const BEHAVIORAL_VALUES = ["performed_event", "performed_event_multiple"] as const;
-/** `time_interval` units of a behavioural condition. */
+/** `time_interval` units of a behavioural condition (the document lists the conditions evaluated: CohortFilter). */
 export const TIME_INTERVALS = ["hour", "day", "week", "month", "year"] as const;
-/** Count comparisons of `performed_event_multiple` (`operator` against `operator_value`). */
-export const COUNT_OPERATORS = ["gte", "gt", "lte", "lt", "eq", "exact"] as const;
 
 export interface CohortInputs {
   persons: ReadonlyMap<number, PersonRecord>;

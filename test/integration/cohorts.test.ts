@@ -100,12 +100,17 @@ describe("dynamic cohorts", () => {
       [{}, "This field is required."],
       [{ filters: and({ key: "plan", type: "person" }) }, "Missing required keys for person filter: value, operator"],
       [{ filters: and({ key: "id", value: 99, type: "cohort" }) }, "Invalid Cohort ID in filter"],
-      [{ filters: and(pageviewsWithin(3, { value: "performed_event_first_time" })) }, 'Behavioral condition "performed_event_first_time" is not evaluated by this server; use performed_event or performed_event_multiple.'],
     ];
     for (const [body, detail] of cases) {
       const res = await s.post(`${P}/cohorts/`, { name: "x", ...body });
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ type: "validation_error", attr: "filters", detail });
+    }
+    // Behavioural conditions the server does not evaluate break the document's rules.
+    for (const unsupported of [{ value: "performed_event_first_time" }, { event_type: "actions" }, { time_interval: "fortnight" }, { explicit_datetime: "-30d" }]) {
+      const res = await s.post(`${P}/cohorts/`, { name: "x", filters: and(pageviewsWithin(3, unsupported)) });
+      expect(res.status).toBe(400);
+      expect(res.body.attr).toMatch(/^filters__properties__values__0/);
     }
     const a = await create("a", { filters: and({ key: "id", value: 1, type: "cohort" }) });
     const b = await create("b", { filters: and({ key: "id", value: a.id, type: "cohort" }) });
