@@ -1,5 +1,5 @@
 import { fail } from "../http/errors.ts";
-import { flatFilters } from "../store/cohorts.ts";
+import { flatFilters, hasBehavioralFilter } from "../store/cohorts.ts";
 import type { CohortRecord, Properties } from "../store/schema.ts";
 
 /**
@@ -45,4 +45,19 @@ export function requireValidFilters(filters: Filters, cohorts: readonly CohortRe
     if (f.type === "cohort" && !cohorts.some((c) => c.id === Number(f.value))) throw fail.invalid("filters", "Invalid Cohort ID in filter");
   }
   if (selfId !== null && makesLoop(selfId, filters, cohorts)) throw fail.invalid("filters", "Cohorts cannot reference other cohorts in a loop.");
+}
+
+/** The cohort, or one it depends on, with a behavioural condition: flags cannot use it (reference: flag checks). */
+export function behavioralCohortWithin(cohortId: number, cohorts: readonly { id: number; name: string; filters?: Filters }[]): { name: string } | undefined {
+  const seen = new Set<number>();
+  const stack = [cohortId];
+  while (stack.length) {
+    const id = stack.pop();
+    const cohort = cohorts.find((c) => c.id === id);
+    if (!cohort || seen.has(cohort.id)) continue;
+    seen.add(cohort.id);
+    if (hasBehavioralFilter(cohort.filters)) return cohort;
+    stack.push(...referencedCohorts(cohort.filters));
+  }
+  return undefined;
 }

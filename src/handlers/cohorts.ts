@@ -7,7 +7,7 @@ import { hasBehavioralFilter, isStaticCohort } from "../store/cohorts.ts";
 import type { CohortRecord, PersonRecord, Properties } from "../store/schema.ts";
 import { idsFromCsv } from "./cohort-csv.ts";
 import { toCohortJson } from "./cohort-json.ts";
-import { requireValidFilters } from "./cohort-validation.ts";
+import { behavioralCohortWithin, referencedCohorts, requireValidFilters } from "./cohort-validation.ts";
 import { lastSeenOf } from "./person-last-seen.ts";
 import { toPersonJson } from "./person-json.ts";
 
@@ -73,12 +73,22 @@ function requireDeletable(args: HandlerArgs, cohort: CohortRecord): void {
   );
 }
 
+/** A cohort flags use may not gain a behavioural condition, directly or through a cohort it names. */
+function requireNoBehavior(filters: Filters, others: readonly CohortRecord[]): void {
+  if (hasBehavioralFilter(filters)) throw fail.invalid("filters", "Behavioral filters cannot be added to cohorts used in feature flags.", "behavioral_cohort_found");
+  for (const id of referencedCohorts(filters)) {
+    const found = behavioralCohortWithin(id, others);
+    if (found) throw fail.invalid("filters", `A cohort dependency (${found.name}) has filters based on events. These cohorts can't be used in feature flags.`, "behavioral_cohort_found");
+  }
+}
+
 /** A dynamic cohort's filters, checked; a static cohort's are kept as sent (the real service skips their checks). */
 function checkedFilters(args: HandlerArgs, filters: Filters | undefined, isStatic: boolean, selfId: number | null): Filters | undefined {
   if (isStatic) return filters;
   if (filters === undefined) throw fail.required("filters");
   const others = args.deps.store.cohorts.list(args.project.id).filter((c) => c.id !== selfId);
   requireValidFilters(filters, others, selfId);
+  if (selfId !== null && flagsUsing(args, selfId).length) requireNoBehavior(filters, others);
   return filters;
 }
 
