@@ -19,6 +19,17 @@ export function readFormBody(limitBytes: number, limitText: string) {
     }
     const body: Record<string, unknown> = {};
     let failed: unknown = null;
+    // Busboy may report an error and still finish: answer once.
+    let answered = false;
+    const answer = (err?: unknown) => {
+      if (answered) return;
+      answered = true;
+      if (err) {
+        req.unpipe(form);
+        req.resume();
+      }
+      next(err);
+    };
     form.on("field", (name: string, value: string, _nameTruncated: boolean, valueTruncated: boolean) => {
       if (valueTruncated) failed ??= fail.tooLarge(limitText);
       body[name] = jsonValue(value);
@@ -29,11 +40,12 @@ export function readFormBody(limitBytes: number, limitText: string) {
       stream.on("limit", () => (failed ??= fail.tooLarge(limitText)));
       stream.on("end", () => (body[name] = Buffer.concat(chunks).toString("utf8")));
     });
-    form.on("error", (e: Error) => next(fail.invalid(null, `The multipart body cannot be read: ${e.message}.`, "parse_error")));
+    form.on("error", (e: Error) => answer(fail.invalid(null, `The multipart body cannot be read: ${e.message}.`, "parse_error")));
+    req.on("error", (e: Error) => answer(e));
     form.on("finish", () => {
-      if (failed) return next(failed);
+      if (failed) return answer(failed);
       req.body = body;
-      next();
+      answer();
     });
     req.pipe(form);
   };

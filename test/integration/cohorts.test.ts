@@ -192,6 +192,17 @@ describe("CSV uploads", () => {
     expect(dynamic.body).toMatchObject({ is_static: false, count: 2 });
     expect((await s.get(`${P}/cohorts/`)).body.count).toBe(2);
   });
+
+  it("answers a broken or oversized form with one 4xx", async () => {
+    const noBoundary = await s.request("POST", `${P}/cohorts/`, { raw: "name=x", headers: { "content-type": "multipart/form-data" } });
+    expect(noBoundary.body).toMatchObject({ type: "validation_error", code: "parse_error" });
+    const cut = await s.request("POST", `${P}/cohorts/`, { raw: '--b\r\ncontent-disposition: form-data; name="name"\r\n\r\nx', headers: { "content-type": "multipart/form-data; boundary=b" } });
+    expect(cut.status).toBe(400);
+    const huge = await form("POST", `${P}/cohorts/`, { name: "x", is_static: "true" }, "a\n".repeat(600_000));
+    expect(huge.body).toMatchObject({ code: "payload_too_large" });
+    // Another operation does not read forms: the 415 of a body that is not JSON.
+    expect((await form("POST", `${P}/feature_flags/`, { key: "x" })).status).toBe(415);
+  });
 });
 
 describe("soft delete", () => {
