@@ -737,6 +737,62 @@ export interface paths {
         patch: operations["cohorts_partial_update"];
         trace?: never;
     };
+    "/api/projects/{project_id}/cohorts/activity/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Activity log of all cohorts
+         * @description Returns the activity log of every cohort of the project (deleted ones included), newest first, in pages of `limit` entries numbered by `page`.
+         *     Beyond the spec: the real service's cohort activity log. Entries: `created`, `updated`, `deleted`, `restored`, `persons_added_manually`, `persons_added_from_csv`, `person_removed_manually`.
+         */
+        get: operations["cohorts_all_activity_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/cohorts/{id}/activity/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /** @description Cohort id; a soft-deleted cohort's log is answered too. An id that names no cohort of the project is 404. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        /**
+         * Activity log of a cohort
+         * @description Returns the activity log of one cohort, newest first, in pages of `limit` entries numbered by `page`.
+         *     Beyond the spec: the real service's cohort activity log (the entries are listed on the project-wide log).
+         */
+        get: operations["cohorts_activity_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/projects/{project_id}/cohorts/{id}/persons/": {
         parameters: {
             query?: never;
@@ -1682,7 +1738,7 @@ export interface components {
              */
             activity: string;
             /** @enum {string} */
-            scope: "Insight" | "Person";
+            scope: "Insight" | "Person" | "Cohort";
             /** @description Id of the insight or person, as a string. */
             item_id: string;
             detail: {
@@ -7116,6 +7172,88 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    cohorts_all_activity_retrieve: {
+        parameters: {
+            query?: {
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
+                format?: components["parameters"]["format_any"];
+                /** @description Entries per page. */
+                limit?: components["parameters"]["activity_limit"];
+                /** @description Page number, 1-based. */
+                page?: components["parameters"]["activity_page"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the project's cohort activity log. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivityLogPage"];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    cohorts_activity_retrieve: {
+        parameters: {
+            query?: {
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
+                format?: components["parameters"]["format_any"];
+                /** @description Entries per page. */
+                limit?: components["parameters"]["activity_limit"];
+                /** @description Page number, 1-based. */
+                page?: components["parameters"]["activity_page"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /** @description Cohort id; a soft-deleted cohort's log is answered too. An id that names no cohort of the project is 404. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the cohort's activity log. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivityLogPage"];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
         };

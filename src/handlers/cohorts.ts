@@ -5,6 +5,7 @@ import { writableFields } from "../http/writable-fields.ts";
 import { COHORT_WRITABLE, type CohortInput } from "../store/cohorts-repo.ts";
 import { hasBehavioralFilter, isStaticCohort } from "../store/cohorts.ts";
 import type { CohortRecord, PersonRecord, Properties } from "../store/schema.ts";
+import { activityPage } from "./activity-json.ts";
 import { idsFromCsv } from "./cohort-csv.ts";
 import { toCohortJson } from "./cohort-json.ts";
 import { behavioralCohortWithin, referencedCohorts, requireValidFilters } from "./cohort-validation.ts";
@@ -140,6 +141,19 @@ export const cohortHandlers = {
     const lastSeen = lastSeenOf(args.deps.store, args.project.id);
     // The real endpoint's envelope has no count.
     return reply(200, { results: page.results.map((id) => toPersonJson(index.personsById.get(id)!, lastSeen)), next: page.next, previous: page.previous });
+  },
+
+  /** A cohort's log; a soft-deleted cohort keeps its log (the real service answers it too). */
+  cohorts_activity_retrieve: (args) => {
+    const id = Number((args.c.request.params as Q).id);
+    if (!args.deps.store.cohorts.get(args.project.id, id, { includeDeleted: true })) throw fail.notFound();
+    const entries = args.deps.store.activity.list(args.project.id, "Cohort", String(id));
+    return reply(200, activityPage(entries, args.deps.store, args.url, Number(queryOf(args).limit ?? 10), Number(queryOf(args).page ?? 1)));
+  },
+
+  cohorts_all_activity_retrieve: (args) => {
+    const entries = args.deps.store.activity.list(args.project.id, "Cohort");
+    return reply(200, activityPage(entries, args.deps.store, args.url, Number(queryOf(args).limit ?? 10), Number(queryOf(args).page ?? 1)));
   },
 
   cohorts_add_persons_to_static_cohort_partial_update: async (args) => {

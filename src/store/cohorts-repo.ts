@@ -67,7 +67,8 @@ export function createCohortsRepo(core: StoreCore) {
       meta()
         .cohorts.filter((c) => c.project_id === projectId && live(c))
         .sort((a, b) => (b.created_at ?? "").localeCompare(a.created_at ?? "") || b.id - a.id),
-    get: (projectId: string, id: number): CohortRecord | undefined => meta().cohorts.find((c) => c.id === id && c.project_id === projectId && live(c)),
+    get: (projectId: string, id: number, opts: { includeDeleted?: boolean } = {}): CohortRecord | undefined =>
+      meta().cohorts.find((c) => c.id === id && c.project_id === projectId && (opts.includeDeleted || live(c))),
     /** Live cohorts with their members (dynamic ones evaluated against the current persons and events). */
     resolved: resolvedOf,
     forgetResolved: () => resolved.clear(),

@@ -215,7 +215,11 @@ describe("soft delete", () => {
     expect(ids(await s.get(`${P}/cohorts/`))).toEqual([1]);
     expect((await s.get(`${P}/persons/?cohort=${cohort.id}`)).body).toMatchObject({ attr: "cohort" });
     expect((await s.get(`${P}/persons/cohorts/?person_id=1`)).body.results.map((c: { id: number }) => c.id)).toEqual([1]);
-    expect(s.store.activity.list("1", "Cohort", String(cohort.id)).map((a) => a.activity)).toEqual(["deleted", "created"]);
+    const log = await s.get(`${P}/cohorts/${cohort.id}/activity/`);
+    expect(log.body.results.map((a: { activity: string }) => a.activity)).toEqual(["deleted", "created"]);
+    expect(log.body.results[0]).toMatchObject({ scope: "Cohort", item_id: String(cohort.id), detail: { changes: [{ field: "deleted", before: false, after: true }] } });
+    expect((await s.get(`${P}/cohorts/activity/?limit=1`)).body).toMatchObject({ total_count: 2, results: [{ activity: "deleted" }] });
+    expect((await s.get(`${P}/cohorts/99/activity/`)).status).toBe(404);
   });
 
   it("refuses to delete a cohort an active flag uses, as the real service does", async () => {

@@ -80,6 +80,8 @@ const TRAFFIC: Call[] = [
   { operationId: "cohorts_remove_person_from_static_cohort_partial_update", method: "PATCH", path: `${P}/cohorts/1/remove_person_from_static_cohort/`, status: 200,
     body: { person_id: "013dafea-5553-5166-bba1-4d5d637c6839" } },
   { operationId: "cohorts_destroy", method: "DELETE", path: `${P}/cohorts/2/`, status: 405 },
+  { operationId: "cohorts_activity_retrieve", method: "GET", path: `${P}/cohorts/2/activity/`, status: 200 },
+  { operationId: "cohorts_all_activity_retrieve", method: "GET", path: `${P}/cohorts/activity/?limit=2`, status: 200 },
   { operationId: "dashboards_retrieve", method: "GET", path: `${P}/dashboards/1/`, status: 200 },
   { operationId: "insights_retrieve", method: "GET", path: `${P}/insights/PgVw0001/?include_dashboards=true`, status: 200 },
   { operationId: "insights_cancel_create", method: "POST", path: `${P}/insights/cancel/`, body: { client_query_id: "q-1" }, status: 200 },
