@@ -4668,7 +4668,9 @@ export interface components {
             name: string;
             description: string;
             /** @description The real service's legacy condition list; always empty (conditions are in `filters`). */
-            groups: unknown[];
+            groups: {
+                [key: string]: unknown;
+            }[];
             deleted: boolean;
             /** @description The dynamic cohort's conditions as written (CohortFilters); `{"properties": {}}` for a static cohort written without any. */
             filters: {
@@ -4703,7 +4705,7 @@ export interface components {
              */
             cohort_type: "static" | "person_property" | "behavioral";
             /** @description Experiments using the cohort; always empty here. */
-            experiment_set: unknown[];
+            experiment_set: number[];
         };
         /**
          * @description Persons to add to a static cohort, by uuid.
@@ -4822,11 +4824,15 @@ export interface components {
             previous: string | null;
             results: components["schemas"]["Person"][];
         };
-        /** @description `AND` or `OR` over filters and nested groups. An empty `AND` holds for everyone, an empty `OR` for nobody. */
+        /** @description `AND` or `OR` over filters and groups of filters (two levels, as the real web app writes them). An empty `AND` holds for everyone, an empty `OR` for nobody. */
         CohortPropertyGroup: {
             /** @enum {string} */
             type: "AND" | "OR";
-            values: (components["schemas"]["CohortPropertyGroup"] | components["schemas"]["CohortFilter"])[];
+            values: (components["schemas"]["CohortFilter"] | {
+                /** @enum {string} */
+                type: "AND" | "OR";
+                values: components["schemas"]["CohortFilter"][];
+            })[];
         };
         /**
          * @description The person to remove from a static cohort, by uuid.
@@ -7037,8 +7043,12 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CohortWrite"] & unknown;
-                "multipart/form-data": components["schemas"]["CohortForm"] & unknown;
+                "application/json": components["schemas"]["CohortWrite"] & {
+                    name: string;
+                };
+                "multipart/form-data": components["schemas"]["CohortForm"] & {
+                    name: string;
+                };
             };
         };
         responses: {

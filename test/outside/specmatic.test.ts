@@ -89,6 +89,15 @@ const QUERY_API = ["/api/projects/{project_id}/query/", "/api/environments/{proj
  * and test/integration/feature-flags-api.test.ts check them against the document instead.
  */
 const FEATURE_FLAGS = ["/api/projects/{project_id}/feature_flags/", "/api/projects/{project_id}/feature_flags/{id}/", "/api/projects/{project_id}/feature_flags/local_evaluation/"];
+/**
+ * The cohorts API, not yet brought into the Specmatic runs: a run over the two paths whose bodies carry cohort
+ * filters (a oneOf of three filter kinds inside groups) did not finish in 400 s, and on the other paths the
+ * example-less "all the keys" variants send random person uuids (a 400/404 by design). The Prism proxy test,
+ * the fuzzer and test/integration/cohorts.test.ts check them against the document instead.
+ */
+const COHORTS = ["", "{id}/", "{id}/persons/", "{id}/add_persons_to_static_cohort/", "{id}/remove_person_from_static_cohort/", "activity/", "{id}/activity/"].map(
+  (p) => `/api/projects/{project_id}/cohorts/${p}`,
+);
 const QUERY_STATUS = ["/api/projects/{project_id}/query/{query_id}/", "/api/environments/{project_id}/query/{query_id}/"];
 
 interface Summary {
@@ -126,7 +135,7 @@ const failuresOf = (output: string) =>
 
 java.describe("Specmatic contract tests from the document's examples", () => {
   it("pass for every operation Specmatic can send, but deleting a person", { timeout: 600_000 }, async () => {
-    const result = await specmatic(`!(METHOD='GET' && PATH='${ARRAY_FORMS.join(",")}') && !(METHOD='DELETE' && PATH='${PERSON}') && ${GENERATED_JSON_QUERY} && PATH!='${[...NO_REQUEST_EXAMPLES, ...FEATURE_FLAGS].join(",")}' && !(PATH='${QUERY_STATUS.join(",")}' && STATUS='202') && ${notCsv}`);
+    const result = await specmatic(`!(METHOD='GET' && PATH='${ARRAY_FORMS.join(",")}') && !(METHOD='DELETE' && PATH='${PERSON}') && ${GENERATED_JSON_QUERY} && PATH!='${[...NO_REQUEST_EXAMPLES, ...FEATURE_FLAGS, ...COHORTS].join(",")}' && !(PATH='${QUERY_STATUS.join(",")}' && STATUS='202') && ${notCsv}`);
     console.info(`Specmatic: ${result.run} tests, ${result.successes} passed, ${result.failures} failed`);
     expect(result.failures, failuresOf(result.output)).toBe(0);
     expect(result.run).toBeGreaterThanOrEqual(40);
@@ -156,7 +165,7 @@ java.describe("Specmatic generative contract tests", () => {
   const notJsonQuery = `PARAMETERS.QUERY!='${JSON_QUERY.join(",")}'`;
 
   it("pass for every operation but the query forms, the insights list and deleting a person", { timeout: 600_000 }, async () => {
-    const result = await specmatic(`!(METHOD='GET' && PATH='${[...QUERY_FORMS, ...MANY_PARAMETERS].join(",")}') && !(METHOD='DELETE' && PATH='${PERSON}') && PATH!='${[...QUERY_API, ...QUERY_STATUS, ...FEATURE_FLAGS].join(",")}' && ${notJsonQuery} && ${notCsv}`, GENERATIVE);
+    const result = await specmatic(`!(METHOD='GET' && PATH='${[...QUERY_FORMS, ...MANY_PARAMETERS].join(",")}') && !(METHOD='DELETE' && PATH='${PERSON}') && PATH!='${[...QUERY_API, ...QUERY_STATUS, ...FEATURE_FLAGS, ...COHORTS].join(",")}' && ${notJsonQuery} && ${notCsv}`, GENERATIVE);
     console.info(`Specmatic generative: ${result.run} tests generated, ${result.successes} passed, ${result.failures} failed`);
     expect(result.failures, failuresOf(result.output)).toBe(0);
     expect(result.run).toBeGreaterThanOrEqual(1100);
