@@ -23,6 +23,7 @@ import { docsRouter } from "./http/docs.ts";
 import { hogqlPreloader } from "./http/hogql-preload.ts";
 import { fail, toApiError } from "./http/errors.ts";
 import { assertJsonDepth } from "./http/json-depth.ts";
+import { readFormBody } from "./http/multipart.ts";
 import { ERROR_BODY_LOCAL, RequestLog, requestLogEntry } from "./http/request-log.ts";
 import { respond, respondError } from "./http/respond.ts";
 import { createBodyCache, SerializedJson } from "./http/serialized-body.ts";
@@ -91,7 +92,8 @@ function steeringAndLatency(latency: Config["latency"]) {
  */
 function readDeclaredBody(jsonParser: express.RequestHandler, takesBody: (req: Request) => boolean) {
   return (req: Request, res: Response, next: NextFunction) => {
-    if (!takesBody(req)) return next();
+    // A form body (multipart) was read before, by the operations that declare one.
+    if (!takesBody(req) || req.body !== undefined) return next();
     const checkDepth = (err?: unknown) => {
       if (err) return next(err);
       try {
@@ -180,6 +182,12 @@ export async function createApp({ store, clock, config, logger, startup, chdbMod
   app.use("/_mock", controlOriginPolicy(config.controlOrigins));
   const productCors = config.corsOrigins.length ? productCorsOf(config.corsOrigins) : undefined;
   if (productCors) app.use((req, res, next) => (isControlPath(req.path) ? next() : productCors(req, res, next)));
+  const formBody = readFormBody(config.bodyLimit, `${config.bodyLimit} bytes`);
+  app.use((req, res, next) => {
+    if (!BODY_METHODS.has(req.method) || !req.is("multipart/form-data") || req.path.startsWith("/_mock")) return next();
+    const operation = router.api.matchOperation({ method: req.method.toLowerCase(), path: routedPathOf(req.path), headers: {} });
+    return (operation?.requestBody as { content?: Record<string, unknown> } | undefined)?.content?.["multipart/form-data"] ? formBody(req, res, next) : next();
+  });
   app.use(readDeclaredBody(express.json({ limit: config.bodyLimit, type: ["application/json", "+json"], strict: false }), (req) => {
     if (!BODY_METHODS.has(req.method)) return false;
     if (req.path.startsWith("/_mock")) return controlTakesBody(req.method, req.path);

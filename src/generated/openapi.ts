@@ -1169,6 +1169,219 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/projects/{project_id}/cohorts/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List cohorts
+         * @description Lists the project's cohorts with their member counts.
+         *     Beyond the spec: the real service's cohorts API, which its web app reads for cohort pickers and filters. Cohorts that are not deleted, newest first (then by id, highest first).
+         */
+        get: operations["cohorts_list"];
+        put?: never;
+        /**
+         * Create a cohort
+         * @description Creates a cohort; analyses, the persons list and feature flags use it at once.
+         *     Beyond the spec: the real service's cohort create. A dynamic cohort needs `filters`; a static one takes its first members as person uuids in `_create_static_person_ids`.
+         */
+        post: operations["cohorts_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/cohorts/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /** @description Cohort id. An id that names no live cohort of the project is 404. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        /**
+         * Retrieve a cohort
+         * @description Returns one cohort that is not deleted, with its member count.
+         *     Beyond the spec: the real service's cohort read.
+         */
+        get: operations["cohorts_retrieve"];
+        put?: never;
+        post?: never;
+        /**
+         * Hard delete (not allowed)
+         * @description Answers 405 without a body, as the real service does; soft-delete with `PATCH` and `{"deleted": true}`.
+         */
+        delete: operations["cohorts_destroy"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a cohort
+         * @description Changes the given writable fields and returns the cohort; the next read computes its members anew.
+         *     Beyond the spec: the real service's cohort update. `deleted: true` soft-deletes it (then 404, unlisted, no members for analyses and flags).
+         */
+        patch: operations["cohorts_partial_update"];
+        trace?: never;
+    };
+    "/api/projects/{project_id}/cohorts/activity/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Activity log of all cohorts
+         * @description Returns the activity log of every cohort of the project (deleted ones included), newest first, in pages of `limit` entries numbered by `page`.
+         *     Beyond the spec: the real service's cohort activity log. Entries: `created`, `updated`, `deleted`, `restored`, `persons_added_manually`, `persons_added_from_csv`, `person_removed_manually`.
+         */
+        get: operations["cohorts_all_activity_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/cohorts/{id}/activity/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /** @description Cohort id; a soft-deleted cohort's log is answered too. An id that names no cohort of the project is 404. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        /**
+         * Activity log of a cohort
+         * @description Returns the activity log of one cohort, newest first, in pages of `limit` entries numbered by `page`.
+         *     Beyond the spec: the real service's cohort activity log (the entries are listed on the project-wide log).
+         */
+        get: operations["cohorts_activity_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/cohorts/{id}/persons/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /** @description Cohort id. An id that names no live cohort of the project is 404. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        /**
+         * Persons of a cohort
+         * @description Lists the cohort's members, by person id, as the persons list shows persons.
+         *     Beyond the spec: the real service's cohort persons endpoint. The members are the ones `count` counts.
+         */
+        get: operations["cohorts_persons_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/cohorts/{id}/add_persons_to_static_cohort/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /** @description Cohort id. An id that names no live cohort of the project is 404. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Add persons to a static cohort
+         * @description Adds persons, by uuid, to a static cohort.
+         *     Beyond the spec: the real service's action of the same name, which its web app calls from a person's page. Persons already in it stay once; uuids naming no person of the project are skipped, and a list naming none is a 400. A dynamic cohort is a 400.
+         */
+        patch: operations["cohorts_add_persons_to_static_cohort_partial_update"];
+        trace?: never;
+    };
+    "/api/projects/{project_id}/cohorts/{id}/remove_person_from_static_cohort/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /** @description Cohort id. An id that names no live cohort of the project is 404. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Remove a person from a static cohort
+         * @description Removes one person, by uuid, from a static cohort.
+         *     Beyond the spec: the real service's action of the same name, which its web app calls from a person's page. A uuid naming no person of the project, or a person not in the cohort, is a 404; a dynamic cohort is a 400.
+         */
+        patch: operations["cohorts_remove_person_from_static_cohort_partial_update"];
+        trace?: never;
+    };
     "/api/projects/{project_id}/persons/cohorts/": {
         parameters: {
             query?: never;
@@ -2053,7 +2266,7 @@ export interface components {
              */
             activity: string;
             /** @enum {string} */
-            scope: "Insight" | "Person";
+            scope: "Insight" | "Person" | "Cohort";
             /** @description Id of the insight or person, as a string. */
             item_id: string;
             detail: {
@@ -5200,6 +5413,261 @@ export interface components {
             tags: string[];
             verified: boolean;
             hidden: boolean;
+        };
+        /**
+         * @description A cohort: a named set of persons, static (listed persons) or dynamic (`filters`). Members are computed at once at each read, so `is_calculating` is always false and `last_calculation` is the time of that computation; `count` is the number of members. Usable in property filters (`type: cohort`), cohort breakdowns, the persons list's `cohort` filter and feature flag conditions as soon as it is written.
+         * @example {
+         *       "id": 3,
+         *       "name": "Pro users active this month",
+         *       "description": "",
+         *       "groups": [],
+         *       "deleted": false,
+         *       "filters": {
+         *         "properties": {
+         *           "type": "AND",
+         *           "values": [
+         *             {
+         *               "key": "plan",
+         *               "value": [
+         *                 "pro"
+         *               ],
+         *               "operator": "exact",
+         *               "type": "person"
+         *             },
+         *             {
+         *               "key": "$pageview",
+         *               "value": "performed_event",
+         *               "event_type": "events",
+         *               "time_value": 30,
+         *               "time_interval": "day",
+         *               "type": "behavioral"
+         *             }
+         *           ]
+         *         }
+         *       },
+         *       "query": null,
+         *       "is_calculating": false,
+         *       "created_by": null,
+         *       "created_at": "2024-06-01T12:00:00.000Z",
+         *       "last_calculation": "2024-06-01T12:00:00.000Z",
+         *       "errors_calculating": 0,
+         *       "count": 12,
+         *       "is_static": false,
+         *       "cohort_type": "behavioral",
+         *       "experiment_set": []
+         *     }
+         */
+        Cohort: {
+            id: number;
+            name: string;
+            description: string;
+            /** @description The real service's legacy condition list; always empty (conditions are in `filters`). */
+            groups: {
+                [key: string]: unknown;
+            }[];
+            deleted: boolean;
+            /** @description The dynamic cohort's conditions as written (CohortFilters); `{"properties": {}}` for a static cohort written without any. */
+            filters: {
+                properties: {
+                    [key: string]: unknown;
+                };
+            };
+            /** @description Cohorts from a query are not supported; always null. */
+            query: null;
+            /** @constant */
+            is_calculating: false;
+            /** @description The user who created it; null for a cohort loaded from a fixture file. */
+            created_by: components["schemas"]["User"] | null;
+            /**
+             * Format: date-time
+             * @description Null for a cohort loaded from a fixture file.
+             */
+            created_at: string | null;
+            /**
+             * Format: date-time
+             * @description When `count` was computed; null for a deleted cohort.
+             */
+            last_calculation: string | null;
+            /** @constant */
+            errors_calculating: 0;
+            /** @description Number of members; null for a deleted cohort. */
+            count: number | null;
+            is_static: boolean;
+            /**
+             * @description `static`, or for a dynamic cohort `behavioral` when any condition is behavioural, else `person_property`.
+             * @enum {string}
+             */
+            cohort_type: "static" | "person_property" | "behavioral";
+            /** @description Experiments using the cohort; always empty here. */
+            experiment_set: number[];
+        };
+        /**
+         * @description Persons to add to a static cohort, by uuid.
+         * @example {
+         *       "person_ids": [
+         *         "013dafea-5553-5166-bba1-4d5d637c6839"
+         *       ]
+         *     }
+         */
+        CohortAddPersonsRequest: {
+            /** @description Uuids of the persons; those naming no person of the project are skipped (all unknown is a 400). */
+            person_ids: string[];
+        };
+        /** @description One condition of a cohort: a person property, membership of another cohort, or a behavioural condition. `negation: true` inverts it (for a behavioural condition: "did not perform"); inside an `OR` group a cohort condition ignores `negation` (only `operator: not_in` inverts it there), as the real service's flags matcher. */
+        CohortFilter: {
+            /** @constant */
+            type: "person";
+            key: string;
+            value?: unknown;
+            operator?: string | null;
+            negation?: boolean;
+        } | {
+            /** @constant */
+            type: "cohort";
+            /** @constant */
+            key: "id";
+            value: number;
+            /** @enum {string} */
+            operator?: "in" | "not_in";
+            negation?: boolean;
+        } | {
+            /** @constant */
+            type: "behavioral";
+            /** @description The event name. */
+            key: string | number;
+            /** @enum {string} */
+            value: "performed_event" | "performed_event_multiple";
+            /** @enum {string} */
+            event_type: "events";
+            time_value: number;
+            /** @enum {string} */
+            time_interval: "hour" | "day" | "week" | "month" | "year";
+            /** @enum {string|null} */
+            operator?: "gte" | "gt" | "lte" | "lt" | "eq" | "exact" | null;
+            operator_value?: number | null;
+            negation?: boolean;
+            explicit_datetime?: null;
+            seq_event?: string | number | null;
+            seq_event_type?: string | null;
+            seq_time_value?: number | null;
+            seq_time_interval?: string | null;
+            total_periods?: number | null;
+            min_periods?: number | null;
+        };
+        /**
+         * @description A dynamic cohort's conditions: one property group under `properties`. A person is a member when the group holds for them. Conditions are evaluated at every read over the current persons and events, so a cohort follows the data without a recalculation.
+         * @example {
+         *       "properties": {
+         *         "type": "OR",
+         *         "values": [
+         *           {
+         *             "type": "AND",
+         *             "values": [
+         *               {
+         *                 "key": "plan",
+         *                 "value": [
+         *                   "pro",
+         *                   "enterprise"
+         *                 ],
+         *                 "operator": "exact",
+         *                 "type": "person"
+         *               },
+         *               {
+         *                 "key": "$pageview",
+         *                 "value": "performed_event",
+         *                 "event_type": "events",
+         *                 "time_value": 30,
+         *                 "time_interval": "day",
+         *                 "type": "behavioral"
+         *               }
+         *             ]
+         *           }
+         *         ]
+         *       }
+         *     }
+         */
+        CohortFilters: {
+            properties: components["schemas"]["CohortPropertyGroup"];
+        };
+        /** @description A cohort's writable fields as a form, with a CSV file of its members: how the real web app uploads a static cohort. Fields holding JSON (`filters`) are sent JSON-encoded. */
+        CohortForm: components["schemas"]["CohortWrite"] & {
+            /**
+             * Format: binary
+             * @description UTF-8 CSV of persons to add to a static cohort (ignored for a dynamic one). One column is read as distinct ids, or, under a `person_id` (`person-id`, `Person .id`) or `email` (`e-mail`) header, as person uuids or integer ids, or emails. With several columns, the first header naming person ids, else distinct ids (`distinct_id`, `distinct-id`), else emails picks the column (headers are matched ignoring case). Blank cells are skipped, ids naming no person of the project too; a file with no id at all, or several columns and no id header, is a 400 with attr `csv`. Added persons join the cohort's current members.
+             */
+            csv?: string;
+        };
+        /**
+         * @description A page of a cohort's members, by person id. As the real endpoint, it carries no total (the cohort's `count` is it).
+         * @example {
+         *       "next": null,
+         *       "previous": null,
+         *       "results": []
+         *     }
+         */
+        CohortPersonList: {
+            /**
+             * Format: uri
+             * @description Absolute URL of the next page, or null when nothing follows.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description Absolute URL of the previous page, or null on the first page.
+             */
+            previous: string | null;
+            results: components["schemas"]["Person"][];
+        };
+        /** @description `AND` or `OR` over filters and groups of filters (two levels, as the real web app writes them). An empty `AND` holds for everyone, an empty `OR` for nobody. */
+        CohortPropertyGroup: {
+            /** @enum {string} */
+            type: "AND" | "OR";
+            values: (components["schemas"]["CohortFilter"] | {
+                /** @enum {string} */
+                type: "AND" | "OR";
+                values: components["schemas"]["CohortFilter"][];
+            })[];
+        };
+        /**
+         * @description The person to remove from a static cohort, by uuid.
+         * @example {
+         *       "person_id": "013dafea-5553-5166-bba1-4d5d637c6839"
+         *     }
+         */
+        CohortRemovePersonRequest: {
+            /** Format: uuid */
+            person_id: string;
+        };
+        /** @description Writable fields of a cohort: the body of create (with `name` required) and of update. Read-only fields of Cohort sent along are ignored, as the real service does. */
+        CohortWrite: {
+            name?: string;
+            description?: string;
+            /** @description Required for a dynamic cohort (a 400 with attr `filters` without it: the real service would create an empty cohort). Checked as the real service checks them: a person filter needs `value` (unless the operator is `is_set`/`is_not_set`) and `operator`; a cohort filter names a live cohort of the project and makes no loop. Kept but not evaluated for a static cohort. */
+            filters?: components["schemas"]["CohortFilters"];
+            /** @description A static cohort's members are the persons given at creation (`_create_static_person_ids`) and added or removed later; a dynamic one's are computed from `filters`. Turning a dynamic cohort static keeps its current members. */
+            is_static?: boolean;
+            /** @description `true` soft-deletes the cohort: it disappears from lists and reads, and has no members for analyses and flags. Refused (400) while an active feature flag's conditions use it. */
+            deleted?: boolean;
+            /** @description On create of a static cohort, the uuids of its first members; uuids naming no person of the project are skipped. */
+            _create_static_person_ids?: string[];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A page of a project's cohorts. */
+        PaginatedCohortList: {
+            /** @description Number of cohorts matching the filters. */
+            count: number;
+            /**
+             * Format: uri
+             * @description Absolute URL of the next page, or null when nothing follows.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description Absolute URL of the previous page, or null on the first page.
+             */
+            previous: string | null;
+            results: components["schemas"]["Cohort"][];
         };
         /** @description The project settings this server models; send only the fields to change. Any other field of the real service's project settings is a 400 naming it (those settings do not exist here). */
         ProjectUpdate: {
@@ -8609,6 +9077,427 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    cohorts_list: {
+        parameters: {
+            query?: {
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
+                format?: components["parameters"]["format"];
+                /** @description Page size. */
+                limit?: components["parameters"]["limit"];
+                /** @description Index of the first result to return. */
+                offset?: components["parameters"]["offset"];
+                /** @description Case-insensitive substring of the name. */
+                search?: string;
+                /** @description Only `static` or only `dynamic` cohorts. */
+                type?: "static" | "dynamic";
+                /** @description Only cohorts created by this user id. */
+                created_by_id?: number;
+                /** @description Leave out cohorts with a behavioural condition (those feature flags cannot use). */
+                hide_behavioral_cohorts?: boolean;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of cohorts (JSON), or all of them as CSV with `format=csv`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedCohortList"];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    cohorts_create: {
+        parameters: {
+            query?: {
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
+                format?: components["parameters"]["format_any"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CohortWrite"] & {
+                    name: string;
+                };
+                "multipart/form-data": components["schemas"]["CohortForm"] & {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The created cohort. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Cohort"];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    cohorts_retrieve: {
+        parameters: {
+            query?: {
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
+                format?: components["parameters"]["format_any"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /** @description Cohort id. An id that names no live cohort of the project is 404. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cohort. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Cohort"];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    cohorts_destroy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /** @description Cohort id. An id that names no live cohort of the project is 404. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description Hard delete is not allowed. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    cohorts_partial_update: {
+        parameters: {
+            query?: {
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
+                format?: components["parameters"]["format_any"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /** @description Cohort id. An id that names no live cohort of the project is 404. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CohortWrite"];
+                "multipart/form-data": components["schemas"]["CohortForm"];
+            };
+        };
+        responses: {
+            /** @description The updated cohort. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Cohort"];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    cohorts_all_activity_retrieve: {
+        parameters: {
+            query?: {
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
+                format?: components["parameters"]["format_any"];
+                /** @description Entries per page. */
+                limit?: components["parameters"]["activity_limit"];
+                /** @description Page number, 1-based. */
+                page?: components["parameters"]["activity_page"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the project's cohort activity log. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivityLogPage"];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    cohorts_activity_retrieve: {
+        parameters: {
+            query?: {
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
+                format?: components["parameters"]["format_any"];
+                /** @description Entries per page. */
+                limit?: components["parameters"]["activity_limit"];
+                /** @description Page number, 1-based. */
+                page?: components["parameters"]["activity_page"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /** @description Cohort id; a soft-deleted cohort's log is answered too. An id that names no cohort of the project is 404. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the cohort's activity log. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivityLogPage"];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    cohorts_persons_retrieve: {
+        parameters: {
+            query?: {
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
+                format?: components["parameters"]["format"];
+                /** @description Page size. */
+                limit?: components["parameters"]["limit"];
+                /** @description Index of the first result to return. */
+                offset?: components["parameters"]["offset"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /** @description Cohort id. An id that names no live cohort of the project is 404. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of members. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CohortPersonList"];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    cohorts_add_persons_to_static_cohort_partial_update: {
+        parameters: {
+            query?: {
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
+                format?: components["parameters"]["format_any"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /** @description Cohort id. An id that names no live cohort of the project is 404. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CohortAddPersonsRequest"];
+            };
+        };
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Success"];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    cohorts_remove_person_from_static_cohort_partial_update: {
+        parameters: {
+            query?: {
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
+                format?: components["parameters"]["format_any"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /** @description Cohort id. An id that names no live cohort of the project is 404. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CohortRemovePersonRequest"];
+            };
+        };
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Success"];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
         };

@@ -3,6 +3,7 @@
  * condition sets, variants, payloads, cohort and flag references. Each failure is a 400 naming `key` or `filters`.
  */
 import { fail } from "../http/errors.ts";
+import { behavioralCohortWithin } from "./cohort-validation.ts";
 import type { FeatureFlagRecord, ResolvedCohort } from "../store/schema.ts";
 
 type Loose = Record<string, unknown>;
@@ -74,6 +75,8 @@ function requireValidProperty(p: Loose, ctx: FlagWriteContext): void {
   if (p.type === "cohort" && !ctx.cohorts.some((c) => c.id === Number(p.value))) {
     throw invalidFilters(`Cohort with id ${String(p.value)} does not exist`, "cohort_does_not_exist");
   }
+  const behavioral = p.type === "cohort" ? behavioralCohortWithin(Number(p.value), ctx.cohorts) : undefined;
+  if (behavioral) throw invalidFilters(`Cohort '${behavioral.name}' with filters on events cannot be used in feature flags.`, "behavioral_cohort_found");
   if ((p.operator === "is_date_before" || p.operator === "is_date_after") && !ctx.parseDate(p.value)) {
     throw invalidFilters(`Invalid date value: ${String(p.value)}`, "invalid_date");
   }

@@ -14,6 +14,7 @@ import { actionHandlers } from "./actions.ts";
 import { insightViewHandlers } from "./insight-views.ts";
 import { annotationHandlers } from "./annotations.ts";
 import { groupHandlers } from "./groups.ts";
+import { cohortHandlers } from "./cohorts.ts";
 
 /** operationId → handler. An operation missing here answers 501 until its issue lands. */
 export const handlers: HandlerMap = {
@@ -33,4 +34,5 @@ export const handlers: HandlerMap = {
   ...insightViewHandlers,
   ...annotationHandlers,
   ...groupHandlers,
+  ...cohortHandlers,
 };

@@ -9,6 +9,7 @@ import { buildLocalEvaluationBody, cohortMatches, evaluateFlags, type CohortFilt
 import { withForcedValues, type DefinitionFlag } from "./forced-definitions.ts";
 import { reply, type HandlerResult } from "../http/types.ts";
 import type { FeatureFlagRecord, GroupTypeRecord, PersonRecord, ProjectRecord, Properties, ResolvedCohort } from "../store/schema.ts";
+import { hasBehavioralFilter } from "../store/cohorts.ts";
 import type { Store } from "../store/store.ts";
 import { projectNumber } from "../util/ids.ts";
 
@@ -126,8 +127,9 @@ export async function evaluateForRequest(deps: FlagsDeps, project: ProjectRecord
   const inCohort = (id: number): boolean | undefined => {
     const cohort = cohorts.get(id);
     if (!cohort) return undefined;
-    // A dynamic cohort is matched on the request's view of the person, as the flags service matches it.
-    if (cohort.filters) return cohortMatches(cohort.filters as unknown as CohortFilters, personProperties, inCohort, now);
+    // A dynamic cohort is matched on the request's view of the person, as the flags service matches it; one with
+    // behavioural conditions by its computed members (events are not in the request).
+    if (cohort.filters && !hasBehavioralFilter(cohort.filters)) return cohortMatches(cohort.filters as unknown as CohortFilters, personProperties, inCohort, now);
     return person !== undefined && cohort.person_ids.includes(person.id);
   };
   const evaluated = evaluateFlags(

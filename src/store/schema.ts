@@ -125,13 +125,23 @@ export interface ActionRecord {
   pinned_at?: string | null;
 }
 
-/** A cohort: static (`person_ids`) or dynamic (`filters`, person-property conditions evaluated against the current persons). */
+/**
+ * A cohort: static (`person_ids`) or dynamic (`filters`: person-property and behavioural conditions evaluated
+ * against the current persons and events). Fixture cohorts carry only the first five fields; the rest are
+ * written by the cohorts API.
+ */
 export interface CohortRecord {
   project_id: string;
   id: number;
   name: string;
   person_ids?: number[];
   filters?: { properties: Properties };
+  description?: string;
+  /** Absent on fixture cohorts: static exactly when they list `person_ids`. */
+  is_static?: boolean;
+  deleted?: boolean;
+  created_by?: number | null;
+  created_at?: string;
 }
 
 /** A cohort with its members resolved (dynamic cohorts evaluated): what analyses and flags read. */
@@ -142,6 +152,8 @@ export interface ResolvedCohort {
   person_ids: number[];
   /** The dynamic cohort's conditions; absent for a static cohort. */
   filters?: { properties: Properties };
+  /** When `person_ids` was computed (ISO). */
+  calculated_at?: string;
 }
 
 /** A feature flag in the real service's shape; `filters` holds its release conditions, variants and payloads. */
@@ -270,7 +282,7 @@ export interface ActivityChange {
 export interface ActivityRecord {
   id: string;
   project_id: string;
-  scope: "Insight" | "Person" | "Action" | "Dashboard";
+  scope: "Insight" | "Person" | "Action" | "Dashboard" | "Cohort";
   item_id: string;
   activity: string;
   user_id: number | null;
@@ -302,6 +314,8 @@ export interface Counters {
   feature_flag?: number;
   /** Absent in store files written before annotations. */
   annotation?: number;
+  /** Absent in store files written before the cohorts API (fixture cohorts bring their own ids). */
+  cohort?: number;
 }
 
 /** The main store file: the small records that change often. */

@@ -10,9 +10,8 @@ import { openDatabases, writeAll, type Databases, type StoreFiles } from "./pers
 import { createPersonsRepo } from "./persons-repo.ts";
 import { createFlagsRepo } from "./flags-repo.ts";
 import { createActionsRepo } from "./actions-repo.ts";
-import { resolveCohorts, type CohortConditionMatcher } from "./cohorts.ts";
-import { cohortMatches, type CohortFilters } from "../flags/index.ts";
-import type { ResolvedCohort, ActivityRecord, GroupRecord, GroupTypeRecord, ProjectRecord, State, UserRecord } from "./schema.ts";
+import { createCohortsRepo } from "./cohorts-repo.ts";
+import type { ActivityRecord, GroupRecord, GroupTypeRecord, ProjectRecord, State, UserRecord } from "./schema.ts";
 
 export { INSIGHT_WRITABLE, type InsightInput } from "./insights-repo.ts";
 
@@ -21,10 +20,6 @@ export interface StoreOptions {
   persist: boolean;
   deletionSchedule?: DeletionSchedule;
 }
-
-/** Dynamic cohorts are matched as the flags service matches person properties. */
-const matchesCohortConditions: CohortConditionMatcher = (filters, properties, now) =>
-  cohortMatches(filters as unknown as CohortFilters, properties, () => undefined, now);
 
 /** Opens the store over a state: files when given, memory otherwise. The only owner of lowdb. */
 export async function createStore(state: State, clock: Clock, files: StoreFiles | null, opts: StoreOptions) {
@@ -38,6 +33,7 @@ function createStoreOver(dbs: Databases, clock: Clock, schedule: DeletionSchedul
   const { meta } = core;
   const { insights, dashboards } = createInsightsRepo(core);
   const events = createEventsRepo(core);
+  const cohorts = createCohortsRepo(core);
   type GroupData = { types: GroupTypeRecord[]; groups: GroupRecord[] };
   const groupData = new Map<string, { version: number; data: GroupData }>();
   /** A project's group types and groups, one object per data version (analyses memoise their lookups on it). */
@@ -47,18 +43,6 @@ function createStoreOver(dbs: Databases, clock: Clock, schedule: DeletionSchedul
     const data = { types: meta().group_types.filter((t) => t.project_id === projectId), groups: meta().groups.filter((g) => g.project_id === projectId) };
     groupData.set(projectId, { version: core.version(projectId), data });
     return data;
-  };
-  // Resolved per data version and minute (relative dates in conditions move with the clock).
-  const resolvedCohorts = new Map<string, { key: string; cohorts: ResolvedCohort[] }>();
-  const cohortsOf = (projectId: string): ResolvedCohort[] => {
-    const now = clock.now();
-    const key = `${core.version(projectId)}:${Math.floor(now / 60_000)}:${meta().cohorts.length}`;
-    const known = resolvedCohorts.get(projectId);
-    if (known?.key === key) return known.cohorts;
-    const own = meta().cohorts.filter((c) => c.project_id === projectId);
-    const cohorts = resolveCohorts(own, core.indexOf(projectId).personsById, matchesCohortConditions, new Date(now));
-    resolvedCohorts.set(projectId, { key, cohorts });
-    return cohorts;
   };
   return {
     users: {
@@ -104,6 +88,7 @@ function createStoreOver(dbs: Databases, clock: Clock, schedule: DeletionSchedul
     flags: createFlagsRepo(core),
     actions: createActionsRepo(core),
     annotations: createAnnotationsRepo(core),
+    cohorts,
     persons: createPersonsRepo(core, schedule),
     events,
     activity: {
@@ -118,7 +103,7 @@ function createStoreOver(dbs: Databases, clock: Clock, schedule: DeletionSchedul
       /** The project's actions that are not deleted. */
       actions: (projectId: string) => meta().actions.filter((a) => a.project_id === projectId && !a.deleted),
       /** Cohorts with their members (dynamic ones evaluated against the current persons). */
-      cohorts: cohortsOf,
+      cohorts: cohorts.resolved,
       groupTypes: (projectId: string) => meta().group_types.filter((t) => t.project_id === projectId),
       groups: (projectId: string) => meta().groups.filter((g) => g.project_id === projectId),
       groupData: groupDataOf,
@@ -131,7 +116,7 @@ function createStoreOver(dbs: Databases, clock: Clock, schedule: DeletionSchedul
       dbs.events.data = state.events;
       dbs.activity.data = state.activity;
       core.reindex();
-      resolvedCohorts.clear();
+      cohorts.forgetResolved();
       for (const p of new Set([...core.versionedProjects(), ...state.meta.projects.map((p) => p.id)])) core.bump(p);
       await writeAll(dbs);
     },

@@ -114,6 +114,15 @@ const MOVE_TILE = "/api/projects/{project_id}/dashboards/{id}/move_tile/";
  * test/integration/groups-api.test.ts (on groups.json) check them against the document instead.
  */
 const GROUPS_NEEDED = ["/api/projects/{project_id}/groups/find/", "/api/projects/{project_id}/groups_types/update_metadata/"];
+/**
+ * The cohorts API, not yet brought into the Specmatic runs: a run over the two paths whose bodies carry cohort
+ * filters (a oneOf of three filter kinds inside groups) did not finish in 400 s, and on the other paths the
+ * example-less "all the keys" variants send random person uuids (a 400/404 by design). The Prism proxy test,
+ * the fuzzer and test/integration/cohorts.test.ts check them against the document instead.
+ */
+const COHORTS = ["", "{id}/", "{id}/persons/", "{id}/add_persons_to_static_cohort/", "{id}/remove_person_from_static_cohort/", "activity/", "{id}/activity/"].map(
+  (p) => `/api/projects/{project_id}/cohorts/${p}`,
+);
 const QUERY_STATUS = ["/api/projects/{project_id}/query/{query_id}/", "/api/environments/{project_id}/query/{query_id}/"];
 
 interface Summary {
@@ -151,7 +160,7 @@ const failuresOf = (output: string) =>
 
 java.describe("Specmatic contract tests from the document's examples", () => {
   it("pass for every operation Specmatic can send, but deleting a person", { timeout: 600_000 }, async () => {
-    const result = await specmatic(`!(METHOD='GET' && PATH='${ARRAY_FORMS.join(",")}') && !(METHOD='DELETE' && PATH='${PERSON}') && ${GENERATED_JSON_QUERY} && PATH!='${[...NO_REQUEST_EXAMPLES, ...FEATURE_FLAGS, ...ACTIONS, COPY_TILE, ...GROUPS_NEEDED].join(",")}' && !(PATH='${QUERY_STATUS.join(",")}' && STATUS='202') && ${notCsv}`);
+    const result = await specmatic(`!(METHOD='GET' && PATH='${ARRAY_FORMS.join(",")}') && !(METHOD='DELETE' && PATH='${PERSON}') && ${GENERATED_JSON_QUERY} && PATH!='${[...NO_REQUEST_EXAMPLES, ...FEATURE_FLAGS, ...ACTIONS, COPY_TILE, ...GROUPS_NEEDED, ...COHORTS].join(",")}' && !(PATH='${QUERY_STATUS.join(",")}' && STATUS='202') && ${notCsv}`);
     console.info(`Specmatic: ${result.run} tests, ${result.successes} passed, ${result.failures} failed`);
     expect(result.failures, failuresOf(result.output)).toBe(0);
     expect(result.run).toBeGreaterThanOrEqual(40);
@@ -181,7 +190,7 @@ java.describe("Specmatic generative contract tests", () => {
   const notJsonQuery = `PARAMETERS.QUERY!='${JSON_QUERY.join(",")}'`;
 
   it("pass for every operation but the query forms, the insights list and deleting a person", { timeout: 600_000 }, async () => {
-    const result = await specmatic(`!(METHOD='GET' && PATH='${[...QUERY_FORMS, ...MANY_PARAMETERS].join(",")}') && !(METHOD='DELETE' && PATH='${PERSON}') && PATH!='${[...QUERY_API, ...QUERY_STATUS, ...FEATURE_FLAGS, ...ACTIONS, COPY_TILE, MOVE_TILE, ...GROUPS_NEEDED].join(",")}' && ${notJsonQuery} && ${notCsv}`, GENERATIVE);
+    const result = await specmatic(`!(METHOD='GET' && PATH='${[...QUERY_FORMS, ...MANY_PARAMETERS].join(",")}') && !(METHOD='DELETE' && PATH='${PERSON}') && PATH!='${[...QUERY_API, ...QUERY_STATUS, ...FEATURE_FLAGS, ...ACTIONS, COPY_TILE, MOVE_TILE, ...GROUPS_NEEDED, ...COHORTS].join(",")}' && ${notJsonQuery} && ${notCsv}`, GENERATIVE);
     console.info(`Specmatic generative: ${result.run} tests generated, ${result.successes} passed, ${result.failures} failed`);
     expect(result.failures, failuresOf(result.output)).toBe(0);
     expect(result.run).toBeGreaterThanOrEqual(1100);
