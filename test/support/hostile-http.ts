@@ -153,7 +153,7 @@ export function stateDigest(state: State): string {
   return createHash("sha256").update(normalisedState(state)).digest("hex");
 }
 
-/** The state as stateDigest hashes it: JSON with the random parts replaced by their position. */
+/** The state as stateDigest hashes it: JSON with the random parts replaced by their position, and the stamps reads leave out. */
 export function normalisedState(state: State): string {
   const shortIds = new Map(state.meta.insights.map((i) => [i.short_id, `short#${i.id}`]));
   const events = state.events.toArray();
@@ -161,7 +161,12 @@ export function normalisedState(state: State): string {
   const normal = {
     ...state,
     events,
-    meta: { ...state.meta, insights: state.meta.insights.map((i) => ({ ...i, short_id: shortIds.get(i.short_id) })) },
+    meta: {
+      ...state.meta,
+      insights: state.meta.insights.map((i) => ({ ...i, short_id: shortIds.get(i.short_id) })),
+      // Retrieving a dashboard stamps when it was last opened, as the real service does: a read, not a write.
+      dashboards: state.meta.dashboards.map((d) => ({ ...d, last_accessed_at: null })),
+    },
     activity: state.activity.map((a, n) => ({
       ...a,
       id: `activity#${n}`,
