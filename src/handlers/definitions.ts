@@ -112,7 +112,7 @@ function taxonomyText(args: HandlerArgs, query: Q): { success: boolean; content:
     } else return { success: false, content: `Unknown entity "${entity}": person or a group type name of the project.` };
     return lines([...counts].sort((a, b) => b[1] - a[1]).map(([v, n]) => `${v} (${n})`));
   }
-  return { success: false, content: `The taxonomy query kind "${kind}" is not answered by this mock (actions are not modelled).` };
+  return { success: false, content: `The taxonomy query kind "${kind}" is not answered by this mock (list actions with GET /api/projects/{id}/actions/).` };
 }
 
 export const definitionHandlers = {
