@@ -2223,6 +2223,187 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
+         * @description A saved action: a named set of event matchers (its steps, any of which may match) that analyses take as a series (`actions: [{"id": …}]`, `ActionsNode`) and HogQL as `matchesAction(…)`.
+         * @example {
+         *       "id": 2,
+         *       "name": "Viewed pricing or billing",
+         *       "description": "",
+         *       "tags": [],
+         *       "post_to_slack": false,
+         *       "slack_message_format": "",
+         *       "steps": [
+         *         {
+         *           "event": "$pageview",
+         *           "url": "/pricing",
+         *           "url_matching": "contains",
+         *           "properties": null,
+         *           "selector": null,
+         *           "selector_regex": null,
+         *           "tag_name": null,
+         *           "text": null,
+         *           "text_matching": null,
+         *           "href": null,
+         *           "href_matching": null
+         *         }
+         *       ],
+         *       "created_at": "2024-06-01T12:00:00.000Z",
+         *       "created_by": null,
+         *       "deleted": false,
+         *       "is_calculating": false,
+         *       "last_calculated_at": "2024-06-01T12:00:00.000Z",
+         *       "team_id": 1,
+         *       "is_action": true,
+         *       "bytecode_error": null,
+         *       "pinned_at": null,
+         *       "creation_context": null,
+         *       "user_access_level": "editor"
+         *     }
+         */
+        Action: {
+            id: number;
+            /** @description Unique among the project's actions that are not deleted. */
+            name: string | null;
+            description: string;
+            tags: string[];
+            /** @description Stored and returned; the mock sends no messages. */
+            post_to_slack: boolean;
+            slack_message_format: string;
+            steps: (components["schemas"]["ActionStep"] & {
+                /** @description The regular expression the step's selector becomes over an `elements_chain` (the real service's form of it), or null without a selector. */
+                selector_regex: string | null;
+            })[];
+            /** Format: date-time */
+            created_at: string;
+            created_by: components["schemas"]["User"] | null;
+            deleted: boolean;
+            /** @description Always false; actions match events when an analysis runs, never in the background. */
+            is_calculating: boolean;
+            /**
+             * Format: date-time
+             * @description When the action's matcher last changed: its creation, or the last write that changed its steps (from then on every analysis and `count` matches with these steps). Actions loaded from a fixture file carry the fixture's `now`.
+             */
+            last_calculated_at: string;
+            /** @description The project id. */
+            team_id: number;
+            /** @constant */
+            is_action: true;
+            /** @description Always null; the mock compiles no bytecode (a step that cannot be matched is refused at write instead). */
+            bytecode_error: string | null;
+            /** Format: date-time */
+            pinned_at: string | null;
+            /** @description Always null. */
+            creation_context: string | null;
+            /** @description Always `editor`; the mock has no access control. */
+            user_access_level: string;
+        };
+        /** @description How many events an action matched lately. */
+        ActionCount: {
+            /** @description Events of the project matching the action with a timestamp in the three months before now (calendar months, UTC, bounds excluded), as the real service's count counts them. */
+            count: number;
+        };
+        /** @description One way an event matches the action: every condition the step sets must hold (an absent or null condition is not checked), and an action matches an event when any of its steps does. A step sets at least one condition. `selector`, `tag_name`, `text` and `href` describe the clicked element of an `$autocapture` event, read from its `elements_chain`; as in the real service they are checked only when the step's `event` is `$autocapture`. */
+        ActionStep: {
+            /**
+             * @description The event name; null or absent matches any event.
+             * @example $pageview
+             */
+            event?: string | null;
+            /** @description Property filters on the event or its person, as in analyses; all must hold. */
+            properties?: components["schemas"]["PropertyFilter"][] | null;
+            /**
+             * @description Condition on the event's `$current_url`, as `url_matching` says; an event without `$current_url` does not match.
+             * @example /pricing
+             */
+            url?: string | null;
+            /**
+             * @description `contains` (the default): the URL holds the text, where `%` stands for any run of characters and `_` for one, case-sensitive (SQL LIKE, as the real service prints it); `exact`: the whole URL; `regex`: an RE2 pattern found anywhere in the URL (an invalid pattern is a 400 naming this step's `url`).
+             * @enum {string|null}
+             */
+            url_matching?: "contains" | "exact" | "regex" | null;
+            /**
+             * @description A CSS selector the clicked element (or the chain of its ancestors) fits: tag names, `.class`, `#id`, `[attribute="value"]`, `:nth-child(n)`, `:nth-of-type(n)`, combined with a space (descendant) or `>` (direct child). Parts match from the outermost element inwards, as the real service's action matcher does.
+             * @example div > button.cta
+             */
+            selector?: string | null;
+            /**
+             * @description The clicked element's tag name, exactly.
+             * @example button
+             */
+            tag_name?: string | null;
+            /**
+             * @description The text of an element of the chain, as `text_matching` says.
+             * @example Sign up
+             */
+            text?: string | null;
+            /**
+             * @description `exact` (the default when null or absent), `contains` (case-insensitive, `%` and `_` as in SQL LIKE) or `regex` (an RE2 pattern found anywhere in the text).
+             * @enum {string|null}
+             */
+            text_matching?: "contains" | "exact" | "regex" | null;
+            /**
+             * @description The link target of the chain's first element with an `href`, as `href_matching` says.
+             * @example /signup
+             */
+            href?: string | null;
+            /**
+             * @description `exact` (the default when null or absent), `contains` (case-insensitive) or `regex`, as for `text_matching`.
+             * @enum {string|null}
+             */
+            href_matching?: "contains" | "exact" | "regex" | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Writable fields of an action: the body of create (with `name` required) and of update. Read-only fields of Action sent along are ignored, as the real service does. */
+        ActionWrite: {
+            /** @description Unique among the project's actions that are not deleted (a clash is a 400 on `name` naming the other action's id). */
+            name?: string;
+            description?: string;
+            tags?: string[];
+            post_to_slack?: boolean;
+            slack_message_format?: string;
+            /** @description The steps, replacing all current ones when sent. Each step sets at least one condition. */
+            steps?: components["schemas"]["ActionStep"][];
+            /** @description `true` soft-deletes the action (it leaves lists, reads and analyses); `false` restores it. */
+            deleted?: boolean;
+            /**
+             * Format: date-time
+             * @description Any instant pins the action, null unpins it.
+             */
+            pinned_at?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A page of a project's actions. */
+        PaginatedActionList: {
+            /** @description Number of actions matching the filters. */
+            count: number;
+            /**
+             * Format: uri
+             * @description Absolute URL of the next page, or null when nothing follows.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description Absolute URL of the previous page, or null on the first page.
+             */
+            previous: string | null;
+            results: components["schemas"]["Action"][];
+        };
+        /** @description The project settings this server models; send only the fields to change. Any other field of the real service's project settings is a 400 naming it (those settings do not exist here). */
+        ProjectUpdate: {
+            name?: string;
+            /**
+             * @description IANA time zone name; an unknown zone is a 400.
+             * @example Europe/Berlin
+             */
+            timezone?: string;
+            /**
+             * @description 0 Sunday or 1 Monday.
+             * @enum {integer}
+             */
+            week_start_day?: 0 | 1;
+        };
+        /**
          * @description One entry of the activity log of an insight or a person.
          * @example {
          *       "id": "018e0f3c-1111-7a00-8b00-00000000a001",
@@ -5668,187 +5849,6 @@ export interface components {
              */
             previous: string | null;
             results: components["schemas"]["Cohort"][];
-        };
-        /** @description The project settings this server models; send only the fields to change. Any other field of the real service's project settings is a 400 naming it (those settings do not exist here). */
-        ProjectUpdate: {
-            name?: string;
-            /**
-             * @description IANA time zone name; an unknown zone is a 400.
-             * @example Europe/Berlin
-             */
-            timezone?: string;
-            /**
-             * @description 0 Sunday or 1 Monday.
-             * @enum {integer}
-             */
-            week_start_day?: 0 | 1;
-        };
-        /** @description One way an event matches the action: every condition the step sets must hold (an absent or null condition is not checked), and an action matches an event when any of its steps does. A step sets at least one condition. `selector`, `tag_name`, `text` and `href` describe the clicked element of an `$autocapture` event, read from its `elements_chain`; as in the real service they are checked only when the step's `event` is `$autocapture`. */
-        ActionStep: {
-            /**
-             * @description The event name; null or absent matches any event.
-             * @example $pageview
-             */
-            event?: string | null;
-            /** @description Property filters on the event or its person, as in analyses; all must hold. */
-            properties?: components["schemas"]["PropertyFilter"][] | null;
-            /**
-             * @description Condition on the event's `$current_url`, as `url_matching` says; an event without `$current_url` does not match.
-             * @example /pricing
-             */
-            url?: string | null;
-            /**
-             * @description `contains` (the default): the URL holds the text, where `%` stands for any run of characters and `_` for one, case-sensitive (SQL LIKE, as the real service prints it); `exact`: the whole URL; `regex`: an RE2 pattern found anywhere in the URL (an invalid pattern is a 400 naming this step's `url`).
-             * @enum {string|null}
-             */
-            url_matching?: "contains" | "exact" | "regex" | null;
-            /**
-             * @description A CSS selector the clicked element (or the chain of its ancestors) fits: tag names, `.class`, `#id`, `[attribute="value"]`, `:nth-child(n)`, `:nth-of-type(n)`, combined with a space (descendant) or `>` (direct child). Parts match from the outermost element inwards, as the real service's action matcher does.
-             * @example div > button.cta
-             */
-            selector?: string | null;
-            /**
-             * @description The clicked element's tag name, exactly.
-             * @example button
-             */
-            tag_name?: string | null;
-            /**
-             * @description The text of an element of the chain, as `text_matching` says.
-             * @example Sign up
-             */
-            text?: string | null;
-            /**
-             * @description `exact` (the default when null or absent), `contains` (case-insensitive, `%` and `_` as in SQL LIKE) or `regex` (an RE2 pattern found anywhere in the text).
-             * @enum {string|null}
-             */
-            text_matching?: "contains" | "exact" | "regex" | null;
-            /**
-             * @description The link target of the chain's first element with an `href`, as `href_matching` says.
-             * @example /signup
-             */
-            href?: string | null;
-            /**
-             * @description `exact` (the default when null or absent), `contains` (case-insensitive) or `regex`, as for `text_matching`.
-             * @enum {string|null}
-             */
-            href_matching?: "contains" | "exact" | "regex" | null;
-        } & {
-            [key: string]: unknown;
-        };
-        /**
-         * @description A saved action: a named set of event matchers (its steps, any of which may match) that analyses take as a series (`actions: [{"id": …}]`, `ActionsNode`) and HogQL as `matchesAction(…)`.
-         * @example {
-         *       "id": 2,
-         *       "name": "Viewed pricing or billing",
-         *       "description": "",
-         *       "tags": [],
-         *       "post_to_slack": false,
-         *       "slack_message_format": "",
-         *       "steps": [
-         *         {
-         *           "event": "$pageview",
-         *           "url": "/pricing",
-         *           "url_matching": "contains",
-         *           "properties": null,
-         *           "selector": null,
-         *           "selector_regex": null,
-         *           "tag_name": null,
-         *           "text": null,
-         *           "text_matching": null,
-         *           "href": null,
-         *           "href_matching": null
-         *         }
-         *       ],
-         *       "created_at": "2024-06-01T12:00:00.000Z",
-         *       "created_by": null,
-         *       "deleted": false,
-         *       "is_calculating": false,
-         *       "last_calculated_at": "2024-06-01T12:00:00.000Z",
-         *       "team_id": 1,
-         *       "is_action": true,
-         *       "bytecode_error": null,
-         *       "pinned_at": null,
-         *       "creation_context": null,
-         *       "user_access_level": "editor"
-         *     }
-         */
-        Action: {
-            id: number;
-            /** @description Unique among the project's actions that are not deleted. */
-            name: string | null;
-            description: string;
-            tags: string[];
-            /** @description Stored and returned; the mock sends no messages. */
-            post_to_slack: boolean;
-            slack_message_format: string;
-            steps: (components["schemas"]["ActionStep"] & {
-                /** @description The regular expression the step's selector becomes over an `elements_chain` (the real service's form of it), or null without a selector. */
-                selector_regex: string | null;
-            })[];
-            /** Format: date-time */
-            created_at: string;
-            created_by: components["schemas"]["User"] | null;
-            deleted: boolean;
-            /** @description Always false; actions match events when an analysis runs, never in the background. */
-            is_calculating: boolean;
-            /**
-             * Format: date-time
-             * @description When the action's matcher last changed: its creation, or the last write that changed its steps (from then on every analysis and `count` matches with these steps). Actions loaded from a fixture file carry the fixture's `now`.
-             */
-            last_calculated_at: string;
-            /** @description The project id. */
-            team_id: number;
-            /** @constant */
-            is_action: true;
-            /** @description Always null; the mock compiles no bytecode (a step that cannot be matched is refused at write instead). */
-            bytecode_error: string | null;
-            /** Format: date-time */
-            pinned_at: string | null;
-            /** @description Always null. */
-            creation_context: string | null;
-            /** @description Always `editor`; the mock has no access control. */
-            user_access_level: string;
-        };
-        /** @description A page of a project's actions. */
-        PaginatedActionList: {
-            /** @description Number of actions matching the filters. */
-            count: number;
-            /**
-             * Format: uri
-             * @description Absolute URL of the next page, or null when nothing follows.
-             */
-            next: string | null;
-            /**
-             * Format: uri
-             * @description Absolute URL of the previous page, or null on the first page.
-             */
-            previous: string | null;
-            results: components["schemas"]["Action"][];
-        };
-        /** @description Writable fields of an action: the body of create (with `name` required) and of update. Read-only fields of Action sent along are ignored, as the real service does. */
-        ActionWrite: {
-            /** @description Unique among the project's actions that are not deleted (a clash is a 400 on `name` naming the other action's id). */
-            name?: string;
-            description?: string;
-            tags?: string[];
-            post_to_slack?: boolean;
-            slack_message_format?: string;
-            /** @description The steps, replacing all current ones when sent. Each step sets at least one condition. */
-            steps?: components["schemas"]["ActionStep"][];
-            /** @description `true` soft-deletes the action (it leaves lists, reads and analyses); `false` restores it. */
-            deleted?: boolean;
-            /**
-             * Format: date-time
-             * @description Any instant pins the action, null unpins it.
-             */
-            pinned_at?: string | null;
-        } & {
-            [key: string]: unknown;
-        };
-        /** @description How many events an action matched lately. */
-        ActionCount: {
-            /** @description Events of the project matching the action with a timestamp in the three months before now (calendar months, UTC, bounds excluded), as the real service's count counts them. */
-            count: number;
         };
     };
     responses: {
