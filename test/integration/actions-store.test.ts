@@ -11,8 +11,7 @@ import { parseConfig } from "../../src/config.ts";
 import { createLogger } from "../../src/logger.ts";
 import { startServer, type StartedServer } from "../../src/server.ts";
 import { defaultApiKey } from "../../src/fixtures/generate.ts";
-import { assertConforms } from "../support/contract.ts";
-import { OWNER_KEY } from "../support/server.ts";
+import { callServer, OWNER_KEY } from "../support/server.ts";
 
 const basic = fileURLToPath(new URL("../../fixtures/scenarios/basic.json", import.meta.url));
 
@@ -24,17 +23,7 @@ afterEach(async () => {
 
 const start = (argv: string[]) => startServer(parseConfig([...argv, "--port", "0", "--log-level", "silent"])!, createLogger("silent"));
 
-async function call(method: string, p: string, body?: unknown, key = OWNER_KEY) {
-  const res = await fetch(running!.url + p, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body ? { "content-type": "application/json" } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  const json = text ? JSON.parse(text) : undefined;
-  await assertConforms({ method, path: p, status: res.status, contentType: res.headers.get("content-type"), body: json });
-  return { status: res.status, body: json };
-}
+const call = (method: string, p: string, body?: unknown, key = OWNER_KEY) => callServer(running!.url, method, p, body, key);
 
 describe("actions in the store files", () => {
   it("keep what was created, changed and deleted across a restart, activity included", async () => {

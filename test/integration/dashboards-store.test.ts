@@ -13,8 +13,7 @@ import { createLogger } from "../../src/logger.ts";
 import { startServer, type StartedServer } from "../../src/server.ts";
 import { upgradeDashboard } from "../../src/store/dashboards-repo.ts";
 import type { MetaData } from "../../src/store/schema.ts";
-import { assertConforms } from "../support/contract.ts";
-import { OWNER_KEY } from "../support/server.ts";
+import { callServer, OWNER_KEY } from "../support/server.ts";
 
 const basic = fileURLToPath(new URL("../../fixtures/scenarios/basic.json", import.meta.url));
 
@@ -26,16 +25,7 @@ afterEach(async () => {
 
 const start = (argv: string[]) => startServer(parseConfig([...argv, "--port", "0", "--log-level", "silent"])!, createLogger("silent"));
 
-async function call(method: string, p: string, body?: unknown, key = OWNER_KEY) {
-  const res = await fetch(running!.url + p, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body ? { "content-type": "application/json" } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const json = (await res.json()) as any;
-  await assertConforms({ method, path: p, status: res.status, contentType: res.headers.get("content-type"), body: json });
-  return { status: res.status, body: json };
-}
+const call = (method: string, p: string, body?: unknown, key = OWNER_KEY) => callServer(running!.url, method, p, body, key);
 
 describe("dashboards in the store", () => {
   it("keep what was written across a restart", async () => {

@@ -8,9 +8,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/config.ts";
 import { createLogger } from "../../src/logger.ts";
 import { startServer, type StartedServer } from "../../src/server.ts";
-import { assertConforms } from "../support/contract.ts";
 import { defaultApiKey } from "../../src/fixtures/generate.ts";
-import { OWNER_KEY, scenario } from "../support/server.ts";
+import { callServer, OWNER_KEY, scenario } from "../support/server.ts";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const basic = path.join(root, "fixtures/scenarios/basic.json");
@@ -22,18 +21,6 @@ afterEach(async () => {
   await running?.close();
   running = undefined;
 });
-
-async function call(base: string, method: string, p: string, body?: unknown, key = OWNER_KEY) {
-  const res = await fetch(base + p, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body ? { "content-type": "application/json" } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  const json = text ? JSON.parse(text) : undefined;
-  await assertConforms({ method, path: p, status: res.status, contentType: res.headers.get("content-type"), body: json });
-  return { status: res.status, body: json };
-}
 
 function start(argv: string[], lines: string[] = []) {
   const config = parseConfig([...argv, "--port", "0", "--log-level", "info"])!;
@@ -72,7 +59,7 @@ describe("the command line", () => {
       const tokens = lines.flatMap((l) => / token (phc_\w+)$/.exec(l)?.[1] ?? []);
       expect(new Set(tokens).size).toBe(3);
       const url = /listening on (http:\/\/\S+)/.exec(cli.out)![1]!;
-      const res = await call(url, "GET", "/api/projects/");
+      const res = await callServer(url, "GET", "/api/projects/");
       expect(res.body.count).toBe(2);
     } finally {
       cli.kill();
@@ -104,21 +91,21 @@ describe("the store on disk", () => {
     const dir = tmp();
     const data = path.join(dir, "db.json");
     running = await start(["--data", data, "--fixtures", basic]);
-    const created = await call(running.url, "POST", "/api/projects/1/insights/", { name: "Kept" });
+    const created = await callServer(running.url, "POST", "/api/projects/1/insights/", { name: "Kept" });
     expect(created.status).toBe(201);
     const events = statSync(path.join(dir, "db.events.ndjson")).mtimeMs;
     const persons = statSync(path.join(dir, "db.persons.json")).mtimeMs;
     await new Promise((r) => setTimeout(r, 20));
-    await call(running.url, "PATCH", `/api/projects/1/insights/${created.body.id}/`, { name: "Kept 2" });
+    await callServer(running.url, "PATCH", `/api/projects/1/insights/${created.body.id}/`, { name: "Kept 2" });
     expect(statSync(path.join(dir, "db.events.ndjson")).mtimeMs).toBe(events);
     expect(statSync(path.join(dir, "db.persons.json")).mtimeMs).toBe(persons);
     await running.close();
     running = await start(["--data", data]);
     expect(running.source).toBe("data-file");
-    const listed = await call(running.url, "GET", `/api/projects/1/insights/${created.body.id}/`);
+    const listed = await callServer(running.url, "GET", `/api/projects/1/insights/${created.body.id}/`);
     expect(listed.body.name).toBe("Kept 2");
-    expect((await call(running.url, "GET", "/api/projects/1/events/")).body.count).toBe(11);
-    expect((await call(running.url, "GET", `/api/projects/1/insights/${created.body.id}/activity/`)).body.total_count).toBe(2);
+    expect((await callServer(running.url, "GET", "/api/projects/1/events/")).body.count).toBe(11);
+    expect((await callServer(running.url, "GET", `/api/projects/1/insights/${created.body.id}/activity/`)).body.total_count).toBe(2);
   });
 
   it("refuses a corrupt store file, naming it, and leaves it as it was", async () => {
@@ -135,7 +122,7 @@ describe("the store on disk", () => {
   it("--in-memory writes nothing and --now stamps new objects", async () => {
     const dir = tmp();
     running = await start(["--in-memory", "--fixtures", basic, "--now", "2025-01-02T03:04:05Z"]);
-    const created = await call(running.url, "POST", "/api/projects/1/insights/", { name: "Clocked" });
+    const created = await callServer(running.url, "POST", "/api/projects/1/insights/", { name: "Clocked" });
     expect(created.body.created_at).toBe("2025-01-02T03:04:05.000Z");
     expect(readdir(dir)).toEqual([]);
   });
@@ -143,8 +130,8 @@ describe("the store on disk", () => {
   it("logs requests without keys", async () => {
     const lines: string[] = [];
     running = await start(["--in-memory", "--fixtures", basic], lines);
-    await call(running.url, "GET", "/api/projects/1/insights/?short_id=PgVw0001");
-    await call(running.url, "GET", "/api/projects/1/insights/", undefined, "phx_wrong_key_value_123");
+    await callServer(running.url, "GET", "/api/projects/1/insights/?short_id=PgVw0001");
+    await callServer(running.url, "GET", "/api/projects/1/insights/", undefined, "phx_wrong_key_value_123");
     expect(lines.some((l) => l.includes("GET /api/projects/1/insights/ 200"))).toBe(true);
     expect(lines.join("\n")).not.toContain(OWNER_KEY);
     expect(lines.join("\n")).not.toContain("phx_wrong_key_value_123");
@@ -159,19 +146,19 @@ describe("frontend options", () => {
   it("--latency delays every answer", async () => {
     running = await start(["--in-memory", "--fixtures", basic, "--latency", "120-130"]);
     const started = Date.now();
-    await call(running.url, "GET", "/api/projects/");
+    await callServer(running.url, "GET", "/api/projects/");
     expect(Date.now() - started).toBeGreaterThanOrEqual(120);
   });
 
   it("--watch reloads the contract when openapi/ changes and keeps the state", async () => {
     const lines: string[] = [];
     running = await start(["--in-memory", "--fixtures", basic, "--watch"], lines);
-    const created = await call(running.url, "POST", "/api/projects/1/insights/", { name: "survives reload" });
+    const created = await callServer(running.url, "POST", "/api/projects/1/insights/", { name: "survives reload" });
     const file = path.join(root, "openapi/redocly.yaml");
     writeFileSync(file, readFileSync(file, "utf8"));
     for (let i = 0; i < 100 && !lines.some((l) => l.includes("contract reloaded")); i++) await new Promise((r) => setTimeout(r, 100));
     expect(lines.some((l) => l.includes("contract reloaded"))).toBe(true);
-    expect((await call(running.url, "GET", `/api/projects/1/insights/${created.body.id}/`)).body.name).toBe("survives reload");
+    expect((await callServer(running.url, "GET", `/api/projects/1/insights/${created.body.id}/`)).body.name).toBe("survives reload");
   });
 });
 
@@ -250,7 +237,7 @@ describe("--fixtures and the data file", () => {
     const lines: string[] = [];
     running = await start(["--data", data, "--fixtures", basic], lines);
     expect(lines).toContain(`writing ${data} (and its sibling files) with the fixture ${basic}`);
-    await call(running.url, "POST", "/api/projects/1/insights/", { name: "mine" });
+    await callServer(running.url, "POST", "/api/projects/1/insights/", { name: "mine" });
     await running.close();
     running = undefined;
     const stored = readFileSync(data, "utf8");
@@ -265,7 +252,7 @@ describe("--fixtures and the data file", () => {
     const replacing: string[] = [];
     running = await start(["--data", data, "--fixtures", basic, "--reset-data"], replacing);
     expect(replacing).toContain(`REPLACING the stored state in ${data} (and its sibling files) with the fixture ${basic}`);
-    const names = (await call(running.url, "GET", "/api/projects/1/insights/?limit=100")).body.results.map((i: { name: string }) => i.name);
+    const names = (await callServer(running.url, "GET", "/api/projects/1/insights/?limit=100")).body.results.map((i: { name: string }) => i.name);
     expect(names).not.toContain("mine");
   });
 
@@ -296,7 +283,7 @@ describe("keeping persisted data current", () => {
   }
 
   async function newestEvent(url: string, key = OWNER_KEY): Promise<string> {
-    return (await call(url, "GET", "/api/projects/1/events/?limit=1", undefined, key)).body.results[0].timestamp;
+    return (await callServer(url, "GET", "/api/projects/1/events/?limit=1", undefined, key)).body.results[0].timestamp;
   }
 
   it("the generated dataset, two weeks old, is shifted so its newest event is now and the last 14 days are full", async () => {
@@ -305,7 +292,7 @@ describe("keeping persisted data current", () => {
     running = await start(["--data", data, "--now", TWO_WEEKS_LATER], lines);
     expect(lines.some((l) => l.startsWith("shifted every timestamp by +14d 0h"))).toBe(true);
     expect(new Date(await newestEvent(running.url, DEMO_KEY)).toISOString()).toBe(TWO_WEEKS_LATER);
-    const result = (await call(running.url, "POST", "/api/projects/1/insights/trend/", trend, DEMO_KEY)).body.result[0];
+    const result = (await callServer(running.url, "POST", "/api/projects/1/insights/trend/", trend, DEMO_KEY)).body.result[0];
     // 3,000 events over 90 days: every one of the last days has pageviews once the data ends today.
     expect(result.data.slice(-7).every((n: number) => n > 0)).toBe(true);
     await running.close();
@@ -331,7 +318,7 @@ describe("keeping persisted data current", () => {
     const data = await twoWeeksOldStore();
     running = await start(["--data", data, "--now", TWO_WEEKS_LATER, "--no-shift"]);
     expect(Date.parse(await newestEvent(running.url, DEMO_KEY))).toBeLessThanOrEqual(Date.parse(GENERATED_AT));
-    const result = (await call(running.url, "POST", "/api/projects/1/insights/trend/", trend, DEMO_KEY)).body.result[0];
+    const result = (await callServer(running.url, "POST", "/api/projects/1/insights/trend/", trend, DEMO_KEY)).body.result[0];
     expect(result.data.slice(-13).every((n: number) => n === 0)).toBe(true);
   });
 
@@ -343,7 +330,7 @@ describe("keeping persisted data current", () => {
     running = await start(["--in-memory", "--fixtures", basic, "--now", "2025-01-10T00:00:00Z", "--shift-to-now"]);
     expect(new Date(await newestEvent(running.url)).toISOString()).toBe("2025-01-10T00:00:00.000Z");
     const offset = Date.parse("2025-01-10T00:00:00Z") - Date.parse(kept);
-    const insight = (await call(running.url, "GET", "/api/projects/1/insights/?short_id=PgVw0001")).body.results[0];
+    const insight = (await callServer(running.url, "GET", "/api/projects/1/insights/?short_id=PgVw0001")).body.results[0];
     const original = scenario("basic").insights!.find((i) => i.short_id === "PgVw0001")!;
     expect(Date.parse(insight.created_at) - Date.parse(original.created_at!)).toBe(offset);
   });

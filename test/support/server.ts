@@ -115,3 +115,16 @@ export type TestServer = Awaited<ReturnType<typeof startTestServer>>;
 /** A GET query string as the legacy analysis forms take it: lists and objects JSON-encoded, strings as they are. */
 export const qs = (filter: Record<string, unknown>): string =>
   new URLSearchParams(Object.entries(filter).map(([k, v]): [string, string] => [k, typeof v === "string" ? v : JSON.stringify(v)])).toString();
+
+/** A request to a server started some other way (startServer, a child process); its answer is checked against the document. */
+export async function callServer(base: string, method: string, path: string, body?: unknown, key = OWNER_KEY) {
+  const res = await fetch(base + path, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body ? { "content-type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await res.text();
+  const json = text ? JSON.parse(text) : undefined;
+  await assertConforms({ method, path, status: res.status, contentType: res.headers.get("content-type"), body: json });
+  return { status: res.status, body: json };
+}
