@@ -6,13 +6,13 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { countRows, type CountJob, type CountResult } from "../../../src/analyses/parallel/count-kernel.mjs";
 import { parallelScanReady, parallelScanStats, setParallelScan, splitRange, startCount } from "../../../src/analyses/parallel/pool.ts";
-import type { AnalysisContext } from "../../../src/analyses/shared/context.ts";
 import { computeTrends } from "../../../src/analyses/trends/index.ts";
 import { createClock } from "../../../src/clock.ts";
 import { generatedState } from "../../../src/fixtures/generated-state.ts";
 import { EventTable, type ScanSnapshot } from "../../../src/store/event-table.ts";
 import type { EventList, EventRecord } from "../../../src/store/schema.ts";
 import { createStore, type Store } from "../../../src/store/store.ts";
+import { analysisContextOf } from "../../support/analysis-context.ts";
 
 const NOW = new Date("2025-06-01T00:00:00Z");
 const WORKERS = 2;
@@ -27,21 +27,6 @@ beforeAll(async () => {
 
 afterAll(() => setParallelScan({ minRows: 200_000, workers: 0, maxLoad: 2, mainCounts: true }));
 
-function contextFor(): AnalysisContext {
-  const project = store.projects.get("1")!;
-  const index = store.analysisData.index("1");
-  return {
-    projectId: "1",
-    now: NOW.getTime(),
-    timezone: project.timezone,
-    weekStartDay: project.week_start_day,
-    personOf: (distinctId) => index.personsByDistinctId.get(distinctId),
-    cohorts: store.analysisData.cohorts("1"),
-    actions: store.analysisData.actions("1"),
-    testAccountFilters: project.test_account_filters,
-    groups: store.analysisData.groupData("1"),
-  };
-}
 
 const last60 = { date_from: "-60d", interval: "day" };
 const TRENDS: [string, Record<string, unknown>][] = [
@@ -63,11 +48,11 @@ describe("trends counted over partitions equal the single-threaded trends", () =
       const table = store.analysisData.events("1");
       const records: EventList = [...table].map((row) => row.toJSON());
       const before = parallelScanStats().partitioned;
-      const partitioned = computeTrends(table, filter as never, contextFor());
+      const partitioned = computeTrends(table, filter as never, analysisContextOf(store, NOW, table));
       expect(parallelScanStats().partitioned).toBeGreaterThan(before);
       expect(JSON.stringify(partitioned)).toMatch(/"(count|aggregated_value)":[1-9]/);
       // Plain records take the general per-event scan: the reference answer.
-      expect(partitioned).toEqual(computeTrends(records, filter as never, contextFor()));
+      expect(partitioned).toEqual(computeTrends(records, filter as never, analysisContextOf(store, NOW, records)));
     });
   }
 });

@@ -9,15 +9,15 @@ import { computeFunnel } from "../../../src/analyses/funnels/index.ts";
 import { computeLifecycle } from "../../../src/analyses/lifecycle/index.ts";
 import { computePaths } from "../../../src/analyses/paths/index.ts";
 import { computeRetention } from "../../../src/analyses/retention/index.ts";
-import type { AnalysisContext } from "../../../src/analyses/shared/context.ts";
-import { deriveSessions } from "../../../src/analyses/shared/session-properties.ts";
 import { computeStickiness } from "../../../src/analyses/stickiness/index.ts";
+import type { AnalysisContext } from "../../../src/analyses/shared/context.ts";
 import { computeTrends } from "../../../src/analyses/trends/index.ts";
 import { createClock } from "../../../src/clock.ts";
 import { loadHogql } from "../../../src/hogql/parse.ts";
 import { generatedState } from "../../../src/fixtures/generated-state.ts";
 import type { EventList } from "../../../src/store/schema.ts";
 import { createStore, type Store } from "../../../src/store/store.ts";
+import { analysisContextOf } from "../../support/analysis-context.ts";
 
 const NOW = new Date("2025-06-01T00:00:00Z");
 
@@ -66,23 +66,7 @@ beforeAll(async () => {
   store = await createStore(generatedState({ seed: 7, now: NOW, events: 30_000 }, NOW.getTime()), clock, null, { persist: false });
 });
 
-function contextFor(events: EventList): AnalysisContext {
-  const project = store.projects.get("1")!;
-  const index = store.analysisData.index("1");
-  const sessions = deriveSessions(events);
-  return {
-    projectId: "1",
-    now: NOW.getTime(),
-    timezone: project.timezone,
-    weekStartDay: project.week_start_day,
-    personOf: (distinctId) => index.personsByDistinctId.get(distinctId),
-    cohorts: store.analysisData.cohorts("1"),
-    actions: store.analysisData.actions("1"),
-    testAccountFilters: project.test_account_filters,
-    groups: store.analysisData.groupData("1"),
-    sessions: () => sessions,
-  };
-}
+const contextFor = (events: EventList) => analysisContextOf(store, NOW, events);
 
 describe("analyses over the column table equal the same analyses over plain records", () => {
   it("the table holds the whole dataset", () => {
