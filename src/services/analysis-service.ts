@@ -11,6 +11,7 @@ import { computeRetention } from "../analyses/retention/index.ts";
 import { computeStickiness } from "../analyses/stickiness/index.ts";
 import { computeTrends } from "../analyses/trends/index.ts";
 import { queryNodeToFilter } from "../analyses/query-node.ts";
+import { buildActorTable, type ActorTable } from "../analyses/shared/actor-table.ts";
 import { INTERVALS } from "../analyses/shared/context.ts";
 import { resolveDateRange, type TimeContext } from "../analyses/shared/date-range.ts";
 import { deriveSessions, type SessionTable } from "../analyses/shared/session-properties.ts";
@@ -113,14 +114,29 @@ export function createAnalysisService(store: Store, clock: Clock, options: Analy
     return table;
   }
 
+  /** Each project's distinct ids resolved to actors, kept while its data version stays the same. */
+  const actorTables = new Map<string, { version: number; table: ActorTable }>();
+  function actorTableFor(projectId: string, personOf: AnalysisContext["personOf"]): AnalysisContext["actorTable"] {
+    return (ids, count) => {
+      const version = store.analysisData.version(projectId);
+      const known = actorTables.get(projectId);
+      if (known && known.version === version && known.table.slotOfDid.length >= count) return known.table;
+      const table = buildActorTable(ids, count, personOf);
+      actorTables.set(projectId, { version, table });
+      return table;
+    };
+  }
+
   function contextOf(project: ProjectRecord): AnalysisContext {
     const index = store.analysisData.index(project.id);
+    const personOf: AnalysisContext["personOf"] = (distinctId) => index.personsByDistinctId.get(distinctId);
     return {
       projectId: project.id,
       now: clock.now(),
       timezone: project.timezone,
       weekStartDay: project.week_start_day,
-      personOf: (distinctId) => index.personsByDistinctId.get(distinctId),
+      personOf,
+      actorTable: actorTableFor(project.id, personOf),
       cohorts: store.analysisData.cohorts(project.id),
       actions: store.analysisData.actions(project.id),
       testAccountFilters: project.test_account_filters,

@@ -1,5 +1,8 @@
 import type { Journey } from "./journeys.ts";
 
+/** What attempts read of a journey: its events' times and step and exclusion masks (a scan worker has no more). */
+export type JourneyEvents = Pick<Journey, "ts" | "steps" | "exclusions">;
+
 /**
  * Attempts of one actor (reference: analytics §5.2, §5.3). Every step-1 event starts an attempt (any step
  * event, for unordered funnels); later steps are matched greedily — the earliest fitting event — and must
@@ -39,7 +42,7 @@ class Scratch {
 const scratch = new Scratch();
 
 /** The valid (not excluded) attempts of a journey, in start order. */
-export function attemptsOf(journey: Journey, rules: AttemptRules): Attempt[] {
+export function attemptsOf(journey: JourneyEvents, rules: AttemptRules): Attempt[] {
   const attempts: Attempt[] = [];
   forEachAttempt(journey, rules, (level, indexes) => attempts.push(copy(journey, level, indexes)));
   return attempts;
@@ -49,7 +52,7 @@ export function attemptsOf(journey: Journey, rules: AttemptRules): Attempt[] {
  * The attempt that counts for the actor: the furthest; among those the first to reach that step, and of
  * those the latest start (the most recent step-1 event, as the UDF's lineage). Unordered: the first run.
  */
-export function bestAttemptOf(journey: Journey, rules: AttemptRules): Attempt | undefined {
+export function bestAttemptOf(journey: JourneyEvents, rules: AttemptRules): Attempt | undefined {
   let best: Attempt | undefined;
   let bestIndexes: number[] = [];
   const bound = levelBound(journey, rules);
@@ -77,7 +80,7 @@ export function bestAttemptOf(journey: Journey, rules: AttemptRules): Attempt | 
  * The furthest level any attempt of the journey can reach: ordered and strict attempts need an event of each
  * step up to it, unordered ones an event of as many distinct steps.
  */
-function levelBound(journey: Journey, rules: AttemptRules): number {
+function levelBound(journey: JourneyEvents, rules: AttemptRules): number {
   let seen = 0;
   for (let i = 0; i < journey.steps.length; i++) seen |= journey.steps[i]!;
   if (rules.orderType === "unordered") {
@@ -103,7 +106,7 @@ function isBetter(level: number, reachedAt: number, startedAt: number, best: Att
   return reachedAt < bestReachedAt || (reachedAt === bestReachedAt && startedAt >= best.times[0]!);
 }
 
-function copy(journey: Journey, level: number, indexes: Int32Array): Attempt {
+function copy(journey: JourneyEvents, level: number, indexes: Int32Array): Attempt {
   const list = Array.from(indexes.subarray(0, level));
   return { level, times: list.map((i) => journey.ts[i]!), indexes: list };
 }
@@ -111,7 +114,7 @@ function copy(journey: Journey, level: number, indexes: Int32Array): Attempt {
 type Visit = (level: number, indexes: Int32Array) => void;
 
 /** Visits each valid attempt in start order; `stop`, asked before each start, ends the walk early. */
-function forEachAttempt(journey: Journey, rules: AttemptRules, visit: Visit, stop?: (start: number) => boolean): void {
+function forEachAttempt(journey: JourneyEvents, rules: AttemptRules, visit: Visit, stop?: (start: number) => boolean): void {
   const n = journey.ts.length;
   const lists = (rules.orderType === "ordered" ? rules.stepCount : 0) + rules.exclusions.length;
   scratch.ensure(n, lists);
@@ -128,7 +131,7 @@ function forEachAttempt(journey: Journey, rules: AttemptRules, visit: Visit, sto
 }
 
 /** groupStart and the "next event with bit b at or after i" tables, in the scratch arrays. */
-function prepare(journey: Journey, rules: AttemptRules, n: number): void {
+function prepare(journey: JourneyEvents, rules: AttemptRules, n: number): void {
   const { groupStart, next } = scratch;
   for (let i = 0; i < n; i++) groupStart[i] = i > 0 && journey.ts[i] === journey.ts[i - 1] ? groupStart[i - 1]! : i;
   const tables: [Int32Array, number][] = [];
@@ -154,7 +157,7 @@ function isUsed(c: number, level: number): boolean {
   return false;
 }
 
-function ordered(journey: Journey, start: number, rules: AttemptRules): number {
+function ordered(journey: JourneyEvents, start: number, rules: AttemptRules): number {
   const { ts } = journey;
   const deadline = ts[start]! + rules.windowMs;
   scratch.indexes[0] = start;
@@ -168,7 +171,7 @@ function ordered(journey: Journey, start: number, rules: AttemptRules): number {
 }
 
 /** Strict: step k+1 must be the actor's very next event, of any kind (§5.2). */
-function strict(journey: Journey, start: number, rules: AttemptRules): number {
+function strict(journey: JourneyEvents, start: number, rules: AttemptRules): number {
   const { ts, steps } = journey;
   const deadline = ts[start]! + rules.windowMs;
   scratch.indexes[0] = start;
@@ -182,7 +185,7 @@ function strict(journey: Journey, start: number, rules: AttemptRules): number {
 }
 
 /** Unordered: distinct steps completed within the window from this event, in the order they happened. */
-function unordered(journey: Journey, start: number, rules: AttemptRules): number {
+function unordered(journey: JourneyEvents, start: number, rules: AttemptRules): number {
   const { ts, steps } = journey;
   const deadline = ts[start]! + rules.windowMs;
   const all = rules.stepCount >= 31 ? -1 : (1 << rules.stepCount) - 1;
@@ -197,7 +200,7 @@ function unordered(journey: Journey, start: number, rules: AttemptRules): number
   return level;
 }
 
-function isExcluded(journey: Journey, level: number, rules: AttemptRules): boolean {
+function isExcluded(journey: JourneyEvents, level: number, rules: AttemptRules): boolean {
   const { ts } = journey;
   const n = ts.length;
   const firstTable = rules.orderType === "ordered" ? rules.stepCount : 0;

@@ -8,6 +8,7 @@ import { ALWAYS } from "../shared/property-filter.ts";
 import { attemptsOf, bestAttempt, bestAttemptOf, type Attempt, type AttemptRules } from "./attempts.ts";
 import { FUNNEL_OTHER, funnelKeying, limitValues, type Assignment, type Presented } from "./attribution.ts";
 import { readFunnelFilter, type FunnelFilter, type FunnelSpec } from "./filter.ts";
+import { columnAttempts } from "./column-attempts.ts";
 import { collectJourneys, type Journey } from "./journeys.ts";
 import { stepObjects, type FunnelStep } from "./steps.ts";
 import { funnelTrend, timeToConvert, type FunnelTrendItem, type TimeToConvert } from "./viz.ts";
@@ -30,6 +31,8 @@ export function computeFunnel(events: EventList, filter: FunnelFilter, ctx: Anal
   // Trends and time to convert stop at funnel_to_step (PostHog max_steps_override).
   const stepCount = spec.viz === "steps" ? spec.steps.length : spec.toStep + 1;
   const rules: AttemptRules = { stepCount, windowMs: spec.windowMs, orderType: spec.orderType, exclusions: spec.exclusions };
+  const fromColumns = columnAttempts(events, spec, window, ctx, rules, spec.viz === "trends" ? "all" : "best");
+  if (fromColumns) return resultOf(fromColumns, spec, window, ctx);
   const journeys = collect(events, spec, window, ctx, stepCount);
   const assign = assigner(spec);
   if (spec.viz === "time_to_convert") {
@@ -37,6 +40,14 @@ export function computeFunnel(events: EventList, filter: FunnelFilter, ctx: Anal
   }
   if (spec.viz === "trends") return trendsResult(journeys, assign, rules, spec, window, ctx);
   return stepsResult(journeys, assign, rules, spec, ctx);
+}
+
+/** A funnel without breakdown from each actor's attempts (the counted one, or every one for trends). */
+function resultOf(attempts: Attempt[][], spec: FunnelSpec, window: QueryWindow, ctx: AnalysisContext): FunnelResult {
+  if (spec.viz === "time_to_convert") return timeToConvert(attempts.flat(), spec);
+  if (spec.viz === "trends") return [funnelTrend(attempts, spec, window, ctx)];
+  const steps = stepObjects(attempts.flat(), spec, ctx);
+  return steps[0]!.count === 0 ? [] : steps;
 }
 
 /** The group actors of a group-aggregated funnel (aggregation_group_type_index 1–4); undefined when persons are the actors. */

@@ -1,14 +1,14 @@
 import { availableParallelism, loadavg } from "node:os";
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
-import { projectFile } from "../../util/project-files.ts";
-import { countChunks, countRows, markCounted, mergeCounts, type ChunkClaim, type CountJob, type CountResult, type KernelColumns } from "./count-kernel.mjs";
+import { markCounted, mergeCounts, type ChunkClaim, type CountJob, type CountResult, type KernelColumns } from "./count-kernel.mjs";
+import { TASKS, type TaskName, type TaskRun } from "./tasks.ts";
 
 /**
- * Row counting over every core: the rows [start, end) are cut into contiguous chunks (rows are in time order,
- * so each is a time range) that the workers and the main thread take in turn, and the partial results are
- * merged exactly (see count-kernel.mjs). Analyses are synchronous for their callers: the main thread counts
- * chunks too, then waits on a shared counter until every chunk is counted. A worker not yet started takes no
- * part, so no query waits for a worker's start-up.
+ * Scans over every core. A job is cut into parts that the workers and the main thread take in turn: contiguous
+ * row chunks for counts (rows are in time order, so each is a time range), parts of the actors for per-actor work
+ * (funnels); the partial results are merged exactly by the caller. Analyses are synchronous for their callers:
+ * the main thread runs parts too, then waits on a shared counter until every part is done. A worker not yet
+ * started takes no part, so no query waits for a worker's start-up.
  */
 interface ScanWorker {
   worker: Worker;
@@ -18,7 +18,13 @@ interface ScanWorker {
   seq: number;
 }
 
-const WORKER_FILE = projectFile("src/analyses/parallel/scan-worker.mjs");
+/**
+ * The worker's code: the bundle built beside this one (dist/scan-worker.mjs), or in the source tree the TypeScript
+ * file, which a worker loads through tsx (tsx-boot.mjs).
+ */
+const FROM_SOURCE = import.meta.url.endsWith(".ts");
+const WORKER_FILE = FROM_SOURCE ? new URL("./tsx-boot.mjs", import.meta.url) : new URL("./scan-worker.mjs", import.meta.url);
+const WORKER_ENTRY = FROM_SOURCE ? new URL("./scan-worker.ts", import.meta.url).href : undefined;
 /** A scan whose chunks are not all counted by then has its workers replaced and is recounted here (a safety net). */
 const ANSWER_WAIT_MS = 30_000;
 
@@ -52,7 +58,7 @@ export function setParallelScan(next: Partial<typeof settings>): void {
 function startWorker(): ScanWorker {
   const { port1, port2 } = new MessageChannel();
   const signal = new Int32Array(new SharedArrayBuffer(8));
-  const worker = new Worker(WORKER_FILE, { workerData: { port: port2, signal }, transferList: [port2] });
+  const worker = new Worker(WORKER_FILE, { workerData: { port: port2, signal, entry: WORKER_ENTRY }, transferList: [port2] });
   worker.unref();
   port1.unref();
   const self: ScanWorker = { worker, port: port1, signal, seq: 0 };
@@ -78,8 +84,8 @@ export async function parallelScanReady(): Promise<number> {
 }
 
 /** Only columns in shared memory go to workers: posting any other array would copy it. */
-const inSharedMemory = (cols: KernelColumns): boolean =>
-  [cols.ts, cols.name, cols.did, cols.shape, cols.voff, cols.vals].every((a) => a.buffer instanceof SharedArrayBuffer);
+const inSharedMemory = (cols: object): boolean =>
+  Object.values(cols).every((a) => !ArrayBuffer.isView(a) || a.buffer instanceof SharedArrayBuffer);
 
 /** Equal contiguous row ranges of [start, end), `parts` of them (the last takes the remainder). */
 export function splitRange(start: number, end: number, parts: number): [number, number][] {
@@ -93,6 +99,60 @@ export function splitRange(start: number, end: number, parts: number): [number, 
  */
 const CHUNKS_PER_THREAD = 4;
 
+/** How many threads a scan of `rows` rows would use now (1: the main thread alone). */
+export function scanThreads(rows: number): number {
+  return rows >= settings.minRows && rows > 0 && loadavg()[0]! < settings.maxLoad ? 1 + readyWorkers().length : 1;
+}
+
+/** A task started on the workers: `finish` runs parts on the main thread too, waits for the others, and gives every thread's result. */
+export interface PendingTask<R> {
+  finish(): R[];
+  /** How many parts the job was cut into (1: the main thread alone). */
+  partitions: number;
+}
+
+/**
+ * Posts `task` over `parts` parts to the ready workers now (they read `cols` as they are); the main thread joins in
+ * at `finish`. Without a worker (too few rows, a busy machine, columns outside shared memory) the main thread runs
+ * every part at `finish`.
+ */
+export function startTask<C extends object, J, R>(task: TaskName, cols: C, job: J, parts: number, rows: number, chunks?: Float64Array): PendingTask<R> {
+  const run = TASKS[task] as unknown as TaskRun<C, J, R>;
+  const workers = rows >= settings.minRows && rows > 0 && inSharedMemory(cols) && loadavg()[0]! < settings.maxLoad ? readyWorkers() : [];
+  const alone = (): R[] => {
+    const own = run(cols, job, newClaim(0, chunks)).result;
+    return own === null ? [] : [own];
+  };
+  if (workers.length === 0) return { partitions: 1, finish: alone };
+  stats.partitioned++;
+  const claim = newClaim(workers.length, chunks);
+  const posted = workers.map((w, slot) => {
+    const seq = ++w.seq;
+    w.port.postMessage({ seq, task, cols, job, claim, slot });
+    return { w, seq, slot };
+  });
+  return {
+    partitions: parts,
+    finish() {
+      const own: { result: R | null; taken: number } = settings.mainCounts ? run(cols, job, claim) : { result: null, taken: 0 };
+      markCounted(claim, own.taken);
+      const results: R[] = own.result === null ? [] : [own.result];
+      stats.workerChunks += parts - own.taken;
+      if (!allCounted(claim, parts, posted.length)) return retire(posted, alone);
+      for (const { w, seq, slot } of posted) {
+        if (Atomics.load(claim.state, 2 + slot) === 0) continue;
+        const answer = answerOf<R>(w, seq);
+        if (answer === undefined) return retire(posted, alone);
+        results.push(answer);
+      }
+      return results;
+    },
+  };
+}
+
+/** state: [next part to take, parts done, then per worker the parts it took (-1: it failed)]; `chunks`: row chunks' bounds. */
+const newClaim = (workers: number, chunks: Float64Array = new Float64Array(0)): ChunkClaim => ({ chunks, state: new Int32Array(new SharedArrayBuffer(4 * (2 + workers))) });
+
 /** A scan started on the workers: `finish` counts chunks on the main thread too, waits for the others and merges. */
 export interface PendingCount {
   finish(): CountResult;
@@ -100,40 +160,15 @@ export interface PendingCount {
   partitions: number;
 }
 
-/** Posts `job` to the workers now (they read `cols` as they are); the main thread joins in at `finish`. */
+/** Posts `job` to the workers now, cut into contiguous row chunks (time ranges); the main thread joins in at `finish`. */
 export function startCount(cols: KernelColumns, job: CountJob): PendingCount {
   const rows = job.end - job.start;
-  const workers = rows >= settings.minRows && rows > 0 && inSharedMemory(cols) && loadavg()[0]! < settings.maxLoad ? readyWorkers() : [];
-  if (workers.length === 0) return { partitions: 1, finish: () => countRows(cols, job) };
-  stats.partitioned++;
-  const ranges = splitRange(job.start, job.end, (workers.length + 1) * CHUNKS_PER_THREAD);
-  // state: [next chunk, chunks counted, then per worker the chunks it took (-1: it failed)].
-  const claim: ChunkClaim = { chunks: Float64Array.from(ranges.flat()), state: new Int32Array(new SharedArrayBuffer(4 * (2 + workers.length))) };
-  const posted = workers.map((w, slot) => {
-    const seq = ++w.seq;
-    w.port.postMessage({ seq, cols, job, claim, slot });
-    return { w, seq, slot };
-  });
-  return {
-    partitions: ranges.length,
-    finish() {
-      const own = settings.mainCounts ? countChunks(cols, job, claim) : { result: null, taken: 0 };
-      markCounted(claim, own.taken);
-      const parts = own.result ? [own.result] : [];
-      stats.workerChunks += ranges.length - own.taken;
-      if (!allCounted(claim, ranges.length, posted.length)) return retireAndCount(posted, cols, job);
-      for (const { w, seq, slot } of posted) {
-        if (Atomics.load(claim.state, 2 + slot) === 0) continue;
-        const answer = answerOf(w, seq);
-        if (!answer) return retireAndCount(posted, cols, job);
-        parts.push(answer);
-      }
-      return mergeCounts(parts);
-    },
-  };
+  const ranges = splitRange(job.start, job.end, (settings.workers + 1) * CHUNKS_PER_THREAD);
+  const pending = startTask<KernelColumns, CountJob, CountResult>("count", cols, job, ranges.length, rows, Float64Array.from(ranges.flat()));
+  return { partitions: pending.partitions, finish: () => mergeCounts(pending.finish()) };
 }
 
-/** Waits until every chunk is counted; false when a worker failed or the wait ran out (never expected). */
+/** Waits until every part is done; false when a worker failed or the wait ran out (never expected). */
 function allCounted(claim: ChunkClaim, total: number, workers: number): boolean {
   const deadline = performance.now() + ANSWER_WAIT_MS;
   for (;;) {
@@ -146,13 +181,13 @@ function allCounted(claim: ChunkClaim, total: number, workers: number): boolean 
   }
 }
 
-/** The safety net: the workers of a failed scan are replaced and the rows counted on the main thread alone. */
-function retireAndCount(posted: { w: ScanWorker }[], cols: KernelColumns, job: CountJob): CountResult {
+/** The safety net: the workers of a failed task are replaced and the task runs on the main thread alone. */
+function retire<R>(posted: { w: ScanWorker }[], alone: () => R[]): R[] {
   for (const { w } of posted) {
     pool = pool.filter((x) => x !== w);
     void w.worker.terminate();
   }
-  return countRows(cols, job);
+  return alone();
 }
 
 /** Counts `job` over every core when its range is large enough, else on the main thread. */
@@ -161,10 +196,10 @@ export const countParallel = (cols: KernelColumns, job: CountJob): CountResult =
 const nap = new Int32Array(new SharedArrayBuffer(4));
 
 /** The worker's posted result for `seq` (it is on its way once the worker counted its chunks); undefined if it crashed. */
-function answerOf(w: ScanWorker, seq: number): CountResult | undefined {
+function answerOf<R>(w: ScanWorker, seq: number): R | undefined {
   const deadline = performance.now() + ANSWER_WAIT_MS;
   for (;;) {
-    const reply = receiveMessageOnPort(w.port)?.message as { seq: number; result?: CountResult } | undefined;
+    const reply = receiveMessageOnPort(w.port)?.message as { seq: number; result?: R } | undefined;
     if (reply?.seq === seq) return reply.result ?? undefined;
     if (reply) continue;
     if (performance.now() > deadline) return undefined;

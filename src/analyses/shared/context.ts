@@ -1,4 +1,5 @@
 import type { ActionRecord, ResolvedCohort, PersonRecord, Properties } from "../../store/schema.ts";
+import type { ActorTable, DistinctIds } from "./actor-table.ts";
 import type { GroupData } from "./groups.ts";
 import type { SessionTable } from "./session-properties.ts";
 import type { HogqlPropertyTypes } from "../../hogql/evaluate.ts";
@@ -24,6 +25,11 @@ export interface AnalysisContext {
    * HogQL as HogQL reads them; absent, every property reads as text.
    */
   propertyTypes?: () => HogqlPropertyTypes;
+  /**
+   * The first `count` distinct ids of the project's event table (`ids`) resolved to their actors, cached per data
+   * version; absent, each analysis resolves them itself.
+   */
+  actorTable?: (ids: DistinctIds, count: number) => ActorTable;
   /** The project's sessions (derived from all its events), computed on first use and cached per data version. */
   sessions?: () => SessionTable;
   /**

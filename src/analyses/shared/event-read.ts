@@ -1,3 +1,4 @@
+import type { ScanSnapshot } from "../../store/event-table.ts";
 import type { EventList, EventRecord } from "../../store/schema.ts";
 
 /** One event property: a column table's row reads it alone, a plain record from its object. */
@@ -18,6 +19,16 @@ export interface EventColumns extends EventList {
 }
 
 export const isColumnar = (events: EventList): events is EventColumns => typeof (events as Partial<EventColumns>).timestampAt === "function";
+
+/** A column table whose columns scan workers can read in place (shared memory), with its dictionaries. */
+export interface SnapshotColumns extends EventColumns {
+  scanSnapshot(): ScanSnapshot;
+  keyPositions(key: string): Int32Array;
+  valueOfId(id: number): unknown;
+}
+
+export const hasSnapshots = (events: EventList): events is SnapshotColumns =>
+  isColumnar(events) && typeof (events as Partial<SnapshotColumns>).scanSnapshot === "function";
 
 /** The timestamp of the event at `i`, without making a row where the list is a column table. */
 export const timestampAt = (events: EventList, i: number): number => (isColumnar(events) ? events.timestampAt(i) : events.at(i)!.timestamp);

@@ -6,7 +6,7 @@ import type { Actor, ActorOf } from "../shared/actors.ts";
 import { BREAKDOWN_NULL, breakdownText, type BreakdownDef, type PropertyPart } from "../shared/breakdown.ts";
 import type { Buckets } from "../shared/buckets.ts";
 import type { EventMatcher } from "../shared/entity-match.ts";
-import { isColumnar, type EventColumns } from "../shared/event-read.ts";
+import { hasSnapshots, type SnapshotColumns } from "../shared/event-read.ts";
 import { ALWAYS } from "../shared/property-filter.ts";
 import { indexRange } from "../shared/scan.ts";
 import type { SeriesEntity } from "../shared/series.ts";
@@ -17,14 +17,6 @@ import type { TrendSpec } from "./filter.ts";
  * count and daily actives by persons, and the total count broken down by one event property, with no property
  * filter. Anything else (other maths, filters, actors lists) takes the general scan; both give the same numbers.
  */
-interface SnapshotColumns extends EventColumns {
-  scanSnapshot(): ScanSnapshot;
-  keyPositions(key: string): Int32Array;
-  valueOfId(id: number): unknown;
-}
-
-const hasSnapshots = (events: EventList): events is SnapshotColumns => isColumnar(events) && typeof (events as Partial<SnapshotColumns>).scanSnapshot === "function";
-
 /** Most bitset words a daily-actives count may allocate per partition (32 MiB): past it the general scan runs. */
 const MAX_BITSET_WORDS = 8 << 20;
 

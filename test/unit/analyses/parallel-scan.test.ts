@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { countRows, type CountJob, type CountResult } from "../../../src/analyses/parallel/count-kernel.mjs";
 import { parallelScanReady, parallelScanStats, setParallelScan, splitRange, startCount } from "../../../src/analyses/parallel/pool.ts";
+import { computeFunnel } from "../../../src/analyses/funnels/index.ts";
 import { computeTrends } from "../../../src/analyses/trends/index.ts";
 import { createClock } from "../../../src/clock.ts";
 import { generatedState } from "../../../src/fixtures/generated-state.ts";
@@ -53,6 +54,33 @@ describe("trends counted over partitions equal the single-threaded trends", () =
       expect(JSON.stringify(partitioned)).toMatch(/"(count|aggregated_value)":[1-9]/);
       // Plain records take the general per-event scan: the reference answer.
       expect(partitioned).toEqual(computeTrends(records, filter as never, analysisContextOf(store, NOW, records)));
+    });
+  }
+});
+
+const funnelSteps = (...ids: (string | null)[]) => ids.map((id, order) => ({ id, type: "events", order }));
+const threeSteps = { insight: "FUNNELS", events: funnelSteps("$pageview", "signed_up", "purchase"), date_from: "-60d" };
+const FUNNELS: [string, Record<string, unknown>][] = [
+  ["ordered steps", threeSteps],
+  ["a one-hour window", { ...threeSteps, funnel_window_interval: 1, funnel_window_interval_unit: "hour" }],
+  ["strict order", { ...threeSteps, funnel_order_type: "strict" }],
+  ["any order", { ...threeSteps, funnel_order_type: "unordered" }],
+  ["an exclusion between two steps", { ...threeSteps, exclusions: [{ id: "$pageleave", type: "events", funnel_from_step: 0, funnel_to_step: 1 }] }],
+  ["a step of any event", { ...threeSteps, events: funnelSteps("$pageview", null, "purchase") }],
+  ["time to convert", { ...threeSteps, funnel_viz_type: "time_to_convert" }],
+  ["conversion trends", { ...threeSteps, funnel_viz_type: "trends", interval: "week" }],
+];
+
+describe("funnels computed over parts of the actors equal the single-threaded funnels", () => {
+  for (const [name, filter] of FUNNELS) {
+    it(name, () => {
+      const table = store.analysisData.events("1");
+      const records: EventList = [...table].map((row) => row.toJSON());
+      const before = parallelScanStats().partitioned;
+      const partitioned = computeFunnel(table, filter as never, analysisContextOf(store, NOW, table));
+      expect(parallelScanStats().partitioned).toBeGreaterThan(before);
+      expect(JSON.stringify(partitioned)).toMatch(/"(count|conversion_rate|average_conversion_time)":[1-9]/);
+      expect(partitioned).toEqual(computeFunnel(records, filter as never, analysisContextOf(store, NOW, records)));
     });
   }
 });

@@ -1,0 +1,64 @@
+import type { EventList } from "../../store/schema.ts";
+import { scanThreads, startTask } from "../parallel/pool.ts";
+import { actorTableOf } from "../shared/actor-table.ts";
+import type { AnalysisContext } from "../shared/context.ts";
+import type { QueryWindow } from "../shared/date-range.ts";
+import { compileEntityMatcher, compileGlobalFilter, type EventMatcher } from "../shared/entity-match.ts";
+import { hasSnapshots } from "../shared/event-read.ts";
+import { ALWAYS } from "../shared/property-filter.ts";
+import { indexRange } from "../shared/scan.ts";
+import type { Attempt, AttemptRules } from "./attempts.ts";
+import type { FunnelSpec } from "./filter.ts";
+import { mergePartAttempts, type FunnelColumns, type FunnelPartJob, type PartAttempts } from "./partition.ts";
+
+/**
+ * The commonest funnels read straight from the columns, over every core: steps and exclusions that are event
+ * names (no property condition), no global filter, persons as actors, no breakdown. The actors are cut into parts
+ * (partition.ts) that the threads take in turn. Anything else takes journeys.ts; both give the same attempts.
+ */
+
+/** Parts per thread: a thread the machine schedules late leaves its share to the others. */
+const PARTS_PER_THREAD = 2;
+
+/**
+ * Per actor, in the order the single-threaded collection meets them, the attempt counted (`best`) or every valid
+ * attempt (`all`); undefined when the funnel needs the general collection.
+ */
+export function columnAttempts(events: EventList, spec: FunnelSpec, window: QueryWindow, ctx: AnalysisContext, rules: AttemptRules, attempts: "best" | "all"): Attempt[][] | undefined {
+  if (spec.breakdown || spec.groupIndex !== undefined || !hasSnapshots(events)) return undefined;
+  if (compileGlobalFilter(spec.raw, ctx) !== ALWAYS) return undefined;
+  const steps = spec.steps.slice(0, rules.stepCount).map((entity) => compileEntityMatcher(entity, ctx, ALWAYS, `${entity.type}__${entity.position}`));
+  const exclusions = spec.exclusions.map((x, i) => compileEntityMatcher(x.entity, ctx, ALWAYS, `exclusions__${i}`));
+  if (![...steps, ...exclusions].every((m) => m.rest === ALWAYS)) return undefined;
+  const snap = events.scanSnapshot();
+  const table = actorTableOf(ctx, events, snap.distinctIds);
+  const [from, to] = indexRange(events, window.from, window.to);
+  const [start, end] = [Math.min(from, snap.length), Math.min(to, snap.length)];
+  const threads = scanThreads(end - start);
+  const job: FunnelPartJob = {
+    start,
+    end,
+    stepBits: bitsByName(steps, snap.names, events.nameOfId.bind(events)),
+    exclusionBits: bitsByName(exclusions, snap.names, events.nameOfId.bind(events)),
+    keepAll: spec.orderType === "strict",
+    rules,
+    attempts,
+    parts: threads === 1 ? 1 : threads * PARTS_PER_THREAD,
+    actors: table.actors.length,
+  };
+  const cols: FunnelColumns = { ts: snap.ts, name: snap.name, did: snap.did, slotOfDid: table.slotOfDid };
+  const parts = startTask<FunnelColumns, FunnelPartJob, [number, PartAttempts][]>("funnel", cols, job, job.parts, end - start).finish();
+  return mergePartAttempts(parts.flat().map(([, part]) => part), rules.stepCount);
+}
+
+/** Per name id, bit k set when matcher k accepts the name (a matcher without names accepts every name). */
+function bitsByName(matchers: readonly EventMatcher[], names: number, nameOf: (id: number) => string): Int32Array {
+  const bits = new Int32Array(names);
+  for (let id = 0; id < names; id++) {
+    const name = nameOf(id);
+    matchers.forEach((m, k) => {
+      if (m.names === null || m.names.has(name)) bits[id]! |= 1 << k;
+    });
+  }
+  return bits;
+}

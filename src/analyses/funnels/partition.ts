@@ -1,0 +1,156 @@
+import { attemptsOf, bestAttemptOf, type Attempt, type AttemptRules } from "./attempts.ts";
+
+/**
+ * A funnel over one part of the actors (actor slot mod `parts`), read straight from a column snapshot: the same
+ * attempts as the single-threaded collection (journeys.ts) for funnels whose steps and exclusions are decided by
+ * the event name alone. Every part is independent (an actor's journey lies whole in one part), so the parts run
+ * on any thread (../parallel/) and their attempts are only put back in order.
+ */
+export interface FunnelColumns {
+  ts: Float64Array;
+  name: Uint32Array;
+  did: Uint32Array;
+  /** Actor slot per distinct-id id (../shared/actor-table.ts). */
+  slotOfDid: Int32Array;
+}
+
+export interface FunnelPartJob {
+  /** The date range's rows. */
+  start: number;
+  end: number;
+  /** Per name id, the step bits and the exclusion bits the name sets. */
+  stepBits: Int32Array;
+  exclusionBits: Int32Array;
+  /** Strict funnels keep every event: any event breaks them. */
+  keepAll: boolean;
+  rules: AttemptRules;
+  /** "best": the attempt counted per actor (steps, time to convert); "all": every valid attempt (trends). */
+  attempts: "best" | "all";
+  parts: number;
+  /** Actor slots are below this. */
+  actors: number;
+}
+
+/** One part's attempts, actor by actor in slot order: flat arrays, as a worker posts them. */
+export interface PartAttempts {
+  /** Per actor with an attempt: the row of its first kept event, and how many attempts it has. */
+  firstRow: Float64Array;
+  attempts: Int32Array;
+  /** Per attempt: its level, and its step times (`rules.stepCount` of them, the unreached ones NaN). */
+  level: Int32Array;
+  times: Float64Array;
+}
+
+/** The attempts of the actors in part `part` of `job`. */
+export function funnelPart(cols: FunnelColumns, job: FunnelPartJob, part: number): PartAttempts {
+  const kept = keptRows(cols, job, part);
+  const journeys = byActor(cols, job, kept, part);
+  return attemptsByActor(journeys, job);
+}
+
+interface Kept {
+  n: number;
+  row: Int32Array;
+  local: Int32Array;
+}
+
+/** The rows of the range that matter to the funnel and belong to the part, with each one's actor index in the part. */
+function keptRows(cols: FunnelColumns, job: FunnelPartJob, part: number): Kept {
+  const { name, did, slotOfDid } = cols;
+  const { stepBits, exclusionBits, keepAll, parts } = job;
+  let row: Int32Array = new Int32Array(1 << 14);
+  let local: Int32Array = new Int32Array(1 << 14);
+  let n = 0;
+  for (let i = job.start; i < job.end; i++) {
+    const nameId = name[i]!;
+    if (!keepAll && (stepBits[nameId]! | exclusionBits[nameId]!) === 0) continue;
+    const slot = slotOfDid[did[i]!]!;
+    if (slot % parts !== part) continue;
+    if (n === row.length) [row, local] = [grown(row), grown(local)];
+    row[n] = i;
+    local[n++] = (slot - part) / parts;
+  }
+  return { n, row, local };
+}
+
+const grown = (a: Int32Array): Int32Array<ArrayBuffer> => {
+  const next = new Int32Array(a.length * 2);
+  next.set(a);
+  return next;
+};
+
+interface Journeys {
+  /** Per actor index in the part: [offset, offset of the next) into the arrays below. */
+  offsets: Int32Array;
+  firstRow: Float64Array;
+  ts: Float64Array;
+  steps: Int32Array;
+  exclusions: Int32Array;
+}
+
+/** Counting sort by actor (stable: each actor's events stay in time order), reading times and masks as it goes. */
+function byActor(cols: FunnelColumns, job: FunnelPartJob, kept: Kept, part: number): Journeys {
+  const locals = Math.ceil(Math.max(0, job.actors - part) / job.parts);
+  const offsets = new Int32Array(locals + 1);
+  for (let k = 0; k < kept.n; k++) offsets[kept.local[k]! + 1]!++;
+  for (let a = 0; a < locals; a++) offsets[a + 1]! += offsets[a]!;
+  const fill = offsets.slice(0, locals);
+  const firstRow = new Float64Array(locals).fill(-1);
+  const ts = new Float64Array(kept.n);
+  const steps = new Int32Array(kept.n);
+  const exclusions = new Int32Array(kept.n);
+  for (let k = 0; k < kept.n; k++) {
+    const a = kept.local[k]!;
+    const i = kept.row[k]!;
+    if (firstRow[a] === -1) firstRow[a] = i;
+    const at = fill[a]!++;
+    const nameId = cols.name[i]!;
+    ts[at] = cols.ts[i]!;
+    steps[at] = job.stepBits[nameId]!;
+    exclusions[at] = job.exclusionBits[nameId]!;
+  }
+  return { offsets, firstRow, ts, steps, exclusions };
+}
+
+function attemptsByActor(j: Journeys, job: FunnelPartJob): PartAttempts {
+  const stepCount = job.rules.stepCount;
+  const firstRow: number[] = [];
+  const counts: number[] = [];
+  const level: number[] = [];
+  const times: number[] = [];
+  const locals = j.offsets.length - 1;
+  for (let a = 0; a < locals; a++) {
+    const [from, to] = [j.offsets[a]!, j.offsets[a + 1]!];
+    if (from === to) continue;
+    const journey = { ts: j.ts.subarray(from, to), steps: j.steps.subarray(from, to), exclusions: j.exclusions.subarray(from, to) };
+    const found = job.attempts === "best" ? [bestAttemptOf(journey, job.rules)].filter((x): x is Attempt => x !== undefined) : attemptsOf(journey, job.rules);
+    if (found.length === 0) continue;
+    firstRow.push(j.firstRow[a]!);
+    counts.push(found.length);
+    for (const attempt of found) {
+      level.push(attempt.level);
+      for (let s = 0; s < stepCount; s++) times.push(s < attempt.level ? attempt.times[s]! : NaN);
+    }
+  }
+  return { firstRow: Float64Array.from(firstRow), attempts: Int32Array.from(counts), level: Int32Array.from(level), times: Float64Array.from(times) };
+}
+
+/**
+ * The parts' attempts as one list per actor, in the order the single-threaded collection meets the actors (by
+ * their first kept row): sums over them (mean conversion times) then add up in the same order, to the same bits.
+ */
+export function mergePartAttempts(parts: readonly PartAttempts[], stepCount: number): Attempt[][] {
+  const actors: { firstRow: number; attempts: Attempt[] }[] = [];
+  for (const p of parts) {
+    let at = 0;
+    for (let a = 0; a < p.firstRow.length; a++) {
+      const list: Attempt[] = [];
+      for (let c = 0; c < p.attempts[a]!; c++, at++) {
+        const level = p.level[at]!;
+        list.push({ level, times: Array.from(p.times.subarray(at * stepCount, at * stepCount + level)), indexes: [] });
+      }
+      actors.push({ firstRow: p.firstRow[a]!, attempts: list });
+    }
+  }
+  return actors.sort((x, y) => x.firstRow - y.firstRow).map((x) => x.attempts);
+}

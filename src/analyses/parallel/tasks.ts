@@ -1,0 +1,26 @@
+import { funnelPart, type FunnelColumns, type FunnelPartJob, type PartAttempts } from "../funnels/partition.ts";
+import { countChunks, type ChunkClaim, type CountJob, type CountResult, type KernelColumns } from "./count-kernel.mjs";
+
+/**
+ * What a scan thread can run, by name: the main thread and the workers (scan-worker.ts) look the task up here,
+ * so both run the very same code. A task takes the parts of a job still unclaimed (`claim.state[0]` is the next
+ * one, taken with Atomics.add, so each part runs on exactly one thread) and returns this thread's result, or
+ * null when it took none.
+ */
+export interface TaskRun<C, J, R> {
+  (cols: C, job: J, claim: ChunkClaim): { result: R | null; taken: number };
+}
+
+/** The funnel's parts this thread takes, each kept whole with its part number (the merge puts them in order). */
+export const funnelParts: TaskRun<FunnelColumns, FunnelPartJob, [number, PartAttempts][]> = (cols, job, claim) => {
+  const result: [number, PartAttempts][] = [];
+  for (let k = Atomics.add(claim.state, 0, 1); k < job.parts; k = Atomics.add(claim.state, 0, 1)) result.push([k, funnelPart(cols, job, k)]);
+  return { result: result.length ? result : null, taken: result.length };
+};
+
+export const TASKS = {
+  count: countChunks as TaskRun<KernelColumns, CountJob, CountResult>,
+  funnel: funnelParts,
+} as const;
+
+export type TaskName = keyof typeof TASKS;
