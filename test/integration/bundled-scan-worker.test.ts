@@ -1,0 +1,74 @@
+/**
+ * The built package runs its scan workers from dist/scan-worker.mjs (the source tree loads the TypeScript file
+ * through tsx): that bundle must answer the pool's protocol with the answers the main thread's code gives.
+ */
+import { MessageChannel, receiveMessageOnPort, Worker } from "node:worker_threads";
+import { afterAll, expect, it } from "vitest";
+import { countRows, type CountJob } from "../../src/analyses/parallel/count-kernel.mjs";
+import { funnelPart, type FunnelColumns, type FunnelPartJob } from "../../src/analyses/funnels/partition.ts";
+import { projectFile } from "../../src/util/project-files.ts";
+
+const { port1, port2 } = new MessageChannel();
+const signal = new Int32Array(new SharedArrayBuffer(8));
+const worker = new Worker(projectFile("dist/scan-worker.mjs"), { workerData: { port: port2, signal }, transferList: [port2] });
+afterAll(() => worker.terminate());
+
+const shared = <T extends Float64Array | Uint32Array | Int32Array>(make: (b: SharedArrayBuffer) => T, values: number[]): T => {
+  const a = make(new SharedArrayBuffer(values.length * 8));
+  a.set(values);
+  return a;
+};
+// Four actors (distinct ids 0–4, ids 3 and 4 one person), names 0 = a, 1 = b, 2 = other, a minute apart.
+const ROWS = 40;
+const cols = {
+  ts: shared((b) => new Float64Array(b), Array.from({ length: ROWS }, (_, i) => i * 60_000)),
+  name: shared((b) => new Uint32Array(b), Array.from({ length: ROWS }, (_, i) => (i * 7) % 3)),
+  did: shared((b) => new Uint32Array(b), Array.from({ length: ROWS }, (_, i) => (i * 5) % 5)),
+  shape: shared((b) => new Uint32Array(b), new Array(ROWS).fill(0)),
+  voff: shared((b) => new Uint32Array(b), new Array(ROWS).fill(0)),
+  vals: shared((b) => new Uint32Array(b), [0]),
+};
+const slotOfDid = shared((b) => new Int32Array(b), [0, 1, 2, 3, 3]);
+
+/** Posts one task to the worker as the pool does, and reads its answer and its claim's state. */
+async function run(task: string, colsOf: object, job: object, parts: number) {
+  const claim = { chunks: Float64Array.from([0, ROWS / 2, ROWS / 2, ROWS]), state: new Int32Array(new SharedArrayBuffer(12)) };
+  port1.postMessage({ seq: 1, task, cols: colsOf, job, claim, slot: 0 });
+  await Atomics.waitAsync(claim.state, 1, 0, 10_000).value;
+  while (Atomics.load(claim.state, 1) < parts) await new Promise((r) => setTimeout(r, 5));
+  for (;;) {
+    const reply = receiveMessageOnPort(port1)?.message as { result?: unknown; crash?: string } | undefined;
+    if (reply) return { reply, taken: Atomics.load(claim.state, 2) };
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+it("counts rows as the main thread does", { timeout: 30_000 }, async () => {
+  while (Atomics.load(signal, 1) !== 1) await new Promise((r) => setTimeout(r, 10));
+  const job: CountJob = { start: 0, end: ROWS, wanted: Uint8Array.from([1, 0, 1]), edges: Float64Array.from([0, 20 * 60_000, ROWS * 60_000]), mode: "count", keyPos: null, words: 1 };
+  const { reply, taken } = await run("count", cols, job, 2);
+  expect(taken).toBe(2);
+  expect(reply.crash).toBeUndefined();
+  expect(reply.result).toEqual(countRows(cols, job));
+});
+
+it("runs funnel parts as the main thread does", { timeout: 30_000 }, async () => {
+  while (Atomics.load(signal, 1) !== 1) await new Promise((r) => setTimeout(r, 10));
+  const job: FunnelPartJob = {
+    start: 0,
+    end: ROWS,
+    stepBits: Int32Array.from([1, 2, 0]),
+    exclusionBits: Int32Array.from([0, 0, 0]),
+    keepAll: false,
+    rules: { stepCount: 2, windowMs: 3_600_000, orderType: "ordered", exclusions: [] },
+    attempts: "best",
+    parts: 2,
+    actors: 4,
+  };
+  const funnelCols: FunnelColumns = { ts: cols.ts, name: cols.name, did: cols.did, slotOfDid };
+  const { reply, taken } = await run("funnel", funnelCols, job, 2);
+  expect(taken).toBe(2);
+  const expected = [[0, funnelPart(funnelCols, job, 0)], [1, funnelPart(funnelCols, job, 1)]];
+  expect(reply.result).toEqual(expected);
+  expect(expected.flatMap(([, p]) => Array.from((p as { level: Int32Array }).level))).toContain(2);
+});
