@@ -34,7 +34,6 @@ const slotOfDid = shared((b) => new Int32Array(b), [0, 1, 2, 3, 3]);
 async function run(task: string, colsOf: object, job: object, parts: number) {
   const claim = { chunks: Float64Array.from([0, ROWS / 2, ROWS / 2, ROWS]), state: new Int32Array(new SharedArrayBuffer(12)) };
   port1.postMessage({ seq: 1, task, cols: colsOf, job, claim, slot: 0 });
-  await Atomics.waitAsync(claim.state, 1, 0, 10_000).value;
   while (Atomics.load(claim.state, 1) < parts) await new Promise((r) => setTimeout(r, 5));
   for (;;) {
     const reply = receiveMessageOnPort(port1)?.message as { result?: unknown; crash?: string } | undefined;

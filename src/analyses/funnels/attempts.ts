@@ -48,6 +48,11 @@ export function attemptsOf(journey: JourneyEvents, rules: AttemptRules): Attempt
   return attempts;
 }
 
+/** Visits each valid attempt's level and start time, in start order, copying nothing (conversion trends). */
+export function forEachAttemptStart(journey: JourneyEvents, rules: AttemptRules, visit: (level: number, startedAt: number) => void): void {
+  forEachAttempt(journey, rules, (level, indexes) => visit(level, journey.ts[indexes[0]!]!));
+}
+
 /**
  * The attempt that counts for the actor: the furthest; among those the first to reach that step, and of
  * those the latest start (the most recent step-1 event, as the UDF's lineage). Unordered: the first run.

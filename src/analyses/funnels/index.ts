@@ -8,10 +8,10 @@ import { ALWAYS } from "../shared/property-filter.ts";
 import { attemptsOf, bestAttempt, bestAttemptOf, type Attempt, type AttemptRules } from "./attempts.ts";
 import { FUNNEL_OTHER, funnelKeying, limitValues, type Assignment, type Presented } from "./attribution.ts";
 import { readFunnelFilter, type FunnelFilter, type FunnelSpec } from "./filter.ts";
-import { columnAttempts } from "./column-attempts.ts";
+import { columnFunnel } from "./column-funnel.ts";
 import { collectJourneys, type Journey } from "./journeys.ts";
 import { stepObjects, type FunnelStep } from "./steps.ts";
-import { funnelTrend, timeToConvert, type FunnelTrendItem, type TimeToConvert } from "./viz.ts";
+import { funnelTrend, timeToConvert, trendBuckets, trendItem, type FunnelTrendItem, type TimeToConvert } from "./viz.ts";
 
 export type { FunnelFilter, FunnelSpec } from "./filter.ts";
 export type { Attempt } from "./attempts.ts";
@@ -31,8 +31,9 @@ export function computeFunnel(events: EventList, filter: FunnelFilter, ctx: Anal
   // Trends and time to convert stop at funnel_to_step (PostHog max_steps_override).
   const stepCount = spec.viz === "steps" ? spec.steps.length : spec.toStep + 1;
   const rules: AttemptRules = { stepCount, windowMs: spec.windowMs, orderType: spec.orderType, exclusions: spec.exclusions };
-  const fromColumns = columnAttempts(events, spec, window, ctx, rules, spec.viz === "trends" ? "all" : "best");
-  if (fromColumns) return resultOf(fromColumns, spec, window, ctx);
+  const periods = spec.viz === "trends" ? trendBuckets(window, ctx) : undefined;
+  const fromColumns = columnFunnel(events, spec, window, ctx, rules, periods);
+  if (fromColumns) return "tally" in fromColumns ? [trendItem(fromColumns.tally, periods!, ctx)] : resultOf(fromColumns.attempts, spec, ctx);
   const journeys = collect(events, spec, window, ctx, stepCount);
   const assign = assigner(spec);
   if (spec.viz === "time_to_convert") {
@@ -42,11 +43,10 @@ export function computeFunnel(events: EventList, filter: FunnelFilter, ctx: Anal
   return stepsResult(journeys, assign, rules, spec, ctx);
 }
 
-/** A funnel without breakdown from each actor's attempts (the counted one, or every one for trends). */
-function resultOf(attempts: Attempt[][], spec: FunnelSpec, window: QueryWindow, ctx: AnalysisContext): FunnelResult {
-  if (spec.viz === "time_to_convert") return timeToConvert(attempts.flat(), spec);
-  if (spec.viz === "trends") return [funnelTrend(attempts, spec, window, ctx)];
-  const steps = stepObjects(attempts.flat(), spec, ctx);
+/** A funnel's steps or time to convert, without breakdown, from the attempt counted per actor. */
+function resultOf(attempts: Attempt[], spec: FunnelSpec, ctx: AnalysisContext): FunnelResult {
+  if (spec.viz === "time_to_convert") return timeToConvert(attempts, spec);
+  const steps = stepObjects(attempts, spec, ctx);
   return steps[0]!.count === 0 ? [] : steps;
 }
 

@@ -1,4 +1,8 @@
-import { attemptsOf, bestAttemptOf, type Attempt, type AttemptRules } from "./attempts.ts";
+import type { JourneyEvents } from "./attempts.ts";
+import { makeBuckets, type Buckets } from "../shared/buckets.ts";
+import type { Interval } from "../shared/context.ts";
+import { bestAttemptOf, forEachAttemptStart, type Attempt, type AttemptRules } from "./attempts.ts";
+import { newTrendTally, tallyActor, type TrendTally } from "./viz.ts";
 
 /**
  * A funnel over one part of the actors (actor slot mod `parts`), read straight from a column snapshot: the same
@@ -24,28 +28,38 @@ export interface FunnelPartJob {
   /** Strict funnels keep every event: any event breaks them. */
   keepAll: boolean;
   rules: AttemptRules;
-  /** "best": the attempt counted per actor (steps, time to convert); "all": every valid attempt (trends). */
-  attempts: "best" | "all";
+  /** "best": the attempt counted per actor (steps, time to convert); else conversion trends over these periods. */
+  attempts: "best" | TrendPeriods;
   parts: number;
   /** Actor slots are below this. */
   actors: number;
 }
 
-/** One part's attempts, actor by actor in slot order: flat arrays, as a worker posts them. */
+/** The entrance periods of conversion trends, and the steps converted from and to. */
+export interface TrendPeriods {
+  interval: Interval;
+  edges: number[];
+  from: number;
+  to: number;
+  fromStep: number;
+  toStep: number;
+}
+
+export type PartResult = PartAttempts | TrendTally;
+
+/** One part's counted attempts, actor by actor: flat arrays, as a worker posts them. */
 export interface PartAttempts {
-  /** Per actor with an attempt: the row of its first kept event, and how many attempts it has. */
+  /** Per actor with an attempt: the row of its first kept event, the attempt's level and its step times (`rules.stepCount` of them, the unreached ones NaN). */
   firstRow: Float64Array;
-  attempts: Int32Array;
-  /** Per attempt: its level, and its step times (`rules.stepCount` of them, the unreached ones NaN). */
   level: Int32Array;
   times: Float64Array;
 }
 
-/** The attempts of the actors in part `part` of `job`. */
-export function funnelPart(cols: FunnelColumns, job: FunnelPartJob, part: number): PartAttempts {
+/** The counted attempts, or the trends tally, of the actors in part `part` of `job`. */
+export function funnelPart(cols: FunnelColumns, job: FunnelPartJob, part: number): PartResult {
   const kept = keptRows(cols, job, part);
   const journeys = byActor(cols, job, kept, part);
-  return attemptsByActor(journeys, job);
+  return job.attempts === "best" ? bestByActor(journeys, job) : trendTally(journeys, job, job.attempts);
 }
 
 interface Kept {
@@ -112,45 +126,61 @@ function byActor(cols: FunnelColumns, job: FunnelPartJob, kept: Kept, part: numb
   return { offsets, firstRow, ts, steps, exclusions };
 }
 
-function attemptsByActor(j: Journeys, job: FunnelPartJob): PartAttempts {
+/** Each actor's journey, with its index in the part. */
+function forEachJourney(j: Journeys, visit: (journey: JourneyEvents, a: number) => void): void {
+  for (let a = 0; a + 1 < j.offsets.length; a++) {
+    const [from, to] = [j.offsets[a]!, j.offsets[a + 1]!];
+    if (from < to) visit({ ts: j.ts.subarray(from, to), steps: j.steps.subarray(from, to), exclusions: j.exclusions.subarray(from, to) }, a);
+  }
+}
+
+function bestByActor(j: Journeys, job: FunnelPartJob): PartAttempts {
   const stepCount = job.rules.stepCount;
   const firstRow: number[] = [];
-  const counts: number[] = [];
   const level: number[] = [];
   const times: number[] = [];
-  const locals = j.offsets.length - 1;
-  for (let a = 0; a < locals; a++) {
-    const [from, to] = [j.offsets[a]!, j.offsets[a + 1]!];
-    if (from === to) continue;
-    const journey = { ts: j.ts.subarray(from, to), steps: j.steps.subarray(from, to), exclusions: j.exclusions.subarray(from, to) };
-    const found = job.attempts === "best" ? [bestAttemptOf(journey, job.rules)].filter((x): x is Attempt => x !== undefined) : attemptsOf(journey, job.rules);
-    if (found.length === 0) continue;
+  forEachJourney(j, (journey, a) => {
+    const best = bestAttemptOf(journey, job.rules);
+    if (!best) return;
     firstRow.push(j.firstRow[a]!);
-    counts.push(found.length);
-    for (const attempt of found) {
-      level.push(attempt.level);
-      for (let s = 0; s < stepCount; s++) times.push(s < attempt.level ? attempt.times[s]! : NaN);
-    }
-  }
-  return { firstRow: Float64Array.from(firstRow), attempts: Int32Array.from(counts), level: Int32Array.from(level), times: Float64Array.from(times) };
+    level.push(best.level);
+    for (let s = 0; s < stepCount; s++) times.push(s < best.level ? best.times[s]! : NaN);
+  });
+  return { firstRow: Float64Array.from(firstRow), level: Int32Array.from(level), times: Float64Array.from(times) };
+}
+
+/** Conversion trends add up over actors, so a part gives its tally alone. */
+function trendTally(j: Journeys, job: FunnelPartJob, periods: TrendPeriods): TrendTally {
+  const buckets: Buckets = makeBuckets(periods.interval, periods.edges, periods.from, periods.to);
+  const tally = newTrendTally(buckets.length);
+  forEachJourney(j, (journey) => tallyActor((visit) => forEachAttemptStart(journey, job.rules, visit), buckets, periods, tally));
+  return tally;
 }
 
 /**
- * The parts' attempts as one list per actor, in the order the single-threaded collection meets the actors (by
- * their first kept row): sums over them (mean conversion times) then add up in the same order, to the same bits.
+ * The parts' counted attempts in the order the single-threaded collection meets the actors (by their first kept
+ * row): sums over them (mean conversion times) then add up in the same order, to the same bits.
  */
-export function mergePartAttempts(parts: readonly PartAttempts[], stepCount: number): Attempt[][] {
-  const actors: { firstRow: number; attempts: Attempt[] }[] = [];
+export function mergeBestAttempts(parts: readonly PartAttempts[], stepCount: number): Attempt[] {
+  const actors: { firstRow: number; attempt: Attempt }[] = [];
   for (const p of parts) {
-    let at = 0;
     for (let a = 0; a < p.firstRow.length; a++) {
-      const list: Attempt[] = [];
-      for (let c = 0; c < p.attempts[a]!; c++, at++) {
-        const level = p.level[at]!;
-        list.push({ level, times: Array.from(p.times.subarray(at * stepCount, at * stepCount + level)), indexes: [] });
-      }
-      actors.push({ firstRow: p.firstRow[a]!, attempts: list });
+      const level = p.level[a]!;
+      const times = Array.from(p.times.subarray(a * stepCount, a * stepCount + level));
+      actors.push({ firstRow: p.firstRow[a]!, attempt: { level, times, indexes: [] } });
     }
   }
-  return actors.sort((x, y) => x.firstRow - y.firstRow).map((x) => x.attempts);
+  return actors.sort((x, y) => x.firstRow - y.firstRow).map((x) => x.attempt);
+}
+
+/** The parts' trends tallies summed (counts of actors: exact in any order). */
+export function mergeTrendTallies(parts: readonly TrendTally[], periods: number): TrendTally {
+  const sum = newTrendTally(periods);
+  for (const p of parts) {
+    for (let b = 0; b < periods; b++) {
+      sum.entered[b]! += p.entered[b]!;
+      sum.converted[b]! += p.converted[b]!;
+    }
+  }
+  return sum;
 }

@@ -1,4 +1,4 @@
-import { buildBuckets, bucketKeys } from "../shared/buckets.ts";
+import { buildBuckets, bucketKeys, type Buckets } from "../shared/buckets.ts";
 import type { AnalysisContext } from "../shared/context.ts";
 import type { QueryWindow } from "../shared/date-range.ts";
 import { legacyLabel } from "../shared/labels.ts";
@@ -20,29 +20,54 @@ export interface TimeToConvert {
   average_conversion_time: number | null;
 }
 
+/** Per entrance period, the actors entering and, of those, the actors converting. */
+export interface TrendTally {
+  entered: Float64Array;
+  converted: Float64Array;
+}
+
+export const newTrendTally = (periods: number): TrendTally => ({ entered: new Float64Array(periods), converted: new Float64Array(periods) });
+
+/** Calls `visit` with the level and start time of each of one actor's attempts. */
+export type AttemptStarts = (visit: (level: number, startedAt: number) => void) => void;
+
+const seen = new Map<number, boolean>();
+
+/**
+ * One actor into the tally: it enters each period where an attempt that passed funnel_from_step started, and
+ * converts there if any such attempt went past funnel_to_step; it counts once per period.
+ */
+export function tallyActor(starts: AttemptStarts, buckets: Pick<Buckets, "indexOf">, spec: Pick<FunnelSpec, "fromStep" | "toStep">, tally: TrendTally): void {
+  seen.clear();
+  starts((level, startedAt) => {
+    const b = buckets.indexOf(startedAt);
+    if (b < 0 || level <= spec.fromStep) return;
+    seen.set(b, (seen.get(b) ?? false) || level > spec.toStep);
+  });
+  for (const [b, didConvert] of seen) {
+    tally.entered[b]!++;
+    if (didConvert) tally.converted[b]!++;
+  }
+}
+
 /**
  * Conversion per entrance period: actors bucketed by the step-1 event of each attempt; one actor counts
  * once per bucket, converted if any of its entries there converted; rate = 100·to/from to 2 decimals.
  */
 export function funnelTrend(attemptsByActor: Iterable<Attempt[]>, spec: FunnelSpec, window: QueryWindow, ctx: AnalysisContext): FunnelTrendItem {
-  const buckets = buildBuckets(window, ctx.timezone, ctx.weekStartDay);
-  const entered = new Array<number>(buckets.length).fill(0);
-  const converted = new Array<number>(buckets.length).fill(0);
-  for (const attempts of attemptsByActor) {
-    const seen = new Map<number, boolean>();
-    for (const attempt of attempts) {
-      const b = buckets.indexOf(attempt.times[0]!);
-      if (b < 0 || attempt.level <= spec.fromStep) continue;
-      seen.set(b, (seen.get(b) ?? false) || attempt.level > spec.toStep);
-    }
-    for (const [b, didConvert] of seen) {
-      entered[b]!++;
-      if (didConvert) converted[b]!++;
-    }
-  }
+  const buckets = trendBuckets(window, ctx);
+  const tally = newTrendTally(buckets.length);
+  for (const attempts of attemptsByActor) tallyActor((visit) => attempts.forEach((a) => visit(a.level, a.times[0]!)), buckets, spec, tally);
+  return trendItem(tally, buckets, ctx);
+}
+
+export const trendBuckets = (window: QueryWindow, ctx: AnalysisContext): Buckets => buildBuckets(window, ctx.timezone, ctx.weekStartDay);
+
+/** The trends item of a tally over `buckets`. */
+export function trendItem(tally: TrendTally, buckets: Buckets, ctx: AnalysisContext): FunnelTrendItem {
   return {
     count: buckets.length,
-    data: entered.map((from, b) => (from === 0 ? 0 : Math.round((10_000 * converted[b]!) / from) / 100)),
+    data: Array.from(tally.entered, (from, b) => (from === 0 ? 0 : Math.round((10_000 * tally.converted[b]!) / from) / 100)),
     days: bucketKeys(buckets, ctx.timezone),
     labels: buckets.edges.slice(0, buckets.length).map((start) => legacyLabel(start, buckets.interval, ctx.timezone)),
   };

@@ -1,4 +1,4 @@
-import { funnelPart, type FunnelColumns, type FunnelPartJob, type PartAttempts } from "../funnels/partition.ts";
+import { funnelPart, type FunnelColumns, type FunnelPartJob, type PartResult } from "../funnels/partition.ts";
 import { countChunks, type ChunkClaim, type CountJob, type CountResult, type KernelColumns } from "./count-kernel.mjs";
 
 /**
@@ -12,8 +12,8 @@ export interface TaskRun<C, J, R> {
 }
 
 /** The funnel's parts this thread takes, each kept whole with its part number (the merge puts them in order). */
-export const funnelParts: TaskRun<FunnelColumns, FunnelPartJob, [number, PartAttempts][]> = (cols, job, claim) => {
-  const result: [number, PartAttempts][] = [];
+export const funnelParts: TaskRun<FunnelColumns, FunnelPartJob, [number, PartResult][]> = (cols, job, claim) => {
+  const result: [number, PartResult][] = [];
   for (let k = Atomics.add(claim.state, 0, 1); k < job.parts; k = Atomics.add(claim.state, 0, 1)) result.push([k, funnelPart(cols, job, k)]);
   return { result: result.length ? result : null, taken: result.length };
 };

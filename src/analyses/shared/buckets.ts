@@ -55,7 +55,8 @@ export function singleBucket(window: Pick<QueryWindow, "from" | "to" | "interval
   return makeBuckets(window.interval, [window.from, window.to + 1], window.from, window.to);
 }
 
-function makeBuckets(interval: Interval, edges: number[], from: number, to: number): Buckets {
+/** Buckets over given edges (a scan worker rebuilds the query's buckets from them). */
+export function makeBuckets(interval: Interval, edges: number[], from: number, to: number): Buckets {
   const length = Math.max(0, edges.length - 1);
   let cursor = 0;
   const indexOf = (ts: number): number => {

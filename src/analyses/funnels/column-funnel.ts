@@ -9,7 +9,9 @@ import { ALWAYS } from "../shared/property-filter.ts";
 import { indexRange } from "../shared/scan.ts";
 import type { Attempt, AttemptRules } from "./attempts.ts";
 import type { FunnelSpec } from "./filter.ts";
-import { mergePartAttempts, type FunnelColumns, type FunnelPartJob, type PartAttempts } from "./partition.ts";
+import { mergeBestAttempts, mergeTrendTallies, type FunnelColumns, type FunnelPartJob, type PartAttempts, type PartResult } from "./partition.ts";
+import type { TrendTally } from "./viz.ts";
+import type { Buckets } from "../shared/buckets.ts";
 
 /**
  * The commonest funnels read straight from the columns, over every core: steps and exclusions that are event
@@ -20,11 +22,14 @@ import { mergePartAttempts, type FunnelColumns, type FunnelPartJob, type PartAtt
 /** Parts per thread: a thread the machine schedules late leaves its share to the others. */
 const PARTS_PER_THREAD = 2;
 
+/** The attempt counted per actor, or the conversion trends tally over `periods`. */
+type ColumnFunnel = { attempts: Attempt[] } | { tally: TrendTally };
+
 /**
- * Per actor, in the order the single-threaded collection meets them, the attempt counted (`best`) or every valid
- * attempt (`all`); undefined when the funnel needs the general collection.
+ * Per actor, in the order the single-threaded collection meets them, the attempt counted (`best`), or the
+ * conversion trends tally over the periods; undefined when the funnel needs the general collection.
  */
-export function columnAttempts(events: EventList, spec: FunnelSpec, window: QueryWindow, ctx: AnalysisContext, rules: AttemptRules, attempts: "best" | "all"): Attempt[][] | undefined {
+export function columnFunnel(events: EventList, spec: FunnelSpec, window: QueryWindow, ctx: AnalysisContext, rules: AttemptRules, periods?: Buckets): ColumnFunnel | undefined {
   if (spec.breakdown || spec.groupIndex !== undefined || !hasSnapshots(events)) return undefined;
   if (compileGlobalFilter(spec.raw, ctx) !== ALWAYS) return undefined;
   const steps = spec.steps.slice(0, rules.stepCount).map((entity) => compileEntityMatcher(entity, ctx, ALWAYS, `${entity.type}__${entity.position}`));
@@ -42,13 +47,14 @@ export function columnAttempts(events: EventList, spec: FunnelSpec, window: Quer
     exclusionBits: bitsByName(exclusions, snap.names, events.nameOfId.bind(events)),
     keepAll: spec.orderType === "strict",
     rules,
-    attempts,
+    attempts: periods ? { interval: periods.interval, edges: periods.edges, from: periods.from, to: periods.to, fromStep: spec.fromStep, toStep: spec.toStep } : "best",
     parts: threads === 1 ? 1 : threads * PARTS_PER_THREAD,
     actors: table.actors.length,
   };
   const cols: FunnelColumns = { ts: snap.ts, name: snap.name, did: snap.did, slotOfDid: table.slotOfDid };
-  const parts = startTask<FunnelColumns, FunnelPartJob, [number, PartAttempts][]>("funnel", cols, job, job.parts, end - start).finish();
-  return mergePartAttempts(parts.flat().map(([, part]) => part), rules.stepCount);
+  const parts = startTask<FunnelColumns, FunnelPartJob, [number, PartResult][]>("funnel", cols, job, job.parts, end - start).finish().flat().map(([, part]) => part);
+  if (periods) return { tally: mergeTrendTallies(parts as TrendTally[], periods.length) };
+  return { attempts: mergeBestAttempts(parts as PartAttempts[], rules.stepCount) };
 }
 
 /** Per name id, bit k set when matcher k accepts the name (a matcher without names accepts every name). */
