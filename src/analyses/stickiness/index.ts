@@ -8,6 +8,7 @@ import type { RowPredicate } from "../shared/property-filter.ts";
 import { forEachMatch } from "../shared/scan.ts";
 import { seriesLabel, type SeriesEntity } from "../shared/series.ts";
 import { readTrendFilter, type TrendFilter, type TrendSpec } from "../trends/filter.ts";
+import { activeBucketsByActor } from "../trends/column-counts.ts";
 import { comparePeriods } from "../trends/index.ts";
 import { seriesAction } from "../trends/items.ts";
 import type { ActorKey } from "../trends/maths.ts";
@@ -39,14 +40,17 @@ export interface StickinessSeries {
  * `$group_N` values with unique_group / aggregation_group_type_index; every other math counts persons.
  */
 export function computeStickiness(events: EventList, filter: TrendFilter, ctx: AnalysisContext): StickinessItem[] {
-  return stickinessSeries(events, filter, ctx).map((series) => stickinessItem(series, ctx));
+  return stickinessSeries(events, filter, ctx, { countsOnly: true }).map((series) => stickinessItem(series, ctx));
 }
 
-/** The active-bucket count of every actor, per series and compare period: the items count them, the actors endpoint lists them. */
-export function stickinessSeries(events: EventList, filter: TrendFilter, ctx: AnalysisContext): StickinessSeries[] {
+/**
+ * The active-bucket count of every actor, per series and compare period: the items count them, the actors endpoint
+ * lists them. `countsOnly`: the counts matter, not the order the actors come in (the columns may then count them).
+ */
+export function stickinessSeries(events: EventList, filter: TrendFilter, ctx: AnalysisContext, opts: { countsOnly?: boolean } = {}): StickinessSeries[] {
   const spec = readTrendFilter(filter, ctx);
   const window = resolveDateRange(filter, spec.interval, ctx, events.at(0)?.timestamp);
-  const shared = { events, spec, ctx, actorOf: actorResolver(ctx), global: compileGlobalFilter(filter, ctx) };
+  const shared = { events, spec, ctx, actorOf: actorResolver(ctx), global: compileGlobalFilter(filter, ctx), countsOnly: Boolean(opts.countsOnly) };
   return comparePeriods(window, spec, ctx).flatMap((period) =>
     spec.series.flatMap((entity) => {
       const activeBuckets = countActiveBuckets(entity, period.window, shared);
@@ -62,6 +66,7 @@ interface Shared {
   ctx: AnalysisContext;
   actorOf: ActorOf;
   global: RowPredicate;
+  countsOnly: boolean;
 }
 
 /** Events come in time order, so an actor's bucket index never decreases: a new bucket is a change of index. */
@@ -69,6 +74,9 @@ function countActiveBuckets(entity: SeriesEntity, window: QueryWindow, shared: S
   const buckets = buildBuckets(window, shared.ctx.timezone, shared.ctx.weekStartDay);
   const matcher = compileEntityMatcher(entity, shared.ctx, shared.global, `${entity.type}__${entity.position}`);
   if (matcher === NEVER) return undefined;
+  const personsAreActors = entity.math !== "unique_group" && shared.spec.groupIndex === undefined;
+  const fromColumns = shared.countsOnly && personsAreActors ? activeBucketsByActor(shared.events, matcher, buckets, shared.ctx) : undefined;
+  if (fromColumns) return { buckets, counts: fromColumns };
   const keyOf = actorKeyOf(entity, shared.spec, shared.ctx);
   const counts = new Map<ActorKey, number>();
   const lastBucket = new Map<ActorKey, number>();

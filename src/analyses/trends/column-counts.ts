@@ -2,7 +2,8 @@ import type { EventList } from "../../store/schema.ts";
 import type { ScanSnapshot } from "../../store/event-table.ts";
 import type { CountJob, CountResult } from "../parallel/count-kernel.mjs";
 import { startCount, type PendingCount } from "../parallel/pool.ts";
-import type { Actor, ActorOf } from "../shared/actors.ts";
+import { actorTableOf } from "../shared/actor-table.ts";
+import type { AnalysisContext } from "../shared/context.ts";
 import { BREAKDOWN_NULL, breakdownText, type BreakdownDef, type PropertyPart } from "../shared/breakdown.ts";
 import type { Buckets } from "../shared/buckets.ts";
 import type { EventMatcher } from "../shared/entity-match.ts";
@@ -25,7 +26,7 @@ export interface CountSeries {
   spec: Pick<TrendSpec, "cumulative" | "breakdown" | "groupIndex">;
   matcher: EventMatcher;
   buckets: Buckets;
-  actorOf: ActorOf;
+  ctx: Pick<AnalysisContext, "actorTable" | "personOf">;
   collectActors: boolean;
 }
 
@@ -48,7 +49,7 @@ function modeOf(s: CountSeries): CountJob["mode"] | undefined {
 }
 
 /** The job over the snapshot's rows in the buckets' range, or undefined when the general scan must run. */
-function jobOf(events: SnapshotColumns, snap: ScanSnapshot, s: CountSeries, mode: CountJob["mode"]): CountJob | undefined {
+function jobOf(events: SnapshotColumns, snap: ScanSnapshot, s: Pick<CountSeries, "matcher" | "buckets"> & { spec?: Pick<TrendSpec, "breakdown"> }, mode: CountJob["mode"]): CountJob | undefined {
   const [start, end] = indexRange(events, s.buckets.from, s.buckets.to);
   let wanted: Uint8Array | null = null;
   if (s.matcher.names !== null) {
@@ -60,7 +61,7 @@ function jobOf(events: SnapshotColumns, snap: ScanSnapshot, s: CountSeries, mode
   }
   const words = Math.ceil(snap.distinctIds / 32);
   if (mode === "unique" && words * s.buckets.length > MAX_BITSET_WORDS) return undefined;
-  const part = eventPropertyPart(s.spec.breakdown);
+  const part = eventPropertyPart(s.spec?.breakdown);
   const keyPos = mode === "breakdown" ? events.keyPositions(part!.key).slice(0, snap.shapes) : null;
   return { start: Math.min(start, snap.length), end: Math.min(end, snap.length), wanted, edges: Float64Array.from(s.buckets.edges), mode, keyPos, words };
 }
@@ -76,13 +77,13 @@ export function startColumnCounts(events: EventList, s: CountSeries): { pending:
   const job = jobOf(events, snap, s, mode);
   if (!job) return undefined;
   const pending = startCount(snap, job);
-  return { pending, finish: () => keyedCounts(events, s, pending.finish()) };
+  return { pending, finish: () => keyedCounts(events, snap, s, pending.finish()) };
 }
 
 /** Counts per key from the merged result: distinct-id bits become persons, value ids become breakdown keys. */
-function keyedCounts(events: SnapshotColumns, s: CountSeries, result: CountResult): Map<string, number[]> {
+function keyedCounts(events: SnapshotColumns, snap: ScanSnapshot, s: CountSeries, result: CountResult): Map<string, number[]> {
   if (result.mode === "count") return new Map([["", Array.from(result.counts)]]);
-  if (result.mode === "unique") return new Map([["", personsPerBucket(events, s.actorOf, result.bits, s.buckets.length)]]);
+  if (result.mode === "unique") return new Map([["", personsPerBucket(actorTableOf(s.ctx, events, snap.distinctIds).slotOfDid, result.bits, s.buckets.length)]]);
   const normalize = eventPropertyPart(s.spec.breakdown)!.normalizeUrl;
   const byKey = new Map<string, number[]>();
   result.codes.forEach((code, j) => {
@@ -96,27 +97,50 @@ function keyedCounts(events: SnapshotColumns, s: CountSeries, result: CountResul
 }
 
 /**
- * Distinct persons per bucket from the distinct-id bitsets: each distinct id is resolved once (ids of one merged
- * person count once), and a stamp per actor slot replaces a set per bucket.
+ * Per actor (persons, not groups), on how many of the buckets it performed the matcher's events: the distinct-id
+ * bitsets of daily actives, counted over every core, then read per person. Undefined when the general scan must
+ * run (a property condition, too many distinct ids for the bitsets).
  */
-function personsPerBucket(events: SnapshotColumns, actorOf: ActorOf, bits: Int32Array, buckets: number): number[] {
-  const words = buckets === 0 ? 0 : bits.length / buckets;
-  const actors: (Actor | undefined)[] = new Array(words * 32).fill(undefined);
-  let stamp: Int32Array = new Int32Array(1024);
+export function activeBucketsByActor(events: EventList, matcher: EventMatcher, buckets: Buckets, ctx: CountSeries["ctx"]): Map<number, number> | undefined {
+  if (matcher.rest !== ALWAYS || !hasSnapshots(events)) return undefined;
+  const snap = events.scanSnapshot();
+  const job = jobOf(events, snap, { matcher, buckets }, "unique");
+  if (!job) return undefined;
+  const result = startCount(snap, job).finish();
+  if (result.mode !== "unique") return undefined;
+  const table = actorTableOf(ctx, events, snap.distinctIds);
+  const active = new Int32Array(table.actors.length);
+  forEachPersonBucket(table.slotOfDid, result.bits, buckets.length, (slot) => active[slot]!++);
+  const byActor = new Map<number, number>();
+  active.forEach((n, slot) => n > 0 && byActor.set(table.actors[slot]!.id, n));
+  return byActor;
+}
+
+/** Distinct persons per bucket from the distinct-id bitsets. */
+function personsPerBucket(slotOfDid: Int32Array, bits: Int32Array, buckets: number): number[] {
   const counts = new Array<number>(buckets).fill(0);
+  forEachPersonBucket(slotOfDid, bits, buckets, (_slot, b) => counts[b]!++);
+  return counts;
+}
+
+/**
+ * Visits each (actor slot, bucket) pair once from the distinct-id bitsets: ids of one merged person count once,
+ * as a stamp per actor slot replaces a set per bucket.
+ */
+function forEachPersonBucket(slotOfDid: Int32Array, bits: Int32Array, buckets: number, visit: (slot: number, bucket: number) => void): void {
+  const words = buckets === 0 ? 0 : bits.length / buckets;
+  let stamp: Int32Array = new Int32Array(1024);
   for (let b = 0; b < buckets; b++) {
     for (let w = 0; w < words; w++) {
       for (let x = bits[b * words + w]!; x !== 0; x &= x - 1) {
-        const d = w * 32 + (31 - Math.clz32(x & -x));
-        const slot = (actors[d] ??= actorOf(events.distinctIdOfId(d))).slot;
+        const slot = slotOfDid[w * 32 + (31 - Math.clz32(x & -x))]!;
         if (slot >= stamp.length) stamp = grown(stamp, slot);
         if (stamp[slot] === b + 1) continue;
         stamp[slot] = b + 1;
-        counts[b]!++;
+        visit(slot, b);
       }
     }
   }
-  return counts;
 }
 
 const grown = (a: Int32Array, atLeast: number): Int32Array => {

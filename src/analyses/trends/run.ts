@@ -152,8 +152,8 @@ function accumulate(scan: Scan, keying?: Keying, mapKey: (key: string) => string
 /** The series' counts from the columns when its shape allows (counted once: the "other" pass reuses them). */
 function countedSeries(scan: Scan): Map<string, number[]> | undefined {
   if (scan.counted === undefined) {
-    const { events, spec, actorOf, collectActors } = scan.shared;
-    scan.counted = startColumnCounts(events, { entity: scan.entity, spec, matcher: scan.matcher, buckets: scan.buckets, actorOf, collectActors: Boolean(collectActors) })?.finish() ?? null;
+    const { events, spec, ctx, collectActors } = scan.shared;
+    scan.counted = startColumnCounts(events, { entity: scan.entity, spec, matcher: scan.matcher, buckets: scan.buckets, ctx, collectActors: Boolean(collectActors) })?.finish() ?? null;
   }
   return scan.counted ?? undefined;
 }

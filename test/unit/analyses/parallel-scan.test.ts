@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vites
 import { countRows, type CountJob, type CountResult } from "../../../src/analyses/parallel/count-kernel.mjs";
 import { parallelScanReady, parallelScanStats, setParallelScan, splitRange, startCount } from "../../../src/analyses/parallel/pool.ts";
 import { computeFunnel } from "../../../src/analyses/funnels/index.ts";
+import { computeStickiness } from "../../../src/analyses/stickiness/index.ts";
 import { computeTrends } from "../../../src/analyses/trends/index.ts";
 import { createClock } from "../../../src/clock.ts";
 import { generatedState } from "../../../src/fixtures/generated-state.ts";
@@ -81,6 +82,26 @@ describe("funnels computed over parts of the actors equal the single-threaded fu
       expect(parallelScanStats().partitioned).toBeGreaterThan(before);
       expect(JSON.stringify(partitioned)).toMatch(/"(count|conversion_rate|average_conversion_time)":[1-9]/);
       expect(partitioned).toEqual(computeFunnel(records, filter as never, analysisContextOf(store, NOW, records)));
+    });
+  }
+});
+
+const STICKINESS: [string, Record<string, unknown>][] = [
+  ["daily stickiness", { insight: "STICKINESS", events: [{ id: "$pageview" }], ...last60 }],
+  ["weekly stickiness of any event", { insight: "STICKINESS", events: [{ id: null, type: "events" }], date_from: "-90d", interval: "week" }],
+  ["stickiness of two series against the previous period", { insight: "STICKINESS", events: [{ id: "$pageview" }, { id: "signed_up" }], compare: true, date_from: "-30d", interval: "day" }],
+];
+
+describe("stickiness counted over partitions equals the single-threaded stickiness", () => {
+  for (const [name, filter] of STICKINESS) {
+    it(name, () => {
+      const table = store.analysisData.events("1");
+      const records: EventList = [...table].map((row) => row.toJSON());
+      const before = parallelScanStats().partitioned;
+      const partitioned = computeStickiness(table, filter as never, analysisContextOf(store, NOW, table));
+      expect(parallelScanStats().partitioned).toBeGreaterThan(before);
+      expect(JSON.stringify(partitioned)).toMatch(/"count":[1-9]/);
+      expect(partitioned).toEqual(computeStickiness(records, filter as never, analysisContextOf(store, NOW, records)));
     });
   }
 });
