@@ -12,6 +12,7 @@ import { forEachMatch } from "../shared/scan.ts";
 import { seriesLabel, type SeriesEntity } from "../shared/series.ts";
 import { readTrendFilter, type TrendFilter, type TrendSpec } from "../trends/filter.ts";
 import type { ActorKey } from "../trends/maths.ts";
+import { activeBucketsOfActors } from "../trends/column-counts.ts";
 import { actorKeyOf } from "../trends/run.ts";
 import { seriesAction } from "../trends/items.ts";
 
@@ -45,7 +46,7 @@ export interface LifecycleStatuses {
  * bucket before the range is looked at, so the first bucket can be returning or dormant.
  */
 export function computeLifecycle(events: EventList, filter: TrendFilter, ctx: AnalysisContext): LifecycleItem[] {
-  const { entity, buckets, persons } = lifecycleStatuses(events, filter, ctx);
+  const { entity, buckets, persons } = lifecycleStatuses(events, filter, ctx, { countsOnly: true });
   const label = seriesLabel(entity, ctx);
   const days = bucketKeys(buckets, ctx.timezone);
   const labels = buckets.edges.slice(0, buckets.length).map((start) => legacyLabel(start, buckets.interval, ctx.timezone));
@@ -57,8 +58,11 @@ export function computeLifecycle(events: EventList, filter: TrendFilter, ctx: An
   });
 }
 
-/** The persons behind every lifecycle number: the items count them, the actors endpoint lists them. */
-export function lifecycleStatuses(events: EventList, filter: TrendFilter, ctx: AnalysisContext): LifecycleStatuses {
+/**
+ * The persons behind every lifecycle number: the items count them, the actors endpoint lists them. `countsOnly`:
+ * the sets' sizes matter, not the order the actors come in (the columns may then find them).
+ */
+export function lifecycleStatuses(events: EventList, filter: TrendFilter, ctx: AnalysisContext, opts: { countsOnly?: boolean } = {}): LifecycleStatuses {
   const spec = readTrendFilter(filter, ctx);
   if (spec.series.length !== 1) throw reject.invalid("events", "Lifecycle insights need exactly one series.");
   const entity = spec.series[0]!;
@@ -67,7 +71,7 @@ export function lifecycleStatuses(events: EventList, filter: TrendFilter, ctx: A
   // Bucket 0 of `extended` is the one before the range; PostHog counts whole buckets here, from their start.
   const start = plus(buckets.edges[0]!, -1, spec.interval, ctx.timezone);
   const extended = buildBuckets({ from: start, to: buckets.edges[buckets.length]! - 1, interval: spec.interval }, ctx.timezone, ctx.weekStartDay);
-  const activity = activeBuckets(events, extended, entity, spec, filter, ctx);
+  const activity = (opts.countsOnly && columnActivity(events, extended, entity, spec, filter, ctx)) || activeBuckets(events, extended, entity, spec, filter, ctx);
   const persons = Object.fromEntries(LIFECYCLE_STATUSES.map((s) => [s, buckets.edges.slice(1).map(() => new Set<ActorKey>())])) as LifecycleStatuses["persons"];
   for (const { key, createdAt, active } of activity.values()) {
     const created = createdAt === undefined ? -1 : extended.indexOf(createdAt);
@@ -108,6 +112,17 @@ function activeBuckets(events: EventList, extended: Buckets, entity: SeriesEntit
     const bucket = extended.indexOf(event.timestamp);
     if (bucket >= 0 && activity.active.at(-1) !== bucket) activity.active.push(bucket);
   });
+  return byActor;
+}
+
+/** The same activity read from the columns over every core, for persons as actors; undefined when it cannot be. */
+function columnActivity(events: EventList, extended: Buckets, entity: SeriesEntity, spec: TrendSpec, filter: TrendFilter, ctx: AnalysisContext): Map<ActorKey, Activity> | undefined {
+  if (spec.groupIndex !== undefined) return undefined;
+  const matcher = compileEntityMatcher(entity, ctx, compileGlobalFilter(filter, ctx), `${entity.type}__${entity.position}`);
+  const active = activeBucketsOfActors(events, matcher, extended, ctx);
+  if (!active) return undefined;
+  const byActor = new Map<ActorKey, Activity>();
+  for (const [actor, list] of active) byActor.set(actor.id, { key: actor.id, createdAt: actor.person ? Date.parse(actor.person.created_at) : undefined, active: list });
   return byActor;
 }
 

@@ -3,6 +3,7 @@ import type { ScanSnapshot } from "../../store/event-table.ts";
 import type { CountJob, CountResult } from "../parallel/count-kernel.mjs";
 import { startCount, type PendingCount } from "../parallel/pool.ts";
 import { actorTableOf } from "../shared/actor-table.ts";
+import type { Actor } from "../shared/actors.ts";
 import type { AnalysisContext } from "../shared/context.ts";
 import { BREAKDOWN_NULL, breakdownText, type BreakdownDef, type PropertyPart } from "../shared/breakdown.ts";
 import type { Buckets } from "../shared/buckets.ts";
@@ -97,11 +98,11 @@ function keyedCounts(events: SnapshotColumns, snap: ScanSnapshot, s: CountSeries
 }
 
 /**
- * Per actor (persons, not groups), on how many of the buckets it performed the matcher's events: the distinct-id
- * bitsets of daily actives, counted over every core, then read per person. Undefined when the general scan must
- * run (a property condition, too many distinct ids for the bitsets).
+ * Per actor (persons, not groups) with activity, the buckets in which it performed the matcher's events, ascending:
+ * the distinct-id bitsets of daily actives, counted over every core, then read per person. Undefined when the
+ * general scan must run (a property condition, too many distinct ids for the bitsets).
  */
-export function activeBucketsByActor(events: EventList, matcher: EventMatcher, buckets: Buckets, ctx: CountSeries["ctx"]): Map<number, number> | undefined {
+export function activeBucketsOfActors(events: EventList, matcher: EventMatcher, buckets: Buckets, ctx: CountSeries["ctx"]): Map<Actor, number[]> | undefined {
   if (matcher.rest !== ALWAYS || !hasSnapshots(events)) return undefined;
   const snap = events.scanSnapshot();
   const job = jobOf(events, snap, { matcher, buckets }, "unique");
@@ -109,10 +110,10 @@ export function activeBucketsByActor(events: EventList, matcher: EventMatcher, b
   const result = startCount(snap, job).finish();
   if (result.mode !== "unique") return undefined;
   const table = actorTableOf(ctx, events, snap.distinctIds);
-  const active = new Int32Array(table.actors.length);
-  forEachPersonBucket(table.slotOfDid, result.bits, buckets.length, (slot) => active[slot]!++);
-  const byActor = new Map<number, number>();
-  active.forEach((n, slot) => n > 0 && byActor.set(table.actors[slot]!.id, n));
+  const active: (number[] | undefined)[] = new Array(table.actors.length);
+  forEachPersonBucket(table.slotOfDid, result.bits, buckets.length, (slot, b) => (active[slot] ??= []).push(b));
+  const byActor = new Map<Actor, number[]>();
+  active.forEach((list, slot) => list && byActor.set(table.actors[slot]!, list));
   return byActor;
 }
 

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vites
 import { countRows, type CountJob, type CountResult } from "../../../src/analyses/parallel/count-kernel.mjs";
 import { parallelScanReady, parallelScanStats, setParallelScan, splitRange, startCount } from "../../../src/analyses/parallel/pool.ts";
 import { computeFunnel } from "../../../src/analyses/funnels/index.ts";
+import { computeLifecycle } from "../../../src/analyses/lifecycle/index.ts";
 import { computeStickiness } from "../../../src/analyses/stickiness/index.ts";
 import { computeTrends } from "../../../src/analyses/trends/index.ts";
 import { createClock } from "../../../src/clock.ts";
@@ -86,22 +87,27 @@ describe("funnels computed over parts of the actors equal the single-threaded fu
   }
 });
 
+const LIFECYCLE: [string, Record<string, unknown>][] = [
+  ["daily lifecycle", { insight: "LIFECYCLE", events: [{ id: "$pageview" }], ...last60 }],
+  ["weekly lifecycle of sign-ups", { insight: "LIFECYCLE", events: [{ id: "signed_up" }], date_from: "-90d", interval: "week" }],
+];
 const STICKINESS: [string, Record<string, unknown>][] = [
   ["daily stickiness", { insight: "STICKINESS", events: [{ id: "$pageview" }], ...last60 }],
   ["weekly stickiness of any event", { insight: "STICKINESS", events: [{ id: null, type: "events" }], date_from: "-90d", interval: "week" }],
   ["stickiness of two series against the previous period", { insight: "STICKINESS", events: [{ id: "$pageview" }, { id: "signed_up" }], compare: true, date_from: "-30d", interval: "day" }],
 ];
 
-describe("stickiness counted over partitions equals the single-threaded stickiness", () => {
-  for (const [name, filter] of STICKINESS) {
+describe("stickiness and lifecycle counted over partitions equal the single-threaded ones", () => {
+  const cases = [...STICKINESS.map(([name, filter]) => [name, filter, computeStickiness] as const), ...LIFECYCLE.map(([name, filter]) => [name, filter, computeLifecycle] as const)];
+  for (const [name, filter, compute] of cases) {
     it(name, () => {
       const table = store.analysisData.events("1");
       const records: EventList = [...table].map((row) => row.toJSON());
       const before = parallelScanStats().partitioned;
-      const partitioned = computeStickiness(table, filter as never, analysisContextOf(store, NOW, table));
+      const partitioned = compute(table, filter as never, analysisContextOf(store, NOW, table));
       expect(parallelScanStats().partitioned).toBeGreaterThan(before);
       expect(JSON.stringify(partitioned)).toMatch(/"count":[1-9]/);
-      expect(partitioned).toEqual(computeStickiness(records, filter as never, analysisContextOf(store, NOW, records)));
+      expect(partitioned).toEqual(compute(records, filter as never, analysisContextOf(store, NOW, records)));
     });
   }
 });
