@@ -2,14 +2,15 @@ import type { EventList, EventRecord } from "../../store/schema.ts";
 import type { Actor } from "../shared/actors.ts";
 import { actorResolver } from "../shared/actors.ts";
 import { cohortHas, partValue, type BreakdownDef } from "../shared/breakdown.ts";
-import { buildBuckets } from "../shared/buckets.ts";
+import { buildBuckets, type Buckets } from "../shared/buckets.ts";
 import type { AnalysisContext } from "../shared/context.ts";
 import { isoInZone } from "../shared/date-parse.ts";
-import { compileEntityMatcher, compileGlobalFilter, matchesEvent } from "../shared/entity-match.ts";
+import { compileEntityMatcher, compileGlobalFilter, matchesEvent, type EventMatcher } from "../shared/entity-match.ts";
 import { groupLookup } from "../shared/groups.ts";
 import { peopleUrl } from "../shared/people-url.ts";
 import { ALWAYS } from "../shared/property-filter.ts";
 import { forEachMatch } from "../shared/scan.ts";
+import { activeBucketsOfActors } from "../trends/column-counts.ts";
 import type { ActorKey } from "../trends/maths.ts";
 import { readRetentionFilter, type RetentionFilter, type RetentionSpec } from "./filter.ts";
 
@@ -54,7 +55,7 @@ export const inCell = (a: RetentionActivity, i: number, j: number): boolean =>
  * returning event j periods later, inside the window.
  */
 export function computeRetention(events: EventList, filter: RetentionFilter, ctx: AnalysisContext): RetentionCohort[] {
-  const { spec, groups } = retentionActivity(events, filter, ctx);
+  const { spec, groups } = retentionActivity(events, filter, ctx, { countsOnly: true });
   const n = spec.totalIntervals;
   return groups.flatMap((group) =>
     Array.from({ length: n }, (_, i) => {
@@ -73,12 +74,17 @@ const countCell = (activities: readonly RetentionActivity[], i: number, j: numbe
   return count;
 };
 
-/** Every actor's cohorts and returns, per breakdown value: the table counts them, the actors endpoint lists them. */
-export function retentionActivity(events: EventList, filter: RetentionFilter, ctx: AnalysisContext): { spec: RetentionSpec; groups: RetentionGroup[] } {
+/**
+ * Every actor's cohorts and returns, per breakdown value: the table counts them, the actors endpoint lists them.
+ * `countsOnly`: the cells' counts matter, not the order the actors come in (the columns may then find them).
+ */
+export function retentionActivity(events: EventList, filter: RetentionFilter, ctx: AnalysisContext, opts: { countsOnly?: boolean } = {}): { spec: RetentionSpec; groups: RetentionGroup[] } {
   const spec = readRetentionFilter(filter, ctx);
   const n = spec.totalIntervals;
   const buckets = buildBuckets({ from: spec.edges[0]!, to: spec.edges[n]! - 1, interval: spec.interval }, ctx.timezone, ctx.weekStartDay);
   const matchers = matchersOf(spec, filter, ctx);
+  const fromColumns = opts.countsOnly ? columnRecurring(events, spec, buckets, matchers, ctx) : undefined;
+  if (fromColumns) return { spec, groups: [{ key: "", breakdownValue: undefined, activities: fromColumns }] };
   // In order of first appearance (the actors endpoint lists them so); found by actor, then breakdown value.
   const activities: GroupedActivity[] = [];
   const byActor = new Map<ActorKey, Map<string, GroupedActivity>>();
@@ -110,6 +116,28 @@ export function retentionActivity(events: EventList, filter: RetentionFilter, ct
 }
 
 type GroupedActivity = RetentionActivity & { group: string };
+
+/**
+ * Recurring retention of persons without breakdown or property condition, read from the columns over every core:
+ * the periods of each person's target events are its cohorts, those of its returning events its returns.
+ */
+function columnRecurring(events: EventList, spec: RetentionSpec, buckets: Buckets, matchers: ReturnType<typeof matchersOf>, ctx: AnalysisContext): RetentionActivity[] | undefined {
+  const { global, cohorting, returning } = matchers;
+  if (spec.type !== "retention_recurring" || spec.breakdown || spec.groupIndex !== undefined || global !== ALWAYS || cohorting.rest !== ALWAYS || returning.rest !== ALWAYS) return undefined;
+  const cohorts = activeBucketsOfActors(events, cohorting, buckets, ctx);
+  const returns = cohorts && sameNames(cohorting, returning) ? cohorts : cohorts && activeBucketsOfActors(events, returning, buckets, ctx);
+  if (!cohorts || !returns) return undefined;
+  const flags = (periods: readonly number[] | undefined) => {
+    const set = new Uint8Array(spec.totalIntervals);
+    for (const p of periods ?? []) set[p] = 1;
+    return set;
+  };
+  const returnsOf = new Map(Array.from(returns, ([actor, periods]) => [actor.id, periods]));
+  return Array.from(cohorts, ([actor, periods]) => ({ key: actor.id, cohorts: flags(periods), returns: flags(returnsOf.get(actor.id)) }));
+}
+
+const sameNames = (a: EventMatcher, b: EventMatcher): boolean =>
+  a.names === null ? b.names === null : b.names !== null && a.names.size === b.names.size && [...a.names].every((n) => b.names!.has(n));
 
 /** first_ever cohorts on the first target event whatever its properties, which must then match (PostHog). */
 function matchersOf(spec: RetentionSpec, filter: RetentionFilter, ctx: AnalysisContext) {

@@ -8,6 +8,7 @@ import { countRows, type CountJob, type CountResult } from "../../../src/analyse
 import { parallelScanReady, parallelScanStats, setParallelScan, splitRange, startCount } from "../../../src/analyses/parallel/pool.ts";
 import { computeFunnel } from "../../../src/analyses/funnels/index.ts";
 import { computeLifecycle } from "../../../src/analyses/lifecycle/index.ts";
+import { computeRetention } from "../../../src/analyses/retention/index.ts";
 import { computeStickiness } from "../../../src/analyses/stickiness/index.ts";
 import { computeTrends } from "../../../src/analyses/trends/index.ts";
 import { createClock } from "../../../src/clock.ts";
@@ -91,14 +92,20 @@ const LIFECYCLE: [string, Record<string, unknown>][] = [
   ["daily lifecycle", { insight: "LIFECYCLE", events: [{ id: "$pageview" }], ...last60 }],
   ["weekly lifecycle of sign-ups", { insight: "LIFECYCLE", events: [{ id: "signed_up" }], date_from: "-90d", interval: "week" }],
 ];
+const RETENTION: [string, Record<string, unknown>][] = [
+  ["daily recurring retention", { insight: "RETENTION", target_entity: { id: "$pageview", type: "events" }, returning_entity: { id: "$pageview", type: "events" }, period: "Day", total_intervals: 14, date_to: "2025-05-20" }],
+  ["weekly retention from sign-up to purchase", { insight: "RETENTION", target_entity: { id: "signed_up", type: "events" }, returning_entity: { id: "purchase", type: "events" }, period: "Week", total_intervals: 8 }],
+];
 const STICKINESS: [string, Record<string, unknown>][] = [
   ["daily stickiness", { insight: "STICKINESS", events: [{ id: "$pageview" }], ...last60 }],
   ["weekly stickiness of any event", { insight: "STICKINESS", events: [{ id: null, type: "events" }], date_from: "-90d", interval: "week" }],
   ["stickiness of two series against the previous period", { insight: "STICKINESS", events: [{ id: "$pageview" }, { id: "signed_up" }], compare: true, date_from: "-30d", interval: "day" }],
 ];
 
-describe("stickiness and lifecycle counted over partitions equal the single-threaded ones", () => {
-  const cases = [...STICKINESS.map(([name, filter]) => [name, filter, computeStickiness] as const), ...LIFECYCLE.map(([name, filter]) => [name, filter, computeLifecycle] as const)];
+describe("stickiness, lifecycle and retention counted over partitions equal the single-threaded ones", () => {
+  const cases = [...STICKINESS.map(([name, filter]) => [name, filter, computeStickiness] as const), ...LIFECYCLE.map(([name, filter]) => [name, filter, computeLifecycle] as const),
+    ...RETENTION.map(([name, filter]) => [name, filter, computeRetention] as const),
+  ];
   for (const [name, filter, compute] of cases) {
     it(name, () => {
       const table = store.analysisData.events("1");
