@@ -7,6 +7,7 @@ import { resolveDateRange } from "../shared/date-range.ts";
 import { compileGlobalFilter } from "../shared/entity-match.ts";
 import { forEachMatch } from "../shared/scan.ts";
 import { readPathsFilter, type PathsFilter, type PathsSpec } from "./filter.ts";
+import { forEachColumnPath } from "./column-paths.ts";
 import { pathItems, cutPath } from "./items.ts";
 
 export type { PathsFilter } from "./filter.ts";
@@ -38,15 +39,14 @@ export const SESSION_GAP_MS = 30 * 60_000;
  * (descending), source, target; weight-filtered, cut at edge_limit, and kept only when reachable from a `1_` node.
  */
 export function computePaths(events: EventList, filter: PathsFilter, ctx: AnalysisContext): PathEdge[] {
-  const { spec, paths } = pathsOf(events, filter, ctx);
   type Edge = { source: string; target: string; value: number; total: number };
   const edges: Edge[] = [];
   const bySource = new Map<string, Map<string, Edge>>();
   const node = nodeNames();
-  for (const path of paths) {
-    let source = node(0, path.items[0]!);
-    for (let k = 1; k < path.items.length; k++) {
-      const target = node(k, path.items[k]!);
+  const count = (items: readonly string[], times: readonly number[]) => {
+    let source = node(0, items[0]!);
+    for (let k = 1; k < items.length; k++) {
+      const target = node(k, items[k]!);
       let targets = bySource.get(source);
       if (!targets) bySource.set(source, (targets = new Map()));
       let edge = targets.get(target);
@@ -55,9 +55,15 @@ export function computePaths(events: EventList, filter: PathsFilter, ctx: Analys
         targets.set(target, edge);
       }
       edge.value++;
-      edge.total += path.times[k]! - path.times[k - 1]!;
+      edge.total += times[k]! - times[k - 1]!;
       source = target;
     }
+  };
+  // Edges add up over paths in any order (times in whole milliseconds sum exactly), so the columns may find them.
+  const spec = readPathsFilter(filter);
+  const window = resolveDateRange(filter, "day", ctx, events.at(0)?.timestamp);
+  if (!forEachColumnPath(events, spec, window, compileGlobalFilter(filter, ctx), ctx, SESSION_GAP_MS, count)) {
+    for (const path of pathsOf(events, filter, ctx).paths) count(path.items, path.times);
   }
   const kept = edges
     .filter((e) => (spec.minEdgeWeight === undefined || e.value >= spec.minEdgeWeight) && (spec.maxEdgeWeight === undefined || e.value <= spec.maxEdgeWeight))
