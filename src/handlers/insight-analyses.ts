@@ -41,9 +41,9 @@ export function trendKind(filter: Filter): "TRENDS" | "STICKINESS" | "LIFECYCLE"
  * The caching envelope of the legacy analysis endpoints (reference: analytics §1.5); `next` (breakdown paging)
  * exists on trends only, and is always null here.
  */
-function analysisReply(args: HandlerArgs, kind: AnalysisKind, filter: Filter) {
+async function analysisReply(args: HandlerArgs, kind: AnalysisKind, filter: Filter) {
   const refresh = (args.c.request.query as Filter).refresh === true;
-  const pkg = args.deps.analyses.run(args.project, kind, filter, { refresh });
+  const pkg = await args.deps.analyses.runAsync(args.project, kind, filter, { refresh });
   const isTrend = kind === "TRENDS" || kind === "STICKINESS" || kind === "LIFECYCLE";
   return reply(200, { ...pkg, timings: [], ...(isTrend ? { next: null } : {}) });
 }

@@ -13,6 +13,7 @@ import { computeTrends } from "../analyses/trends/index.ts";
 import { queryNodeToFilter } from "../analyses/query-node.ts";
 import { buildActorTable, type ActorTable } from "../analyses/shared/actor-table.ts";
 import { INTERVALS } from "../analyses/shared/context.ts";
+import { offMainThread } from "../analyses/parallel/pool.ts";
 import { resolveDateRange, type TimeContext } from "../analyses/shared/date-range.ts";
 import { deriveSessions, type SessionTable } from "../analyses/shared/session-properties.ts";
 import { asClientError, fail } from "../http/errors.ts";
@@ -147,10 +148,24 @@ export function createAnalysisService(store: Store, clock: Clock, options: Analy
     };
   }
 
-  function compute(project: ProjectRecord, kind: string, filter: Filter): unknown {
+  function compute(project: ProjectRecord, kind: string, filter: Filter, ctx = contextOf(project)): unknown {
     const analysis = Object.hasOwn(COMPUTE, kind) ? COMPUTE[kind as AnalysisKind] : undefined;
     if (!analysis) throw fail.invalid("insight", `Insights of kind ${kind} cannot be computed here.`);
-    return analysis(store.analysisData.events(project.id), filter, contextOf(project));
+    return analysis(store.analysisData.events(project.id), filter, ctx);
+  }
+
+  /**
+   * The same computation with its scans on the workers and the event loop free meanwhile: one context (one clock
+   * reading) for every run, and the runs start over when the project's data changes in between.
+   */
+  function computeOffMain(project: ProjectRecord, kind: string, filter: Filter): Promise<unknown> {
+    const ctx = contextOf(project);
+    let version = store.analysisData.version(project.id);
+    const unchanged = () => {
+      const now = store.analysisData.version(project.id);
+      return now === version || ((version = now), false);
+    };
+    return offMainThread(() => compute(project, kind, filter, ctx), unchanged);
   }
 
   /**
@@ -185,6 +200,17 @@ export function createAnalysisService(store: Store, clock: Clock, options: Analy
     return { result: entry.result, last_refresh: new Date(entry.computedAt).toISOString(), is_cached: Boolean(fresh), timezone: project.timezone };
   }
 
+  /** `run` for a request: a computation leaves the event loop free while the workers scan. */
+  async function runAsync(project: ProjectRecord, kind: string, filter: Filter, opts: { refresh: boolean; maxAge?: number }): Promise<AnalysisPackage> {
+    const key = keyOf(project, kind, filterKeyOf(filter));
+    const now = clock.now();
+    const cached = cache.get(key);
+    if (cached && !(opts.refresh && now - cached.computedAt >= (opts.maxAge ?? 0))) return run(project, kind, filter, opts, key);
+    const entry = { result: await computeOffMain(project, kind, filter), computedAt: now, maxAge: opts.maxAge };
+    remember(key, entry);
+    return { result: entry.result, last_refresh: new Date(entry.computedAt).toISOString(), is_cached: false, timezone: project.timezone };
+  }
+
   /** The actors behind one data point, cached like the analyses (same data version, same filter and point). */
   function actors(project: ProjectRecord, kind: ActorsKind, filter: Filter, point: DataPoint): ActorsPackage {
     const key = keyOf(project, `ACTORS:${kind}`, filterKeyOf({ filter, point }));
@@ -196,6 +222,7 @@ export function createAnalysisService(store: Store, clock: Clock, options: Analy
 
   return {
     run,
+    runAsync,
     actors,
     /** Computes without caching, for its rejections only: a saved insight's definition must be computable. */
     check: (project: ProjectRecord, kind: string, filter: Filter): void => void compute(project, kind, filter),

@@ -40,13 +40,15 @@ const CORES = availableParallelism();
  * `maxLoad`: above this one-minute load average no core is idle, and workers measured slower than the main thread
  * alone (at load 9–11 on 2 cores: 1.5–3× the single-threaded time), so the main thread counts alone.
  * `mainCounts: false` leaves every chunk to the workers (tests: the workers' results must then make the answer).
+ * A worker per core: a request's analysis leaves the main thread free (offMainThread) and the workers take every
+ * core; a synchronous caller's main thread takes parts beside them.
  */
-const settings = { minRows: DEFAULT_MIN_ROWS, workers: Math.max(0, CORES - 1), maxLoad: CORES, mainCounts: true };
+const settings = { minRows: DEFAULT_MIN_ROWS, workers: CORES, maxLoad: CORES, mainCounts: true };
 let pool: ScanWorker[] = [];
 /** Set when a worker failed before it listened (its file missing or broken): none is started again. */
 let cannotStart = false;
-/** Scans cut into chunks, and chunks the workers counted, so far: lets a test see that the partitioned path ran. */
-const stats = { partitioned: 0, workerChunks: 0 };
+/** Scans cut into parts, and parts the workers and the main thread ran, so far: lets a test see which path ran. */
+const stats = { partitioned: 0, workerChunks: 0, mainChunks: 0 };
 export const parallelScanStats = (): Readonly<typeof stats> => ({ ...stats });
 
 /** Tests force the partitioned path on small data (`minRows: 0`) or turn it off (`workers: 0`). */
@@ -120,9 +122,11 @@ export function startTask<C extends object, J, R>(task: TaskName, cols: C, job: 
   const run = TASKS[task] as unknown as TaskRun<C, J, R>;
   const workers = rows >= settings.minRows && rows > 0 && inSharedMemory(cols) && loadavg()[0]! < settings.maxLoad ? readyWorkers() : [];
   const alone = (): R[] => {
-    const own = run(cols, job, newClaim(0, chunks)).result;
-    return own === null ? [] : [own];
+    const own = run(cols, job, newClaim(0, chunks));
+    stats.mainChunks += own.taken;
+    return own.result === null ? [] : [own.result];
   };
+  if (replay) return replayed(replay, workers, alone, (ready) => postToWorkers<R>(task, cols, job, parts, ready, chunks, alone));
   if (workers.length === 0) return { partitions: 1, finish: alone };
   stats.partitioned++;
   const claim = newClaim(workers.length, chunks);
@@ -138,6 +142,7 @@ export function startTask<C extends object, J, R>(task: TaskName, cols: C, job: 
       markCounted(claim, own.taken);
       const results: R[] = own.result === null ? [] : [own.result];
       stats.workerChunks += parts - own.taken;
+      stats.mainChunks += own.taken;
       if (!allCounted(claim, parts, posted.length)) return retire(posted, alone);
       for (const { w, seq, slot } of posted) {
         if (Atomics.load(claim.state, 2 + slot) === 0) continue;
@@ -149,6 +154,99 @@ export function startTask<C extends object, J, R>(task: TaskName, cols: C, job: 
     },
   };
 }
+
+/**
+ * Off the main thread: an analysis run through `offMainThread` leaves every scan to the workers, and is suspended
+ * (a SUSPENDED throw out of the scan's `finish`) until the answers are in, then run again from the start with them:
+ * the n-th scan of a run takes the n-th answer. Analyses are synchronous and pure over their inputs, so a run
+ * started again asks for the same scans in the same order (the caller keeps the data and the clock the same).
+ */
+interface Replay {
+  answers: Map<number, unknown[]>;
+  posted: Map<number, Promise<unknown[]>>;
+  next: number;
+}
+let replay: Replay | undefined;
+const SUSPENDED = Symbol("waiting for the scan workers");
+
+function replayed<R>(r: Replay, workers: ScanWorker[], alone: () => R[], post: (workers: ScanWorker[]) => Promise<R[]>): PendingTask<R> {
+  const n = r.next++;
+  const known = r.answers.get(n) as R[] | undefined;
+  if (known) return { partitions: 1, finish: () => known };
+  if (workers.length === 0) return { partitions: 1, finish: () => remember(r, n, alone()) };
+  r.posted.set(n, post(workers));
+  return {
+    partitions: workers.length,
+    finish: () => {
+      throw SUSPENDED;
+    },
+  };
+}
+
+const remember = <R>(r: Replay, n: number, answer: R[]): R[] => (r.answers.set(n, answer), answer);
+
+/**
+ * Runs `compute` with its scans on the workers while the event loop stays free; `unchanged` tells whether the data
+ * is still the data the run started on (else it starts over, and after a few tries computes on the main thread).
+ */
+export async function offMainThread<T>(compute: () => T, unchanged: () => boolean): Promise<T> {
+  const r: Replay = { answers: new Map(), posted: new Map(), next: 0 };
+  for (let attempt = 0; attempt < MAX_REPLAYS; attempt++) {
+    r.next = 0;
+    replay = r;
+    try {
+      return compute();
+    } catch (e) {
+      if (e !== SUSPENDED) throw e;
+    } finally {
+      replay = undefined;
+    }
+    for (const [n, answer] of r.posted) r.answers.set(n, await answer);
+    r.posted.clear();
+    if (!unchanged()) r.answers.clear();
+  }
+  return compute();
+}
+
+/** Runs of one analysis before it gives up on the workers: every scan of a run needs one, and writes start it over. */
+const MAX_REPLAYS = 16;
+
+/** Posts a job to the workers alone and resolves with their answers, without blocking the event loop. */
+async function postToWorkers<R>(task: TaskName, cols: object, job: unknown, parts: number, workers: ScanWorker[], chunks: Float64Array | undefined, alone: () => R[]): Promise<R[]> {
+  stats.partitioned++;
+  stats.workerChunks += parts;
+  const claim = newClaim(workers.length, chunks);
+  const posted = workers.map((w, slot) => {
+    const seq = ++w.seq;
+    w.port.postMessage({ seq, task, cols, job, claim, slot });
+    return { w, seq, slot };
+  });
+  const deadline = performance.now() + ANSWER_WAIT_MS;
+  for (;;) {
+    if (posted.some(({ slot }) => Atomics.load(claim.state, 2 + slot) < 0) || performance.now() > deadline) return retire(posted, alone);
+    const done = Atomics.load(claim.state, 1);
+    if (done >= parts) break;
+    await waitAsync(claim.state, 1, done, 50);
+  }
+  const results: R[] = [];
+  for (const { w, seq, slot } of posted) {
+    if (Atomics.load(claim.state, 2 + slot) === 0) continue;
+    let answer = answerNow<R>(w, seq);
+    while (answer === undefined && performance.now() < deadline) {
+      await new Promise((resolve) => setImmediate(resolve));
+      answer = answerNow<R>(w, seq);
+    }
+    if (answer === undefined) return retire(posted, alone);
+    results.push(answer);
+  }
+  return results;
+}
+
+/** Atomics.waitAsync (ES2024; in Node since 16): resolves when `a[i]` leaves `value` or after `ms`. */
+const waitAsync = (a: Int32Array, i: number, value: number, ms: number): Promise<unknown> => {
+  const waited = (Atomics as unknown as { waitAsync(a: Int32Array, i: number, v: number, ms: number): { async: boolean; value: unknown } }).waitAsync(a, i, value, ms);
+  return waited.async ? (waited.value as Promise<unknown>) : Promise.resolve(waited.value);
+};
 
 /** state: [next part to take, parts done, then per worker the parts it took (-1: it failed)]; `chunks`: row chunks' bounds. */
 const newClaim = (workers: number, chunks: Float64Array = new Float64Array(0)): ChunkClaim => ({ chunks, state: new Int32Array(new SharedArrayBuffer(4 * (2 + workers))) });
@@ -194,6 +292,15 @@ function retire<R>(posted: { w: ScanWorker }[], alone: () => R[]): R[] {
 export const countParallel = (cols: KernelColumns, job: CountJob): CountResult => startCount(cols, job).finish();
 
 const nap = new Int32Array(new SharedArrayBuffer(4));
+
+/** The worker's posted result for `seq` if it has arrived. */
+function answerNow<R>(w: ScanWorker, seq: number): R | undefined {
+  for (;;) {
+    const reply = receiveMessageOnPort(w.port)?.message as { seq: number; result?: R } | undefined;
+    if (reply === undefined) return undefined;
+    if (reply.seq === seq) return reply.result;
+  }
+}
 
 /** The worker's posted result for `seq` (it is on its way once the worker counted its chunks); undefined if it crashed. */
 function answerOf<R>(w: ScanWorker, seq: number): R | undefined {

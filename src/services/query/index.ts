@@ -68,13 +68,11 @@ export async function computedResponse(deps: QueryDeps, project: ProjectRecord, 
  * An insight kind through its legacy filter and the analysis service's cache, wrapped in the real service's
  * envelope; `refresh` recomputes whatever the age of the cached result (the real service's force modes).
  */
-export function insightResponse(deps: QueryDeps, project: ProjectRecord, node: Loose, attr: string, refresh: boolean): Loose {
+export async function insightResponse(deps: QueryDeps, project: ProjectRecord, node: Loose, attr: string, refresh: boolean): Promise<Loose> {
   const { kind, filter } = insightDefinition(node, attr);
   const ctx = { now: deps.clock.now(), timezone: project.timezone, weekStartDay: project.week_start_day };
-  const { maxAge, pkg } = asNodeErrors(attr, () => ({
-    maxAge: minimumRefreshInterval(filter, ctx),
-    pkg: deps.analyses.run(project, kind as AnalysisKind, filter, { refresh, maxAge: 0 }),
-  }));
+  const maxAge = asNodeErrors(attr, () => minimumRefreshInterval(filter, ctx));
+  const pkg = await asNodeErrorsAsync(attr, () => deps.analyses.runAsync(project, kind as AnalysisKind, filter, { refresh, maxAge: 0 }));
   return {
     results: pkg.result,
     is_cached: pkg.is_cached,
@@ -92,10 +90,23 @@ function asNodeErrors<T>(attr: string, run: () => T): T {
   try {
     return run();
   } catch (e) {
-    if (!(e instanceof AnalysisInputError) || e.attr === null) throw e;
-    const field = nodeFieldOf(e.attr);
-    throw field === undefined ? e : new AnalysisInputError(`${attr}__${field}`, e.message, e.code);
+    throw asNodeError(attr, e);
   }
+}
+
+async function asNodeErrorsAsync<T>(attr: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (e) {
+    throw asNodeError(attr, e);
+  }
+}
+
+/** An analysis field error renamed after the node's field; any other error as it is. */
+function asNodeError(attr: string, e: unknown): unknown {
+  if (!(e instanceof AnalysisInputError) || e.attr === null) return e;
+  const field = nodeFieldOf(e.attr);
+  return field === undefined ? e : new AnalysisInputError(`${attr}__${field}`, e.message, e.code);
 }
 
 export function sqlContext(deps: Pick<QueryDeps, "store" | "clock" | "sql">, project: ProjectRecord, signal?: AbortSignal): SqlContext {

@@ -46,7 +46,7 @@ export async function answerQuery(deps: QueryApiDeps, project: ProjectRecord, bo
   const key = cacheKey(project, node);
   const pending = (status: QueryStatus) => answered(mode === "force_async" ? { query_status: status } : { cache_key: key, query_status: status });
   if (isInsightKind(kind)) {
-    const response = insightResponse(deps, project, node, attr, mode === "force_blocking" || mode === "force_async");
+    const response = await insightResponse(deps, project, node, attr, mode === "force_blocking" || mode === "force_async");
     if (mode === "blocking" || mode === "force_blocking" || response.is_cached) return answered(response);
     return pending(deps.queries.statuses.completed(project.id, id, response));
   }
