@@ -34,11 +34,16 @@ export interface InsightView {
 export const EVERYONE_CAN_EDIT = 21;
 export const CAN_EDIT = 37;
 
+/** The filters laid over an insight's own: its dashboard's when loaded from one, then the request's override. */
+export function filterOverrides(store: Store, project: ProjectRecord, view: Pick<InsightView, "tile" | "override">): Record<string, unknown> | undefined {
+  const dashboard = view.tile ? store.dashboards.get(project.id, view.tile.dashboard_id) : undefined;
+  return view.override ? { ...dashboard?.filters, ...view.override } : dashboard?.filters;
+}
+
 /** The Insight representation, with its result computed (or served from cache) from filters or query. */
 export function toInsightJson(insight: InsightRecord, project: ProjectRecord, deps: { store: Store; analyses: AnalysisService }, view: InsightView = {}) {
   const { store, analyses } = deps;
-  const dashboard = view.tile ? store.dashboards.get(project.id, view.tile.dashboard_id) : undefined;
-  const overrides = view.override ? { ...dashboard?.filters, ...view.override } : dashboard?.filters;
+  const overrides = filterOverrides(store, project, view);
   const pkg = view.sql ?? analyses.forInsight(project, insight, { refresh: view.refresh ?? false, overrides, compute: view.compute });
   const tiles = store.dashboards.tilesOf(insight.id);
   return {

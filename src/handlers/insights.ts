@@ -6,7 +6,7 @@ import { parseCallerJson } from "../http/json-depth.ts";
 import type { InsightRecord, ProjectRecord } from "../store/schema.ts";
 import { INSIGHT_WRITABLE, type InsightInput, type Store } from "../store/store.ts";
 import { activityPage } from "./activity-json.ts";
-import { toInsightBasicJson, toInsightJson } from "./insight-json.ts";
+import { filterOverrides, toInsightBasicJson, toInsightJson } from "./insight-json.ts";
 import { isSqlInsight, sqlInsightResult } from "../services/query/sql-insight.ts";
 import { personName } from "./person-json.ts";
 import { insightListMatcher, type ListFilterContext } from "./insight-list-filters.ts";
@@ -111,6 +111,8 @@ export const insightHandlers = {
         ? undefined
         : args.deps.store.dashboards.tilesOf(insight.id).find((t) => t.dashboard_id === q.from_dashboard && !t.deleted);
     const override = filtersOverride(q);
+    const overrides = filterOverrides(args.deps.store, args.project, { tile, override });
+    await args.deps.analyses.prepareInsight(args.project, insight, { refresh: q.refresh === true, overrides });
     const build = () => toInsightJson(insight, args.project, args.deps, { refresh: q.refresh === true, tile, override, lastViewedAt: lastViewedBy(args) });
     // refresh=true may recompute: never answered from a serialized body.
     if (q.refresh === true) return reply(200, build());

@@ -62,6 +62,8 @@ export interface InsightPackage {
 interface CacheEntry {
   result: unknown;
   computedAt: number;
+  /** Computed ahead for a request (off the main thread) and not yet answered: that answer is not "cached". */
+  unserved?: boolean;
   /** The insight's minimum refresh interval, kept so that serving it again needs no date arithmetic. */
   maxAge?: number;
 }
@@ -194,21 +196,37 @@ export function createAnalysisService(store: Store, clock: Clock, options: Analy
   function run(project: ProjectRecord, kind: string, filter: Filter, opts: { refresh: boolean; maxAge?: number }, key = keyOf(project, kind, filterKeyOf(filter))): AnalysisPackage {
     const now = clock.now();
     const cached = cache.get(key);
-    const fresh = cached && !(opts.refresh && now - cached.computedAt >= (opts.maxAge ?? 0));
+    // An entry computed ahead for this request is as fresh as a refresh asks.
+    const fresh = cached && (cached.unserved || !(opts.refresh && now - cached.computedAt >= (opts.maxAge ?? 0)));
     const entry = fresh ? cached : { result: compute(project, kind, filter), computedAt: now, maxAge: opts.maxAge };
     if (!fresh) remember(key, entry);
-    return { result: entry.result, last_refresh: new Date(entry.computedAt).toISOString(), is_cached: Boolean(fresh), timezone: project.timezone };
+    const isCached = Boolean(fresh) && !entry.unserved;
+    if (entry.unserved) {
+      // Answered once as computed for its request, it is cached from now on: bodies that show it change.
+      delete entry.unserved;
+      revision++;
+    }
+    return { result: entry.result, last_refresh: new Date(entry.computedAt).toISOString(), is_cached: isCached, timezone: project.timezone };
+  }
+
+  /**
+   * Computes into the cache what `run` with the same arguments would compute, with the scans on the workers and
+   * the event loop free meanwhile; `run` then answers it as computed for this request.
+   */
+  async function computeAhead(project: ProjectRecord, kind: string, filter: Filter, filterKey: string, opts: { refresh: boolean; maxAge?: number }): Promise<void> {
+    const now = clock.now();
+    const cached = cache.get(keyOf(project, kind, filterKey));
+    if (cached && !(opts.refresh && now - cached.computedAt >= (opts.maxAge ?? 0))) return;
+    const result = await computeOffMain(project, kind, filter);
+    // The last run returned just now, with no write since: the data version now is the one it computed on.
+    remember(keyOf(project, kind, filterKey), { result, computedAt: now, maxAge: opts.maxAge, unserved: true });
   }
 
   /** `run` for a request: a computation leaves the event loop free while the workers scan. */
   async function runAsync(project: ProjectRecord, kind: string, filter: Filter, opts: { refresh: boolean; maxAge?: number }): Promise<AnalysisPackage> {
-    const key = keyOf(project, kind, filterKeyOf(filter));
-    const now = clock.now();
-    const cached = cache.get(key);
-    if (cached && !(opts.refresh && now - cached.computedAt >= (opts.maxAge ?? 0))) return run(project, kind, filter, opts, key);
-    const entry = { result: await computeOffMain(project, kind, filter), computedAt: now, maxAge: opts.maxAge };
-    remember(key, entry);
-    return { result: entry.result, last_refresh: new Date(entry.computedAt).toISOString(), is_cached: false, timezone: project.timezone };
+    const filterKey = filterKeyOf(filter);
+    await computeAhead(project, kind, filter, filterKey, opts);
+    return run(project, kind, filter, opts, keyOf(project, kind, filterKey));
   }
 
   /** The actors behind one data point, cached like the analyses (same data version, same filter and point). */
@@ -253,6 +271,17 @@ export function createAnalysisService(store: Store, clock: Clock, options: Analy
         // A saved insight whose definition cannot be computed (a draft without series, say) has no result yet.
         if (asClientError(e)) return none;
         throw e;
+      }
+    },
+    /** Computes an insight's result ahead for a request, off the main thread, for `forInsight` to answer next. */
+    async prepareInsight(project: ProjectRecord, insight: InsightRecord, opts: { refresh: boolean; overrides?: Filter }): Promise<void> {
+      try {
+        const { kind, filter, filterKey } = definitionWithKey(insight, opts.overrides);
+        const maxAge = cache.get(keyOf(project, kind, filterKey))?.maxAge ?? minimumRefreshInterval(filter, contextOf(project));
+        await computeAhead(project, kind, filter, filterKey, { refresh: opts.refresh, maxAge });
+      } catch (e) {
+        // forInsight answers a definition that cannot be computed (no result yet).
+        if (!asClientError(e)) throw e;
       }
     },
     clear: () => {
