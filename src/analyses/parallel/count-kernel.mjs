@@ -1,21 +1,18 @@
-// The trend counting loop over a column snapshot's rows [start, end): plain JavaScript, so that the main thread
-// and the scan workers run the very same code (a worker has no TypeScript loader). No closure per row: the name
-// test is one read of a byte per name id, the bucket is kept while the timestamps stay inside it.
+// The trend counting loop over a column snapshot's rows [start, end), run by the main thread and the scan workers
+// alike. No closure per row: the name test is one read of a byte per name id, and a bucket is a run of rows.
 //
 // Modes: "count" events per bucket; "unique" a bitset per bucket over distinct-id ids (the caller maps ids to
 // persons once per id, not per event); "breakdown" events per bucket per value id of one property (code 0: the
 // event lacks it, else value id + 1).
 
-/** Bucket of `t` among `edges` (starts, then the end of the last): the last edge ≤ t, -1 outside. */
-function bucketOf(edges, t) {
-  let lo = 0;
-  let hi = edges.length;
+/** The first row of [lo, hi) whose time is ≥ t (rows are in time order). */
+function firstRowAtOrAfter(ts, lo, hi, t) {
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (edges[mid] <= t) lo = mid + 1;
+    if (ts[mid] < t) lo = mid + 1;
     else hi = mid;
   }
-  return lo - 1 < edges.length - 1 ? lo - 1 : -1;
+  return lo;
 }
 
 /** An empty tally for `job`'s mode: what the ranges one thread counts add into. */
@@ -26,37 +23,43 @@ export function newTally(job) {
   return { mode: "breakdown", byValue: new Map() };
 }
 
-/** Adds the rows [start, end) of `job` into `tally`. */
+/**
+ * Adds the rows [start, end) of `job` into `tally`. Rows are in time order, so each bucket is a run of rows found
+ * by two binary searches: the loops read the name column (and the ids they count), never the timestamps.
+ */
 export function tallyRows(cols, job, start, end, tally) {
-  const { ts, name, did, shape, voff, vals } = cols;
-  const { wanted, edges, keyPos, words } = job;
-  const buckets = edges.length - 1;
-  const counts = tally.mode === "count" ? tally.counts : null;
-  const bits = tally.mode === "unique" ? tally.bits : null;
-  const byValue = tally.mode === "breakdown" ? tally.byValue : null;
-  let b = -1;
-  let lo = Infinity;
-  let hi = -Infinity;
-  let lastCode = -1;
-  let lastRow = null;
-  for (let i = start; i < end; i++) {
-    if (wanted !== null && wanted[name[i]] === 0) continue;
-    const t = ts[i];
-    if (t < lo || t >= hi) {
-      b = bucketOf(edges, t);
-      if (b < 0) {
-        lo = Infinity;
-        hi = -Infinity;
-        continue;
-      }
-      lo = edges[b];
-      hi = edges[b + 1];
-    }
-    if (counts !== null) counts[b]++;
-    else if (bits !== null) {
+  const { edges } = job;
+  for (let b = 0, from = firstRowAtOrAfter(cols.ts, start, end, edges[0]); b < edges.length - 1 && from < end; b++) {
+    const to = firstRowAtOrAfter(cols.ts, from, end, edges[b + 1]);
+    if (to > from) tallyBucket(cols, job, from, to, b, tally);
+    from = to;
+  }
+}
+
+/** Adds the rows [from, to), all in bucket `b`. */
+function tallyBucket(cols, job, from, to, b, tally) {
+  const { name, did, shape, voff, vals } = cols;
+  const { wanted, keyPos, words } = job;
+  if (tally.mode === "count") {
+    let n = 0;
+    if (wanted === null) n = to - from;
+    else for (let i = from; i < to; i++) n += wanted[name[i]];
+    tally.counts[b] += n;
+  } else if (tally.mode === "unique") {
+    const bits = tally.bits;
+    const base = b * words;
+    for (let i = from; i < to; i++) {
+      if (wanted !== null && wanted[name[i]] === 0) continue;
       const d = did[i];
-      bits[b * words + (d >>> 5)] |= 1 << (d & 31);
-    } else {
+      bits[base + (d >>> 5)] |= 1 << (d & 31);
+    }
+  } else {
+    const byValue = tally.byValue;
+    const buckets = job.edges.length - 1;
+    let lastCode = -1;
+    let lastRow = null;
+    for (let i = from; i < to; i++) {
+      if (wanted !== null && wanted[name[i]] === 0) continue;
       const p = keyPos[shape[i]];
       const code = p < 0 ? 0 : vals[voff[i] + p] + 1;
       if (code !== lastCode) {
