@@ -3,6 +3,7 @@ import type { Actor } from "../shared/actors.ts";
 import type { AnalysisContext } from "../shared/context.ts";
 import { findAction } from "../shared/series.ts";
 import { indexRange } from "../shared/scan.ts";
+import { isColumnar, type EventColumns } from "../shared/event-read.ts";
 import { peopleUrl } from "../shared/people-url.ts";
 import { stringForm } from "../shared/property-operators.ts";
 import { funnelPopulation, type FunnelFilter, type FunnelSpec } from "../funnels/index.ts";
@@ -64,17 +65,55 @@ export function correlationPopulation(events: EventList, filter: FunnelFilter, c
     entrants.set(id, { actor: funnel.actors.get(id)!, converted, from, to: converted ? attempt.times[last - 1]! : from + funnel.spec.windowMs });
   }
   const stepNames = stepEventNames(funnel.spec, ctx);
+  const skipped = (name: string) => stepNames.has(name) || spec.excludeEventNames.has(name);
+  // Visitors keep nothing of the event after their call: a column table hands them one moving row.
   const visitSpans = (visit: (event: EventRecord, entrant: FunnelEntrant) => void) => {
     const [start, end] = indexRange(events, funnel.window.from, funnel.window.to);
+    if (isColumnar(events)) return visitColumnSpans(events, start, end, skipped, funnel.spec.groupIndex === undefined, funnel.actorOfEvent, entrants, visit);
     for (let i = start; i < end; i++) {
       const event = events.at(i)!;
-      if (stepNames.has(event.event) || spec.excludeEventNames.has(event.event)) continue;
+      if (skipped(event.event)) continue;
       const actor = funnel.actorOfEvent(event);
       const entrant = actor && entrants.get(actor.id);
       if (entrant && event.timestamp > entrant.from && event.timestamp < entrant.to) visit(event, entrant);
     }
   };
   return { spec, entrants, stepNames, visitSpans, groupIndex: funnel.spec.groupIndex };
+}
+
+/**
+ * visitSpans over a column table: names are tested by id, and with persons as actors each distinct id's entrant
+ * is looked up once; only rows inside an entrant's span become (moving) rows.
+ */
+function visitColumnSpans(
+  events: EventColumns,
+  start: number,
+  end: number,
+  skipped: (name: string) => boolean,
+  personsAreActors: boolean,
+  actorOfEvent: (event: EventRecord) => Actor | undefined,
+  entrants: ReadonlyMap<number, FunnelEntrant>,
+  visit: (event: EventRecord, entrant: FunnelEntrant) => void,
+): void {
+  const { ts, name, did, names, distinctIds } = events.scanColumns();
+  const nameSkipped = new Uint8Array(names); // 0 not looked at, 1 kept, 2 skipped
+  const entrantOfDid: (FunnelEntrant | null | undefined)[] = personsAreActors ? new Array(distinctIds) : [];
+  const row = events.cursor();
+  for (let i = start; i < end; i++) {
+    const n = name[i]!;
+    if (nameSkipped[n] === 0) nameSkipped[n] = skipped(events.nameOfId(n)) ? 2 : 1;
+    if (nameSkipped[n] === 2) continue;
+    row.position = i;
+    let entrant: FunnelEntrant | null | undefined;
+    if (personsAreActors) {
+      entrant = entrantOfDid[did[i]!];
+      if (entrant === undefined) entrant = entrantOfDid[did[i]!] = entrants.get(actorOfEvent(row)?.id ?? NaN) ?? null;
+    } else {
+      const actor = actorOfEvent(row);
+      entrant = actor && entrants.get(actor.id);
+    }
+    if (entrant && ts[i]! > entrant.from && ts[i]! < entrant.to) visit(row, entrant);
+  }
 }
 
 function stepEventNames(spec: FunnelSpec, ctx: AnalysisContext): Set<string> {
