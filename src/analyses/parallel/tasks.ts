@@ -1,4 +1,5 @@
 import { funnelPart, type FunnelColumns, type FunnelPartJob, type PartResult } from "../funnels/partition.ts";
+import { pathsPart, type PartEdges, type PathsColumns, type PathsPartJob } from "../paths/partition.ts";
 import { countChunks, type ChunkClaim, type CountJob, type CountResult, type KernelColumns } from "./count-kernel.mjs";
 
 /**
@@ -18,9 +19,17 @@ export const funnelParts: TaskRun<FunnelColumns, FunnelPartJob, [number, PartRes
   return { result: result.length ? result : null, taken: result.length };
 };
 
+/** The paths' parts this thread takes: edge tallies, summed by the caller in any order. */
+export const pathsParts: TaskRun<PathsColumns, PathsPartJob, PartEdges[]> = (cols, job, claim) => {
+  const result: PartEdges[] = [];
+  for (let k = Atomics.add(claim.state, 0, 1); k < job.parts; k = Atomics.add(claim.state, 0, 1)) result.push(pathsPart(cols, job, k));
+  return { result: result.length ? result : null, taken: result.length };
+};
+
 export const TASKS = {
   count: countChunks as TaskRun<KernelColumns, CountJob, CountResult>,
   funnel: funnelParts,
+  paths: pathsParts,
 } as const;
 
 export type TaskName = keyof typeof TASKS;

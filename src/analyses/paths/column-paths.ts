@@ -7,51 +7,48 @@ import { ALWAYS, type RowPredicate } from "../shared/property-filter.ts";
 import { indexRange } from "../shared/scan.ts";
 import type { ScanSnapshot } from "../../store/event-table.ts";
 import type { PathsSpec } from "./filter.ts";
-import { cutPath, itemOf } from "./items.ts";
+import { scanThreads, startTask } from "../parallel/pool.ts";
+import { itemOf } from "./items.ts";
+import { mergePartEdges, type PartEdges, type PathsColumns, type PathsPartJob } from "./partition.ts";
+
+/** An edge between two path nodes, with the paths using it and the sum of their times between the two, in ms. */
+export interface EdgeTally {
+  source: string;
+  target: string;
+  value: number;
+  total: number;
+}
+
+/** Parts per thread: a thread the machine schedules late leaves its share to the others. */
+const PARTS_PER_THREAD = 2;
 
 /**
- * Paths read straight from the columns, for persons without a global filter: each row's item found once per
- * (event name, URL or screen name) pair by ids, the rows grouped by person with a counting sort, and each
- * person's sessions cut as the general scan cuts them. Edges add up over paths, so the order they come in does
- * not matter. Visits every path; false when the general scan must run.
+ * Paths' edges read straight from the columns, for persons without a global filter: each row's item found once per
+ * (event name, URL or screen name) pair by ids, then the persons cut into parts that every core takes in turn
+ * (partition.ts). Undefined when the general scan must run.
  */
-export function forEachColumnPath(
-  events: EventList,
-  spec: PathsSpec,
-  window: QueryWindow,
-  global: RowPredicate,
-  ctx: AnalysisContext,
-  sessionGapMs: number,
-  visit: (items: string[], times: number[]) => void,
-): boolean {
-  if (spec.groupIndex !== undefined || global !== ALWAYS || !hasSnapshots(events)) return false;
+export function columnEdges(events: EventList, spec: PathsSpec, window: QueryWindow, global: RowPredicate, ctx: AnalysisContext, sessionGapMs: number): EdgeTally[] | undefined {
+  if (spec.groupIndex !== undefined || global !== ALWAYS || !hasSnapshots(events)) return undefined;
   const snap = events.scanSnapshot();
   const [from, to] = indexRange(events, window.from, window.to);
   const [start, end] = [Math.min(from, snap.length), Math.min(to, snap.length)];
   const { item, names } = rowItems(events, snap, spec, start, end);
   const { slotOfDid, actors } = actorTableOf(ctx, events, snap.distinctIds);
-  const rows = rowsByActor(snap, slotOfDid, actors.length, item, start, end);
-  for (let a = 0; a + 1 < rows.offsets.length; a++) {
-    let items: string[] = [];
-    let times: number[] = [];
-    for (let k = rows.offsets[a]!; k < rows.offsets[a + 1]!; k++) {
-      const i = rows.row[k]!;
-      const t = snap.ts[i]!;
-      if (times.length > 0 && t - times[times.length - 1]! >= sessionGapMs) {
-        emit(items, times, spec, visit);
-        [items, times] = [[], []];
-      }
-      items.push(names[item[i - start]!]!);
-      times.push(t);
-    }
-    if (times.length > 0) emit(items, times, spec, visit);
-  }
-  return true;
-}
-
-function emit(items: string[], times: number[], spec: PathsSpec, visit: (items: string[], times: number[]) => void): void {
-  const path = cutPath(items, times, spec);
-  if (path) visit(path.items, path.times);
+  const idOf = (point: string | undefined) => (point === undefined ? undefined : Math.max(-2, names.indexOf(point)));
+  const cut = { start: idOf(spec.startPoint), end: idOf(spec.endPoint), stepLimit: spec.stepLimit, ellipsis: names.length };
+  const threads = scanThreads(end - start);
+  const job: PathsPartJob = { start, end, parts: threads === 1 ? 1 : threads * PARTS_PER_THREAD, actors: actors.length, sessionGapMs, cut };
+  const cols: PathsColumns = { ts: snap.ts, did: snap.did, slotOfDid, item };
+  const parts = startTask<PathsColumns, PathsPartJob, PartEdges[]>("paths", cols, job, job.parts, end - start).finish();
+  const span = names.length + 1;
+  const itemName = (id: number) => (id === names.length ? "..." : names[id]!);
+  return Array.from(mergePartEdges(parts.flat()), ([key, { value, total }]) => {
+    const target = key % span;
+    const rest = (key - target) / span;
+    const source = rest % span;
+    const k = (rest - source) / span;
+    return { source: `${k + 1}_${itemName(source)}`, target: `${k + 2}_${itemName(target)}`, value, total };
+  });
 }
 
 /** Detail property read for an event name: 1 the URL of a pageview, 2 the screen name of a screen, 0 none. */
@@ -88,7 +85,7 @@ function rowItems(events: SnapshotColumns, snap: ScanSnapshot, spec: PathsSpec, 
     return id;
   };
   const { name, shape, voff, vals } = snap;
-  const item = new Int32Array(end - start);
+  const item = new Int32Array(new SharedArrayBuffer(4 * Math.max(1, end - start)));
   for (let i = start; i < end; i++) {
     const n = name[i]!;
     const detail = detailOf[n]!;
@@ -96,15 +93,4 @@ function rowItems(events: SnapshotColumns, snap: ScanSnapshot, spec: PathsSpec, 
     item[i - start] = itemIdOf(n, pos < 0 ? -1 : vals[voff[i]! + pos]!);
   }
   return { item, names };
-}
-
-/** The rows with an item, grouped by actor slot (stable, so each actor's rows stay in time order). */
-function rowsByActor(snap: ScanSnapshot, slotOfDid: Int32Array, actors: number, item: Int32Array, start: number, end: number): { offsets: Int32Array; row: Int32Array } {
-  const offsets = new Int32Array(actors + 1);
-  for (let i = start; i < end; i++) if (item[i - start]! >= 0) offsets[slotOfDid[snap.did[i]!]! + 1]!++;
-  for (let a = 0; a < actors; a++) offsets[a + 1]! += offsets[a]!;
-  const fill = offsets.slice(0, actors);
-  const row = new Int32Array(offsets[actors]!);
-  for (let i = start; i < end; i++) if (item[i - start]! >= 0) row[fill[slotOfDid[snap.did[i]!]!]!++] = i;
-  return { offsets, row };
 }

@@ -7,8 +7,8 @@ import { resolveDateRange } from "../shared/date-range.ts";
 import { compileGlobalFilter } from "../shared/entity-match.ts";
 import { forEachMatch } from "../shared/scan.ts";
 import { readPathsFilter, type PathsFilter, type PathsSpec } from "./filter.ts";
-import { forEachColumnPath } from "./column-paths.ts";
-import { pathItems, cutPath } from "./items.ts";
+import { columnEdges, type EdgeTally } from "./column-paths.ts";
+import { pathItems, cutPath, pathCutOf } from "./items.ts";
 
 export type { PathsFilter } from "./filter.ts";
 
@@ -39,11 +39,22 @@ export const SESSION_GAP_MS = 30 * 60_000;
  * (descending), source, target; weight-filtered, cut at edge_limit, and kept only when reachable from a `1_` node.
  */
 export function computePaths(events: EventList, filter: PathsFilter, ctx: AnalysisContext): PathEdge[] {
-  type Edge = { source: string; target: string; value: number; total: number };
-  const edges: Edge[] = [];
-  const bySource = new Map<string, Map<string, Edge>>();
+  const spec = readPathsFilter(filter);
+  const window = resolveDateRange(filter, "day", ctx, events.at(0)?.timestamp);
+  const edges = columnEdges(events, spec, window, compileGlobalFilter(filter, ctx), ctx, SESSION_GAP_MS) ?? edgesOf(pathsOf(events, filter, ctx).paths);
+  const kept = edges
+    .filter((e) => (spec.minEdgeWeight === undefined || e.value >= spec.minEdgeWeight) && (spec.maxEdgeWeight === undefined || e.value <= spec.maxEdgeWeight))
+    .sort((a, b) => b.value - a.value || compare(a.source, b.source) || compare(a.target, b.target))
+    .slice(0, spec.edgeLimit);
+  return reachable(kept).map(({ source, target, value, total }) => ({ source, target, value, average_conversion_time: total / value }));
+}
+
+/** Each edge with the paths using it and the sum of their times between its two nodes. */
+function edgesOf(paths: readonly Path[]): EdgeTally[] {
+  const edges: EdgeTally[] = [];
+  const bySource = new Map<string, Map<string, EdgeTally>>();
   const node = nodeNames();
-  const count = (items: readonly string[], times: readonly number[]) => {
+  for (const { items, times } of paths) {
     let source = node(0, items[0]!);
     for (let k = 1; k < items.length; k++) {
       const target = node(k, items[k]!);
@@ -58,18 +69,8 @@ export function computePaths(events: EventList, filter: PathsFilter, ctx: Analys
       edge.total += times[k]! - times[k - 1]!;
       source = target;
     }
-  };
-  // Edges add up over paths in any order (times in whole milliseconds sum exactly), so the columns may find them.
-  const spec = readPathsFilter(filter);
-  const window = resolveDateRange(filter, "day", ctx, events.at(0)?.timestamp);
-  if (!forEachColumnPath(events, spec, window, compileGlobalFilter(filter, ctx), ctx, SESSION_GAP_MS, count)) {
-    for (const path of pathsOf(events, filter, ctx).paths) count(path.items, path.times);
   }
-  const kept = edges
-    .filter((e) => (spec.minEdgeWeight === undefined || e.value >= spec.minEdgeWeight) && (spec.maxEdgeWeight === undefined || e.value <= spec.maxEdgeWeight))
-    .sort((a, b) => b.value - a.value || compare(a.source, b.source) || compare(a.target, b.target))
-    .slice(0, spec.edgeLimit);
-  return reachable(kept).map(({ source, target, value, total }) => ({ source, target, value, average_conversion_time: total / value }));
+  return edges;
 }
 
 const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -111,8 +112,9 @@ export function pathsOf(events: EventList, filter: PathsFilter, ctx: AnalysisCon
   const itemFor = pathItems(spec);
   const open = new Map<ActorKey, { items: string[]; times: number[] }>();
   const paths: Path[] = [];
+  const cut = pathCutOf(spec);
   const close = (actor: ActorKey, session: { items: string[]; times: number[] }) => {
-    const path = cutPath(session.items, session.times, spec);
+    const path = cutPath(session.items, session.times, cut);
     if (path) paths.push({ actor, ...path });
   };
   const matcher = { names: namesOfTypes(spec.eventTypes), rest: compileGlobalFilter(filter, ctx) };

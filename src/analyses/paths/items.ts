@@ -49,34 +49,45 @@ export function pathItems(spec: PathsSpec): (event: EventRecord) => string | und
 
 const text = (value: unknown): string => (value === undefined || value === null ? "" : stringForm(value));
 
+/** How a session is cut into its path: the start and end points, the step limit, and the item standing for the cut middle. */
+export interface PathCut<T> {
+  start: T | undefined;
+  end: T | undefined;
+  stepLimit: number;
+  ellipsis: T;
+}
+
+export const pathCutOf = (spec: PathsSpec): PathCut<string> => ({ start: spec.startPoint, end: spec.endPoint, stepLimit: spec.stepLimit, ellipsis: "..." });
+
 /**
  * One session → its path: consecutive repeats collapse to their last event; start_point keeps the path from the
  * point's first occurrence, end_point up to it (the path must contain them); step_limit keeps the first items,
- * the last ones with an end point, or, with both points, the first and last halves around a "..." item.
+ * the last ones with an end point, or, with both points, the first and last halves around a "..." item. Items
+ * are strings, or their ids where a scan worker cuts paths.
  */
-export function cutPath(items: readonly string[], times: readonly number[], spec: PathsSpec): { items: string[]; times: number[] } | undefined {
+export function cutPath<T>(items: readonly T[], times: readonly number[], cut: PathCut<T>): { items: T[]; times: number[] } | undefined {
   // Indices of the items left once consecutive repeats collapse to their last event.
   let path: number[] = [];
   for (let i = 0; i < items.length; i++) if (items[i + 1] !== items[i]) path.push(i);
   const at = (k: number[]) => ({ items: k.map((i) => items[i]!), times: k.map((i) => times[i]!) });
-  const find = (list: number[], point: string) => list.findIndex((i) => items[i] === point);
-  const limit = spec.stepLimit;
-  if (spec.startPoint !== undefined) {
-    const s = find(path, spec.startPoint);
+  const find = (list: number[], point: T) => list.findIndex((i) => items[i] === point);
+  const limit = cut.stepLimit;
+  if (cut.start !== undefined) {
+    const s = find(path, cut.start);
     if (s < 0) return undefined;
     path = path.slice(s);
   }
-  if (spec.endPoint !== undefined) {
-    const e = find(path, spec.endPoint);
+  if (cut.end !== undefined) {
+    const e = find(path, cut.end);
     if (e < 0) return undefined;
     path = path.slice(0, e + 1);
   }
-  if (spec.startPoint !== undefined && spec.endPoint !== undefined) {
+  if (cut.start !== undefined && cut.end !== undefined) {
     if (path.length <= limit) return at(path);
     const half = Math.floor(limit / 2);
     const head = at(path.slice(0, half));
     const tail = at(path.slice(path.length - half));
-    return { items: [...head.items, "...", ...tail.items], times: [...head.times, times[path[half]!]!, ...tail.times] };
+    return { items: [...head.items, cut.ellipsis, ...tail.items], times: [...head.times, times[path[half]!]!, ...tail.times] };
   }
-  return at(spec.endPoint !== undefined ? path.slice(-limit) : path.slice(0, limit));
+  return at(cut.end !== undefined ? path.slice(-limit) : path.slice(0, limit));
 }
