@@ -20,6 +20,7 @@ import { EventTable, type ScanSnapshot } from "../../../src/store/event-table.ts
 import type { EventList, EventRecord } from "../../../src/store/schema.ts";
 import { createStore, type Store } from "../../../src/store/store.ts";
 import { analysisContextOf } from "../../support/analysis-context.ts";
+import type { AnalysisContext } from "../../../src/analyses/shared/context.ts";
 
 const NOW = new Date("2025-06-01T00:00:00Z");
 const WORKERS = 2;
@@ -34,6 +35,22 @@ beforeAll(async () => {
 
 afterAll(() => setParallelScan({ minRows: 200_000, workers: 0, maxLoad: 2, mainCounts: true }));
 
+
+type Compute = (events: EventList, filter: never, ctx: AnalysisContext) => unknown;
+
+/**
+ * The kind over the column table (scans cut into parts, `partitioned`: counted as such) equals the same kind over
+ * plain records, which take the general per-event scan: the reference answer. `nonZero` shows it counted something.
+ */
+function equalsGeneralScan(compute: Compute, filter: Record<string, unknown>, nonZero: RegExp, partitioned = true): void {
+  const table = store.analysisData.events("1");
+  const records: EventList = [...table].map((row) => row.toJSON());
+  const before = parallelScanStats().partitioned;
+  const fromColumns = compute(table, filter as never, analysisContextOf(store, NOW, table));
+  if (partitioned) expect(parallelScanStats().partitioned).toBeGreaterThan(before);
+  expect(JSON.stringify(fromColumns)).toMatch(nonZero);
+  expect(fromColumns).toEqual(compute(records, filter as never, analysisContextOf(store, NOW, records)));
+}
 
 const last60 = { date_from: "-60d", interval: "day" };
 const TRENDS: [string, Record<string, unknown>][] = [
@@ -50,18 +67,7 @@ const TRENDS: [string, Record<string, unknown>][] = [
 ];
 
 describe("trends counted over partitions equal the single-threaded trends", () => {
-  for (const [name, filter] of TRENDS) {
-    it(name, () => {
-      const table = store.analysisData.events("1");
-      const records: EventList = [...table].map((row) => row.toJSON());
-      const before = parallelScanStats().partitioned;
-      const partitioned = computeTrends(table, filter as never, analysisContextOf(store, NOW, table));
-      expect(parallelScanStats().partitioned).toBeGreaterThan(before);
-      expect(JSON.stringify(partitioned)).toMatch(/"(count|aggregated_value)":[1-9]/);
-      // Plain records take the general per-event scan: the reference answer.
-      expect(partitioned).toEqual(computeTrends(records, filter as never, analysisContextOf(store, NOW, records)));
-    });
-  }
+  for (const [name, filter] of TRENDS) it(name, () => equalsGeneralScan(computeTrends, filter, /"(count|aggregated_value)":[1-9]/));
 });
 
 const funnelSteps = (...ids: (string | null)[]) => ids.map((id, order) => ({ id, type: "events", order }));
@@ -78,17 +84,7 @@ const FUNNELS: [string, Record<string, unknown>][] = [
 ];
 
 describe("funnels computed over parts of the actors equal the single-threaded funnels", () => {
-  for (const [name, filter] of FUNNELS) {
-    it(name, () => {
-      const table = store.analysisData.events("1");
-      const records: EventList = [...table].map((row) => row.toJSON());
-      const before = parallelScanStats().partitioned;
-      const partitioned = computeFunnel(table, filter as never, analysisContextOf(store, NOW, table));
-      expect(parallelScanStats().partitioned).toBeGreaterThan(before);
-      expect(JSON.stringify(partitioned)).toMatch(/"(count|conversion_rate|average_conversion_time)":[1-9]/);
-      expect(partitioned).toEqual(computeFunnel(records, filter as never, analysisContextOf(store, NOW, records)));
-    });
-  }
+  for (const [name, filter] of FUNNELS) it(name, () => equalsGeneralScan(computeFunnel, filter, /"(count|conversion_rate|average_conversion_time)":[1-9]/));
 });
 
 const LIFECYCLE: [string, Record<string, unknown>][] = [
@@ -117,23 +113,15 @@ const STICKINESS: [string, Record<string, unknown>][] = [
 ];
 
 describe("stickiness, lifecycle, retention, paths and correlation read from the columns equal the general scan's", () => {
-  const cases = [...STICKINESS.map(([name, filter]) => [name, filter, computeStickiness] as const), ...LIFECYCLE.map(([name, filter]) => [name, filter, computeLifecycle] as const),
+  const cases: (readonly [string, Record<string, unknown>, Compute])[] = [
+    ...STICKINESS.map(([name, filter]) => [name, filter, computeStickiness] as const),
+    ...LIFECYCLE.map(([name, filter]) => [name, filter, computeLifecycle] as const),
     ...RETENTION.map(([name, filter]) => [name, filter, computeRetention] as const),
     ...PATHS.map(([name, filter]) => [name, filter, computePaths] as const),
     ...CORRELATION.map(([name, filter]) => [name, filter, computeCorrelation] as const),
   ];
-  for (const [name, filter, compute] of cases) {
-    it(name, () => {
-      const table = store.analysisData.events("1");
-      const records: EventList = [...table].map((row) => row.toJSON());
-      const before = parallelScanStats().partitioned;
-      const partitioned = compute(table, filter as never, analysisContextOf(store, NOW, table));
-      // Correlation reads the columns on the main thread; the others run over the partitions.
-      if (compute !== computeCorrelation) expect(parallelScanStats().partitioned).toBeGreaterThan(before);
-      expect(JSON.stringify(partitioned)).toMatch(/"(count|value|success_count)":[1-9]/);
-      expect(partitioned).toEqual(compute(records, filter as never, analysisContextOf(store, NOW, records)));
-    });
-  }
+  // Correlation reads the columns on the main thread; the others run over the partitions.
+  for (const [name, filter, compute] of cases) it(name, () => equalsGeneralScan(compute, filter, /"(count|value|success_count)":[1-9]/, compute !== computeCorrelation));
 });
 
 describe("an analysis for a request", () => {
