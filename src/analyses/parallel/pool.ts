@@ -124,7 +124,6 @@ export function startTask<C extends object, J, R>(task: TaskName, cols: C, job: 
   const alone = (): R[] => {
     const own = run(cols, job, newClaim(0, chunks));
     stats.mainChunks += own.taken;
-    console.log("ALONE", new Error().stack!.split("\n").slice(2,7).join(" "));
     return own.result === null ? [] : [own.result];
   };
   if (replay) return replayed(replay, workers, alone, (ready) => postToWorkers<R>(task, cols, job, parts, ready, chunks, alone));
