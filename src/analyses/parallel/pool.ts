@@ -16,6 +16,8 @@ interface ScanWorker {
   /** [1]: 1 once the worker listens. */
   signal: Int32Array;
   seq: number;
+  /** Replies read from the port while looking for another job's (jobs of one worker may be awaited in any order). */
+  inbox: Map<number, { seq: number; result?: unknown }>;
 }
 
 /**
@@ -63,7 +65,7 @@ function startWorker(): ScanWorker {
   const worker = new Worker(WORKER_FILE, { workerData: { port: port2, signal, entry: WORKER_ENTRY }, transferList: [port2] });
   worker.unref();
   port1.unref();
-  const self: ScanWorker = { worker, port: port1, signal, seq: 0 };
+  const self: ScanWorker = { worker, port: port1, signal, seq: 0, inbox: new Map() };
   worker.on("exit", () => (pool = pool.filter((w) => w !== self)));
   // A worker that fails or dies exits and the other threads count without it (an unheard error would throw).
   worker.on("error", () => {
@@ -231,13 +233,13 @@ async function postToWorkers<R>(task: TaskName, cols: object, job: unknown, part
   const results: R[] = [];
   for (const { w, seq, slot } of posted) {
     if (Atomics.load(claim.state, 2 + slot) === 0) continue;
-    let answer = answerNow<R>(w, seq);
-    while (answer === undefined && performance.now() < deadline) {
+    let reply = replyNow<R>(w, seq);
+    while (reply === undefined && performance.now() < deadline) {
       await new Promise((resolve) => setImmediate(resolve));
-      answer = answerNow<R>(w, seq);
+      reply = replyNow<R>(w, seq);
     }
-    if (answer === undefined) return retire(posted, alone);
-    results.push(answer);
+    if (reply?.result === undefined) return retire(posted, alone);
+    results.push(reply.result);
   }
   return results;
 }
@@ -293,12 +295,17 @@ export const countParallel = (cols: KernelColumns, job: CountJob): CountResult =
 
 const nap = new Int32Array(new SharedArrayBuffer(4));
 
-/** The worker's posted result for `seq` if it has arrived. */
-function answerNow<R>(w: ScanWorker, seq: number): R | undefined {
+/** The worker's reply for `seq` if it has arrived (crashed: no result); replies for other jobs wait in its inbox. */
+function replyNow<R>(w: ScanWorker, seq: number): { result?: R } | undefined {
+  const kept = w.inbox.get(seq);
+  if (kept) {
+    w.inbox.delete(seq);
+    return kept as { result?: R };
+  }
   for (;;) {
     const reply = receiveMessageOnPort(w.port)?.message as { seq: number; result?: R } | undefined;
-    if (reply === undefined) return undefined;
-    if (reply.seq === seq) return reply.result;
+    if (reply === undefined || reply.seq === seq) return reply;
+    w.inbox.set(reply.seq, reply);
   }
 }
 
@@ -306,9 +313,8 @@ function answerNow<R>(w: ScanWorker, seq: number): R | undefined {
 function answerOf<R>(w: ScanWorker, seq: number): R | undefined {
   const deadline = performance.now() + ANSWER_WAIT_MS;
   for (;;) {
-    const reply = receiveMessageOnPort(w.port)?.message as { seq: number; result?: R } | undefined;
-    if (reply?.seq === seq) return reply.result ?? undefined;
-    if (reply) continue;
+    const reply = replyNow<R>(w, seq);
+    if (reply) return reply.result;
     if (performance.now() > deadline) return undefined;
     Atomics.wait(nap, 0, 0, 1);
   }
