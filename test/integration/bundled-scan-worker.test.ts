@@ -6,6 +6,7 @@ import { MessageChannel, receiveMessageOnPort, Worker } from "node:worker_thread
 import { afterAll, expect, it } from "vitest";
 import { countRows, type CountJob } from "../../src/analyses/parallel/count-kernel.mjs";
 import { funnelPart, type FunnelColumns, type FunnelPartJob } from "../../src/analyses/funnels/partition.ts";
+import { pathsPart, type PathsColumns, type PathsPartJob } from "../../src/analyses/paths/partition.ts";
 import { projectFile } from "../../src/util/project-files.ts";
 
 const { port1, port2 } = new MessageChannel();
@@ -70,4 +71,16 @@ it("runs funnel parts as the main thread does", { timeout: 30_000 }, async () =>
   const expected = [[0, funnelPart(funnelCols, job, 0)], [1, funnelPart(funnelCols, job, 1)]];
   expect(reply.result).toEqual(expected);
   expect(expected.flatMap(([, p]) => Array.from((p as { level: Int32Array }).level))).toContain(2);
+});
+
+it("tallies path edges as the main thread does", { timeout: 30_000 }, async () => {
+  while (Atomics.load(signal, 1) !== 1) await new Promise((r) => setTimeout(r, 10));
+  const item = shared((b) => new Int32Array(b), Array.from({ length: ROWS }, (_, i) => (i % 4 === 3 ? -1 : i % 3)));
+  const job: PathsPartJob = { start: 0, end: ROWS, parts: 2, actors: 4, sessionGapMs: 30 * 60_000, cut: { start: undefined, end: undefined, stepLimit: 5, ellipsis: 3 } };
+  const pathCols: PathsColumns = { ts: cols.ts, did: cols.did, slotOfDid, item };
+  const { reply, taken } = await run("paths", pathCols, job, 2);
+  expect(taken).toBe(2);
+  const expected = [pathsPart(pathCols, job, 0), pathsPart(pathCols, job, 1)];
+  expect(reply.result).toEqual(expected);
+  expect(expected.flatMap((p) => Array.from(p.values))).not.toHaveLength(0);
 });
