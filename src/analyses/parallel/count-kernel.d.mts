@@ -20,6 +20,8 @@ export interface CountJob {
   keyPos: Int32Array | null;
   /** unique: 32-bit words per bucket in the bitset (distinct ids / 32, rounded up). */
   words: number;
+  /** breakdown by a person property: the value code of each distinct id (0: none), read instead of `keyPos`. */
+  didCode: Int32Array | null;
 }
 
 export type CountResult =

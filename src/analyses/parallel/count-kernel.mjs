@@ -3,7 +3,7 @@
 //
 // Modes: "count" events per bucket; "unique" a bitset per bucket over distinct-id ids (the caller maps ids to
 // persons once per id, not per event); "breakdown" events per bucket per value id of one property (code 0: the
-// event lacks it, else value id + 1).
+// event lacks it, else value id + 1), or by a person property's code per distinct id (`didCode`).
 
 /** The first row of [lo, hi) whose time is ≥ t (rows are in time order). */
 function firstRowAtOrAfter(ts, lo, hi, t) {
@@ -39,7 +39,7 @@ export function tallyRows(cols, job, start, end, tally) {
 /** Adds the rows [from, to), all in bucket `b`. */
 function tallyBucket(cols, job, from, to, b, tally) {
   const { name, did, shape, voff, vals } = cols;
-  const { wanted, keyPos, words } = job;
+  const { wanted, keyPos, words, didCode } = job;
   if (tally.mode === "count") {
     let n = 0;
     if (wanted === null) n = to - from;
@@ -60,8 +60,12 @@ function tallyBucket(cols, job, from, to, b, tally) {
     let lastRow = null;
     for (let i = from; i < to; i++) {
       if (wanted !== null && wanted[name[i]] === 0) continue;
-      const p = keyPos[shape[i]];
-      const code = p < 0 ? 0 : vals[voff[i] + p] + 1;
+      let code;
+      if (didCode !== null) code = didCode[did[i]];
+      else {
+        const p = keyPos[shape[i]];
+        code = p < 0 ? 0 : vals[voff[i] + p] + 1;
+      }
       if (code !== lastCode) {
         lastRow = byValue.get(code);
         if (lastRow === undefined) byValue.set(code, (lastRow = new Float64Array(buckets)));

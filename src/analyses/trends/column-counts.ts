@@ -2,7 +2,7 @@ import type { EventList } from "../../store/schema.ts";
 import type { ScanSnapshot } from "../../store/event-table.ts";
 import type { CountJob, CountResult } from "../parallel/count-kernel.mjs";
 import { startCount, type PendingCount } from "../parallel/pool.ts";
-import { actorTableOf } from "../shared/actor-table.ts";
+import { actorTableOf, type ActorTable } from "../shared/actor-table.ts";
 import type { Actor } from "../shared/actors.ts";
 import type { AnalysisContext } from "../shared/context.ts";
 import { BREAKDOWN_NULL, breakdownText, type BreakdownDef, type PropertyPart } from "../shared/breakdown.ts";
@@ -31,11 +31,15 @@ export interface CountSeries {
   collectActors: boolean;
 }
 
-/** The event-property breakdown a column count can read (one plain event property), else undefined. */
-function eventPropertyPart(def: BreakdownDef | undefined): PropertyPart | undefined {
+/**
+ * The breakdown a column count can read, else undefined: one plain event property (value ids in the rows), or one
+ * person property (read once per person, then per distinct id).
+ */
+function breakdownPart(def: BreakdownDef | undefined): PropertyPart | undefined {
   if (def?.kind !== "property" || def.multi || def.histogramBins !== undefined || def.parts.length !== 1) return undefined;
   const [part] = def.parts;
-  return part && part.source === "event" && !part.read && !part.groupProperties ? part : undefined;
+  if (!part || part.read) return undefined;
+  return (part.source === "event" && !part.groupProperties) || part.source === "person" ? part : undefined;
 }
 
 /** What to count, or undefined when this series needs the general scan. */
@@ -46,7 +50,7 @@ function modeOf(s: CountSeries): CountJob["mode"] | undefined {
     if (math === "total") return "count";
     return math === "dau" && !s.spec.cumulative && s.spec.groupIndex === undefined ? "unique" : undefined;
   }
-  return math === "total" && eventPropertyPart(s.spec.breakdown) ? "breakdown" : undefined;
+  return math === "total" && s.spec.groupIndex === undefined && breakdownPart(s.spec.breakdown) ? "breakdown" : undefined;
 }
 
 /** The job over the snapshot's rows in the buckets' range, or undefined when the general scan must run. */
@@ -62,9 +66,9 @@ function jobOf(events: SnapshotColumns, snap: ScanSnapshot, s: Pick<CountSeries,
   }
   const words = Math.ceil(snap.distinctIds / 32);
   if (mode === "unique" && words * s.buckets.length > MAX_BITSET_WORDS) return undefined;
-  const part = eventPropertyPart(s.spec?.breakdown);
-  const keyPos = mode === "breakdown" ? events.keyPositions(part!.key).slice(0, snap.shapes) : null;
-  return { start: Math.min(start, snap.length), end: Math.min(end, snap.length), wanted, edges: Float64Array.from(s.buckets.edges), mode, keyPos, words };
+  const part = breakdownPart(s.spec?.breakdown);
+  const keyPos = mode === "breakdown" && part?.source === "event" ? events.keyPositions(part.key).slice(0, snap.shapes) : null;
+  return { start: Math.min(start, snap.length), end: Math.min(end, snap.length), wanted, edges: Float64Array.from(s.buckets.edges), mode, keyPos, words, didCode: null };
 }
 
 /**
@@ -77,18 +81,40 @@ export function startColumnCounts(events: EventList, s: CountSeries): { pending:
   const snap = events.scanSnapshot();
   const job = jobOf(events, snap, s, mode);
   if (!job) return undefined;
+  const part = mode === "breakdown" ? breakdownPart(s.spec.breakdown)! : undefined;
+  const persons = part?.source === "person" ? personCodes(actorTableOf(s.ctx, events, snap.distinctIds), part) : undefined;
+  if (persons) job.didCode = persons.didCode;
+  const labelOf = persons ? (code: number) => persons.labels[code - 1]! : (code: number) => breakdownText(events.valueOfId(code - 1), part?.normalizeUrl ?? false);
   const pending = startCount(snap, job);
-  return { pending, finish: () => keyedCounts(events, snap, s, pending.finish()) };
+  return { pending, finish: () => keyedCounts(events, snap, s, pending.finish(), labelOf) };
+}
+
+/**
+ * A person-property breakdown's code per distinct id (0: no value, else its label's index + 1), each person's
+ * value read once; labels are the breakdown keys the general scan makes.
+ */
+function personCodes(table: ActorTable, part: PropertyPart): { didCode: Int32Array; labels: string[] } {
+  const labels: string[] = [];
+  const codeOfLabel = new Map<string, number>();
+  const codeOfSlot = Int32Array.from(table.actors, (actor) => {
+    const label = breakdownText(actor.person?.properties[part.key], part.normalizeUrl);
+    if (label === null) return 0;
+    let code = codeOfLabel.get(label);
+    if (code === undefined) codeOfLabel.set(label, (code = labels.push(label)));
+    return code;
+  });
+  const didCode = new Int32Array(new SharedArrayBuffer(4 * table.slotOfDid.length));
+  table.slotOfDid.forEach((slot, d) => (didCode[d] = codeOfSlot[slot]!));
+  return { didCode, labels };
 }
 
 /** Counts per key from the merged result: distinct-id bits become persons, value ids become breakdown keys. */
-function keyedCounts(events: SnapshotColumns, snap: ScanSnapshot, s: CountSeries, result: CountResult): Map<string, number[]> {
+function keyedCounts(events: SnapshotColumns, snap: ScanSnapshot, s: CountSeries, result: CountResult, labelOf: (code: number) => string | null): Map<string, number[]> {
   if (result.mode === "count") return new Map([["", Array.from(result.counts)]]);
   if (result.mode === "unique") return new Map([["", personsPerBucket(actorTableOf(s.ctx, events, snap.distinctIds).slotOfDid, result.bits, s.buckets.length)]]);
-  const normalize = eventPropertyPart(s.spec.breakdown)!.normalizeUrl;
   const byKey = new Map<string, number[]>();
   result.codes.forEach((code, j) => {
-    const key = code === 0 ? BREAKDOWN_NULL : (breakdownText(events.valueOfId(code - 1), normalize) ?? BREAKDOWN_NULL);
+    const key = code === 0 ? BREAKDOWN_NULL : (labelOf(code) ?? BREAKDOWN_NULL);
     const row = result.rows[j]!;
     const sum = byKey.get(key);
     if (sum === undefined) byKey.set(key, Array.from(row));

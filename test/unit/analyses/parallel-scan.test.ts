@@ -64,6 +64,8 @@ const TRENDS: [string, Record<string, unknown>][] = [
   ["breakdown with an other item", { events: [{ id: "$pageview" }], breakdown: "$current_url", breakdown_type: "event", breakdown_limit: 3, ...last60 }],
   ["breakdown by normalised url", { events: [{ id: "$pageview" }], breakdown: "$current_url", breakdown_normalize_url: true, breakdown_type: "event", ...last60 }],
   ["breakdown by a property most events lack", { events: [{ id: null, type: "events" }], breakdown: "amount", breakdown_type: "event", ...last60 }],
+  ["breakdown by a person property", { events: [{ id: "$pageview" }], breakdown: "plan", breakdown_type: "person", ...last60 }],
+  ["breakdown by a person property few persons have, with a limit", { events: [{ id: null, type: "events" }], breakdown: "company", breakdown_type: "person", breakdown_limit: 2, ...last60 }],
 ];
 
 describe("trends counted over partitions equal the single-threaded trends", () => {
@@ -193,6 +195,7 @@ const jobFor = (table: EventTable, snap: ScanSnapshot, mode: CountJob["mode"]): 
   mode,
   keyPos: mode === "breakdown" ? table.keyPositions("$browser").slice(0, snap.shapes) : null,
   words: Math.ceil(snap.distinctIds / 32),
+  didCode: null,
 });
 
 /** The columns copied: what a scan of the snapshot must see whatever happens to the table afterwards. */
