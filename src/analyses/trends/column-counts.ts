@@ -7,6 +7,7 @@ import type { Actor } from "../shared/actors.ts";
 import type { AnalysisContext } from "../shared/context.ts";
 import { BREAKDOWN_NULL, breakdownText, type BreakdownDef, type PropertyPart } from "../shared/breakdown.ts";
 import type { Buckets } from "../shared/buckets.ts";
+import type { Windows } from "./maths.ts";
 import type { EventMatcher } from "../shared/entity-match.ts";
 import { hasSnapshots, type SnapshotColumns } from "../shared/event-read.ts";
 import { ALWAYS } from "../shared/property-filter.ts";
@@ -27,6 +28,8 @@ export interface CountSeries {
   spec: Pick<TrendSpec, "cumulative" | "breakdown" | "groupIndex">;
   matcher: EventMatcher;
   buckets: Buckets;
+  /** weekly_active / monthly_active: each bucket's trailing window (the math's plan). */
+  windows?: Windows;
   ctx: Pick<AnalysisContext, "actorTable" | "personOf">;
   collectActors: boolean;
 }
@@ -48,14 +51,16 @@ function modeOf(s: CountSeries): CountJob["mode"] | undefined {
   const math = s.entity.math ?? "total";
   if (!s.spec.breakdown) {
     if (math === "total") return "count";
-    return math === "dau" && !s.spec.cumulative && s.spec.groupIndex === undefined ? "unique" : undefined;
+    const actives = math === "dau" || ((math === "weekly_active" || math === "monthly_active") && s.windows !== undefined);
+    return actives && !s.spec.cumulative && s.spec.groupIndex === undefined ? "unique" : undefined;
   }
   return math === "total" && s.spec.groupIndex === undefined && breakdownPart(s.spec.breakdown) ? "breakdown" : undefined;
 }
 
 /** The job over the snapshot's rows in the buckets' range, or undefined when the general scan must run. */
-function jobOf(events: SnapshotColumns, snap: ScanSnapshot, s: Pick<CountSeries, "matcher" | "buckets"> & { spec?: Pick<TrendSpec, "breakdown"> }, mode: CountJob["mode"]): CountJob | undefined {
-  const [start, end] = indexRange(events, s.buckets.from, s.buckets.to);
+function jobOf(events: SnapshotColumns, snap: ScanSnapshot, s: Pick<CountSeries, "matcher" | "buckets" | "windows"> & { spec?: Pick<TrendSpec, "breakdown"> }, mode: CountJob["mode"]): CountJob | undefined {
+  const edges = s.windows ? windowEdges(s.windows) : s.buckets.edges;
+  const [start, end] = s.windows ? indexRange(events, edges[0]!, edges[edges.length - 1]! - 1) : indexRange(events, s.buckets.from, s.buckets.to);
   let wanted: Uint8Array | null = null;
   if (s.matcher.names !== null) {
     wanted = new Uint8Array(snap.names);
@@ -65,10 +70,10 @@ function jobOf(events: SnapshotColumns, snap: ScanSnapshot, s: Pick<CountSeries,
     }
   }
   const words = Math.ceil(snap.distinctIds / 32);
-  if (mode === "unique" && words * s.buckets.length > MAX_BITSET_WORDS) return undefined;
+  if (mode === "unique" && words * (edges.length - 1) > MAX_BITSET_WORDS) return undefined;
   const part = breakdownPart(s.spec?.breakdown);
   const keyPos = mode === "breakdown" && part?.source === "event" ? events.keyPositions(part.key).slice(0, snap.shapes) : null;
-  return { start: Math.min(start, snap.length), end: Math.min(end, snap.length), wanted, edges: Float64Array.from(s.buckets.edges), mode, keyPos, words, didCode: null };
+  return { start: Math.min(start, snap.length), end: Math.min(end, snap.length), wanted, edges: Float64Array.from(edges), mode, keyPos, words, didCode: null };
 }
 
 /**
@@ -111,7 +116,10 @@ function personCodes(table: ActorTable, part: PropertyPart): { didCode: Int32Arr
 /** Counts per key from the merged result: distinct-id bits become persons, value ids become breakdown keys. */
 function keyedCounts(events: SnapshotColumns, snap: ScanSnapshot, s: CountSeries, result: CountResult, labelOf: (code: number) => string | null): Map<string, number[]> {
   if (result.mode === "count") return new Map([["", Array.from(result.counts)]]);
-  if (result.mode === "unique") return new Map([["", personsPerBucket(actorTableOf(s.ctx, events, snap.distinctIds).slotOfDid, result.bits, s.buckets.length)]]);
+  if (result.mode === "unique") {
+    const { slotOfDid } = actorTableOf(s.ctx, events, snap.distinctIds);
+    return new Map([["", s.windows ? personsPerWindow(slotOfDid, result.bits, s.windows) : personsPerBucket(slotOfDid, result.bits, s.buckets.length)]]);
+  }
   const byKey = new Map<string, number[]>();
   result.codes.forEach((code, j) => {
     const key = code === 0 ? BREAKDOWN_NULL : (labelOf(code) ?? BREAKDOWN_NULL);
@@ -141,6 +149,32 @@ export function activeBucketsOfActors(events: EventList, matcher: EventMatcher, 
   const byActor = new Map<Actor, number[]>();
   active.forEach((list, slot) => list && byActor.set(table.actors[slot]!, list));
   return byActor;
+}
+
+/** The windows' starts and ends, sorted and once each: the intervals whose bitsets make up every window. */
+const windowEdges = (w: Windows): number[] => [...new Set([...w.starts, ...w.ends])].sort((a, b) => a - b);
+
+/** Distinct persons per trailing window, from the bitsets of the intervals between the windows' edges. */
+function personsPerWindow(slotOfDid: Int32Array, bits: Int32Array, windows: Windows): number[] {
+  const edges = windowEdges(windows);
+  const intervals = edges.length - 1;
+  const words = intervals === 0 ? 0 : bits.length / intervals;
+  let stamp: Int32Array = new Int32Array(1024);
+  return windows.starts.map((from, b) => {
+    let count = 0;
+    for (let e = edges.indexOf(from); e < intervals && edges[e]! < windows.ends[b]!; e++) {
+      for (let w = 0; w < words; w++) {
+        for (let x = bits[e * words + w]!; x !== 0; x &= x - 1) {
+          const slot = slotOfDid[w * 32 + (31 - Math.clz32(x & -x))]!;
+          if (slot >= stamp.length) stamp = grown(stamp, slot);
+          if (stamp[slot] === b + 1) continue;
+          stamp[slot] = b + 1;
+          count++;
+        }
+      }
+    }
+    return count;
+  });
 }
 
 /** Distinct persons per bucket from the distinct-id bitsets. */

@@ -48,6 +48,8 @@ export interface MathPlan {
   create(): Accumulator;
   /** The buckets [first, last] an event at `ts` counts in (empty when first > last): who is behind a value. */
   reach(ts: number): [number, number];
+  /** weekly_active / monthly_active: each bucket's trailing window, whose distinct actors it counts. */
+  windows?: Windows;
 }
 
 export interface MathOptions {
@@ -76,7 +78,8 @@ export function planMath(buckets: Buckets, o: MathOptions): MathPlan {
     case "weekly":
     case "monthly": {
       const windows = activeWindows(buckets, spec.kind === "weekly" ? 7 : 30, spec.kind, o);
-      return plan(() => windowedUnique(windows, keyOfActor), windows.starts[0] ?? buckets.from, (ts) => [upperBound(windows.ends, ts), upperBound(windows.starts, ts) - 1]);
+      const reach = (ts: number): [number, number] => [upperBound(windows.ends, ts), upperBound(windows.starts, ts) - 1];
+      return { ...plan(() => windowedUnique(windows, keyOfActor), windows.starts[0] ?? buckets.from, reach), windows };
     }
     case "property":
       return plan(() => propertyValues(buckets, o.mathProperty ?? "", AGGREGATES[spec.aggregate!]!));
@@ -116,7 +119,7 @@ function firstSeen(buckets: Buckets): Accumulator {
   };
 }
 
-interface Windows {
+export interface Windows {
   /** Window of bucket b is [starts[b], ends[b]); both arrays are non-decreasing. */
   starts: number[];
   ends: number[];

@@ -153,7 +153,7 @@ function accumulate(scan: Scan, keying?: Keying, mapKey: (key: string) => string
 function countedSeries(scan: Scan): Map<string, number[]> | undefined {
   if (scan.counted === undefined) {
     const { events, spec, ctx, collectActors } = scan.shared;
-    scan.counted = startColumnCounts(events, { entity: scan.entity, spec, matcher: scan.matcher, buckets: scan.buckets, ctx, collectActors: Boolean(collectActors) })?.finish() ?? null;
+    scan.counted = startColumnCounts(events, { entity: scan.entity, spec, matcher: scan.matcher, buckets: scan.buckets, windows: scan.plan.windows, ctx, collectActors: Boolean(collectActors) })?.finish() ?? null;
   }
   return scan.counted ?? undefined;
 }
