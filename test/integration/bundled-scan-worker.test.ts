@@ -64,6 +64,7 @@ it("runs funnel parts as the main thread does", { timeout: 30_000 }, async () =>
     attempts: "best",
     parts: 2,
     actors: 4,
+    breakdown: null,
   };
   const funnelCols: FunnelColumns = { ts: cols.ts, name: cols.name, did: cols.did, slotOfDid };
   const { reply, taken } = await run("funnel", funnelCols, job, 2);

@@ -33,7 +33,20 @@ export function computeFunnel(events: EventList, filter: FunnelFilter, ctx: Anal
   const rules: AttemptRules = { stepCount, windowMs: spec.windowMs, orderType: spec.orderType, exclusions: spec.exclusions };
   const periods = spec.viz === "trends" ? trendBuckets(window, ctx) : undefined;
   const fromColumns = columnFunnel(events, spec, window, ctx, rules, periods);
-  if (fromColumns) return "tally" in fromColumns ? [trendItem(fromColumns.tally, periods!, ctx)] : resultOf(fromColumns.attempts, spec, ctx);
+  if (fromColumns) {
+    if ("tally" in fromColumns) return [trendItem(fromColumns.tally, periods!, ctx)];
+    if (spec.viz === "time_to_convert") return timeToConvert(fromColumns.attempts, spec);
+    if (!fromColumns.keys) return stepsWithoutBreakdown(fromColumns.attempts, spec, ctx);
+    const { attempts, keys } = fromColumns;
+    const byKey = new Map<string, Map<number, Attempt>>();
+    // Each actor counts under one key (first or last touch); its position stands for it.
+    attempts.forEach((attempt, n) => {
+      const actors = byKey.get(keys[n]!) ?? new Map<number, Attempt>();
+      if (actors.size === 0) byKey.set(keys[n]!, actors);
+      actors.set(n, attempt);
+    });
+    return breakdownSteps(limitValues(byKey, spec.breakdownLimit, (a, b) => bestAttempt([a, b], spec.orderType)!), spec, ctx);
+  }
   const journeys = collect(events, spec, window, ctx, stepCount);
   const assign = assigner(spec);
   if (spec.viz === "time_to_convert") {
@@ -43,11 +56,16 @@ export function computeFunnel(events: EventList, filter: FunnelFilter, ctx: Anal
   return stepsResult(journeys, assign, rules, spec, ctx);
 }
 
-/** A funnel's steps or time to convert, without breakdown, from the attempt counted per actor. */
-function resultOf(attempts: Attempt[], spec: FunnelSpec, ctx: AnalysisContext): FunnelResult {
-  if (spec.viz === "time_to_convert") return timeToConvert(attempts, spec);
+/** A funnel's steps without breakdown from the attempt counted per actor; nobody in it ⇒ `[]`. */
+function stepsWithoutBreakdown(attempts: Iterable<Attempt>, spec: FunnelSpec, ctx: AnalysisContext): FunnelStep[] {
   const steps = stepObjects(attempts, spec, ctx);
   return steps[0]!.count === 0 ? [] : steps;
+}
+
+/** A steps list per breakdown key, in the order of the actors entering (see orderedKeys). */
+function breakdownSteps(byKey: Map<string, Map<number, Attempt>>, spec: FunnelSpec, ctx: AnalysisContext): FunnelStep[][] {
+  const keying = funnelKeying(spec.breakdown!, spec);
+  return orderedKeys(byKey).map((key) => stepObjects(byKey.get(key)!.values(), spec, ctx, keying.present(key)));
 }
 
 /** The group actors of a group-aggregated funnel (aggregation_group_type_index 1–4); undefined when persons are the actors. */
@@ -100,12 +118,7 @@ function groupByKey<T>(journeys: Journey[], assign: (j: Journey) => Assignment[]
 
 function stepsResult(journeys: Journey[], assign: (j: Journey) => Assignment[], rules: AttemptRules, spec: FunnelSpec, ctx: AnalysisContext): FunnelStep[] | FunnelStep[][] {
   const byKey = countedAttempts(journeys, assign, rules, spec);
-  if (!spec.breakdown) {
-    const steps = stepObjects(byKey.get("")?.values() ?? [], spec, ctx);
-    return steps[0]!.count === 0 ? [] : steps;
-  }
-  const keying = funnelKeying(spec.breakdown, spec);
-  return orderedKeys(byKey).map((key) => stepObjects(byKey.get(key)!.values(), spec, ctx, keying.present(key)));
+  return spec.breakdown ? breakdownSteps(byKey, spec, ctx) : stepsWithoutBreakdown(byKey.get("")?.values() ?? [], spec, ctx);
 }
 
 /** Per breakdown key ("" without one), each actor's counted attempt; with a breakdown, the top values and "Other". */

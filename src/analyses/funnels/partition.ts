@@ -16,6 +16,20 @@ export interface FunnelColumns {
   did: Uint32Array;
   /** Actor slot per distinct-id id (../shared/actor-table.ts). */
   slotOfDid: Int32Array;
+  /** With a breakdown: the rows' property shapes and values (see the event table). */
+  shape?: Uint32Array;
+  voff?: Uint32Array;
+  vals?: Uint32Array;
+}
+
+/**
+ * A breakdown by one event property, first_touch or last_touch: an actor's value is the first (last) one its step
+ * events carry. `keyPos`: the property's position in each shape; `empty`: value ids shown as no value.
+ */
+export interface FunnelPartBreakdown {
+  keyPos: Int32Array;
+  empty: Int32Array;
+  last: boolean;
 }
 
 export interface FunnelPartJob {
@@ -33,6 +47,7 @@ export interface FunnelPartJob {
   parts: number;
   /** Actor slots are below this. */
   actors: number;
+  breakdown: FunnelPartBreakdown | null;
 }
 
 /** The entrance periods of conversion trends, and the steps converted from and to. */
@@ -53,6 +68,8 @@ export interface PartAttempts {
   firstRow: Float64Array;
   level: Int32Array;
   times: Float64Array;
+  /** With a breakdown, per actor: its value id + 1 (0: no value). */
+  code: Int32Array;
 }
 
 /** The counted attempts, or the trends tally, of the actors in part `part` of `job`. */
@@ -97,6 +114,8 @@ interface Journeys {
   /** Per actor index in the part: [offset, offset of the next) into the arrays below. */
   offsets: Int32Array;
   firstRow: Float64Array;
+  /** Per actor index: the breakdown value's id + 1 (0: none). */
+  code: Int32Array;
   ts: Float64Array;
   steps: Int32Array;
   exclusions: Int32Array;
@@ -110,6 +129,7 @@ function byActor(cols: FunnelColumns, job: FunnelPartJob, kept: Kept, part: numb
   for (let a = 0; a < locals; a++) offsets[a + 1]! += offsets[a]!;
   const fill = offsets.slice(0, locals);
   const firstRow = new Float64Array(locals).fill(-1);
+  const code = new Int32Array(job.breakdown ? locals : 0);
   const ts = new Float64Array(kept.n);
   const steps = new Int32Array(kept.n);
   const exclusions = new Int32Array(kept.n);
@@ -122,8 +142,18 @@ function byActor(cols: FunnelColumns, job: FunnelPartJob, kept: Kept, part: numb
     ts[at] = cols.ts[i]!;
     steps[at] = job.stepBits[nameId]!;
     exclusions[at] = job.exclusionBits[nameId]!;
+    // Rows come in time order: the first value seen is the first touch, the last one the last touch.
+    if (job.breakdown && steps[at] !== 0 && (job.breakdown.last || code[a] === 0)) code[a] = valueCode(cols, job.breakdown, i) || code[a]!;
   }
-  return { offsets, firstRow, ts, steps, exclusions };
+  return { offsets, firstRow, code, ts, steps, exclusions };
+}
+
+/** The breakdown value of row i: its id + 1, or 0 when the row has none (missing, null, empty). */
+function valueCode(cols: FunnelColumns, breakdown: FunnelPartBreakdown, i: number): number {
+  const p = breakdown.keyPos[cols.shape![i]!]!;
+  if (p < 0) return 0;
+  const id = cols.vals![cols.voff![i]! + p]!;
+  return breakdown.empty.includes(id) ? 0 : id + 1;
 }
 
 /** Each actor's journey, with its index in the part. */
@@ -139,14 +169,16 @@ function bestByActor(j: Journeys, job: FunnelPartJob): PartAttempts {
   const firstRow: number[] = [];
   const level: number[] = [];
   const times: number[] = [];
+  const code: number[] = [];
   forEachJourney(j, (journey, a) => {
     const best = bestAttemptOf(journey, job.rules);
     if (!best) return;
     firstRow.push(j.firstRow[a]!);
+    if (job.breakdown) code.push(j.code[a]!);
     level.push(best.level);
     for (let s = 0; s < stepCount; s++) times.push(s < best.level ? best.times[s]! : NaN);
   });
-  return { firstRow: Float64Array.from(firstRow), level: Int32Array.from(level), times: Float64Array.from(times) };
+  return { firstRow: Float64Array.from(firstRow), level: Int32Array.from(level), times: Float64Array.from(times), code: Int32Array.from(code) };
 }
 
 /** Conversion trends add up over actors, so a part gives its tally alone. */
@@ -161,16 +193,16 @@ function trendTally(j: Journeys, job: FunnelPartJob, periods: TrendPeriods): Tre
  * The parts' counted attempts in the order the single-threaded collection meets the actors (by their first kept
  * row): sums over them (mean conversion times) then add up in the same order, to the same bits.
  */
-export function mergeBestAttempts(parts: readonly PartAttempts[], stepCount: number): Attempt[] {
-  const actors: { firstRow: number; attempt: Attempt }[] = [];
+export function mergeBestAttempts(parts: readonly PartAttempts[], stepCount: number): { attempt: Attempt; code: number }[] {
+  const actors: { firstRow: number; attempt: Attempt; code: number }[] = [];
   for (const p of parts) {
     for (let a = 0; a < p.firstRow.length; a++) {
       const level = p.level[a]!;
       const times = Array.from(p.times.subarray(a * stepCount, a * stepCount + level));
-      actors.push({ firstRow: p.firstRow[a]!, attempt: { level, times, indexes: [] } });
+      actors.push({ firstRow: p.firstRow[a]!, attempt: { level, times, indexes: [] }, code: p.code[a] ?? 0 });
     }
   }
-  return actors.sort((x, y) => x.firstRow - y.firstRow).map((x) => x.attempt);
+  return actors.sort((x, y) => x.firstRow - y.firstRow);
 }
 
 /** The parts' trends tallies summed (counts of actors: exact in any order). */

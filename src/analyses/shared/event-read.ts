@@ -25,6 +25,7 @@ export interface SnapshotColumns extends EventColumns {
   scanSnapshot(): ScanSnapshot;
   keyPositions(key: string): Int32Array;
   valueOfId(id: number): unknown;
+  emptyValueIds(): number[];
 }
 
 export const hasSnapshots = (events: EventList): events is SnapshotColumns =>
