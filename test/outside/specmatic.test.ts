@@ -90,16 +90,12 @@ const QUERY_API = ["/api/projects/{project_id}/query/", "/api/environments/{proj
  * filters, each with a 30-value operator enum and free-form values) without end — one run of these three
  * paths alone held a core and 6.5 GB for over ten minutes without a result. The Prism proxy test, the fuzzer
  * and test/integration/feature-flags-api.test.ts check them against the document instead.
+ * (The actions and cohorts paths had the same trouble, and it was not the schemas: a request example without a
+ * response example of the same name does not count as an example, so Specmatic generated that operation's
+ * requests from the schema, every enum value of every nested filter crossed with the others. With paired
+ * examples their runs take under a minute; the flags paths may need no more than that.)
  */
 const FEATURE_FLAGS = ["/api/projects/{project_id}/feature_flags/", "/api/projects/{project_id}/feature_flags/{id}/", "/api/projects/{project_id}/feature_flags/local_evaluation/"];
-/**
- * The actions API, for the same reason: an action's steps hold property filters (the 30-value operator enum,
- * free-form values) and nullable matchings, and Specmatic 2.55 expanded them without end (a run of the three
- * actions paths alone held 3 GB for thirteen minutes without a result). A generated create would also repeat
- * its example's name, which the real service refuses (400 on `name`). The Prism proxy test, the fuzzer and
- * test/integration/actions.test.ts check them against the document instead.
- */
-const ACTIONS = ["/api/projects/{project_id}/actions/", "/api/projects/{project_id}/actions/{id}/", "/api/projects/{project_id}/actions/{id}/count/"];
 /**
  * Dashboard tile actions that need a second dashboard in the project (basic.json's project 1 has one): copy_tile
  * from dashboard 1 onto dashboard 1 is rightly 400. move_tile's example ("stay", onto its own dashboard) runs in the
@@ -114,15 +110,6 @@ const MOVE_TILE = "/api/projects/{project_id}/dashboards/{id}/move_tile/";
  * test/integration/groups-api.test.ts (on groups.json) check them against the document instead.
  */
 const GROUPS_NEEDED = ["/api/projects/{project_id}/groups/find/", "/api/projects/{project_id}/groups_types/update_metadata/"];
-/**
- * The cohorts API, not yet brought into the Specmatic runs: a run over the two paths whose bodies carry cohort
- * filters (a oneOf of three filter kinds inside groups) did not finish in 400 s, and on the other paths the
- * example-less "all the keys" variants send random person uuids (a 400/404 by design). The Prism proxy test,
- * the fuzzer and test/integration/cohorts.test.ts check them against the document instead.
- */
-const COHORTS = ["", "{id}/", "{id}/persons/", "{id}/add_persons_to_static_cohort/", "{id}/remove_person_from_static_cohort/", "activity/", "{id}/activity/"].map(
-  (p) => `/api/projects/{project_id}/cohorts/${p}`,
-);
 const QUERY_STATUS = ["/api/projects/{project_id}/query/{query_id}/", "/api/environments/{project_id}/query/{query_id}/"];
 
 interface Summary {
@@ -137,6 +124,13 @@ interface Summary {
  * parameter, so it would expect CSV from JSON requests. The CSV answers are checked by the integration tests.
  */
 const notCsv = `RESPONSE.CONTENT-TYPE!='text/csv'`;
+
+/**
+ * A cohort's CSV upload (multipart/form-data, on create and update): Specmatic 2.55 pairs the JSON examples with
+ * the multipart body as well and sends those requests without a body (rightly a 400). The uploads are checked
+ * by test/integration/cohorts.test.ts and the Prism proxy test.
+ */
+const notMultipart = `REQUEST-BODY.CONTENT-TYPE!='multipart/form-data'`;
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -160,10 +154,10 @@ const failuresOf = (output: string) =>
 
 java.describe("Specmatic contract tests from the document's examples", () => {
   it("pass for every operation Specmatic can send, but deleting a person", { timeout: 600_000 }, async () => {
-    const result = await specmatic(`!(METHOD='GET' && PATH='${ARRAY_FORMS.join(",")}') && !(METHOD='DELETE' && PATH='${PERSON}') && ${GENERATED_JSON_QUERY} && PATH!='${[...NO_REQUEST_EXAMPLES, ...FEATURE_FLAGS, ...ACTIONS, COPY_TILE, ...GROUPS_NEEDED, ...COHORTS].join(",")}' && !(PATH='${QUERY_STATUS.join(",")}' && STATUS='202') && ${notCsv}`);
+    const result = await specmatic(`!(METHOD='GET' && PATH='${ARRAY_FORMS.join(",")}') && !(METHOD='DELETE' && PATH='${PERSON}') && ${GENERATED_JSON_QUERY} && PATH!='${[...NO_REQUEST_EXAMPLES, ...FEATURE_FLAGS, COPY_TILE, ...GROUPS_NEEDED].join(",")}' && !(PATH='${QUERY_STATUS.join(",")}' && STATUS='202') && ${notCsv} && ${notMultipart}`);
     console.info(`Specmatic: ${result.run} tests, ${result.successes} passed, ${result.failures} failed`);
     expect(result.failures, failuresOf(result.output)).toBe(0);
-    expect(result.run).toBeGreaterThanOrEqual(40);
+    expect(result.run).toBeGreaterThanOrEqual(100);
   });
 
   it("pass for deleting a person, on a server of its own", { timeout: 600_000 }, async () => {
@@ -190,9 +184,9 @@ java.describe("Specmatic generative contract tests", () => {
   const notJsonQuery = `PARAMETERS.QUERY!='${JSON_QUERY.join(",")}'`;
 
   it("pass for every operation but the query forms, the insights list and deleting a person", { timeout: 600_000 }, async () => {
-    const result = await specmatic(`!(METHOD='GET' && PATH='${[...QUERY_FORMS, ...MANY_PARAMETERS].join(",")}') && !(METHOD='DELETE' && PATH='${PERSON}') && PATH!='${[...QUERY_API, ...QUERY_STATUS, ...FEATURE_FLAGS, ...ACTIONS, COPY_TILE, MOVE_TILE, ...GROUPS_NEEDED, ...COHORTS].join(",")}' && ${notJsonQuery} && ${notCsv}`, GENERATIVE);
+    const result = await specmatic(`!(METHOD='GET' && PATH='${[...QUERY_FORMS, ...MANY_PARAMETERS].join(",")}') && !(METHOD='DELETE' && PATH='${PERSON}') && PATH!='${[...QUERY_API, ...QUERY_STATUS, ...FEATURE_FLAGS, COPY_TILE, MOVE_TILE, ...GROUPS_NEEDED].join(",")}' && ${notJsonQuery} && ${notCsv} && ${notMultipart}`, GENERATIVE);
     console.info(`Specmatic generative: ${result.run} tests generated, ${result.successes} passed, ${result.failures} failed`);
     expect(result.failures, failuresOf(result.output)).toBe(0);
-    expect(result.run).toBeGreaterThanOrEqual(1100);
+    expect(result.run).toBeGreaterThanOrEqual(2000);
   });
 });
