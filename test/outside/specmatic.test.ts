@@ -21,6 +21,10 @@ import { scenario, startTestServer, type TestServer } from "../support/server.ts
  * answers on basic.json (`initial` with the host of the other examples).
  * Deleting a person runs against its own fresh server: Specmatic orders scenarios as the document lists
  * them, and its example-less DELETE uses person 1, which later examples read.
+ * Every request example needs a response example of the same name: Specmatic 2.55 ignores an unpaired one
+ * and generates the operation's requests from its schema instead, every enum value of every nested filter
+ * crossed with the others (the feature flags, actions and cohorts paths once held a core and gigabytes for
+ * over ten minutes that way without a result; paired, each set runs in about a minute).
  */
 const JAR = path.join(path.dirname(createRequire(import.meta.url).resolve("specmatic/package.json")), "specmatic.jar");
 const CONFIG = "test/outside/specmatic.yaml";
@@ -86,12 +90,6 @@ const QUERY_API = ["/api/projects/{project_id}/query/", "/api/environments/{proj
  * is unknown (404), so the whole path stays out. The integration tests cover both states.
  */
 /**
- * Every request example of a write needs a response example of the same name: Specmatic 2.55 ignores an unpaired
- * one and generates the operation's requests from its schema instead, every enum value of every nested filter
- * crossed with the others. That is why the feature flags, actions and cohorts paths once held a core and
- * gigabytes for over ten minutes without a result; with paired examples each set runs in about a minute.
- */
-/**
  * Dashboard tile actions that need a second dashboard in the project (basic.json's project 1 has one): copy_tile
  * from dashboard 1 onto dashboard 1 is rightly 400. move_tile's example ("stay", onto its own dashboard) runs in the
  * example run; its generated variants name random tiles (404). Both are in the Prism proxy test and
@@ -123,7 +121,7 @@ const notCsv = `RESPONSE.CONTENT-TYPE!='text/csv'`;
 /**
  * A cohort's CSV upload (multipart/form-data, on create and update): Specmatic 2.55 pairs the JSON examples with
  * the multipart body as well and sends those requests without a body (rightly a 400). The uploads are checked
- * by test/integration/cohorts.test.ts and the Prism proxy test.
+ * by test/integration/cohorts.test.ts.
  */
 const notMultipart = `REQUEST-BODY.CONTENT-TYPE!='multipart/form-data'`;
 
