@@ -5649,9 +5649,7 @@ export interface components {
             deleted: boolean;
             /** @description The dynamic cohort's conditions as written (CohortFilters); `{"properties": {}}` for a static cohort written without any. */
             filters: {
-                properties: {
-                    [key: string]: unknown;
-                };
+                properties: components["schemas"]["CohortPropertyGroup"] | Record<string, never>;
             };
             /** @description Cohorts from a query are not supported; always null. */
             query: null;
