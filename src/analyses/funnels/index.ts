@@ -33,20 +33,7 @@ export function computeFunnel(events: EventList, filter: FunnelFilter, ctx: Anal
   const rules: AttemptRules = { stepCount, windowMs: spec.windowMs, orderType: spec.orderType, exclusions: spec.exclusions };
   const periods = spec.viz === "trends" ? trendBuckets(window, ctx) : undefined;
   const fromColumns = columnFunnel(events, spec, window, ctx, rules, periods);
-  if (fromColumns) {
-    if ("tally" in fromColumns) return [trendItem(fromColumns.tally, periods!, ctx)];
-    if (spec.viz === "time_to_convert") return timeToConvert(fromColumns.attempts, spec);
-    if (!fromColumns.keys) return stepsWithoutBreakdown(fromColumns.attempts, spec, ctx);
-    const { attempts, keys } = fromColumns;
-    const byKey = new Map<string, Map<number, Attempt>>();
-    // Each actor counts under one key (first or last touch); its position stands for it.
-    attempts.forEach((attempt, n) => {
-      const actors = byKey.get(keys[n]!) ?? new Map<number, Attempt>();
-      if (actors.size === 0) byKey.set(keys[n]!, actors);
-      actors.set(n, attempt);
-    });
-    return breakdownSteps(limitValues(byKey, spec.breakdownLimit, (a, b) => bestAttempt([a, b], spec.orderType)!), spec, ctx);
-  }
+  if (fromColumns) return "tally" in fromColumns ? [trendItem(fromColumns.tally, periods!, ctx)] : columnResult(fromColumns.attempts, fromColumns.keys, spec, ctx);
   const journeys = collect(events, spec, window, ctx, stepCount);
   const assign = assigner(spec);
   if (spec.viz === "time_to_convert") {
@@ -55,6 +42,23 @@ export function computeFunnel(events: EventList, filter: FunnelFilter, ctx: Anal
   if (spec.viz === "trends") return trendsResult(journeys, assign, rules, spec, window, ctx);
   return stepsResult(journeys, assign, rules, spec, ctx);
 }
+
+/** Steps or time to convert from the column path's counted attempts and, with a breakdown, each one's key. */
+function columnResult(attempts: Attempt[], keys: string[] | undefined, spec: FunnelSpec, ctx: AnalysisContext): FunnelResult {
+  if (spec.viz === "time_to_convert") return timeToConvert(attempts, spec);
+  if (!keys) return stepsWithoutBreakdown(attempts, spec, ctx);
+  const byKey = new Map<string, Map<number, Attempt>>();
+  // Each actor counts under one key (first or last touch); its position stands for it.
+  attempts.forEach((attempt, n) => {
+    const actors = byKey.get(keys[n]!) ?? new Map<number, Attempt>();
+    if (actors.size === 0) byKey.set(keys[n]!, actors);
+    actors.set(n, attempt);
+  });
+  return breakdownSteps(limitValues(byKey, spec.breakdownLimit, betterOf(spec)), spec, ctx);
+}
+
+/** Of two attempts of one actor, the one its funnel counts. */
+const betterOf = (spec: FunnelSpec) => (a: Attempt, b: Attempt) => bestAttempt([a, b], spec.orderType)!;
 
 /** A funnel's steps without breakdown from the attempt counted per actor; nobody in it ⇒ `[]`. */
 function stepsWithoutBreakdown(attempts: Iterable<Attempt>, spec: FunnelSpec, ctx: AnalysisContext): FunnelStep[] {
@@ -123,7 +127,7 @@ function stepsResult(journeys: Journey[], assign: (j: Journey) => Assignment[], 
 
 /** Per breakdown key ("" without one), each actor's counted attempt; with a breakdown, the top values and "Other". */
 function countedAttempts(journeys: Journey[], assign: (j: Journey) => Assignment[], rules: AttemptRules, spec: FunnelSpec): Map<string, Map<number, Attempt>> {
-  const better = (a: Attempt, b: Attempt) => bestAttempt([a, b], spec.orderType)!;
+  const better = betterOf(spec);
   const byKey = groupByKey(journeys, assign, (j) => bestAttemptOf(j, rules), better);
   return spec.breakdown ? limitValues(byKey, spec.breakdownLimit, better) : byKey;
 }
