@@ -1,6 +1,5 @@
 import type { PersonRecord } from "../../store/schema.ts";
 import type { Actor } from "./actors.ts";
-import type { AnalysisContext } from "./context.ts";
 
 /**
  * Every distinct id of an event table resolved to its actor once per data version: `slotOfDid[d]` is the actor
@@ -34,8 +33,14 @@ export function buildActorTable(ids: DistinctIds, count: number, personOf: (dist
   return { slotOfDid, actors };
 }
 
+/** What an analysis context offers for the table (context.ts): its cached table, and who owns a distinct id. */
+export interface ActorTableSource {
+  actorTable?: (ids: DistinctIds, count: number) => ActorTable;
+  personOf(distinctId: string): PersonRecord | undefined;
+}
+
 /** The context's cached table when it covers `count` ids, else one built now. */
-export function actorTableOf(ctx: Pick<AnalysisContext, "actorTable" | "personOf">, ids: DistinctIds, count: number): ActorTable {
+export function actorTableOf(ctx: ActorTableSource, ids: DistinctIds, count: number): ActorTable {
   const cached = ctx.actorTable?.(ids, count);
   return cached && cached.slotOfDid.length >= count ? cached : buildActorTable(ids, count, ctx.personOf);
 }
