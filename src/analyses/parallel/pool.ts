@@ -39,8 +39,8 @@ const DEFAULT_MIN_ROWS = 200_000;
 const CORES = availableParallelism();
 
 /**
- * `maxLoad`: above this one-minute load average no core is idle, and workers measured slower than the main thread
- * alone (at load 9–11 on 2 cores: 1.5–3× the single-threaded time), so the main thread counts alone.
+ * `maxLoad`: when other jobs make this one-minute load average (ours left out) no core is idle, and workers measured
+ * slower than the main thread alone (at load 9–11 on 2 cores: 1.5–3× the single-threaded time): it scans alone.
  * `mainCounts: false` leaves every chunk to the workers (tests: the workers' results must then make the answer).
  * A worker per core: a request's analysis leaves the main thread free (offMainThread) and the workers take every
  * core; a synchronous caller's main thread takes parts beside them.
@@ -103,9 +103,30 @@ export function splitRange(start: number, end: number, parts: number): [number, 
  */
 const CHUNKS_PER_THREAD = 4;
 
+/** (time, this process's CPU time), both in ms, about one a second over the last minute. */
+const cpuSamples: [number, number][] = [];
+
+/**
+ * This process's own part of the load average: its threads' CPU time per second over about the last minute (the
+ * load average's own span). Our scans would otherwise count as other jobs, and a busy server would stop using its
+ * workers exactly when it needs them.
+ */
+function ownLoad(): number {
+  const now = performance.now();
+  const { user, system } = process.cpuUsage();
+  const used = (user + system) / 1000;
+  if (cpuSamples.length === 0 || now - cpuSamples[cpuSamples.length - 1]![0] >= 1000) cpuSamples.push([now, used]);
+  while (cpuSamples.length > 2 && now - cpuSamples[1]![0] >= 60_000) cpuSamples.shift();
+  const [since, usedThen] = cpuSamples[0]!;
+  return now - since < 1000 ? 0 : (used - usedThen) / (now - since);
+}
+
+/** Whether other jobs keep every core busy: the load average without our own part reaches `maxLoad`. */
+const othersBusy = (): boolean => loadavg()[0]! - ownLoad() >= settings.maxLoad;
+
 /** How many threads a scan of `rows` rows would use now (1: the main thread alone). */
 export function scanThreads(rows: number): number {
-  return rows >= settings.minRows && rows > 0 && loadavg()[0]! < settings.maxLoad ? 1 + readyWorkers().length : 1;
+  return rows >= settings.minRows && rows > 0 && !othersBusy() ? 1 + readyWorkers().length : 1;
 }
 
 /** A task started on the workers: `finish` runs parts on the main thread too, waits for the others, and gives every thread's result. */
@@ -122,7 +143,7 @@ export interface PendingTask<R> {
  */
 export function startTask<C extends object, J, R>(task: TaskName, cols: C, job: J, parts: number, rows: number, chunks?: Float64Array): PendingTask<R> {
   const run = TASKS[task] as unknown as TaskRun<C, J, R>;
-  const workers = rows >= settings.minRows && rows > 0 && inSharedMemory(cols) && loadavg()[0]! < settings.maxLoad ? readyWorkers() : [];
+  const workers = rows >= settings.minRows && rows > 0 && inSharedMemory(cols) && !othersBusy() ? readyWorkers() : [];
   const alone = (): R[] => {
     const own = run(cols, job, newClaim(0, chunks));
     stats.mainChunks += own.taken;

@@ -286,7 +286,7 @@ describe("a partitioned scan", () => {
     const snap = table.scanSnapshot();
     const job = jobFor(table, snap, "count");
     const expected = countRows(snap, job);
-    for (const settings of [{ minRows: ROWS + 1 }, { maxLoad: -1 }]) {
+    for (const settings of [{ minRows: ROWS + 1 }, { maxLoad: -Infinity }]) {
       setParallelScan(settings);
       onTestFinished(() => setParallelScan({ minRows: 0, maxLoad: Infinity }));
       const before = parallelScanStats();
