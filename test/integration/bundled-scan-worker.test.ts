@@ -14,7 +14,7 @@ const signal = new Int32Array(new SharedArrayBuffer(8));
 const worker = new Worker(projectFile("dist/scan-worker.mjs"), { workerData: { port: port2, signal }, transferList: [port2] });
 afterAll(() => worker.terminate());
 
-const shared = <T extends Float64Array | Uint32Array | Int32Array>(make: (b: SharedArrayBuffer) => T, values: number[]): T => {
+const shared = <T extends Float64Array | Uint32Array | Int32Array | Uint8Array>(make: (b: SharedArrayBuffer) => T, values: number[]): T => {
   const a = make(new SharedArrayBuffer(values.length * 8));
   a.set(values);
   return a;
@@ -30,6 +30,8 @@ const cols = {
   vals: shared((b) => new Uint32Array(b), [0]),
 };
 const slotOfDid = shared((b) => new Int32Array(b), [0, 1, 2, 3, 3]);
+// Two parts: actor slot mod 2.
+const partOfDid = shared((b) => new Uint8Array(b), [0, 1, 0, 1, 1]);
 
 /** Posts one task to the worker as the pool does, and reads its answer and its claim's state. */
 async function run(task: string, colsOf: object, job: object, parts: number) {
@@ -66,7 +68,7 @@ it("runs funnel parts as the main thread does", { timeout: 30_000 }, async () =>
     actors: 4,
     breakdown: null,
   };
-  const funnelCols: FunnelColumns = { ts: cols.ts, name: cols.name, did: cols.did, slotOfDid };
+  const funnelCols: FunnelColumns = { ts: cols.ts, name: cols.name, did: cols.did, slotOfDid, partOfDid };
   const { reply, taken } = await run("funnel", funnelCols, job, 2);
   expect(taken).toBe(2);
   const expected = [[0, funnelPart(funnelCols, job, 0)], [1, funnelPart(funnelCols, job, 1)]];
@@ -78,7 +80,7 @@ it("tallies path edges as the main thread does", { timeout: 30_000 }, async () =
   while (Atomics.load(signal, 1) !== 1) await new Promise((r) => setTimeout(r, 10));
   const item = shared((b) => new Int32Array(b), Array.from({ length: ROWS }, (_, i) => (i % 4 === 3 ? -1 : i % 3)));
   const job: PathsPartJob = { start: 0, end: ROWS, parts: 2, actors: 4, sessionGapMs: 30 * 60_000, cut: { start: undefined, end: undefined, stepLimit: 5, ellipsis: 3 } };
-  const pathCols: PathsColumns = { ts: cols.ts, did: cols.did, slotOfDid, item };
+  const pathCols: PathsColumns = { ts: cols.ts, did: cols.did, slotOfDid, partOfDid, item };
   const { reply, taken } = await run("paths", pathCols, job, 2);
   expect(taken).toBe(2);
   const expected = [pathsPart(pathCols, job, 0), pathsPart(pathCols, job, 1)];

@@ -1,6 +1,6 @@
 import type { EventList } from "../../store/schema.ts";
 import { scanThreads, startTask } from "../parallel/pool.ts";
-import { actorTableOf } from "../shared/actor-table.ts";
+import { actorTableOf, partOfDid } from "../shared/actor-table.ts";
 import type { AnalysisContext } from "../shared/context.ts";
 import type { QueryWindow } from "../shared/date-range.ts";
 import { compileEntityMatcher, compileGlobalFilter, type EventMatcher } from "../shared/entity-match.ts";
@@ -67,7 +67,7 @@ export function columnFunnel(events: EventList, spec: FunnelSpec, window: QueryW
     actors: table.actors.length,
     breakdown: part ? { keyPos: events.keyPositions(part.key).slice(0, snap.shapes), empty: Int32Array.from(events.emptyValueIds()), last: spec.attribution === "last_touch" } : null,
   };
-  const cols: FunnelColumns = { ts: snap.ts, name: snap.name, did: snap.did, slotOfDid: table.slotOfDid, ...(part ? { shape: snap.shape, voff: snap.voff, vals: snap.vals } : {}) };
+  const cols: FunnelColumns = { ts: snap.ts, name: snap.name, did: snap.did, slotOfDid: table.slotOfDid, partOfDid: partOfDid(table, job.parts), ...(part ? { shape: snap.shape, voff: snap.voff, vals: snap.vals } : {}) };
   const parts = startTask<FunnelColumns, FunnelPartJob, [number, PartResult][]>("funnel", cols, job, job.parts, end - start).finish().flat().map(([, part]) => part);
   if (periods) return { tally: mergeTrendTallies(parts as TrendTally[], periods.length) };
   const merged = mergeBestAttempts(parts as PartAttempts[], rules.stepCount);

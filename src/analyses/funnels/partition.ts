@@ -14,8 +14,9 @@ export interface FunnelColumns {
   ts: Float64Array;
   name: Uint32Array;
   did: Uint32Array;
-  /** Actor slot per distinct-id id (../shared/actor-table.ts). */
+  /** Actor slot per distinct-id id, and its part (../shared/actor-table.ts). */
   slotOfDid: Int32Array;
+  partOfDid: Uint8Array;
   /** With a breakdown: the rows' property shapes and values (see the event table). */
   shape?: Uint32Array;
   voff?: Uint32Array;
@@ -87,7 +88,7 @@ interface Kept {
 
 /** The rows of the range that matter to the funnel and belong to the part, with each one's actor index in the part. */
 function keptRows(cols: FunnelColumns, job: FunnelPartJob, part: number): Kept {
-  const { name, did, slotOfDid } = cols;
+  const { name, did, slotOfDid, partOfDid } = cols;
   const { stepBits, exclusionBits, keepAll, parts } = job;
   let row: Int32Array = new Int32Array(1 << 14);
   let local: Int32Array = new Int32Array(1 << 14);
@@ -95,8 +96,9 @@ function keptRows(cols: FunnelColumns, job: FunnelPartJob, part: number): Kept {
   for (let i = job.start; i < job.end; i++) {
     const nameId = name[i]!;
     if (!keepAll && (stepBits[nameId]! | exclusionBits[nameId]!) === 0) continue;
-    const slot = slotOfDid[did[i]!]!;
-    if (slot % parts !== part) continue;
+    const d = did[i]!;
+    if (partOfDid[d] !== part) continue;
+    const slot = slotOfDid[d]!;
     if (n === row.length) [row, local] = [grown(row), grown(local)];
     row[n] = i;
     local[n++] = (slot - part) / parts;

@@ -1,5 +1,5 @@
 import type { EventList, EventRecord } from "../../store/schema.ts";
-import { actorTableOf } from "../shared/actor-table.ts";
+import { actorTableOf, partOfDid } from "../shared/actor-table.ts";
 import type { AnalysisContext } from "../shared/context.ts";
 import type { QueryWindow } from "../shared/date-range.ts";
 import { hasSnapshots, type SnapshotColumns } from "../shared/event-read.ts";
@@ -33,12 +33,12 @@ export function columnEdges(events: EventList, spec: PathsSpec, window: QueryWin
   const [from, to] = indexRange(events, window.from, window.to);
   const [start, end] = [Math.min(from, snap.length), Math.min(to, snap.length)];
   const { item, names } = rowItems(events, snap, spec, start, end);
-  const { slotOfDid, actors } = actorTableOf(ctx, events, snap.distinctIds);
+  const table = actorTableOf(ctx, events, snap.distinctIds);
   const idOf = (point: string | undefined) => (point === undefined ? undefined : Math.max(-2, names.indexOf(point)));
   const cut = { start: idOf(spec.startPoint), end: idOf(spec.endPoint), stepLimit: spec.stepLimit, ellipsis: names.length };
   const threads = scanThreads(end - start);
-  const job: PathsPartJob = { start, end, parts: threads === 1 ? 1 : threads * PARTS_PER_THREAD, actors: actors.length, sessionGapMs, cut };
-  const cols: PathsColumns = { ts: snap.ts, did: snap.did, slotOfDid, item };
+  const job: PathsPartJob = { start, end, parts: threads === 1 ? 1 : threads * PARTS_PER_THREAD, actors: table.actors.length, sessionGapMs, cut };
+  const cols: PathsColumns = { ts: snap.ts, did: snap.did, slotOfDid: table.slotOfDid, partOfDid: partOfDid(table, job.parts), item };
   const parts = startTask<PathsColumns, PathsPartJob, PartEdges[]>("paths", cols, job, job.parts, end - start).finish();
   const span = names.length + 1;
   const itemName = (id: number) => (id === names.length ? "..." : names[id]!);

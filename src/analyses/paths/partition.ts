@@ -9,6 +9,8 @@ export interface PathsColumns {
   ts: Float64Array;
   did: Uint32Array;
   slotOfDid: Int32Array;
+  /** The part of each distinct id's actor (../shared/actor-table.ts). */
+  partOfDid: Uint8Array;
   /** Item id of each row of [start, end), at index row − start; −1: the row is no path item. */
   item: Int32Array;
 }
@@ -73,8 +75,8 @@ function rowsOfPart(cols: PathsColumns, job: PathsPartJob, part: number): { offs
   const offsets = new Int32Array(locals + 1);
   const localOf = (i: number): number => {
     if (cols.item[i - start]! < 0) return -1;
-    const slot = cols.slotOfDid[cols.did[i]!]!;
-    return slot % parts === part ? (slot - part) / parts : -1;
+    const d = cols.did[i]!;
+    return cols.partOfDid[d] === part ? (cols.slotOfDid[d]! - part) / parts : -1;
   };
   for (let i = start; i < end; i++) {
     const a = localOf(i);

@@ -44,3 +44,21 @@ export function actorTableOf(ctx: ActorTableSource, ids: DistinctIds, count: num
   const cached = ctx.actorTable?.(ids, count);
   return cached && cached.slotOfDid.length >= count ? cached : buildActorTable(ids, count, ctx.personOf);
 }
+
+const partTables = new WeakMap<ActorTable, Map<number, Uint8Array>>();
+
+/**
+ * Per distinct id, the part of `parts` its actor falls in (slot mod parts), one byte each in shared memory: a part's
+ * scan tests it on every row it might keep, and a table a quarter the size of the slots' stays in the cache.
+ */
+export function partOfDid(table: ActorTable, parts: number): Uint8Array {
+  let byParts = partTables.get(table);
+  if (!byParts) partTables.set(table, (byParts = new Map()));
+  let part = byParts.get(parts);
+  if (!part) {
+    part = new Uint8Array(new SharedArrayBuffer(Math.max(1, table.slotOfDid.length)));
+    for (let d = 0; d < table.slotOfDid.length; d++) part[d] = table.slotOfDid[d]! % parts;
+    byParts.set(parts, part);
+  }
+  return part;
+}
