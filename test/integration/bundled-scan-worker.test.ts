@@ -54,7 +54,7 @@ it("counts rows as the main thread does", { timeout: 30_000 }, async () => {
   expect(reply.result).toEqual(countRows(cols, job));
 });
 
-it("runs funnel parts as the main thread does", { timeout: 30_000 }, async () => {
+it("tallies funnel conversion trends as the main thread does", { timeout: 30_000 }, async () => {
   while (Atomics.load(signal, 1) !== 1) await new Promise((r) => setTimeout(r, 10));
   const job: FunnelPartJob = {
     start: 0,
@@ -63,17 +63,16 @@ it("runs funnel parts as the main thread does", { timeout: 30_000 }, async () =>
     exclusionBits: Int32Array.from([0, 0, 0]),
     keepAll: false,
     rules: { stepCount: 2, windowMs: 3_600_000, orderType: "ordered", exclusions: [] },
-    attempts: "best",
+    periods: { interval: "hour", edges: [0, 3_600_000, 7_200_000, ROWS * 60_000], from: 0, to: ROWS * 60_000 - 1, fromStep: 0, toStep: 1 },
     parts: 2,
     actors: 4,
-    breakdown: null,
   };
   const funnelCols: FunnelColumns = { ts: cols.ts, name: cols.name, did: cols.did, slotOfDid, partOfDid };
   const { reply, taken } = await run("funnel", funnelCols, job, 2);
   expect(taken).toBe(2);
-  const expected = [[0, funnelPart(funnelCols, job, 0)], [1, funnelPart(funnelCols, job, 1)]];
+  const expected = [funnelPart(funnelCols, job, 0), funnelPart(funnelCols, job, 1)];
   expect(reply.result).toEqual(expected);
-  expect(expected.flatMap(([, p]) => Array.from((p as { level: Int32Array }).level))).toContain(2);
+  expect(expected.flatMap((p) => Array.from(p.converted))).toContain(1);
 });
 
 it("tallies path edges as the main thread does", { timeout: 30_000 }, async () => {

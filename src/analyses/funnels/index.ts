@@ -8,7 +8,7 @@ import { ALWAYS } from "../shared/property-filter.ts";
 import { attemptsOf, bestAttempt, bestAttemptOf, type Attempt, type AttemptRules } from "./attempts.ts";
 import { FUNNEL_OTHER, funnelKeying, limitValues, type Assignment, type Presented } from "./attribution.ts";
 import { readFunnelFilter, type FunnelFilter, type FunnelSpec } from "./filter.ts";
-import { columnFunnel } from "./column-funnel.ts";
+import { columnFunnelTrend } from "./column-funnel.ts";
 import { collectJourneys, type Journey } from "./journeys.ts";
 import { stepObjects, type FunnelStep } from "./steps.ts";
 import { funnelTrend, timeToConvert, trendBuckets, trendItem, type FunnelTrendItem, type TimeToConvert } from "./viz.ts";
@@ -31,9 +31,11 @@ export function computeFunnel(events: EventList, filter: FunnelFilter, ctx: Anal
   // Trends and time to convert stop at funnel_to_step (PostHog max_steps_override).
   const stepCount = spec.viz === "steps" ? spec.steps.length : spec.toStep + 1;
   const rules: AttemptRules = { stepCount, windowMs: spec.windowMs, orderType: spec.orderType, exclusions: spec.exclusions };
-  const periods = spec.viz === "trends" ? trendBuckets(window, ctx) : undefined;
-  const fromColumns = columnFunnel(events, spec, window, ctx, rules, periods);
-  if (fromColumns) return "tally" in fromColumns ? [trendItem(fromColumns.tally, periods!, ctx)] : columnResult(fromColumns.attempts, fromColumns.keys, spec, ctx);
+  if (spec.viz === "trends") {
+    const periods = trendBuckets(window, ctx);
+    const tally = columnFunnelTrend(events, spec, window, ctx, rules, periods);
+    if (tally) return [trendItem(tally, periods, ctx)];
+  }
   const journeys = collect(events, spec, window, ctx, stepCount);
   const assign = assigner(spec);
   if (spec.viz === "time_to_convert") {
@@ -41,20 +43,6 @@ export function computeFunnel(events: EventList, filter: FunnelFilter, ctx: Anal
   }
   if (spec.viz === "trends") return trendsResult(journeys, assign, rules, spec, window, ctx);
   return stepsResult(journeys, assign, rules, spec, ctx);
-}
-
-/** Steps or time to convert from the column path's counted attempts and, with a breakdown, each one's key. */
-function columnResult(attempts: Attempt[], keys: string[] | undefined, spec: FunnelSpec, ctx: AnalysisContext): FunnelResult {
-  if (spec.viz === "time_to_convert") return timeToConvert(attempts, spec);
-  if (!keys) return stepsWithoutBreakdown(attempts, spec, ctx);
-  const byKey = new Map<string, Map<number, Attempt>>();
-  // Each actor counts under one key (first or last touch); its position stands for it.
-  attempts.forEach((attempt, n) => {
-    const actors = byKey.get(keys[n]!) ?? new Map<number, Attempt>();
-    if (actors.size === 0) byKey.set(keys[n]!, actors);
-    actors.set(n, attempt);
-  });
-  return breakdownSteps(limitValues(byKey, spec.breakdownLimit, betterOf(spec)), spec, ctx);
 }
 
 /** Of two attempts of one actor, the one its funnel counts. */

@@ -1,4 +1,5 @@
-import { funnelPart, type FunnelColumns, type FunnelPartJob, type PartResult } from "../funnels/partition.ts";
+import { funnelPart, type FunnelColumns, type FunnelPartJob } from "../funnels/partition.ts";
+import type { TrendTally } from "../funnels/viz.ts";
 import { pathsPart, type PartEdges, type PathsColumns, type PathsPartJob } from "../paths/partition.ts";
 import { countChunks, type ChunkClaim, type CountJob, type CountResult, type KernelColumns } from "./count-kernel.mjs";
 
@@ -12,10 +13,10 @@ export interface TaskRun<C, J, R> {
   (cols: C, job: J, claim: ChunkClaim): { result: R | null; taken: number };
 }
 
-/** The funnel's parts this thread takes, each kept whole with its part number (the merge puts them in order). */
-export const funnelParts: TaskRun<FunnelColumns, FunnelPartJob, [number, PartResult][]> = (cols, job, claim) => {
-  const result: [number, PartResult][] = [];
-  for (let k = Atomics.add(claim.state, 0, 1); k < job.parts; k = Atomics.add(claim.state, 0, 1)) result.push([k, funnelPart(cols, job, k)]);
+/** The funnel's parts this thread takes: conversion trends tallies, summed by the caller in any order. */
+export const funnelParts: TaskRun<FunnelColumns, FunnelPartJob, TrendTally[]> = (cols, job, claim) => {
+  const result: TrendTally[] = [];
+  for (let k = Atomics.add(claim.state, 0, 1); k < job.parts; k = Atomics.add(claim.state, 0, 1)) result.push(funnelPart(cols, job, k));
   return { result: result.length ? result : null, taken: result.length };
 };
 

@@ -25,7 +25,6 @@ export interface SnapshotColumns extends EventColumns {
   scanSnapshot(): ScanSnapshot;
   keyPositions(key: string): Int32Array;
   valueOfId(id: number): unknown;
-  emptyValueIds(): number[];
 }
 
 export const hasSnapshots = (events: EventList): events is SnapshotColumns =>
