@@ -43,7 +43,7 @@ const CORES = availableParallelism();
  * slower than the main thread alone (at load 9–11 on 2 cores: 1.5–3× the single-threaded time): it scans alone.
  * `mainCounts: false` leaves every chunk to the workers (tests: the workers' results must then make the answer).
  * A worker per core: a request's analysis leaves the main thread free (offMainThread) and the workers take every
- * core; a synchronous caller's main thread takes parts beside them.
+ * core; a synchronous caller's main thread takes parts beside all but one of them (scanWorkers).
  */
 const settings = { minRows: DEFAULT_MIN_ROWS, workers: CORES, maxLoad: CORES, mainCounts: true };
 let pool: ScanWorker[] = [];
@@ -124,9 +124,17 @@ function ownLoad(): number {
 /** Whether other jobs keep every core busy: the load average without our own part reaches `maxLoad`. */
 const othersBusy = (): boolean => loadavg()[0]! - ownLoad() >= settings.maxLoad;
 
+/**
+ * The workers a scan posts to: all of them when the main thread only waits (offMainThread), else one fewer, as the
+ * main thread takes a core itself (a third thread on two cores made the others wait for it to be scheduled).
+ */
+const scanWorkers = (ready: ScanWorker[]): ScanWorker[] => (replay || !settings.mainCounts ? ready : ready.slice(0, Math.max(1, ready.length - 1)));
+
 /** How many threads a scan of `rows` rows would use now (1: the main thread alone). */
 export function scanThreads(rows: number): number {
-  return rows >= settings.minRows && rows > 0 && !othersBusy() ? 1 + readyWorkers().length : 1;
+  if (rows < settings.minRows || rows <= 0 || othersBusy()) return 1;
+  const ready = scanWorkers(readyWorkers()).length;
+  return replay ? Math.max(1, ready) : 1 + ready;
 }
 
 /** A task started on the workers: `finish` runs parts on the main thread too, waits for the others, and gives every thread's result. */
@@ -143,7 +151,7 @@ export interface PendingTask<R> {
  */
 export function startTask<C extends object, J, R>(task: TaskName, cols: C, job: J, parts: number, rows: number, chunks?: Float64Array): PendingTask<R> {
   const run = TASKS[task] as unknown as TaskRun<C, J, R>;
-  const workers = rows >= settings.minRows && rows > 0 && inSharedMemory(cols) && !othersBusy() ? readyWorkers() : [];
+  const workers = rows >= settings.minRows && rows > 0 && inSharedMemory(cols) && !othersBusy() ? scanWorkers(readyWorkers()) : [];
   const alone = (): R[] => {
     const own = run(cols, job, newClaim(0, chunks));
     stats.mainChunks += own.taken;
