@@ -157,24 +157,15 @@ const windowEdges = (w: Windows): number[] => [...new Set([...w.starts, ...w.end
 /** Distinct persons per trailing window, from the bitsets of the intervals between the windows' edges. */
 function personsPerWindow(slotOfDid: Int32Array, bits: Int32Array, windows: Windows): number[] {
   const edges = windowEdges(windows);
-  const intervals = edges.length - 1;
-  const words = intervals === 0 ? 0 : bits.length / intervals;
-  let stamp: Int32Array = new Int32Array(1024);
-  return windows.starts.map((from, b) => {
-    let count = 0;
-    for (let e = edges.indexOf(from); e < intervals && edges[e]! < windows.ends[b]!; e++) {
-      for (let w = 0; w < words; w++) {
-        for (let x = bits[e * words + w]!; x !== 0; x &= x - 1) {
-          const slot = slotOfDid[w * 32 + (31 - Math.clz32(x & -x))]!;
-          if (slot >= stamp.length) stamp = grown(stamp, slot);
-          if (stamp[slot] === b + 1) continue;
-          stamp[slot] = b + 1;
-          count++;
-        }
-      }
-    }
-    return count;
+  const spans = windows.starts.map((from, b): [number, number] => {
+    const lo = edges.indexOf(from);
+    let hi = lo;
+    while (hi < edges.length - 1 && edges[hi]! < windows.ends[b]!) hi++;
+    return [lo, hi];
   });
+  const counts = new Array<number>(spans.length).fill(0);
+  forEachPersonIn(slotOfDid, bits, edges.length - 1, spans, (_slot, w) => counts[w]!++);
+  return counts;
 }
 
 /** Distinct persons per bucket from the distinct-id bitsets. */
@@ -184,24 +175,30 @@ function personsPerBucket(slotOfDid: Int32Array, bits: Int32Array, buckets: numb
   return counts;
 }
 
+/** Each (actor slot, bucket) pair once, from one bitset per bucket. */
+const forEachPersonBucket = (slotOfDid: Int32Array, bits: Int32Array, buckets: number, visit: (slot: number, bucket: number) => void): void =>
+  forEachPersonIn(slotOfDid, bits, buckets, Array.from({ length: buckets }, (_, b): [number, number] => [b, b + 1]), visit);
+
 /**
- * Visits each (actor slot, bucket) pair once from the distinct-id bitsets: ids of one merged person count once,
- * as a stamp per actor slot replaces a set per bucket.
+ * Visits each (actor slot, span) pair once, a span being the bitsets [lo, hi) of `bitsets` equal ones: ids of one
+ * merged person count once, as a stamp per actor slot replaces a set per span.
  */
-function forEachPersonBucket(slotOfDid: Int32Array, bits: Int32Array, buckets: number, visit: (slot: number, bucket: number) => void): void {
-  const words = buckets === 0 ? 0 : bits.length / buckets;
+function forEachPersonIn(slotOfDid: Int32Array, bits: Int32Array, bitsets: number, spans: readonly [number, number][], visit: (slot: number, span: number) => void): void {
+  const words = bitsets === 0 ? 0 : bits.length / bitsets;
   let stamp: Int32Array = new Int32Array(1024);
-  for (let b = 0; b < buckets; b++) {
-    for (let w = 0; w < words; w++) {
-      for (let x = bits[b * words + w]!; x !== 0; x &= x - 1) {
-        const slot = slotOfDid[w * 32 + (31 - Math.clz32(x & -x))]!;
-        if (slot >= stamp.length) stamp = grown(stamp, slot);
-        if (stamp[slot] === b + 1) continue;
-        stamp[slot] = b + 1;
-        visit(slot, b);
+  spans.forEach(([lo, hi], s) => {
+    for (let e = lo; e < hi; e++) {
+      for (let w = 0; w < words; w++) {
+        for (let x = bits[e * words + w]!; x !== 0; x &= x - 1) {
+          const slot = slotOfDid[w * 32 + (31 - Math.clz32(x & -x))]!;
+          if (slot >= stamp.length) stamp = grown(stamp, slot);
+          if (stamp[slot] === s + 1) continue;
+          stamp[slot] = s + 1;
+          visit(slot, s);
+        }
       }
     }
-  }
+  });
 }
 
 const grown = (a: Int32Array, atLeast: number): Int32Array => {
