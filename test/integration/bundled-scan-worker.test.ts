@@ -5,7 +5,7 @@
 import { MessageChannel, receiveMessageOnPort, Worker } from "node:worker_threads";
 import { afterAll, expect, it } from "vitest";
 import { countRows, type CountJob } from "../../src/analyses/parallel/count-kernel.mjs";
-import { funnelPart, type FunnelColumns, type FunnelPartJob } from "../../src/analyses/funnels/partition.ts";
+import { funnelChunkRows, funnelPart, type FunnelColumns, type FunnelPartJob, type FunnelRowsJob, type PartBest } from "../../src/analyses/funnels/partition.ts";
 import { pathsPart, type PathsColumns, type PathsPartJob } from "../../src/analyses/paths/partition.ts";
 import { projectFile } from "../../src/util/project-files.ts";
 
@@ -19,12 +19,12 @@ const shared = <T extends Float64Array | Uint32Array | Int32Array | Uint8Array>(
   a.set(values);
   return a;
 };
-// Four actors (distinct ids 0–4, ids 3 and 4 one person), names 0 = a, 1 = b, 2 = other, a minute apart.
+// Four actors (distinct id i mod 5 at row i, ids 3 and 4 one person), names (row mod 3) 0 = a, 1 = b, 2 = other, a minute apart.
 const ROWS = 40;
 const cols = {
   ts: shared((b) => new Float64Array(b), Array.from({ length: ROWS }, (_, i) => i * 60_000)),
   name: shared((b) => new Uint32Array(b), Array.from({ length: ROWS }, (_, i) => (i * 7) % 3)),
-  did: shared((b) => new Uint32Array(b), Array.from({ length: ROWS }, (_, i) => (i * 5) % 5)),
+  did: shared((b) => new Uint32Array(b), Array.from({ length: ROWS }, (_, i) => i % 5)),
   shape: shared((b) => new Uint32Array(b), new Array(ROWS).fill(0)),
   voff: shared((b) => new Uint32Array(b), new Array(ROWS).fill(0)),
   vals: shared((b) => new Uint32Array(b), [0]),
@@ -54,25 +54,31 @@ it("counts rows as the main thread does", { timeout: 30_000 }, async () => {
   expect(reply.result).toEqual(countRows(cols, job));
 });
 
-it("tallies funnel conversion trends as the main thread does", { timeout: 30_000 }, async () => {
+it("keeps a funnel's rows by part, then counts its attempts and tallies its trends, as the main thread does", { timeout: 30_000 }, async () => {
   while (Atomics.load(signal, 1) !== 1) await new Promise((r) => setTimeout(r, 10));
-  const job: FunnelPartJob = {
-    start: 0,
-    end: ROWS,
-    stepBits: Int32Array.from([1, 2, 0]),
-    exclusionBits: Int32Array.from([0, 0, 0]),
-    keepAll: false,
-    rules: { stepCount: 2, windowMs: 3_600_000, orderType: "ordered", exclusions: [] },
-    periods: { interval: "hour", edges: [0, 3_600_000, 7_200_000, ROWS * 60_000], from: 0, to: ROWS * 60_000 - 1, fromStep: 0, toStep: 1 },
-    parts: 2,
-    actors: 4,
-  };
   const funnelCols: FunnelColumns = { ts: cols.ts, name: cols.name, did: cols.did, slotOfDid, partOfDid };
-  const { reply, taken } = await run("funnel", funnelCols, job, 2);
-  expect(taken).toBe(2);
-  const expected = [funnelPart(funnelCols, job, 0), funnelPart(funnelCols, job, 1)];
-  expect(reply.result).toEqual(expected);
-  expect(expected.flatMap((p) => Array.from(p.converted))).toContain(1);
+  const names = { stepBits: Int32Array.from([1, 2, 0]), exclusionBits: Int32Array.from([0, 0, 0]), keepAll: false };
+  const rowsJob: FunnelRowsJob = { ...names, parts: 2 };
+  const rows = await run("funnelRows", funnelCols, rowsJob, 2);
+  expect(rows.taken).toBe(2);
+  const chunks = [funnelChunkRows(funnelCols, rowsJob, 0, ROWS / 2, 0), funnelChunkRows(funnelCols, rowsJob, ROWS / 2, ROWS, 1)];
+  expect(rows.reply.result).toEqual(chunks);
+  // Rows of names a and b, each in the part of its actor.
+  expect(chunks.reduce((n, c) => n + c.offsets[2]!, 0)).toBe(27);
+
+  const rules = { stepCount: 2, windowMs: 3_600_000, orderType: "ordered" as const, exclusions: [] };
+  const periods = { interval: "hour" as const, edges: [0, 3_600_000, 7_200_000, ROWS * 60_000], from: 0, to: ROWS * 60_000 - 1, fromStep: 0, toStep: 1 };
+  for (const want of ["best", periods] as const) {
+    const job: FunnelPartJob = { ...names, chunks, rules, parts: 2, actors: 4, want };
+    const { reply, taken } = await run("funnel", funnelCols, job, 2);
+    expect(taken).toBe(2);
+    expect(reply.result).toEqual([funnelPart(funnelCols, job, 0), funnelPart(funnelCols, job, 1)]);
+  }
+  const best = funnelPart(funnelCols, { ...names, chunks, rules, parts: 2, actors: 4, want: "best" }, 1) as PartBest;
+  // Actors 1 and 3 (ids 1, 3 and 4) both reach step 2; actor 1 first at minutes 6 (a) and 16 (b), actor 3 at 3 and 4.
+  expect(Array.from(best.slots)).toEqual([1, 3]);
+  expect(Array.from(best.levels)).toEqual([2, 2]);
+  expect(Array.from(best.times)).toEqual([6, 16, 3, 4].map((m) => m * 60_000));
 });
 
 it("tallies path edges as the main thread does", { timeout: 30_000 }, async () => {

@@ -20,6 +20,9 @@ export interface Attempt {
   indexes: number[];
 }
 
+/** A counted attempt as the steps and time-to-convert views read it: the steps reached and their times. */
+export type ReachedSteps = Pick<Attempt, "level" | "times">;
+
 export interface AttemptRules {
   stepCount: number;
   windowMs: number;

@@ -1,5 +1,5 @@
 import type { EventList } from "../../store/schema.ts";
-import { scanThreads, startTask } from "../parallel/pool.ts";
+import { scanThreads, splitRange, startTask } from "../parallel/pool.ts";
 import { actorTableOf, partOfDid } from "../shared/actor-table.ts";
 import type { AnalysisContext } from "../shared/context.ts";
 import type { QueryWindow } from "../shared/date-range.ts";
@@ -7,50 +7,83 @@ import { compileEntityMatcher, compileGlobalFilter, type EventMatcher } from "..
 import { hasSnapshots } from "../shared/event-read.ts";
 import { ALWAYS } from "../shared/property-filter.ts";
 import { indexRange } from "../shared/scan.ts";
-import type { AttemptRules } from "./attempts.ts";
+import type { AttemptRules, ReachedSteps } from "./attempts.ts";
 import type { FunnelSpec } from "./filter.ts";
-import { mergeTrendTallies, type FunnelColumns, type FunnelPartJob } from "./partition.ts";
+import {
+  mergeBest,
+  mergeTrendTallies,
+  type ChunkRows,
+  type FunnelColumns,
+  type FunnelNames,
+  type FunnelPartJob,
+  type FunnelRowsJob,
+  type PartBest,
+  type PartResult,
+  type TrendPeriods,
+} from "./partition.ts";
 import type { TrendTally } from "./viz.ts";
 import type { Buckets } from "../shared/buckets.ts";
 
 /**
- * Conversion trends of the commonest funnels read straight from the columns, over every core: steps and exclusions
- * that are event names (no property condition), no global filter, persons as actors, no breakdown. The actors are
- * cut into parts (partition.ts) that the threads take in turn; each part tallies its actors' entrances per period.
- * Anything else takes journeys.ts; both give the same tally. (Steps and time to convert stay on journeys.ts:
- * per-person parts made them slower than its single pass, 351 against 197 ms at 10 M events.)
+ * The commonest funnels read straight from the columns, over every core (partition.ts): steps and exclusions that
+ * are event names (no property condition), no global filter, persons as actors, no breakdown. Steps and time to
+ * convert get each actor's counted attempt, conversion trends a tally per period. Anything else, and ranges too
+ * small to share out, take journeys.ts; both give the same attempts.
  */
 
-/** Parts per thread: a thread the machine schedules late leaves its share to the others. */
+/** Parts of the actors per thread: a thread the machine schedules late leaves its share to the others. */
 const PARTS_PER_THREAD = 2;
+/** Row chunks per thread in pass 1, for the same reason. */
+const CHUNKS_PER_THREAD = 4;
 
 /** The conversion trends tally over `periods`, or undefined when the funnel needs the general collection. */
 export function columnFunnelTrend(events: EventList, spec: FunnelSpec, window: QueryWindow, ctx: AnalysisContext, rules: AttemptRules, periods: Buckets): TrendTally | undefined {
+  const want: TrendPeriods = { interval: periods.interval, edges: periods.edges, from: periods.from, to: periods.to, fromStep: spec.fromStep, toStep: spec.toStep };
+  const parts = funnelOverParts(events, spec, window, ctx, rules, want, true);
+  return parts && mergeTrendTallies(parts as TrendTally[], periods.length);
+}
+
+/**
+ * Each actor's counted attempt (steps, time to convert), in actor slot order, or undefined when the funnel needs
+ * the general collection or its range is too small to share out (journeys.ts' single pass is then quicker).
+ */
+export function columnFunnelBest(events: EventList, spec: FunnelSpec, window: QueryWindow, ctx: AnalysisContext, rules: AttemptRules): ReachedSteps[] | undefined {
+  // Time to convert has no breakdown: it counts every actor once whatever the filter asks.
+  const asked = spec.viz === "time_to_convert" ? { ...spec, breakdown: undefined } : spec;
+  const parts = funnelOverParts(events, asked, window, ctx, rules, "best", false);
+  return parts && mergeBest(parts as PartBest[], rules.stepCount);
+}
+
+/** Both passes of partition.ts over the window's rows; `small`: run them on one thread when the range is small. */
+function funnelOverParts(events: EventList, spec: FunnelSpec, window: QueryWindow, ctx: AnalysisContext, rules: AttemptRules, want: FunnelPartJob["want"], small: boolean): PartResult[] | undefined {
   if (spec.breakdown || spec.groupIndex !== undefined || !hasSnapshots(events)) return undefined;
   if (compileGlobalFilter(spec.raw, ctx) !== ALWAYS) return undefined;
   const steps = spec.steps.slice(0, rules.stepCount).map((entity) => compileEntityMatcher(entity, ctx, ALWAYS, `${entity.type}__${entity.position}`));
   const exclusions = spec.exclusions.map((x, i) => compileEntityMatcher(x.entity, ctx, ALWAYS, `exclusions__${i}`));
   if (![...steps, ...exclusions].every((m) => m.rest === ALWAYS)) return undefined;
   const snap = events.scanSnapshot();
-  const table = actorTableOf(ctx, events, snap.distinctIds);
   const [from, to] = indexRange(events, window.from, window.to);
   const [start, end] = [Math.min(from, snap.length), Math.min(to, snap.length)];
   const threads = scanThreads(end - start);
-  const job: FunnelPartJob = {
-    start,
-    end,
+  if (threads === 1 && !small) return undefined;
+  const table = actorTableOf(ctx, events, snap.distinctIds);
+  const names: FunnelNames = {
     stepBits: bitsByName(steps, snap.names, events.nameOfId.bind(events)),
     exclusionBits: bitsByName(exclusions, snap.names, events.nameOfId.bind(events)),
     keepAll: spec.orderType === "strict",
-    rules,
-    periods: { interval: periods.interval, edges: periods.edges, from: periods.from, to: periods.to, fromStep: spec.fromStep, toStep: spec.toStep },
-    parts: threads === 1 ? 1 : threads * PARTS_PER_THREAD,
-    actors: table.actors.length,
   };
-  const cols: FunnelColumns = { ts: snap.ts, name: snap.name, did: snap.did, slotOfDid: table.slotOfDid, partOfDid: partOfDid(table, job.parts) };
-  const parts = startTask<FunnelColumns, FunnelPartJob, TrendTally[]>("funnel", cols, job, job.parts, end - start).finish();
-  return mergeTrendTallies(parts.flat(), periods.length);
+  const parts = threads === 1 ? 1 : threads * PARTS_PER_THREAD;
+  const cols: FunnelColumns = { ts: snap.ts, name: snap.name, did: snap.did, slotOfDid: table.slotOfDid, partOfDid: partOfDid(table, parts) };
+  const ranges = splitRange(start, end, threads * CHUNKS_PER_THREAD);
+  const rowsJob: FunnelRowsJob = { ...names, parts };
+  const chunks = startTask<FunnelColumns, FunnelRowsJob, ChunkRows[]>("funnelRows", cols, rowsJob, ranges.length, end - start, Float64Array.from(ranges.flat()))
+    .finish()
+    .flat()
+    .sort((a, b) => a.chunk - b.chunk);
+  const job: FunnelPartJob = { ...names, chunks, rules, parts, actors: table.actors.length, want };
+  return startTask<FunnelColumns, FunnelPartJob, PartResult[]>("funnel", cols, job, parts, end - start).finish().flat();
 }
+
 /** Per name id, bit k set when matcher k accepts the name (a matcher without names accepts every name). */
 function bitsByName(matchers: readonly EventMatcher[], names: number, nameOf: (id: number) => string): Int32Array {
   const bits = new Int32Array(names);

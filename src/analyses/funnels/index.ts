@@ -5,10 +5,10 @@ import { resolveDateRange, type QueryWindow } from "../shared/date-range.ts";
 import { compileEntityMatcher, compileGlobalFilter } from "../shared/entity-match.ts";
 import { groupActorResolver, groupLookup, type GroupActorOf } from "../shared/groups.ts";
 import { ALWAYS } from "../shared/property-filter.ts";
-import { attemptsOf, bestAttempt, bestAttemptOf, type Attempt, type AttemptRules } from "./attempts.ts";
+import { attemptsOf, bestAttempt, bestAttemptOf, type Attempt, type AttemptRules, type ReachedSteps } from "./attempts.ts";
 import { FUNNEL_OTHER, funnelKeying, limitValues, type Assignment, type Presented } from "./attribution.ts";
 import { readFunnelFilter, type FunnelFilter, type FunnelSpec } from "./filter.ts";
-import { columnFunnelTrend } from "./column-funnel.ts";
+import { columnFunnelBest, columnFunnelTrend } from "./column-funnel.ts";
 import { collectJourneys, type Journey } from "./journeys.ts";
 import { stepObjects, type FunnelStep } from "./steps.ts";
 import { funnelTrend, timeToConvert, trendBuckets, trendItem, type FunnelTrendItem, type TimeToConvert } from "./viz.ts";
@@ -36,6 +36,10 @@ export function computeFunnel(events: EventList, filter: FunnelFilter, ctx: Anal
     const tally = columnFunnelTrend(events, spec, window, ctx, rules, periods);
     if (tally) return [trendItem(tally, periods, ctx)];
   }
+  if (spec.viz !== "trends") {
+    const counted = columnFunnelBest(events, spec, window, ctx, rules);
+    if (counted) return spec.viz === "time_to_convert" ? timeToConvert(counted, spec) : stepsWithoutBreakdown(counted, spec, ctx);
+  }
   const journeys = collect(events, spec, window, ctx, stepCount);
   const assign = assigner(spec);
   if (spec.viz === "time_to_convert") {
@@ -49,7 +53,7 @@ export function computeFunnel(events: EventList, filter: FunnelFilter, ctx: Anal
 const betterOf = (spec: FunnelSpec) => (a: Attempt, b: Attempt) => bestAttempt([a, b], spec.orderType)!;
 
 /** A funnel's steps without breakdown from the attempt counted per actor; nobody in it ⇒ `[]`. */
-function stepsWithoutBreakdown(attempts: Iterable<Attempt>, spec: FunnelSpec, ctx: AnalysisContext): FunnelStep[] {
+function stepsWithoutBreakdown(attempts: Iterable<ReachedSteps>, spec: FunnelSpec, ctx: AnalysisContext): FunnelStep[] {
   const steps = stepObjects(attempts, spec, ctx);
   return steps[0]!.count === 0 ? [] : steps;
 }

@@ -1,13 +1,16 @@
 import { makeBuckets, type Buckets } from "../shared/buckets.ts";
 import type { Interval } from "../shared/context.ts";
-import { forEachAttemptStart, type AttemptRules, type JourneyEvents } from "./attempts.ts";
+import { bestAttemptOf, forEachAttemptStart, type AttemptRules, type JourneyEvents, type ReachedSteps } from "./attempts.ts";
 import { newTrendTally, tallyActor, type TrendTally } from "./viz.ts";
 
 /**
- * Conversion trends over one part of the actors (actor slot mod `parts`), read straight from a column snapshot:
- * the attempts of the single-threaded collection (journeys.ts) for funnels whose steps and exclusions are decided
- * by the event name alone, tallied per entrance period. Every part is independent (an actor's journey lies whole
- * in one part) and tallies add up, so the parts run on any thread (../parallel/) and are summed.
+ * A funnel read straight from a column snapshot over every core, for funnels whose steps and exclusions are decided
+ * by the event name alone; the same attempts as the single-threaded collection (journeys.ts). Two passes:
+ * 1. row chunks (time ranges): each chunk keeps the rows that matter, grouped by the part of the actors (actor slot
+ *    mod `parts`) they belong to, in shared memory;
+ * 2. parts of the actors: each part reads its rows of every chunk in chunk order (so each actor's journey comes
+ *    whole and in time order) and gives its actors' counted attempts, or its conversion trends tally.
+ * Every row is read once, by one thread, whatever the number of parts.
  */
 export interface FunnelColumns {
   ts: Float64Array;
@@ -18,20 +21,38 @@ export interface FunnelColumns {
   partOfDid: Uint8Array;
 }
 
-export interface FunnelPartJob {
-  /** The date range's rows. */
-  start: number;
-  end: number;
+/** Which rows matter: the masks each name id sets. */
+export interface FunnelNames {
   /** Per name id, the step bits and the exclusion bits the name sets. */
   stepBits: Int32Array;
   exclusionBits: Int32Array;
   /** Strict funnels keep every event: any event breaks them. */
   keepAll: boolean;
+}
+
+/** Pass 1: the chunks' bounds come with the claim (../parallel/pool.ts). */
+export interface FunnelRowsJob extends FunnelNames {
+  parts: number;
+}
+
+/** One chunk's kept rows, part after part: those of part p are rows[offsets[p] … offsets[p + 1]), in time order. */
+export interface ChunkRows {
+  chunk: number;
+  offsets: Int32Array;
+  /** In shared memory: pass 2's threads read it in place. */
+  rows: Int32Array;
+}
+
+/** Pass 2: per part, every chunk's rows of that part. */
+export interface FunnelPartJob extends FunnelNames {
+  /** Pass 1's chunks, in chunk (time) order. */
+  chunks: ChunkRows[];
   rules: AttemptRules;
-  periods: TrendPeriods;
   parts: number;
   /** Actor slots are below this. */
   actors: number;
+  /** "best": each actor's counted attempt (steps, time to convert); else conversion trends over these periods. */
+  want: "best" | TrendPeriods;
 }
 
 /** The entrance periods of conversion trends, and the steps converted from and to. */
@@ -44,43 +65,49 @@ export interface TrendPeriods {
   toStep: number;
 }
 
-/** The conversion trends tally of the actors in part `part` of `job`. */
-export function funnelPart(cols: FunnelColumns, job: FunnelPartJob, part: number): TrendTally {
-  const kept = keptRows(cols, job, part);
-  return trendTally(byActor(cols, job, kept, part), job);
+/** A part's counted attempts, actor by actor: flat arrays, as a worker posts them. */
+export interface PartBest {
+  slots: Int32Array;
+  levels: Int32Array;
+  /** `rules.stepCount` per actor: the reached steps' times, then NaN. */
+  times: Float64Array;
 }
 
-interface Kept {
-  n: number;
-  row: Int32Array;
-  local: Int32Array;
-}
+export type PartResult = PartBest | TrendTally;
 
-/** The rows of the range that matter to the funnel and belong to the part, with each one's actor index in the part. */
-function keptRows(cols: FunnelColumns, job: FunnelPartJob, part: number): Kept {
-  const { name, did, slotOfDid, partOfDid } = cols;
+/** Per row of a chunk, its part + 1 (0: not kept): pass 1's second read reads this alone. One per thread, grown. */
+let partOfRow = new Uint8Array(1 << 16);
+
+/** Pass 1 over the rows [start, end): the kept rows, grouped by part (one read finds and counts them, one places them). */
+export function funnelChunkRows(cols: FunnelColumns, job: FunnelRowsJob, start: number, end: number, chunk: number): ChunkRows {
+  const { name, did, partOfDid } = cols;
   const { stepBits, exclusionBits, keepAll, parts } = job;
-  let row: Int32Array = new Int32Array(1 << 14);
-  let local: Int32Array = new Int32Array(1 << 14);
-  let n = 0;
-  for (let i = job.start; i < job.end; i++) {
+  if (partOfRow.length < end - start) partOfRow = new Uint8Array(end - start);
+  const marks = partOfRow;
+  const offsets = new Int32Array(parts + 1);
+  for (let i = start; i < end; i++) {
     const nameId = name[i]!;
-    if (!keepAll && (stepBits[nameId]! | exclusionBits[nameId]!) === 0) continue;
-    const d = did[i]!;
-    if (partOfDid[d] !== part) continue;
-    const slot = slotOfDid[d]!;
-    if (n === row.length) [row, local] = [grown(row), grown(local)];
-    row[n] = i;
-    local[n++] = (slot - part) / parts;
+    if (keepAll || (stepBits[nameId]! | exclusionBits[nameId]!) !== 0) {
+      const p = partOfDid[did[i]!]!;
+      offsets[p + 1]!++;
+      marks[i - start] = p + 1;
+    } else marks[i - start] = 0;
   }
-  return { n, row, local };
+  for (let p = 0; p < parts; p++) offsets[p + 1]! += offsets[p]!;
+  const rows = new Int32Array(new SharedArrayBuffer(4 * Math.max(1, offsets[parts]!)));
+  const fill = offsets.slice(0, parts);
+  for (let i = start; i < end; i++) {
+    const mark = marks[i - start]!;
+    if (mark !== 0) rows[fill[mark - 1]!++] = i;
+  }
+  return { chunk, offsets, rows };
 }
 
-const grown = (a: Int32Array): Int32Array<ArrayBuffer> => {
-  const next = new Int32Array(a.length * 2);
-  next.set(a);
-  return next;
-};
+/** Pass 2: the counted attempts, or the conversion trends tally, of the actors in part `part` of `job`. */
+export function funnelPart(cols: FunnelColumns, job: FunnelPartJob, part: number): PartResult {
+  const journeys = byActor(cols, job, part);
+  return job.want === "best" ? bestOfPart(journeys, job, part) : trendTally(journeys, job, job.want);
+}
 
 interface Journeys {
   /** Per actor index in the part: [offset, offset of the next) into the arrays below. */
@@ -90,24 +117,34 @@ interface Journeys {
   exclusions: Int32Array;
 }
 
-/** Counting sort by actor (stable: each actor's events stay in time order), reading times and masks as it goes. */
-function byActor(cols: FunnelColumns, job: FunnelPartJob, kept: Kept, part: number): Journeys {
-  const locals = Math.ceil(Math.max(0, job.actors - part) / job.parts);
+/**
+ * The part's rows of every chunk, counting-sorted by actor (stable, and chunks come in time order: each actor's
+ * events stay in time order), reading times and masks as it goes. An actor's index in the part is slot div parts.
+ */
+function byActor(cols: FunnelColumns, job: FunnelPartJob, part: number): Journeys {
+  const { slotOfDid, did, name } = cols;
+  const { parts } = job;
+  const locals = Math.ceil(Math.max(0, job.actors - part) / parts);
   const offsets = new Int32Array(locals + 1);
-  for (let k = 0; k < kept.n; k++) offsets[kept.local[k]! + 1]!++;
+  let n = 0;
+  for (const { offsets: at, rows } of job.chunks) {
+    for (let k = at[part]!; k < at[part + 1]!; k++) offsets[(((slotOfDid[did[rows[k]!]!]! - part) / parts) | 0) + 1]!++;
+    n += at[part + 1]! - at[part]!;
+  }
   for (let a = 0; a < locals; a++) offsets[a + 1]! += offsets[a]!;
   const fill = offsets.slice(0, locals);
-  const ts = new Float64Array(kept.n);
-  const steps = new Int32Array(kept.n);
-  const exclusions = new Int32Array(kept.n);
-  for (let k = 0; k < kept.n; k++) {
-    const a = kept.local[k]!;
-    const i = kept.row[k]!;
-    const at = fill[a]!++;
-    const nameId = cols.name[i]!;
-    ts[at] = cols.ts[i]!;
-    steps[at] = job.stepBits[nameId]!;
-    exclusions[at] = job.exclusionBits[nameId]!;
+  const ts = new Float64Array(n);
+  const steps = new Int32Array(n);
+  const exclusions = new Int32Array(n);
+  for (const { offsets: at, rows } of job.chunks) {
+    for (let k = at[part]!; k < at[part + 1]!; k++) {
+      const i = rows[k]!;
+      const to = fill[((slotOfDid[did[i]!]! - part) / parts) | 0]!++;
+      const nameId = name[i]!;
+      ts[to] = cols.ts[i]!;
+      steps[to] = job.stepBits[nameId]!;
+      exclusions[to] = job.exclusionBits[nameId]!;
+    }
   }
   return { offsets, ts, steps, exclusions };
 }
@@ -120,9 +157,24 @@ function forEachJourney(j: Journeys, visit: (journey: JourneyEvents, a: number) 
   }
 }
 
+/** Each actor's counted attempt, as journeys.ts' callers pick it (bestAttemptOf), in slot order. */
+function bestOfPart(j: Journeys, job: FunnelPartJob, part: number): PartBest {
+  const stepCount = job.rules.stepCount;
+  const slots: number[] = [];
+  const levels: number[] = [];
+  const times: number[] = [];
+  forEachJourney(j, (journey, a) => {
+    const best = bestAttemptOf(journey, job.rules);
+    if (!best) return;
+    slots.push(a * job.parts + part);
+    levels.push(best.level);
+    for (let k = 0; k < stepCount; k++) times.push(best.times[k] ?? NaN);
+  });
+  return { slots: Int32Array.from(slots), levels: Int32Array.from(levels), times: Float64Array.from(times) };
+}
+
 /** Conversion trends add up over actors, so a part gives its tally alone. */
-function trendTally(j: Journeys, job: FunnelPartJob): TrendTally {
-  const { periods } = job;
+function trendTally(j: Journeys, job: FunnelPartJob, periods: TrendPeriods): TrendTally {
   const buckets: Buckets = makeBuckets(periods.interval, periods.edges, periods.from, periods.to);
   const tally = newTrendTally(buckets.length);
   forEachJourney(j, (journey) => tallyActor((visit) => forEachAttemptStart(journey, job.rules, visit), buckets, periods, tally));
@@ -139,4 +191,16 @@ export function mergeTrendTallies(parts: readonly TrendTally[], periods: number)
     }
   }
   return sum;
+}
+
+/** The parts' counted attempts, in actor slot order. */
+export function mergeBest(parts: readonly PartBest[], stepCount: number): ReachedSteps[] {
+  const all: [slot: number, attempt: ReachedSteps][] = [];
+  for (const p of parts) {
+    p.slots.forEach((slot, k) => {
+      const level = p.levels[k]!;
+      all.push([slot, { level, times: Array.from(p.times.subarray(k * stepCount, k * stepCount + level)) }]);
+    });
+  }
+  return all.sort((a, b) => a[0] - b[0]).map(([, attempt]) => attempt);
 }

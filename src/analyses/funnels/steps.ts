@@ -1,9 +1,9 @@
 import type { AnalysisContext } from "../shared/context.ts";
 import type { Loose } from "../shared/filter-read.ts";
-import { mean, quantile } from "../shared/math.ts";
+import { meanSeconds, quantile } from "../shared/math.ts";
 import { filterParams, paramValue } from "../shared/people-url.ts";
 import { seriesLabel } from "../shared/series.ts";
-import type { Attempt } from "./attempts.ts";
+import type { ReachedSteps } from "./attempts.ts";
 import type { Presented } from "./attribution.ts";
 import type { FunnelSpec } from "./filter.ts";
 
@@ -25,13 +25,13 @@ export interface FunnelStep {
 }
 
 /** Step k counts the actors whose furthest step is ≥ k; times (seconds) are step k−1 → k of the counted attempt. */
-export function stepObjects(attempts: Iterable<Attempt>, spec: FunnelSpec, ctx: AnalysisContext, breakdown?: Presented): FunnelStep[] {
+export function stepObjects(attempts: Iterable<ReachedSteps>, spec: FunnelSpec, ctx: AnalysisContext, breakdown?: Presented): FunnelStep[] {
   const list = [...attempts];
   const base = peopleUrlBase(spec.raw, ctx);
   const suffix = breakdown ? `&funnel_step_breakdown=${encodeURIComponent(paramValue(breakdown.breakdown_value))}` : "";
   return spec.steps.map((entity, k) => {
     const reached = list.filter((a) => a.level > k);
-    const seconds = k === 0 ? [] : reached.map((a) => (a.times[k]! - a.times[k - 1]!) / 1000);
+    const ms = k === 0 ? [] : reached.map((a) => a.times[k]! - a.times[k - 1]!);
     const unordered = spec.orderType === "unordered";
     const step: FunnelStep = {
       action_id: unordered ? null : entity.id,
@@ -41,8 +41,8 @@ export function stepObjects(attempts: Iterable<Attempt>, spec: FunnelSpec, ctx: 
       type: entity.type,
       people: [],
       count: reached.length,
-      average_conversion_time: seconds.length ? mean(seconds) : null,
-      median_conversion_time: seconds.length ? quantile(seconds, 0.5) : null,
+      average_conversion_time: ms.length ? meanSeconds(ms) : null,
+      median_conversion_time: ms.length ? quantile(ms.map((t) => t / 1000), 0.5) : null,
       converted_people_url: `${base}&funnel_step=${k + 1}${suffix}`,
       dropped_people_url: k === 0 ? null : `${base}&funnel_step=-${k + 1}${suffix}`,
     };

@@ -2,8 +2,8 @@ import { buildBuckets, bucketKeys, type Buckets } from "../shared/buckets.ts";
 import type { AnalysisContext } from "../shared/context.ts";
 import type { QueryWindow } from "../shared/date-range.ts";
 import { legacyLabel } from "../shared/labels.ts";
-import { maximum, mean, minimum } from "../shared/math.ts";
-import type { Attempt } from "./attempts.ts";
+import { maximum, meanSeconds, minimum } from "../shared/math.ts";
+import type { Attempt, ReachedSteps } from "./attempts.ts";
 import type { FunnelSpec } from "./filter.ts";
 
 /** Funnel trends item (legacy shape, reference: analytics §5.6). */
@@ -78,8 +78,9 @@ export function trendItem(tally: TrendTally, buckets: Buckets, ctx: AnalysisCont
  * bin_count bins (default ceil(cbrt(n))) of width ceil((max−min)/bins) (60 for a single value), plus one
  * extra row that catches the maximum.
  */
-export function timeToConvert(attempts: Iterable<Attempt>, spec: FunnelSpec): TimeToConvert {
-  const seconds = [...attempts].filter((a) => a.level > spec.toStep).map((a) => (a.times[spec.toStep]! - a.times[spec.fromStep]!) / 1000);
+export function timeToConvert(attempts: Iterable<ReachedSteps>, spec: FunnelSpec): TimeToConvert {
+  const ms = [...attempts].filter((a) => a.level > spec.toStep).map((a) => a.times[spec.toStep]! - a.times[spec.fromStep]!);
+  const seconds = ms.map((t) => t / 1000);
   if (seconds.length === 0) return { bins: [], average_conversion_time: null };
   const min = minimum(seconds);
   const max = maximum(seconds);
@@ -87,5 +88,5 @@ export function timeToConvert(attempts: Iterable<Attempt>, spec: FunnelSpec): Ti
   const width = max === min ? 60 : Math.max(1, Math.ceil((max - min) / binCount));
   const counts = new Array<number>(binCount + 1).fill(0);
   for (const t of seconds) counts[Math.min(binCount, Math.floor((t - min) / width))]!++;
-  return { bins: counts.map((count, i) => [min + i * width, count]), average_conversion_time: mean(seconds) };
+  return { bins: counts.map((count, i) => [min + i * width, count]), average_conversion_time: meanSeconds(ms) };
 }

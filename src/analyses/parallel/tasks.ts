@@ -1,5 +1,4 @@
-import { funnelPart, type FunnelColumns, type FunnelPartJob } from "../funnels/partition.ts";
-import type { TrendTally } from "../funnels/viz.ts";
+import { funnelChunkRows, funnelPart, type ChunkRows, type FunnelColumns, type FunnelPartJob, type FunnelRowsJob, type PartResult } from "../funnels/partition.ts";
 import { pathsPart, type PartEdges, type PathsColumns, type PathsPartJob } from "../paths/partition.ts";
 import { countChunks, type ChunkClaim, type CountJob, type CountResult, type KernelColumns } from "./count-kernel.mjs";
 
@@ -13,9 +12,17 @@ export interface TaskRun<C, J, R> {
   (cols: C, job: J, claim: ChunkClaim): { result: R | null; taken: number };
 }
 
-/** The funnel's parts this thread takes: conversion trends tallies, summed by the caller in any order. */
-export const funnelParts: TaskRun<FunnelColumns, FunnelPartJob, TrendTally[]> = (cols, job, claim) => {
-  const result: TrendTally[] = [];
+/** The funnel's row chunks this thread takes (pass 1): each chunk's kept rows by part, put in chunk order by the caller. */
+export const funnelRowChunks: TaskRun<FunnelColumns, FunnelRowsJob, ChunkRows[]> = (cols, job, claim) => {
+  const result: ChunkRows[] = [];
+  const total = claim.chunks.length / 2;
+  for (let k = Atomics.add(claim.state, 0, 1); k < total; k = Atomics.add(claim.state, 0, 1)) result.push(funnelChunkRows(cols, job, claim.chunks[2 * k]!, claim.chunks[2 * k + 1]!, k));
+  return { result: result.length ? result : null, taken: result.length };
+};
+
+/** The funnel's parts of the actors this thread takes (pass 2): counted attempts or trends tallies, merged by the caller. */
+export const funnelParts: TaskRun<FunnelColumns, FunnelPartJob, PartResult[]> = (cols, job, claim) => {
+  const result: PartResult[] = [];
   for (let k = Atomics.add(claim.state, 0, 1); k < job.parts; k = Atomics.add(claim.state, 0, 1)) result.push(funnelPart(cols, job, k));
   return { result: result.length ? result : null, taken: result.length };
 };
@@ -29,6 +36,7 @@ export const pathsParts: TaskRun<PathsColumns, PathsPartJob, PartEdges[]> = (col
 
 export const TASKS = {
   count: countChunks as TaskRun<KernelColumns, CountJob, CountResult>,
+  funnelRows: funnelRowChunks,
   funnel: funnelParts,
   paths: pathsParts,
 } as const;

@@ -8,6 +8,12 @@ export const sum = (values: readonly number[]): number => {
 
 export const mean = (values: readonly number[]): number => (values.length === 0 ? 0 : sum(values) / values.length);
 
+/**
+ * The mean of whole-millisecond durations, in seconds: their sum is exact in any order, so the answer does not
+ * depend on the order the durations come in (one thread or many).
+ */
+export const meanSeconds = (ms: readonly number[]): number => sum(ms) / ms.length / 1000;
+
 export const minimum = (values: readonly number[]): number => (values.length === 0 ? 0 : values.reduce((a, b) => (b < a ? b : a)));
 
 export const maximum = (values: readonly number[]): number => (values.length === 0 ? 0 : values.reduce((a, b) => (b > a ? b : a)));
