@@ -103,11 +103,11 @@ function actorsReply(args: HandlerArgs, rows: ActorRow[], pkg: { last_refresh: s
 }
 
 function actorsOf(kind: ActorsKind, schema: string, needsSeries: boolean): Handler {
-  return (args) => {
+  return async (args) => {
     const point = pointOf(args);
     const filter = insightFilter(args, schema);
     if (needsSeries && point.entity_id === undefined) requireSeries(filter);
-    const pkg = args.deps.analyses.actors(args.project, kind, filter, point);
+    const pkg = await args.deps.analyses.actorsAsync(args.project, kind, filter, point);
     return actorsReply(args, pkg.actors, pkg);
   };
 }

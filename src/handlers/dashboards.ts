@@ -8,7 +8,7 @@ import type { Store } from "../store/store.ts";
 import { projectNumber } from "../util/ids.ts";
 import { isSqlInsight, sqlInsightResult } from "../services/query/sql-insight.ts";
 import { personName } from "./person-json.ts";
-import { CAN_EDIT, EVERYONE_CAN_EDIT, toInsightJson } from "./insight-json.ts";
+import { CAN_EDIT, EVERYONE_CAN_EDIT, filterOverrides, toInsightJson } from "./insight-json.ts";
 import { toUserJson } from "./user-json.ts";
 
 /** The list serializer's fields. */
@@ -53,6 +53,8 @@ async function toDashboardJson(args: HandlerArgs, dashboard: DashboardRecord, re
     const insight = deps.store.insights.get(project.id, tile.insight_id);
     if (!insight) continue;
     const sql = isSqlInsight(insight) ? await sqlInsightResult({ ...deps, personName }, project, insight, refresh) : undefined;
+    // The tile's analysis runs with its scans on the workers, the event loop free meanwhile; toInsightJson serves it.
+    if (!sql) await deps.analyses.prepareInsight(project, insight, { refresh, overrides: filterOverrides(deps.store, project, { tile }) });
     const json = toInsightJson(insight, project, deps, { tile, refresh, sql });
     tiles.push({ id: tile.id, insight: json, order, color: tile.color, layouts: tile.layouts, last_refresh: json.last_refresh, is_cached: json.is_cached, deleted: false });
   }

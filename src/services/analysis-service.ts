@@ -161,13 +161,17 @@ export function createAnalysisService(store: Store, clock: Clock, options: Analy
    * reading) for every run, and the runs start over when the project's data changes in between.
    */
   function computeOffMain(project: ProjectRecord, kind: string, filter: Filter): Promise<unknown> {
+    return withContextOffMain(project, (ctx) => compute(project, kind, filter, ctx));
+  }
+
+  function withContextOffMain<T>(project: ProjectRecord, run: (ctx: AnalysisContext) => T): Promise<T> {
     const ctx = contextOf(project);
     let version = store.analysisData.version(project.id);
     const unchanged = () => {
       const now = store.analysisData.version(project.id);
       return now === version || ((version = now), false);
     };
-    return offMainThread(() => compute(project, kind, filter, ctx), unchanged);
+    return offMainThread(() => run(ctx), unchanged);
   }
 
   /**
@@ -235,13 +239,30 @@ export function createAnalysisService(store: Store, clock: Clock, options: Analy
     const cachedEntry = cache.get(key);
     const entry = cachedEntry ?? { result: ACTORS_OF[kind](store.analysisData.events(project.id), filter, contextOf(project), point), computedAt: clock.now() };
     if (!cachedEntry) remember(key, entry);
-    return { actors: entry.result as ActorRow[], last_refresh: new Date(entry.computedAt).toISOString(), is_cached: Boolean(cachedEntry) };
+    const isCached = Boolean(cachedEntry) && !entry.unserved;
+    if (entry.unserved) {
+      delete entry.unserved;
+      revision++;
+    }
+    return { actors: entry.result as ActorRow[], last_refresh: new Date(entry.computedAt).toISOString(), is_cached: isCached };
+  }
+
+  /** `actors` for a request: a computation leaves the event loop free while the workers scan. */
+  async function actorsAsync(project: ProjectRecord, kind: ActorsKind, filter: Filter, point: DataPoint): Promise<ActorsPackage> {
+    const key = keyOf(project, `ACTORS:${kind}`, filterKeyOf({ filter, point }));
+    if (!cache.has(key)) {
+      const now = clock.now();
+      const result = await withContextOffMain(project, (ctx) => ACTORS_OF[kind](store.analysisData.events(project.id), filter, ctx, point));
+      remember(keyOf(project, `ACTORS:${kind}`, filterKeyOf({ filter, point })), { result, computedAt: now, unserved: true });
+    }
+    return actors(project, kind, filter, point);
   }
 
   return {
     run,
     runAsync,
     actors,
+    actorsAsync,
     /** Computes without caching, for its rejections only: a saved insight's definition must be computable. */
     check: (project: ProjectRecord, kind: string, filter: Filter): void => void compute(project, kind, filter),
     /** An insight's result; `overrides` are the dashboard's filters when loaded with from_dashboard. */

@@ -309,6 +309,9 @@ export class EventTable {
   nameIdOf(name: string): number | undefined {
     return this.dict.names.find(name);
   }
+  distinctIdIdOf(distinctId: string): number | undefined {
+    return this.dict.distinctIds.find(distinctId);
+  }
   /** The scan columns as they are now (valid up to `length`; read-only for callers). */
   scanColumns(): { ts: Float64Array; name: Uint32Array; did: Uint32Array; names: number; distinctIds: number } {
     const cols = this.#cols;

@@ -6,6 +6,7 @@ import { MessageChannel, receiveMessageOnPort, Worker } from "node:worker_thread
 import { afterAll, expect, it } from "vitest";
 import { countRows, type CountJob } from "../../src/analyses/parallel/count-kernel.mjs";
 import { funnelChunkRows, funnelPart, type FunnelColumns, type FunnelPartJob, type FunnelRowsJob, type PartBest } from "../../src/analyses/funnels/partition.ts";
+import { correlateRows, type CorrelationColumns, type CorrelationJob } from "../../src/analyses/correlation/partition.ts";
 import { pathsPart, type PathsColumns, type PathsPartJob } from "../../src/analyses/paths/partition.ts";
 import { projectFile } from "../../src/util/project-files.ts";
 
@@ -79,6 +80,21 @@ it("keeps a funnel's rows by part, then counts its attempts and tallies its tren
   expect(Array.from(best.slots)).toEqual([1, 3]);
   expect(Array.from(best.levels)).toEqual([2, 2]);
   expect(Array.from(best.times)).toEqual([6, 16, 3, 4].map((m) => m * 60_000));
+});
+
+it("marks correlated events as the main thread does", { timeout: 30_000 }, async () => {
+  while (Atomics.load(signal, 1) !== 1) await new Promise((r) => setTimeout(r, 10));
+  // Only actor 1 is an entrant, with the span (minute 5, minute 20); name a is a step's (never correlated).
+  const span = (m: number) => shared((b) => new Float64Array(b), [NaN, m * 60_000, NaN, NaN]);
+  const job: CorrelationJob = { skipped: Uint8Array.from([1, 0, 0]), from: span(5), to: span(20), names: 3, words: 1 };
+  const correlationCols: CorrelationColumns = { ts: cols.ts, name: cols.name, did: cols.did, slotOfDid };
+  const { reply, taken } = await run("correlate", correlationCols, job, 2);
+  expect(taken).toBe(2);
+  const expected = new Int32Array(3);
+  correlateRows(correlationCols, job, 0, ROWS, expected);
+  expect(reply.result).toEqual(expected);
+  // Its rows inside the span: minutes 6 (a), 11 (other) and 16 (b): bit 1 set for names b and other.
+  expect(Array.from(expected)).toEqual([0, 2, 2]);
 });
 
 it("tallies path edges as the main thread does", { timeout: 30_000 }, async () => {

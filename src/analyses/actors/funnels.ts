@@ -1,7 +1,8 @@
 import { reject } from "../errors.ts";
 import type { EventList } from "../../store/schema.ts";
 import { correlationPopulation } from "../correlation/index.ts";
-import { funnelPopulation, type Attempt } from "../funnels/index.ts";
+import { funnelPopulation } from "../funnels/index.ts";
+import type { ReachedSteps } from "../funnels/attempts.ts";
 import { actorKey } from "../shared/actors.ts";
 import type { AnalysisContext } from "../shared/context.ts";
 import { compileEntityMatcher, matchesEvent } from "../shared/entity-match.ts";
@@ -24,7 +25,7 @@ export function funnelActors(events: EventList, filter: Loose, ctx: AnalysisCont
     throw reject.invalid("funnel_step", `funnel_step must be 1 … ${steps}, or −2 … −${steps} for those who dropped off before that step.`);
   }
   const asked = readString(point, "funnel_step_breakdown");
-  const keep = (a: Attempt) => (step > 0 ? a.level >= step : a.level === -step - 1);
+  const keep = (a: ReachedSteps) => (step > 0 ? a.level >= step : a.level === -step - 1);
   const actors = new Set<ActorKey>();
   for (const [key, attempts] of population.byKey) {
     if (asked !== undefined && !sameValue(population.present(key)?.breakdown_value ?? "", asked)) continue;

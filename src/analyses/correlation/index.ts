@@ -3,12 +3,13 @@ import type { Actor } from "../shared/actors.ts";
 import type { AnalysisContext } from "../shared/context.ts";
 import { findAction } from "../shared/series.ts";
 import { indexRange } from "../shared/scan.ts";
-import { isColumnar, type EventColumns } from "../shared/event-read.ts";
+import { hasSnapshots, isColumnar, type EventColumns } from "../shared/event-read.ts";
 import { peopleUrl } from "../shared/people-url.ts";
 import { stringForm } from "../shared/property-operators.ts";
 import { funnelPopulation, type FunnelFilter, type FunnelSpec } from "../funnels/index.ts";
 import { readCorrelationSpec, type CorrelationSpec } from "./filter.ts";
-import { oddsRows, type CorrelationRow } from "./odds.ts";
+import { oddsRows, type ActorCounts, type CorrelationRow } from "./odds.ts";
+import { columnEventCounts } from "./column-correlation.ts";
 
 export type { CorrelationRow } from "./odds.ts";
 
@@ -34,6 +35,8 @@ export interface CorrelationPopulation {
   visitSpans(visit: (event: EventRecord, entrant: FunnelEntrant) => void): void;
   /** The funnel's group type when it aggregates by groups (the entrants are then groups). */
   groupIndex: number | undefined;
+  /** Event correlation's table counted over every core from the columns, when the funnel was read from them. */
+  countEventNames?: () => Map<string, ActorCounts> | undefined;
 }
 
 /**
@@ -48,7 +51,7 @@ export function computeCorrelation(events: EventList, filter: FunnelFilter, ctx:
   for (const e of population.entrants.values()) if (e.converted) successes++;
   const failures = population.entrants.size - successes;
   if (successes === 0 || failures === 0) return { events: [], skewed: true };
-  const table = contingency(population);
+  const table = population.countEventNames?.() ?? actorCounts(contingency(population));
   const urlOf = (name: string, converted: boolean) => peopleUrl(ctx, "funnel/correlation", filter, personPoint(population.spec, name, converted));
   return { events: oddsRows(table, successes, failures, population.spec.type, urlOf), skewed: successes / failures > 10 || failures / successes > 10 };
 }
@@ -78,7 +81,10 @@ export function correlationPopulation(events: EventList, filter: FunnelFilter, c
       if (entrant && event.timestamp > entrant.from && event.timestamp < entrant.to) visit(event, entrant);
     }
   };
-  return { spec, entrants, stepNames, visitSpans, groupIndex: funnel.spec.groupIndex };
+  const { columns } = funnel;
+  const countEventNames =
+    spec.type === "events" && columns && hasSnapshots(events) ? () => columnEventCounts(events, columns, entrants, funnel.window, skipped) : undefined;
+  return { spec, entrants, stepNames, visitSpans, groupIndex: funnel.spec.groupIndex, countEventNames };
 }
 
 /**
@@ -153,6 +159,9 @@ export function contingency(population: CorrelationPopulation): Map<string, Tall
   }
   return table;
 }
+
+const actorCounts = (table: Map<string, Tally>): Map<string, ActorCounts> =>
+  new Map([...table].map(([name, { success, failure }]) => [name, { success: success.size, failure: failure.size }]));
 
 /** `<prop>::<value>` for the asked person properties the person has (a missing value is not correlated). */
 function personValues(spec: CorrelationSpec, person: PersonRecord | undefined): string[] {

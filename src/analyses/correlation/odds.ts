@@ -11,6 +11,12 @@ export interface CorrelationRow {
   failure_people_url: string;
 }
 
+/** How many successful and failed actors have a value. */
+export interface ActorCounts {
+  success: number;
+  failure: number;
+}
+
 const MIN_PERSON_COUNT = 25;
 const MIN_PERSON_PERCENTAGE = 0.02;
 const PRIOR = 1;
@@ -24,7 +30,7 @@ export const oddsRatio = (s: number, f: number, S: number, F: number): number =>
  * event property values also need more than 2. Top 10 success (ratio descending), then top 10 failure (ascending).
  */
 export function oddsRows(
-  table: ReadonlyMap<string, { success: ReadonlySet<number>; failure: ReadonlySet<number> }>,
+  table: ReadonlyMap<string, ActorCounts>,
   S: number,
   F: number,
   type: CorrelationType,
@@ -32,8 +38,7 @@ export function oddsRows(
 ): CorrelationRow[] {
   const threshold = Math.min(MIN_PERSON_COUNT, MIN_PERSON_PERCENTAGE * (S + F));
   const rows: CorrelationRow[] = [];
-  for (const [name, { success, failure }] of table) {
-    const [s, f] = [success.size, failure.size];
+  for (const [name, { success: s, failure: f }] of table) {
     if (s + f < threshold || (type === "event_with_properties" && s + f <= 2)) continue;
     const ratio = oddsRatio(s, f, S, F);
     rows.push({

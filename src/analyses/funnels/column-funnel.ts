@@ -1,6 +1,7 @@
 import type { EventList } from "../../store/schema.ts";
 import { scanThreads, splitRange, startTask } from "../parallel/pool.ts";
-import { actorTableOf, partOfDid } from "../shared/actor-table.ts";
+import { actorTableOf, partOfDid, type ActorTable } from "../shared/actor-table.ts";
+import type { Actor } from "../shared/actors.ts";
 import type { AnalysisContext } from "../shared/context.ts";
 import type { QueryWindow } from "../shared/date-range.ts";
 import { compileEntityMatcher, compileGlobalFilter, type EventMatcher } from "../shared/entity-match.ts";
@@ -39,23 +40,45 @@ const CHUNKS_PER_THREAD = 4;
 /** The conversion trends tally over `periods`, or undefined when the funnel needs the general collection. */
 export function columnFunnelTrend(events: EventList, spec: FunnelSpec, window: QueryWindow, ctx: AnalysisContext, rules: AttemptRules, periods: Buckets): TrendTally | undefined {
   const want: TrendPeriods = { interval: periods.interval, edges: periods.edges, from: periods.from, to: periods.to, fromStep: spec.fromStep, toStep: spec.toStep };
-  const parts = funnelOverParts(events, spec, window, ctx, rules, want, true);
-  return parts && mergeTrendTallies(parts as TrendTally[], periods.length);
+  const run = funnelOverParts(events, spec, window, ctx, rules, want, true);
+  return run && mergeTrendTallies(run.parts as TrendTally[], periods.length);
+}
+
+/** The actors a funnel counts, read from the columns: the actor table, and per counted actor its slot and attempt. */
+export interface CountedActors {
+  table: ActorTable;
+  slots: number[];
+  attempts: ReachedSteps[];
+  /** The actor of an event's distinct id, as the table resolves it (undefined: an id the snapshot did not have). */
+  actorOf(distinctId: string): Actor | undefined;
 }
 
 /**
- * Each actor's counted attempt (steps, time to convert), in actor slot order, or undefined when the funnel needs
- * the general collection or its range is too small to share out (journeys.ts' single pass is then quicker).
+ * Each actor's counted attempt (steps, time to convert, the funnel's actors), in actor slot order, or undefined when
+ * the funnel needs the general collection or its range is too small to share out (journeys.ts' single pass is then
+ * quicker).
  */
-export function columnFunnelBest(events: EventList, spec: FunnelSpec, window: QueryWindow, ctx: AnalysisContext, rules: AttemptRules): ReachedSteps[] | undefined {
-  // Time to convert has no breakdown: it counts every actor once whatever the filter asks.
-  const asked = spec.viz === "time_to_convert" ? { ...spec, breakdown: undefined } : spec;
-  const parts = funnelOverParts(events, asked, window, ctx, rules, "best", false);
-  return parts && mergeBest(parts as PartBest[], rules.stepCount);
+export function columnFunnelBest(events: EventList, spec: FunnelSpec, window: QueryWindow, ctx: AnalysisContext, rules: AttemptRules): CountedActors | undefined {
+  const run = funnelOverParts(events, spec, window, ctx, rules, "best", false);
+  if (!run || !hasSnapshots(events)) return undefined;
+  const { table } = run;
+  const actorOf = (distinctId: string) => {
+    const d = events.distinctIdIdOf(distinctId);
+    return d === undefined ? undefined : table.actors[table.slotOfDid[d]!];
+  };
+  return { table, ...mergeBest(run.parts as PartBest[], rules.stepCount), actorOf };
 }
 
 /** Both passes of partition.ts over the window's rows; `small`: run them on one thread when the range is small. */
-function funnelOverParts(events: EventList, spec: FunnelSpec, window: QueryWindow, ctx: AnalysisContext, rules: AttemptRules, want: FunnelPartJob["want"], small: boolean): PartResult[] | undefined {
+function funnelOverParts(
+  events: EventList,
+  spec: FunnelSpec,
+  window: QueryWindow,
+  ctx: AnalysisContext,
+  rules: AttemptRules,
+  want: FunnelPartJob["want"],
+  small: boolean,
+): { table: ActorTable; parts: PartResult[] } | undefined {
   if (spec.breakdown || spec.groupIndex !== undefined || !hasSnapshots(events)) return undefined;
   if (compileGlobalFilter(spec.raw, ctx) !== ALWAYS) return undefined;
   const steps = spec.steps.slice(0, rules.stepCount).map((entity) => compileEntityMatcher(entity, ctx, ALWAYS, `${entity.type}__${entity.position}`));
@@ -81,7 +104,7 @@ function funnelOverParts(events: EventList, spec: FunnelSpec, window: QueryWindo
     .flat()
     .sort((a, b) => a.chunk - b.chunk);
   const job: FunnelPartJob = { ...names, chunks, rules, parts, actors: table.actors.length, want };
-  return startTask<FunnelColumns, FunnelPartJob, PartResult[]>("funnel", cols, job, parts, end - start).finish().flat();
+  return { table, parts: startTask<FunnelColumns, FunnelPartJob, PartResult[]>("funnel", cols, job, parts, end - start).finish().flat() };
 }
 
 /** Per name id, bit k set when matcher k accepts the name (a matcher without names accepts every name). */

@@ -8,7 +8,7 @@ import { ALWAYS } from "../shared/property-filter.ts";
 import { attemptsOf, bestAttempt, bestAttemptOf, type Attempt, type AttemptRules, type ReachedSteps } from "./attempts.ts";
 import { FUNNEL_OTHER, funnelKeying, limitValues, type Assignment, type Presented } from "./attribution.ts";
 import { readFunnelFilter, type FunnelFilter, type FunnelSpec } from "./filter.ts";
-import { columnFunnelBest, columnFunnelTrend } from "./column-funnel.ts";
+import { columnFunnelBest, columnFunnelTrend, type CountedActors } from "./column-funnel.ts";
 import { collectJourneys, type Journey } from "./journeys.ts";
 import { stepObjects, type FunnelStep } from "./steps.ts";
 import { funnelTrend, timeToConvert, trendBuckets, trendItem, type FunnelTrendItem, type TimeToConvert } from "./viz.ts";
@@ -36,9 +36,13 @@ export function computeFunnel(events: EventList, filter: FunnelFilter, ctx: Anal
     const tally = columnFunnelTrend(events, spec, window, ctx, rules, periods);
     if (tally) return [trendItem(tally, periods, ctx)];
   }
-  if (spec.viz !== "trends") {
+  if (spec.viz === "time_to_convert") {
+    // Time to convert has no breakdown: it counts every actor once whatever the filter asks.
+    const counted = columnFunnelBest(events, { ...spec, breakdown: undefined }, window, ctx, rules);
+    if (counted) return timeToConvert(counted.attempts, spec);
+  } else if (spec.viz === "steps") {
     const counted = columnFunnelBest(events, spec, window, ctx, rules);
-    if (counted) return spec.viz === "time_to_convert" ? timeToConvert(counted, spec) : stepsWithoutBreakdown(counted, spec, ctx);
+    if (counted) return stepsWithoutBreakdown(counted.attempts, spec, ctx);
   }
   const journeys = collect(events, spec, window, ctx, stepCount);
   const assign = assigner(spec);
@@ -128,12 +132,14 @@ export interface FunnelPopulation {
   spec: FunnelSpec;
   window: QueryWindow;
   /** Breakdown key → actor id → the attempt the steps funnel counts for that actor. */
-  byKey: Map<string, Map<number, Attempt>>;
+  byKey: Map<string, Map<number, ReachedSteps>>;
   /** The breakdown_value a key is shown as (undefined without a breakdown). */
   present(key: string): Presented | undefined;
   /** The actor the funnel counts an event for (its person, or its group with group aggregation), and its actors. */
   actorOfEvent: (event: EventRecord) => Actor | undefined;
   actors: Map<number, Actor>;
+  /** Read from the columns (no breakdown, persons as actors): the actor table, and each counted actor's slot. */
+  columns?: Pick<CountedActors, "table" | "slots">;
 }
 
 /**
@@ -144,6 +150,13 @@ export function funnelPopulation(events: EventList, filter: FunnelFilter, ctx: A
   const spec = readFunnelFilter(filter, ctx);
   const window = resolveDateRange(filter, spec.interval, ctx, events.at(0)?.timestamp);
   const rules: AttemptRules = { stepCount: spec.steps.length, windowMs: spec.windowMs, orderType: spec.orderType, exclusions: spec.exclusions };
+  const counted = columnFunnelBest(events, spec, window, ctx, rules);
+  if (counted) {
+    const actors = counted.slots.map((slot) => counted.table.actors[slot]!);
+    const byActor = new Map(actors.map((actor, k) => [actor.id, counted.attempts[k]!]));
+    const actorOfEvent = (event: EventRecord) => counted.actorOf(event.distinct_id);
+    return { spec, window, byKey: new Map([["", byActor]]), present: () => undefined, actorOfEvent, actors: new Map(actors.map((a) => [a.id, a])), columns: counted };
+  }
   const actorOf = actorResolver(ctx);
   const aggregate = groupActorsOf(spec, ctx, events);
   const journeys = collect(events, spec, window, ctx, spec.steps.length, actorOf, aggregate);

@@ -193,8 +193,8 @@ export function mergeTrendTallies(parts: readonly TrendTally[], periods: number)
   return sum;
 }
 
-/** The parts' counted attempts, in actor slot order. */
-export function mergeBest(parts: readonly PartBest[], stepCount: number): ReachedSteps[] {
+/** The parts' counted attempts, in actor slot order, with each one's actor slot. */
+export function mergeBest(parts: readonly PartBest[], stepCount: number): { slots: number[]; attempts: ReachedSteps[] } {
   const all: [slot: number, attempt: ReachedSteps][] = [];
   for (const p of parts) {
     p.slots.forEach((slot, k) => {
@@ -202,5 +202,6 @@ export function mergeBest(parts: readonly PartBest[], stepCount: number): Reache
       all.push([slot, { level, times: Array.from(p.times.subarray(k * stepCount, k * stepCount + level)) }]);
     });
   }
-  return all.sort((a, b) => a[0] - b[0]).map(([, attempt]) => attempt);
+  all.sort((a, b) => a[0] - b[0]);
+  return { slots: all.map(([slot]) => slot), attempts: all.map(([, attempt]) => attempt) };
 }

@@ -1,4 +1,5 @@
 import { funnelChunkRows, funnelPart, type ChunkRows, type FunnelColumns, type FunnelPartJob, type FunnelRowsJob, type PartResult } from "../funnels/partition.ts";
+import { correlateRows, type CorrelationColumns, type CorrelationJob } from "../correlation/partition.ts";
 import { pathsPart, type PartEdges, type PathsColumns, type PathsPartJob } from "../paths/partition.ts";
 import { countChunks, type ChunkClaim, type CountJob, type CountResult, type KernelColumns } from "./count-kernel.mjs";
 
@@ -27,6 +28,18 @@ export const funnelParts: TaskRun<FunnelColumns, FunnelPartJob, PartResult[]> = 
   return { result: result.length ? result : null, taken: result.length };
 };
 
+/** Event correlation's row chunks this thread takes: one bitset per name over actor slots, OR'ed by the caller. */
+export const correlateChunks: TaskRun<CorrelationColumns, CorrelationJob, Int32Array> = (cols, job, claim) => {
+  let bits: Int32Array | null = null;
+  let taken = 0;
+  const total = claim.chunks.length / 2;
+  for (let k = Atomics.add(claim.state, 0, 1); k < total; k = Atomics.add(claim.state, 0, 1), taken++) {
+    bits ??= new Int32Array(job.names * job.words);
+    correlateRows(cols, job, claim.chunks[2 * k]!, claim.chunks[2 * k + 1]!, bits);
+  }
+  return { result: bits, taken };
+};
+
 /** The paths' parts this thread takes: edge tallies, summed by the caller in any order. */
 export const pathsParts: TaskRun<PathsColumns, PathsPartJob, PartEdges[]> = (cols, job, claim) => {
   const result: PartEdges[] = [];
@@ -39,6 +52,7 @@ export const TASKS = {
   funnelRows: funnelRowChunks,
   funnel: funnelParts,
   paths: pathsParts,
+  correlate: correlateChunks,
 } as const;
 
 export type TaskName = keyof typeof TASKS;

@@ -24,6 +24,7 @@ export const isColumnar = (events: EventList): events is EventColumns => typeof 
 export interface SnapshotColumns extends EventColumns {
   scanSnapshot(): ScanSnapshot;
   keyPositions(key: string): Int32Array;
+  distinctIdIdOf(distinctId: string): number | undefined;
   valueOfId(id: number): unknown;
 }
 

@@ -61,7 +61,7 @@ export async function computedResponse(deps: QueryDeps, project: ProjectRecord, 
   if (node.kind === "HogQLQuery") return { ...(await runHogqlQuery(node, attr, sqlContext(deps, project, signal))), ...fresh };
   if (node.kind === "EventsQuery") return { ...(await runEventsQuery(node, attr, sqlContext(deps, project, signal))), ...fresh };
   if (node.kind === "ActorsQuery" && (node.source === undefined || node.source === null)) return { ...(await personsResponse(deps, project, node, attr, signal)), ...fresh };
-  return { ...actorsResponse(deps, project, node, attr), ...fresh };
+  return { ...(await actorsResponse(deps, project, node, attr)), ...fresh };
 }
 
 /**
@@ -132,7 +132,7 @@ function personsResponse(deps: QueryDeps, project: ProjectRecord, node: Loose, a
 }
 
 /** ActorsQuery over an InsightActorsQuery source, and a bare InsightActorsQuery. */
-function actorsResponse(deps: QueryDeps, project: ProjectRecord, node: Loose, attr: string): Loose {
+async function actorsResponse(deps: QueryDeps, project: ProjectRecord, node: Loose, attr: string): Promise<Loose> {
   const insightNode = node.kind === "InsightActorsQuery" ? node : (node.source as Loose | undefined);
   const insightAttr = node.kind === "InsightActorsQuery" ? attr : `${attr}__source`;
   if (!insightNode || insightNode.kind !== "InsightActorsQuery") {
@@ -141,7 +141,7 @@ function actorsResponse(deps: QueryDeps, project: ProjectRecord, node: Loose, at
   const select = node.kind === "InsightActorsQuery" ? ["actor"] : Array.isArray(node.select) ? (node.select as string[]) : DEFAULT_ACTOR_COLUMNS;
   const columns = actorColumns(select, attr, deps.personName);
   if (Array.isArray(node.properties) && node.properties.length > 0) throw reject.invalid(`${attr}__properties`, "Property filters on ActorsQuery are not supported.");
-  let actors = insightActors(deps, project, insightNode, insightAttr);
+  let actors = await insightActors(deps, project, insightNode, insightAttr);
   if (typeof node.search === "string" && node.search !== "") actors = actors.filter((a) => matches(a, String(node.search), deps.personName));
   actors = sortActors(actors, node.orderBy, attr);
   const limit = Math.min(Number(node.limit ?? DEFAULT_ROWS), MAX_ROWS);
@@ -158,9 +158,9 @@ function actorsResponse(deps: QueryDeps, project: ProjectRecord, node: Loose, at
   };
 }
 
-function insightActors(deps: QueryDeps, project: ProjectRecord, node: Loose, attr: string): Actor[] {
+async function insightActors(deps: QueryDeps, project: ProjectRecord, node: Loose, attr: string): Promise<Actor[]> {
   const { kind, filter, point } = insightActorsDefinition(node, attr, project.timezone);
-  const rows = deps.analyses.actors(project, kind as never, filter, point).actors;
+  const rows = (await deps.analyses.actorsAsync(project, kind as never, filter, point)).actors;
   return rows.flatMap((row): Actor[] => {
     if (row.groupTypeIndex !== undefined) {
       const group = deps.store.groups.get(project.id, row.groupTypeIndex, String(row.key));

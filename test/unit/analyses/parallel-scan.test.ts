@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { countRows, type CountJob, type CountResult } from "../../../src/analyses/parallel/count-kernel.mjs";
 import { parallelScanReady, parallelScanStats, setParallelScan, splitRange, startCount } from "../../../src/analyses/parallel/pool.ts";
+import { correlationActors, funnelActors } from "../../../src/analyses/actors/funnels.ts";
 import { computeCorrelation } from "../../../src/analyses/correlation/index.ts";
 import { computeFunnel } from "../../../src/analyses/funnels/index.ts";
 import { computeLifecycle } from "../../../src/analyses/lifecycle/index.ts";
@@ -135,8 +136,16 @@ describe("stickiness, lifecycle, retention, paths and correlation read from the 
     ...PATHS.map(([name, filter]) => [name, filter, computePaths] as const),
     ...CORRELATION.map(([name, filter]) => [name, filter, computeCorrelation] as const),
   ];
-  // Correlation reads the columns on the main thread; the others run over the partitions.
-  for (const [name, filter, compute] of cases) it(name, () => equalsGeneralScan(compute, filter, /"(count|value|success_count)":[1-9]/, compute !== computeCorrelation));
+  for (const [name, filter, compute] of cases) it(name, () => equalsGeneralScan(compute, filter, /"(count|value|success_count)":[1-9]/));
+});
+
+describe("the actors behind a funnel, read from the columns, are the general scan's", () => {
+  const cases: [string, Compute][] = [
+    ["who reached step 2", (events, filter, ctx) => funnelActors(events, filter, ctx, { funnel_step: 2 })],
+    ["who dropped off before step 3", (events, filter, ctx) => funnelActors(events, filter, ctx, { funnel_step: -3 })],
+    ["who converted after an event", (events, filter, ctx) => correlationActors(events, filter, ctx, { funnel_correlation_person_entity: { id: "$pageleave", type: "events" }, funnel_correlation_person_converted: "true" })],
+  ];
+  for (const [name, compute] of cases) it(name, () => equalsGeneralScan(compute, CORRELATION[0]![1], /"key":[1-9]/));
 });
 
 describe("an analysis for a request", () => {
@@ -144,6 +153,7 @@ describe("an analysis for a request", () => {
     ["TRENDS", { events: [{ id: "$pageview" }, { id: "signed_up", math: "dau" }], breakdown: "$browser", breakdown_type: "event", ...last60 }],
     ["FUNNELS", { ...threeSteps, funnel_viz_type: "trends" }],
     ["FUNNELS", threeSteps],
+    ["FUNNEL_CORRELATION", CORRELATION[0]![1]],
     ["STICKINESS", STICKINESS[2]![1]],
   ];
   for (const [kind, filter] of cases) {
@@ -158,6 +168,18 @@ describe("an analysis for a request", () => {
       expect(pkg.result).toEqual(service.run(project, kind, filter, { refresh: true }).result);
     });
   }
+
+  it("leaves every scan of a funnel's actors to the workers, with the same actors", async () => {
+    const service = createAnalysisService(store, createClock(NOW.getTime()));
+    const project = store.projects.get("1")!;
+    const { workerChunks, mainChunks } = parallelScanStats();
+    const pkg = await service.actorsAsync(project, "FUNNELS", threeSteps, { funnel_step: 2 });
+    expect(parallelScanStats().workerChunks).toBeGreaterThan(workerChunks);
+    expect(parallelScanStats().mainChunks).toBe(mainChunks);
+    expect(pkg.is_cached).toBe(false);
+    expect(pkg.actors.length).toBeGreaterThan(0);
+    expect(pkg.actors).toEqual(createAnalysisService(store, createClock(NOW.getTime())).actors(project, "FUNNELS", threeSteps, { funnel_step: 2 }).actors);
+  });
 });
 
 const T0 = Date.parse("2025-01-01T00:00:00Z");
