@@ -103,6 +103,11 @@ class ValueDictionary {
     }
   }
 
+  /** The id of a string value already stored, else undefined. */
+  findString(value: string): number | undefined {
+    return this.#strings.get(value);
+  }
+
   /** `freeze`: an object or list, frozen when first stored (its one copy is shared by every event with it). */
   #intern<K>(map: Map<K, number>, key: K, value: unknown, freeze = false): number {
     let id = map.get(key);
@@ -335,6 +340,11 @@ export class EventTable {
   /** A property value by its id (as stored in `vals`). */
   valueOfId(id: number): unknown {
     return this.dict.values.values[id];
+  }
+  /** The ids of the stored values a breakdown shows as no value: null and the empty string. */
+  emptyValueIds(): number[] {
+    const empty = this.dict.values.findString("");
+    return empty === undefined ? [this.dict.values.id(null)] : [this.dict.values.id(null), empty];
   }
 
   nameOfId(id: number): string {

@@ -70,12 +70,12 @@ it("keeps a funnel's rows by part, then counts its attempts and tallies its tren
   const rules = { stepCount: 2, windowMs: 3_600_000, orderType: "ordered" as const, exclusions: [] };
   const periods = { interval: "hour" as const, edges: [0, 3_600_000, 7_200_000, ROWS * 60_000], from: 0, to: ROWS * 60_000 - 1, fromStep: 0, toStep: 1 };
   for (const want of ["best", periods] as const) {
-    const job: FunnelPartJob = { ...names, chunks, rules, parts: 2, actors: 4, want };
+    const job: FunnelPartJob = { ...names, chunks, rules, parts: 2, actors: 4, want, breakdown: null };
     const { reply, taken } = await run("funnel", funnelCols, job, 2);
     expect(taken).toBe(2);
     expect(reply.result).toEqual([funnelPart(funnelCols, job, 0), funnelPart(funnelCols, job, 1)]);
   }
-  const best = funnelPart(funnelCols, { ...names, chunks, rules, parts: 2, actors: 4, want: "best" }, 1) as PartBest;
+  const best = funnelPart(funnelCols, { ...names, chunks, rules, parts: 2, actors: 4, want: "best", breakdown: null }, 1) as PartBest;
   // Actors 1 and 3 (ids 1, 3 and 4) both reach step 2; actor 1 first at minutes 6 (a) and 16 (b), actor 3 at 3 and 4.
   expect(Array.from(best.slots)).toEqual([1, 3]);
   expect(Array.from(best.levels)).toEqual([2, 2]);

@@ -2,6 +2,7 @@ import type { EventList } from "../../store/schema.ts";
 import { scanThreads, splitRange, startTask } from "../parallel/pool.ts";
 import { actorTableOf, partOfDid, type ActorTable } from "../shared/actor-table.ts";
 import type { Actor } from "../shared/actors.ts";
+import { breakdownText, type PropertyPart } from "../shared/breakdown.ts";
 import type { AnalysisContext } from "../shared/context.ts";
 import type { QueryWindow } from "../shared/date-range.ts";
 import { compileEntityMatcher, compileGlobalFilter, type EventMatcher } from "../shared/entity-match.ts";
@@ -27,8 +28,9 @@ import type { Buckets } from "../shared/buckets.ts";
 
 /**
  * The commonest funnels read straight from the columns, over every core (partition.ts): steps and exclusions that
- * are event names (no property condition), no global filter, persons as actors, no breakdown. Steps and time to
- * convert get each actor's counted attempt, conversion trends a tally per period. Anything else, and ranges too
+ * are event names (no property condition), no global filter, persons as actors, no breakdown but a first- or
+ * last-touch event property for steps. Steps and time to convert get each actor's counted attempt, conversion
+ * trends a tally per period. Anything else, and ranges too
  * small to share out, take journeys.ts; both give the same attempts.
  */
 
@@ -49,6 +51,8 @@ export interface CountedActors {
   table: ActorTable;
   slots: number[];
   attempts: ReachedSteps[];
+  /** With a breakdown, each counted actor's key (as journeys' attribution makes it; "" for none). */
+  keys?: string[];
   /** The actor of an event's distinct id, as the table resolves it (undefined: an id the snapshot did not have). */
   actorOf(distinctId: string): Actor | undefined;
 }
@@ -61,12 +65,23 @@ export interface CountedActors {
 export function columnFunnelBest(events: EventList, spec: FunnelSpec, window: QueryWindow, ctx: AnalysisContext, rules: AttemptRules): CountedActors | undefined {
   const run = funnelOverParts(events, spec, window, ctx, rules, "best", false);
   if (!run || !hasSnapshots(events)) return undefined;
-  const { table } = run;
+  const { table, touch } = run;
   const actorOf = (distinctId: string) => {
     const d = events.distinctIdIdOf(distinctId);
     return d === undefined ? undefined : table.actors[table.slotOfDid[d]!];
   };
-  return { table, ...mergeBest(run.parts as PartBest[], rules.stepCount), actorOf };
+  const { slots, codes, attempts } = mergeBest(run.parts as PartBest[], rules.stepCount);
+  const keyOf = (code: number) => (code === 0 ? "" : (breakdownText(events.valueOfId(code - 1), touch!.normalizeUrl) ?? ""));
+  return { table, slots, attempts, actorOf, ...(touch ? { keys: codes.map(keyOf) } : {}) };
+}
+
+/** The event property a first- or last-touch breakdown reads (one plain property), else undefined. */
+function touchBreakdownPart(spec: FunnelSpec): PropertyPart | undefined {
+  const def = spec.breakdown;
+  if (def?.kind !== "property" || def.multi || def.histogramBins !== undefined || def.parts.length !== 1) return undefined;
+  if (spec.attribution !== "first_touch" && spec.attribution !== "last_touch") return undefined;
+  const [part] = def.parts;
+  return part && part.source === "event" && !part.read && !part.groupProperties ? part : undefined;
 }
 
 /** Both passes of partition.ts over the window's rows; `small`: run them on one thread when the range is small. */
@@ -78,8 +93,10 @@ function funnelOverParts(
   rules: AttemptRules,
   want: FunnelPartJob["want"],
   small: boolean,
-): { table: ActorTable; parts: PartResult[] } | undefined {
-  if (spec.breakdown || spec.groupIndex !== undefined || !hasSnapshots(events)) return undefined;
+): { table: ActorTable; parts: PartResult[]; touch: PropertyPart | undefined } | undefined {
+  // Steps by a first- or last-touch event property run here; other breakdowns take journeys.ts.
+  const touch = want === "best" ? touchBreakdownPart(spec) : undefined;
+  if ((spec.breakdown && !touch) || spec.groupIndex !== undefined || !hasSnapshots(events)) return undefined;
   if (compileGlobalFilter(spec.raw, ctx) !== ALWAYS) return undefined;
   const steps = spec.steps.slice(0, rules.stepCount).map((entity) => compileEntityMatcher(entity, ctx, ALWAYS, `${entity.type}__${entity.position}`));
   const exclusions = spec.exclusions.map((x, i) => compileEntityMatcher(x.entity, ctx, ALWAYS, `exclusions__${i}`));
@@ -96,15 +113,16 @@ function funnelOverParts(
     keepAll: spec.orderType === "strict",
   };
   const parts = threads === 1 ? 1 : threads * PARTS_PER_THREAD;
-  const cols: FunnelColumns = { ts: snap.ts, name: snap.name, did: snap.did, slotOfDid: table.slotOfDid, partOfDid: partOfDid(table, parts) };
+  const cols: FunnelColumns = { ts: snap.ts, name: snap.name, did: snap.did, slotOfDid: table.slotOfDid, partOfDid: partOfDid(table, parts), ...(touch ? { shape: snap.shape, voff: snap.voff, vals: snap.vals } : {}) };
+  const breakdown = touch ? { keyPos: events.keyPositions(touch.key).slice(0, snap.shapes), empty: Int32Array.from(events.emptyValueIds()), last: spec.attribution === "last_touch" } : null;
   const ranges = splitRange(start, end, threads * CHUNKS_PER_THREAD);
   const rowsJob: FunnelRowsJob = { ...names, parts };
   const chunks = startTask<FunnelColumns, FunnelRowsJob, ChunkRows[]>("funnelRows", cols, rowsJob, ranges.length, end - start, Float64Array.from(ranges.flat()))
     .finish()
     .flat()
     .sort((a, b) => a.chunk - b.chunk);
-  const job: FunnelPartJob = { ...names, chunks, rules, parts, actors: table.actors.length, want };
-  return { table, parts: startTask<FunnelColumns, FunnelPartJob, PartResult[]>("funnel", cols, job, parts, end - start).finish().flat() };
+  const job: FunnelPartJob = { ...names, chunks, rules, parts, actors: table.actors.length, want, breakdown };
+  return { table, touch, parts: startTask<FunnelColumns, FunnelPartJob, PartResult[]>("funnel", cols, job, parts, end - start).finish().flat() };
 }
 
 /** Per name id, bit k set when matcher k accepts the name (a matcher without names accepts every name). */

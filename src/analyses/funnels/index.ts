@@ -42,7 +42,7 @@ export function computeFunnel(events: EventList, filter: FunnelFilter, ctx: Anal
     if (counted) return timeToConvert(counted.attempts, spec);
   } else if (spec.viz === "steps") {
     const counted = columnFunnelBest(events, spec, window, ctx, rules);
-    if (counted) return stepsWithoutBreakdown(counted.attempts, spec, ctx);
+    if (counted) return spec.breakdown ? breakdownSteps(countedByKey(counted, spec), spec, ctx) : stepsWithoutBreakdown(counted.attempts, spec, ctx);
   }
   const journeys = collect(events, spec, window, ctx, stepCount);
   const assign = assigner(spec);
@@ -63,9 +63,24 @@ function stepsWithoutBreakdown(attempts: Iterable<ReachedSteps>, spec: FunnelSpe
 }
 
 /** A steps list per breakdown key, in the order of the actors entering (see orderedKeys). */
-function breakdownSteps(byKey: Map<string, Map<number, Attempt>>, spec: FunnelSpec, ctx: AnalysisContext): FunnelStep[][] {
+function breakdownSteps(byKey: Map<string, Map<number, ReachedSteps>>, spec: FunnelSpec, ctx: AnalysisContext): FunnelStep[][] {
   const keying = funnelKeying(spec.breakdown!, spec);
   return orderedKeys(byKey).map((key) => stepObjects(byKey.get(key)!.values(), spec, ctx, keying.present(key)));
+}
+
+/**
+ * Per breakdown key, each actor's counted attempt from the columns, in actor slot order; with a breakdown, the top
+ * values and "Other" (first and last touch give an actor one key, so no actor is merged).
+ */
+function countedByKey(counted: CountedActors, spec: FunnelSpec): Map<string, Map<number, ReachedSteps>> {
+  const byKey = new Map<string, Map<number, ReachedSteps>>();
+  counted.slots.forEach((slot, k) => {
+    const key = counted.keys?.[k] ?? "";
+    let actors = byKey.get(key);
+    if (!actors) byKey.set(key, (actors = new Map()));
+    actors.set(counted.table.actors[slot]!.id, counted.attempts[k]!);
+  });
+  return spec.breakdown ? limitValues(byKey, spec.breakdownLimit, (a) => a) : byKey;
 }
 
 /** The group actors of a group-aggregated funnel (aggregation_group_type_index 1–4); undefined when persons are the actors. */
@@ -138,7 +153,7 @@ export interface FunnelPopulation {
   /** The actor the funnel counts an event for (its person, or its group with group aggregation), and its actors. */
   actorOfEvent: (event: EventRecord) => Actor | undefined;
   actors: Map<number, Actor>;
-  /** Read from the columns (no breakdown, persons as actors): the actor table, and each counted actor's slot. */
+  /** Read from the columns (persons as actors): the actor table, and each counted actor's slot. */
   columns?: Pick<CountedActors, "table" | "slots">;
 }
 
@@ -150,18 +165,18 @@ export function funnelPopulation(events: EventList, filter: FunnelFilter, ctx: A
   const spec = readFunnelFilter(filter, ctx);
   const window = resolveDateRange(filter, spec.interval, ctx, events.at(0)?.timestamp);
   const rules: AttemptRules = { stepCount: spec.steps.length, windowMs: spec.windowMs, orderType: spec.orderType, exclusions: spec.exclusions };
+  const keying = spec.breakdown ? funnelKeying(spec.breakdown, spec) : undefined;
   const counted = columnFunnelBest(events, spec, window, ctx, rules);
   if (counted) {
     const actors = counted.slots.map((slot) => counted.table.actors[slot]!);
-    const byActor = new Map(actors.map((actor, k) => [actor.id, counted.attempts[k]!]));
     const actorOfEvent = (event: EventRecord) => counted.actorOf(event.distinct_id);
-    return { spec, window, byKey: new Map([["", byActor]]), present: () => undefined, actorOfEvent, actors: new Map(actors.map((a) => [a.id, a])), columns: counted };
+    const present = (key: string) => keying?.present(key);
+    return { spec, window, byKey: countedByKey(counted, spec), present, actorOfEvent, actors: new Map(actors.map((a) => [a.id, a])), columns: counted };
   }
   const actorOf = actorResolver(ctx);
   const aggregate = groupActorsOf(spec, ctx, events);
   const journeys = collect(events, spec, window, ctx, spec.steps.length, actorOf, aggregate);
   const byKey = countedAttempts(journeys, assigner(spec), rules, spec);
-  const keying = spec.breakdown ? funnelKeying(spec.breakdown, spec) : undefined;
   const actors = new Map(journeys.map((j) => [j.actor.id, j.actor]));
   const actorOfEvent = aggregate ? (event: EventRecord) => aggregate(event) : (event: EventRecord) => actorOf(event.distinct_id);
   return { spec, window, byKey, present: (key) => keying?.present(key), actorOfEvent, actors };

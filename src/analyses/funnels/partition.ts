@@ -19,6 +19,20 @@ export interface FunnelColumns {
   /** Actor slot per distinct-id id, and its part (../shared/actor-table.ts). */
   slotOfDid: Int32Array;
   partOfDid: Uint8Array;
+  /** With a breakdown: the rows' property shapes and values (see the event table). */
+  shape?: Uint32Array;
+  voff?: Uint32Array;
+  vals?: Uint32Array;
+}
+
+/**
+ * A breakdown by one event property, first_touch or last_touch: an actor's value is the first (last) one its step
+ * events carry. `keyPos`: the property's position in each shape; `empty`: value ids shown as no value.
+ */
+export interface FunnelPartBreakdown {
+  keyPos: Int32Array;
+  empty: Int32Array;
+  last: boolean;
 }
 
 /** Which rows matter: the masks each name id sets. */
@@ -53,6 +67,7 @@ export interface FunnelPartJob extends FunnelNames {
   actors: number;
   /** "best": each actor's counted attempt (steps, time to convert); else conversion trends over these periods. */
   want: "best" | TrendPeriods;
+  breakdown: FunnelPartBreakdown | null;
 }
 
 /** The entrance periods of conversion trends, and the steps converted from and to. */
@@ -68,6 +83,8 @@ export interface TrendPeriods {
 /** A part's counted attempts, actor by actor: flat arrays, as a worker posts them. */
 export interface PartBest {
   slots: Int32Array;
+  /** With a breakdown: the actor's value id + 1 (0: none). */
+  codes: Int32Array;
   levels: Int32Array;
   /** `rules.stepCount` per actor: the reached steps' times, then NaN. */
   times: Float64Array;
@@ -112,6 +129,8 @@ export function funnelPart(cols: FunnelColumns, job: FunnelPartJob, part: number
 interface Journeys {
   /** Per actor index in the part: [offset, offset of the next) into the arrays below. */
   offsets: Int32Array;
+  /** Per actor index, with a breakdown: its value id + 1 (0: none). */
+  code: Int32Array;
   ts: Float64Array;
   steps: Int32Array;
   exclusions: Int32Array;
@@ -136,17 +155,30 @@ function byActor(cols: FunnelColumns, job: FunnelPartJob, part: number): Journey
   const ts = new Float64Array(n);
   const steps = new Int32Array(n);
   const exclusions = new Int32Array(n);
+  const { breakdown } = job;
+  const code = new Int32Array(breakdown ? locals : 0);
   for (const { offsets: at, rows } of job.chunks) {
     for (let k = at[part]!; k < at[part + 1]!; k++) {
       const i = rows[k]!;
-      const to = fill[((slotOfDid[did[i]!]! - part) / parts) | 0]!++;
+      const a = ((slotOfDid[did[i]!]! - part) / parts) | 0;
+      const to = fill[a]!++;
       const nameId = name[i]!;
       ts[to] = cols.ts[i]!;
       steps[to] = job.stepBits[nameId]!;
       exclusions[to] = job.exclusionBits[nameId]!;
+      // Rows come in time order: the first value seen is the first touch, the last one the last touch.
+      if (breakdown && steps[to] !== 0 && (breakdown.last || code[a] === 0)) code[a] = valueCode(cols, breakdown, i) || code[a]!;
     }
   }
-  return { offsets, ts, steps, exclusions };
+  return { offsets, code, ts, steps, exclusions };
+}
+
+/** The breakdown value of row i: its id + 1, or 0 when the row has none (missing, null, empty). */
+function valueCode(cols: FunnelColumns, breakdown: FunnelPartBreakdown, i: number): number {
+  const p = breakdown.keyPos[cols.shape![i]!]!;
+  if (p < 0) return 0;
+  const id = cols.vals![cols.voff![i]! + p]!;
+  return breakdown.empty.includes(id) ? 0 : id + 1;
 }
 
 /** Each actor's journey, with its index in the part. */
@@ -161,16 +193,18 @@ function forEachJourney(j: Journeys, visit: (journey: JourneyEvents, a: number) 
 function bestOfPart(j: Journeys, job: FunnelPartJob, part: number): PartBest {
   const stepCount = job.rules.stepCount;
   const slots: number[] = [];
+  const codes: number[] = [];
   const levels: number[] = [];
   const times: number[] = [];
   forEachJourney(j, (journey, a) => {
     const best = bestAttemptOf(journey, job.rules);
     if (!best) return;
     slots.push(a * job.parts + part);
+    if (job.breakdown) codes.push(j.code[a]!);
     levels.push(best.level);
     for (let k = 0; k < stepCount; k++) times.push(best.times[k] ?? NaN);
   });
-  return { slots: Int32Array.from(slots), levels: Int32Array.from(levels), times: Float64Array.from(times) };
+  return { slots: Int32Array.from(slots), codes: Int32Array.from(codes), levels: Int32Array.from(levels), times: Float64Array.from(times) };
 }
 
 /** Conversion trends add up over actors, so a part gives its tally alone. */
@@ -193,15 +227,15 @@ export function mergeTrendTallies(parts: readonly TrendTally[], periods: number)
   return sum;
 }
 
-/** The parts' counted attempts, in actor slot order, with each one's actor slot. */
-export function mergeBest(parts: readonly PartBest[], stepCount: number): { slots: number[]; attempts: ReachedSteps[] } {
-  const all: [slot: number, attempt: ReachedSteps][] = [];
+/** The parts' counted attempts, in actor slot order, with each one's actor slot and (with a breakdown) value code. */
+export function mergeBest(parts: readonly PartBest[], stepCount: number): { slots: number[]; codes: number[]; attempts: ReachedSteps[] } {
+  const all: [slot: number, code: number, attempt: ReachedSteps][] = [];
   for (const p of parts) {
     p.slots.forEach((slot, k) => {
       const level = p.levels[k]!;
-      all.push([slot, { level, times: Array.from(p.times.subarray(k * stepCount, k * stepCount + level)) }]);
+      all.push([slot, p.codes[k] ?? 0, { level, times: Array.from(p.times.subarray(k * stepCount, k * stepCount + level)) }]);
     });
   }
   all.sort((a, b) => a[0] - b[0]);
-  return { slots: all.map(([slot]) => slot), attempts: all.map(([, attempt]) => attempt) };
+  return { slots: all.map(([slot]) => slot), codes: all.map(([, code]) => code), attempts: all.map(([, , attempt]) => attempt) };
 }

@@ -26,6 +26,7 @@ export interface SnapshotColumns extends EventColumns {
   keyPositions(key: string): Int32Array;
   distinctIdIdOf(distinctId: string): number | undefined;
   valueOfId(id: number): unknown;
+  emptyValueIds(): number[];
 }
 
 export const hasSnapshots = (events: EventList): events is SnapshotColumns =>

@@ -95,11 +95,19 @@ const FUNNELS: [string, Record<string, unknown>][] = [
   ["a breakdown by the last touch, with other values merged", { ...threeSteps, breakdown: "$current_url", breakdown_type: "event", breakdown_attribution_type: "last_touch", breakdown_limit: 2 }],
   ["a breakdown by normalised url, strict", { ...threeSteps, funnel_order_type: "strict", breakdown: "$current_url", breakdown_normalize_url: true, breakdown_type: "event" }],
   ["time to convert with a breakdown", { ...threeSteps, funnel_viz_type: "time_to_convert", breakdown: "$browser", breakdown_type: "event" }],
+  // These take journeys.ts over the columns.
+  ["conversion trends by browser", { ...threeSteps, funnel_viz_type: "trends", breakdown: "$browser", breakdown_type: "event" }],
+  ["a breakdown by step 2's value", { ...threeSteps, breakdown: "$browser", breakdown_type: "event", breakdown_attribution_type: "step", breakdown_attribution_value: 1 }],
+  ["a breakdown by every value", { ...threeSteps, breakdown: "$browser", breakdown_type: "event", breakdown_attribution_type: "all_events" }],
+  ["a breakdown by a person property", { ...threeSteps, breakdown: "plan", breakdown_type: "person" }],
 ];
 
 describe("funnels over the columns equal the single-threaded funnels", () => {
-  // Funnels without a breakdown run over the parts (time to convert ignores one); the others take journeys.ts over the columns.
-  const partitioned = (filter: Record<string, unknown>) => !filter.breakdown || filter.funnel_viz_type === "time_to_convert";
+  // Funnels without a breakdown, or steps by a first- or last-touch event property, run over the parts (time to
+  // convert ignores a breakdown); the others take journeys.ts over the columns.
+  const touch = (filter: Record<string, unknown>) =>
+    filter.breakdown_type === "event" && filter.funnel_viz_type !== "trends" && ["first_touch", "last_touch", undefined].includes(filter.breakdown_attribution_type as string);
+  const partitioned = (filter: Record<string, unknown>) => !filter.breakdown || filter.funnel_viz_type === "time_to_convert" || touch(filter);
   for (const [name, filter] of FUNNELS) it(name, () => equalsGeneralScan(computeFunnel, filter, /"(count|conversion_rate|average_conversion_time|data)":\[?[1-9]/, partitioned(filter)));
 });
 
@@ -143,6 +151,7 @@ describe("the actors behind a funnel, read from the columns, are the general sca
   const cases: [string, Compute][] = [
     ["who reached step 2", (events, filter, ctx) => funnelActors(events, filter, ctx, { funnel_step: 2 })],
     ["who dropped off before step 3", (events, filter, ctx) => funnelActors(events, filter, ctx, { funnel_step: -3 })],
+    ["who reached step 2 on Chrome", (events, filter, ctx) => funnelActors(events, { ...filter, breakdown: "$browser", breakdown_type: "event" }, ctx, { funnel_step: 2, funnel_step_breakdown: "Chrome" })],
     ["who converted after an event", (events, filter, ctx) => correlationActors(events, filter, ctx, { funnel_correlation_person_entity: { id: "$pageleave", type: "events" }, funnel_correlation_person_converted: "true" })],
   ];
   for (const [name, compute] of cases) it(name, () => equalsGeneralScan(compute, CORRELATION[0]![1], /"key":[1-9]/));
