@@ -7,6 +7,7 @@ import { afterAll, expect, it } from "vitest";
 import { countRows, type CountJob } from "../../src/analyses/parallel/count-kernel.mjs";
 import { funnelChunkRows, funnelPart, type FunnelColumns, type FunnelPartJob, type FunnelRowsJob, type PartBest } from "../../src/analyses/funnels/partition.ts";
 import { correlateRows, type CorrelationColumns, type CorrelationJob } from "../../src/analyses/correlation/partition.ts";
+import { firstSeenRows, type FirstSeenColumns, type FirstSeenJob } from "../../src/analyses/retention/partition.ts";
 import { pathsPart, type PathsColumns, type PathsPartJob } from "../../src/analyses/paths/partition.ts";
 import { projectFile } from "../../src/util/project-files.ts";
 
@@ -95,6 +96,19 @@ it("marks correlated events as the main thread does", { timeout: 30_000 }, async
   expect(reply.result).toEqual(expected);
   // Its rows inside the span: minutes 6 (a), 11 (other) and 16 (b): bit 1 set for names b and other.
   expect(Array.from(expected)).toEqual([0, 2, 2]);
+});
+
+it("finds when each distinct id first did an event as the main thread does", { timeout: 30_000 }, async () => {
+  while (Atomics.load(signal, 1) !== 1) await new Promise((r) => setTimeout(r, 10));
+  const job: FirstSeenJob = { wanted: Uint8Array.from([0, 1, 0]), distinctIds: 5 };
+  const firstSeenCols: FirstSeenColumns = { ts: cols.ts, name: cols.name, did: cols.did };
+  const { reply, taken } = await run("firstSeen", firstSeenCols, job, 2);
+  expect(taken).toBe(2);
+  const expected = new Float64Array(5).fill(Infinity);
+  firstSeenRows(firstSeenCols, job, 0, ROWS, expected);
+  expect(reply.result).toEqual(expected);
+  // Name b is at rows 1, 4, 7, 10, 13…: distinct ids 1, 4, 2, 0, 3 first.
+  expect(Array.from(expected)).toEqual([10, 1, 7, 13, 4].map((m) => m * 60_000));
 });
 
 it("tallies path edges as the main thread does", { timeout: 30_000 }, async () => {

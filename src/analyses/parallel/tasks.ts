@@ -1,5 +1,6 @@
 import { funnelChunkRows, funnelPart, type ChunkRows, type FunnelColumns, type FunnelPartJob, type FunnelRowsJob, type PartResult } from "../funnels/partition.ts";
 import { correlateRows, type CorrelationColumns, type CorrelationJob } from "../correlation/partition.ts";
+import { firstSeenRows, type FirstSeenColumns, type FirstSeenJob } from "../retention/partition.ts";
 import { pathsPart, type PartEdges, type PathsColumns, type PathsPartJob } from "../paths/partition.ts";
 import { countChunks, type ChunkClaim, type CountJob, type CountResult, type KernelColumns } from "./count-kernel.mjs";
 
@@ -40,6 +41,18 @@ export const correlateChunks: TaskRun<CorrelationColumns, CorrelationJob, Int32A
   return { result: bits, taken };
 };
 
+/** First-seen row chunks this thread takes: one time per distinct id, the earlier kept by the caller. */
+export const firstSeenChunks: TaskRun<FirstSeenColumns, FirstSeenJob, Float64Array> = (cols, job, claim) => {
+  let first: Float64Array | null = null;
+  let taken = 0;
+  const total = claim.chunks.length / 2;
+  for (let k = Atomics.add(claim.state, 0, 1); k < total; k = Atomics.add(claim.state, 0, 1), taken++) {
+    first ??= new Float64Array(job.distinctIds).fill(Infinity);
+    firstSeenRows(cols, job, claim.chunks[2 * k]!, claim.chunks[2 * k + 1]!, first);
+  }
+  return { result: first, taken };
+};
+
 /** The paths' parts this thread takes: edge tallies, summed by the caller in any order. */
 export const pathsParts: TaskRun<PathsColumns, PathsPartJob, PartEdges[]> = (cols, job, claim) => {
   const result: PartEdges[] = [];
@@ -53,6 +66,7 @@ export const TASKS = {
   funnel: funnelParts,
   paths: pathsParts,
   correlate: correlateChunks,
+  firstSeen: firstSeenChunks,
 } as const;
 
 export type TaskName = keyof typeof TASKS;

@@ -11,6 +11,9 @@ import { peopleUrl } from "../shared/people-url.ts";
 import { ALWAYS } from "../shared/property-filter.ts";
 import { forEachMatch } from "../shared/scan.ts";
 import { activeBucketsOfActors } from "../trends/column-counts.ts";
+import { actorTableOf } from "../shared/actor-table.ts";
+import { hasSnapshots } from "../shared/event-read.ts";
+import { firstSeenByActor } from "./first-seen.ts";
 import type { ActorKey } from "../trends/maths.ts";
 import { readRetentionFilter, type RetentionFilter, type RetentionSpec } from "./filter.ts";
 
@@ -83,7 +86,7 @@ export function retentionActivity(events: EventList, filter: RetentionFilter, ct
   const n = spec.totalIntervals;
   const buckets = buildBuckets({ from: spec.edges[0]!, to: spec.edges[n]! - 1, interval: spec.interval }, ctx.timezone, ctx.weekStartDay);
   const matchers = matchersOf(spec, filter, ctx);
-  const fromColumns = opts.countsOnly ? columnRecurring(events, spec, buckets, matchers, ctx) : undefined;
+  const fromColumns = opts.countsOnly ? (columnRecurring(events, spec, buckets, matchers, ctx) ?? columnFirstTime(events, spec, buckets, matchers, ctx)) : undefined;
   if (fromColumns) return { spec, groups: [{ key: "", breakdownValue: undefined, activities: fromColumns }] };
   // In order of first appearance (the actors endpoint lists them so); found by actor, then breakdown value.
   const activities: GroupedActivity[] = [];
@@ -134,6 +137,33 @@ function columnRecurring(events: EventList, spec: RetentionSpec, buckets: Bucket
   };
   const returnsOf = new Map(Array.from(returns, ([actor, periods]) => [actor.id, periods]));
   return Array.from(cohorts, ([actor, periods]) => ({ key: actor.id, cohorts: flags(periods), returns: flags(returnsOf.get(actor.id)) }));
+}
+
+/**
+ * First-time retention of persons without breakdown or property condition, read from the columns over every core:
+ * each person's cohort is the period of its first-ever target event (../retention/first-seen.ts), if in the window.
+ */
+function columnFirstTime(events: EventList, spec: RetentionSpec, buckets: Buckets, matchers: ReturnType<typeof matchersOf>, ctx: AnalysisContext): RetentionActivity[] | undefined {
+  const { global, cohorting, returning, target } = matchers;
+  if (spec.type === "retention_recurring" || spec.breakdown || spec.groupIndex !== undefined || !hasSnapshots(events)) return undefined;
+  if (global !== ALWAYS || cohorting.rest !== ALWAYS || target.rest !== ALWAYS || returning.rest !== ALWAYS) return undefined;
+  const returns = activeBucketsOfActors(events, returning, buckets, ctx);
+  if (!returns) return undefined;
+  const table = actorTableOf(ctx, events, events.scanSnapshot().distinctIds);
+  const first = firstSeenByActor(events, cohorting, buckets.to + 1, table);
+  const returnsOf = new Map(Array.from(returns, ([actor, periods]) => [actor.id, periods]));
+  const activities: RetentionActivity[] = [];
+  first.forEach((at, slot) => {
+    const period = at === Infinity ? -1 : buckets.indexOf(at);
+    if (period < 0) return;
+    const actor = table.actors[slot]!;
+    const cohorts = new Uint8Array(spec.totalIntervals);
+    cohorts[period] = 1;
+    const returned = new Uint8Array(spec.totalIntervals);
+    for (const p of returnsOf.get(actor.id) ?? []) returned[p] = 1;
+    activities.push({ key: actor.id, cohorts, returns: returned });
+  });
+  return activities;
 }
 
 const sameNames = (a: EventMatcher, b: EventMatcher): boolean =>

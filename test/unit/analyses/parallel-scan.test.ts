@@ -118,6 +118,9 @@ const LIFECYCLE: [string, Record<string, unknown>][] = [
 const RETENTION: [string, Record<string, unknown>][] = [
   ["daily recurring retention", { insight: "RETENTION", target_entity: { id: "$pageview", type: "events" }, returning_entity: { id: "$pageview", type: "events" }, period: "Day", total_intervals: 14, date_to: "2025-05-20" }],
   ["weekly retention from sign-up to purchase", { insight: "RETENTION", target_entity: { id: "signed_up", type: "events" }, returning_entity: { id: "purchase", type: "events" }, period: "Week", total_intervals: 8 }],
+  ["daily first-time retention", { insight: "RETENTION", retention_type: "retention_first_time", target_entity: { id: "$pageview", type: "events" }, returning_entity: { id: "$pageview", type: "events" }, period: "Day", total_intervals: 14, date_to: "2025-05-20" }],
+  ["weekly first-time retention from sign-up to any event", { insight: "RETENTION", retention_type: "retention_first_time", target_entity: { id: "signed_up", type: "events" }, returning_entity: { id: null, type: "events" }, period: "Week", total_intervals: 10 }],
+  ["first-ever occurrence retention", { insight: "RETENTION", retention_type: "retention_first_ever_occurrence", target_entity: { id: "purchase", type: "events" }, returning_entity: { id: "$pageview", type: "events" }, period: "Week", total_intervals: 8 }],
 ];
 const PATHS: [string, Record<string, unknown>][] = [
   ["pageview paths", { insight: "PATHS", include_event_types: ["$pageview"], ...last60 }],
@@ -151,7 +154,7 @@ describe("the actors behind a funnel, read from the columns, are the general sca
   const cases: [string, Compute][] = [
     ["who reached step 2", (events, filter, ctx) => funnelActors(events, filter, ctx, { funnel_step: 2 })],
     ["who dropped off before step 3", (events, filter, ctx) => funnelActors(events, filter, ctx, { funnel_step: -3 })],
-    ["who reached step 2 on Chrome", (events, filter, ctx) => funnelActors(events, { ...filter, breakdown: "$browser", breakdown_type: "event" }, ctx, { funnel_step: 2, funnel_step_breakdown: "Chrome" })],
+    ["who reached step 2 on Chrome", (events, filter, ctx) => funnelActors(events, { ...(filter as object), breakdown: "$browser", breakdown_type: "event" }, ctx, { funnel_step: 2, funnel_step_breakdown: "Chrome" })],
     ["who converted after an event", (events, filter, ctx) => correlationActors(events, filter, ctx, { funnel_correlation_person_entity: { id: "$pageleave", type: "events" }, funnel_correlation_person_converted: "true" })],
   ];
   for (const [name, compute] of cases) it(name, () => equalsGeneralScan(compute, CORRELATION[0]![1], /"key":[1-9]/));

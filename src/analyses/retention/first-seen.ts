@@ -1,0 +1,44 @@
+import type { ActorTable } from "../shared/actor-table.ts";
+import type { EventMatcher } from "../shared/entity-match.ts";
+import type { SnapshotColumns } from "../shared/event-read.ts";
+import type { FirstSeenColumns, FirstSeenJob } from "./partition.ts";
+import { scanThreads, splitRange, startTask } from "../parallel/pool.ts";
+
+/** Row chunks per thread: a thread the machine schedules late leaves its share to the others. */
+const CHUNKS_PER_THREAD = 4;
+
+/**
+ * Per actor slot of `table`, the time of its first event among the snapshot's rows before `before` that `matcher`'s
+ * names accept (Infinity: none). The matcher must have no property condition.
+ */
+export function firstSeenByActor(events: SnapshotColumns, matcher: EventMatcher, before: number, table: ActorTable): Float64Array {
+  const snap = events.scanSnapshot();
+  let wanted: Uint8Array | null = null;
+  if (matcher.names !== null) {
+    wanted = new Uint8Array(snap.names);
+    for (let id = 0; id < snap.names; id++) if (matcher.names.has(events.nameOfId(id))) wanted[id] = 1;
+  }
+  const end = Math.min(snap.length, firstRowAtOrAfter(snap.ts, snap.length, before));
+  const ranges = splitRange(0, end, scanThreads(end) * CHUNKS_PER_THREAD);
+  const job: FirstSeenJob = { wanted, distinctIds: snap.distinctIds };
+  const parts = startTask<FirstSeenColumns, FirstSeenJob, Float64Array>("firstSeen", { ts: snap.ts, name: snap.name, did: snap.did }, job, ranges.length, end, Float64Array.from(ranges.flat())).finish();
+  const bySlot = new Float64Array(table.actors.length).fill(Infinity);
+  for (const first of parts) {
+    for (let d = 0; d < snap.distinctIds; d++) {
+      const slot = table.slotOfDid[d]!;
+      if (first[d]! < bySlot[slot]!) bySlot[slot] = first[d]!;
+    }
+  }
+  return bySlot;
+}
+
+/** The first row whose time is ≥ t (rows are in time order). */
+function firstRowAtOrAfter(ts: Float64Array, length: number, t: number): number {
+  let [lo, hi] = [0, length];
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (ts[mid]! < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

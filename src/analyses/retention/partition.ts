@@ -1,0 +1,27 @@
+/**
+ * First-time retention's cohorts: when each distinct id first did one of some events, over row chunks on any thread
+ * (../parallel/): per chunk the first time of each id's wanted rows; chunks merge by the earlier time, exact
+ * whatever thread read which chunk.
+ */
+export interface FirstSeenColumns {
+  ts: Float64Array;
+  name: Uint32Array;
+  did: Uint32Array;
+}
+
+export interface FirstSeenJob {
+  /** 1 at the name ids wanted; null = every name. */
+  wanted: Uint8Array | null;
+  distinctIds: number;
+}
+
+/** Lowers `first[d]` to the time of each wanted row of [start, end). */
+export function firstSeenRows(cols: FirstSeenColumns, job: FirstSeenJob, start: number, end: number, first: Float64Array): void {
+  const { ts, name, did } = cols;
+  const { wanted } = job;
+  for (let i = start; i < end; i++) {
+    if (wanted !== null && wanted[name[i]!] === 0) continue;
+    const d = did[i]!;
+    if (ts[i]! < first[d]!) first[d] = ts[i]!;
+  }
+}
