@@ -51,6 +51,13 @@ export function columnEdges(events: EventList, spec: PathsSpec, window: QueryWin
   });
 }
 
+/** `a` copied into a larger array (at least `length`), the new places -2. */
+function grownFilled(a: Int32Array, length: number): Int32Array {
+  const next = new Int32Array(Math.max(length, a.length * 2)).fill(-2);
+  next.set(a);
+  return next;
+}
+
 /** Detail property read for an event name: 1 the URL of a pageview, 2 the screen name of a screen, 0 none. */
 const URL_DETAIL = 1;
 const SCREEN_DETAIL = 2;
@@ -70,27 +77,38 @@ function rowItems(events: SnapshotColumns, snap: ScanSnapshot, spec: PathsSpec, 
   const screenPos = events.keyPositions("$screen_name").slice(0, snap.shapes);
   const names: string[] = [];
   const idOfItem = new Map<string, number>();
-  const known = new Map<number, number>();
-  const itemIdOf = (nameId: number, valueId: number): number => {
-    const key = (valueId + 1) * snap.names + nameId;
-    let id = known.get(key);
-    if (id !== undefined) return id;
+  const idOf = (nameId: number, valueId: number): number => {
     const name = events.nameOfId(nameId);
     const detailKey = detailOf[nameId] === URL_DETAIL ? "$current_url" : "$screen_name";
     const event = { event: name, properties: valueId < 0 ? {} : { [detailKey]: events.valueOfId(valueId) } } as EventRecord;
     const text = itemOf(event, spec);
-    id = text === undefined ? -1 : (idOfItem.get(text) ?? names.push(text) - 1);
-    if (text !== undefined) idOfItem.set(text, id);
-    known.set(key, id);
+    if (text === undefined) return -1;
+    const id = idOfItem.get(text) ?? names.push(text) - 1;
+    idOfItem.set(text, id);
     return id;
   };
+  // Item ids found so far (-2: not yet): per name id for rows without a detail value, per detail value id for the
+  // page views' URLs and the screens' names (one name each), grown as larger value ids come.
+  const byName = new Int32Array(snap.names).fill(-2);
+  const byValue: Int32Array[] = [new Int32Array(0), new Int32Array(1024).fill(-2), new Int32Array(1024).fill(-2)];
   const { name, shape, voff, vals } = snap;
   const item = new Int32Array(new SharedArrayBuffer(4 * Math.max(1, end - start)));
   for (let i = start; i < end; i++) {
     const n = name[i]!;
     const detail = detailOf[n]!;
     const pos = detail === URL_DETAIL ? urlPos[shape[i]!]! : detail === SCREEN_DETAIL ? screenPos[shape[i]!]! : -1;
-    item[i - start] = itemIdOf(n, pos < 0 ? -1 : vals[voff[i]! + pos]!);
+    if (pos < 0) {
+      let id = byName[n]!;
+      if (id === -2) id = byName[n] = idOf(n, -1);
+      item[i - start] = id;
+      continue;
+    }
+    const v = vals[voff[i]! + pos]!;
+    let known = byValue[detail]!;
+    if (v >= known.length) known = byValue[detail] = grownFilled(known, v + 1);
+    let id = known[v]!;
+    if (id === -2) id = known[v] = idOf(n, v);
+    item[i - start] = id;
   }
   return { item, names };
 }

@@ -66,28 +66,46 @@ export const pathCutOf = (spec: PathsSpec): PathCut<string> => ({ start: spec.st
  * are strings, or their ids where a scan worker cuts paths.
  */
 export function cutPath<T>(items: readonly T[], times: readonly number[], cut: PathCut<T>): { items: T[]; times: number[] } | undefined {
-  // Indices of the items left once consecutive repeats collapse to their last event.
-  let path: number[] = [];
-  for (let i = 0; i < items.length; i++) if (items[i + 1] !== items[i]) path.push(i);
-  const at = (k: number[]) => ({ items: k.map((i) => items[i]!), times: k.map((i) => times[i]!) });
-  const find = (list: number[], point: T) => list.findIndex((i) => items[i] === point);
   const limit = cut.stepLimit;
+  // Indices of the items left once consecutive repeats collapse to their last event; without points, the first
+  // `limit` of them are all the path keeps.
+  const open = cut.start === undefined && cut.end === undefined;
+  let path: number[] = [];
+  for (let i = 0; i < items.length && !(open && path.length === limit); i++) if (items[i + 1] !== items[i]) path.push(i);
   if (cut.start !== undefined) {
-    const s = find(path, cut.start);
+    const s = indexOfItem(path, items, cut.start);
     if (s < 0) return undefined;
     path = path.slice(s);
   }
   if (cut.end !== undefined) {
-    const e = find(path, cut.end);
+    const e = indexOfItem(path, items, cut.end);
     if (e < 0) return undefined;
     path = path.slice(0, e + 1);
   }
   if (cut.start !== undefined && cut.end !== undefined) {
-    if (path.length <= limit) return at(path);
+    if (path.length <= limit) return picked(items, times, path);
     const half = Math.floor(limit / 2);
-    const head = at(path.slice(0, half));
-    const tail = at(path.slice(path.length - half));
+    const head = picked(items, times, path.slice(0, half));
+    const tail = picked(items, times, path.slice(path.length - half));
     return { items: [...head.items, cut.ellipsis, ...tail.items], times: [...head.times, times[path[half]!]!, ...tail.times] };
   }
-  return at(cut.end !== undefined ? path.slice(-limit) : path.slice(0, limit));
+  return picked(items, times, cut.end !== undefined ? path.slice(-limit) : path.slice(0, limit));
+}
+
+// Plain loops, no closure per call: paths cut one session at a time, millions of them at scale.
+
+/** The items and times at `indexes`. */
+function picked<T>(items: readonly T[], times: readonly number[], indexes: readonly number[]): { items: T[]; times: number[] } {
+  const out = { items: new Array<T>(indexes.length), times: new Array<number>(indexes.length) };
+  for (let k = 0; k < indexes.length; k++) {
+    out.items[k] = items[indexes[k]!]!;
+    out.times[k] = times[indexes[k]!]!;
+  }
+  return out;
+}
+
+/** The position in `list` of the first index whose item is `point`, else −1. */
+function indexOfItem<T>(list: readonly number[], items: readonly T[], point: T): number {
+  for (let k = 0; k < list.length; k++) if (items[list[k]!] === point) return k;
+  return -1;
 }

@@ -49,15 +49,17 @@ export function pathsPart(cols: PathsColumns, job: PathsPartJob, part: number): 
     const path = cutPath(items, times, job.cut);
     if (path) count(path.items, path.times);
   };
+  // One pair of arrays serves every session: cutPath copies what it keeps.
+  const items: number[] = [];
+  const times: number[] = [];
   for (let a = 0; a + 1 < offsets.length; a++) {
-    let items: number[] = [];
-    let times: number[] = [];
+    items.length = times.length = 0;
     for (let k = offsets[a]!; k < offsets[a + 1]!; k++) {
       const i = row[k]!;
       const t = cols.ts[i]!;
       if (times.length > 0 && t - times[times.length - 1]! >= job.sessionGapMs) {
         emit(items, times);
-        [items, times] = [[], []];
+        items.length = times.length = 0;
       }
       items.push(cols.item[i - job.start]!);
       times.push(t);
