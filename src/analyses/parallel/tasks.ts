@@ -14,51 +14,48 @@ export interface TaskRun<C, J, R> {
   (cols: C, job: J, claim: ChunkClaim): { result: R | null; taken: number };
 }
 
-/** The funnel's row chunks this thread takes (pass 1): each chunk's kept rows by part, put in chunk order by the caller. */
-export const funnelRowChunks: TaskRun<FunnelColumns, FunnelRowsJob, ChunkRows[]> = (cols, job, claim) => {
-  const result: ChunkRows[] = [];
-  const total = claim.chunks.length / 2;
-  for (let k = Atomics.add(claim.state, 0, 1); k < total; k = Atomics.add(claim.state, 0, 1)) result.push(funnelChunkRows(cols, job, claim.chunks[2 * k]!, claim.chunks[2 * k + 1]!, k));
-  return { result: result.length ? result : null, taken: result.length };
-};
-
-/** The funnel's parts of the actors this thread takes (pass 2): counted attempts or trends tallies, merged by the caller. */
-export const funnelParts: TaskRun<FunnelColumns, FunnelPartJob, PartResult[]> = (cols, job, claim) => {
-  const result: PartResult[] = [];
-  for (let k = Atomics.add(claim.state, 0, 1); k < job.parts; k = Atomics.add(claim.state, 0, 1)) result.push(funnelPart(cols, job, k));
-  return { result: result.length ? result : null, taken: result.length };
-};
-
-/** Event correlation's row chunks this thread takes: one bitset per name over actor slots, OR'ed by the caller. */
-export const correlateChunks: TaskRun<CorrelationColumns, CorrelationJob, Int32Array> = (cols, job, claim) => {
-  let bits: Int32Array | null = null;
+/** Claims parts 0 … total−1 until none is left, running `each` on every part claimed; how many it ran. */
+function claimEach(claim: ChunkClaim, total: number, each: (k: number) => void): number {
   let taken = 0;
-  const total = claim.chunks.length / 2;
-  for (let k = Atomics.add(claim.state, 0, 1); k < total; k = Atomics.add(claim.state, 0, 1), taken++) {
-    bits ??= new Int32Array(job.names * job.words);
-    correlateRows(cols, job, claim.chunks[2 * k]!, claim.chunks[2 * k + 1]!, bits);
-  }
-  return { result: bits, taken };
-};
+  for (let k = Atomics.add(claim.state, 0, 1); k < total; k = Atomics.add(claim.state, 0, 1), taken++) each(k);
+  return taken;
+}
 
-/** First-seen row chunks this thread takes: one time per distinct id, the earlier kept by the caller. */
-export const firstSeenChunks: TaskRun<FirstSeenColumns, FirstSeenJob, Float64Array> = (cols, job, claim) => {
-  let first: Float64Array | null = null;
-  let taken = 0;
-  const total = claim.chunks.length / 2;
-  for (let k = Atomics.add(claim.state, 0, 1); k < total; k = Atomics.add(claim.state, 0, 1), taken++) {
-    first ??= new Float64Array(job.distinctIds).fill(Infinity);
-    firstSeenRows(cols, job, claim.chunks[2 * k]!, claim.chunks[2 * k + 1]!, first);
-  }
-  return { result: first, taken };
-};
+/** A task whose parts each give a result of their own, merged by the caller in any order (its list for one thread). */
+const listTask =
+  <C, J, R>(total: (job: J, claim: ChunkClaim) => number, part: (cols: C, job: J, k: number, claim: ChunkClaim) => R): TaskRun<C, J, R[]> =>
+  (cols, job, claim) => {
+    const result: R[] = [];
+    const taken = claimEach(claim, total(job, claim), (k) => result.push(part(cols, job, k, claim)));
+    return { result: taken ? result : null, taken };
+  };
 
-/** The paths' parts this thread takes: edge tallies, summed by the caller in any order. */
-export const pathsParts: TaskRun<PathsColumns, PathsPartJob, PartEdges[]> = (cols, job, claim) => {
-  const result: PartEdges[] = [];
-  for (let k = Atomics.add(claim.state, 0, 1); k < job.parts; k = Atomics.add(claim.state, 0, 1)) result.push(pathsPart(cols, job, k));
-  return { result: result.length ? result : null, taken: result.length };
-};
+/** A task whose row chunks add into one tally per thread (made on its first chunk), merged by the caller. */
+const tallyTask =
+  <C, J, R>(make: (job: J) => R, add: (cols: C, job: J, start: number, end: number, into: R) => void): TaskRun<C, J, R> =>
+  (cols, job, claim) => {
+    let tally: R | null = null;
+    const taken = claimEach(claim, claim.chunks.length / 2, (k) => add(cols, job, claim.chunks[2 * k]!, claim.chunks[2 * k + 1]!, (tally ??= make(job))));
+    return { result: tally, taken };
+  };
+
+const chunkCount = (_job: unknown, claim: ChunkClaim) => claim.chunks.length / 2;
+const partCount = (job: { parts: number }) => job.parts;
+
+/** The funnel's row chunks (pass 1): each chunk's kept rows by part, put in chunk order by the caller. */
+export const funnelRowChunks = listTask<FunnelColumns, FunnelRowsJob, ChunkRows>(chunkCount, (cols, job, k, claim) => funnelChunkRows(cols, job, claim.chunks[2 * k]!, claim.chunks[2 * k + 1]!, k));
+
+/** The funnel's parts of the actors (pass 2): counted attempts or trends tallies. */
+export const funnelParts = listTask<FunnelColumns, FunnelPartJob, PartResult>(partCount, (cols, job, k) => funnelPart(cols, job, k));
+
+/** The paths' parts: edge tallies, summed by the caller. */
+export const pathsParts = listTask<PathsColumns, PathsPartJob, PartEdges>(partCount, (cols, job, k) => pathsPart(cols, job, k));
+
+/** Event correlation's row chunks: one bitset per name over actor slots, OR'ed by the caller. */
+export const correlateChunks = tallyTask<CorrelationColumns, CorrelationJob, Int32Array>((job) => new Int32Array(job.names * job.words), correlateRows);
+
+/** First-seen row chunks: one time per distinct id, the earlier kept by the caller. */
+export const firstSeenChunks = tallyTask<FirstSeenColumns, FirstSeenJob, Float64Array>((job) => new Float64Array(job.distinctIds).fill(Infinity), firstSeenRows);
 
 export const TASKS = {
   count: countChunks as TaskRun<KernelColumns, CountJob, CountResult>,
