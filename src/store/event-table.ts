@@ -333,6 +333,10 @@ export class EventTable {
   valueOfId(id: number): unknown {
     return this.dict.values.values[id];
   }
+  /** Values in the dictionary (shared by the store's tables): every value id in the rows is below it. */
+  valueCount(): number {
+    return this.dict.values.values.length;
+  }
 
   nameOfId(id: number): string {
     return this.dict.names.values[id]!;

@@ -47,7 +47,7 @@ async function run(task: string, colsOf: object, job: object, parts: number) {
 
 it("counts rows as the main thread does", { timeout: 30_000 }, async () => {
   while (Atomics.load(signal, 1) !== 1) await new Promise((r) => setTimeout(r, 10));
-  const job: CountJob = { start: 0, end: ROWS, wanted: Uint8Array.from([1, 0, 1]), edges: Float64Array.from([0, 20 * 60_000, ROWS * 60_000]), mode: "count", keyPos: null, words: 1, didCode: null };
+  const job: CountJob = { start: 0, end: ROWS, wanted: Uint8Array.from([1, 0, 1]), edges: Float64Array.from([0, 20 * 60_000, ROWS * 60_000]), mode: "count", keyPos: null, words: 1, didCode: null, filter: null, mathPos: null, num: null };
   const { reply, taken } = await run("count", cols, job, 2);
   expect(taken).toBe(2);
   expect(reply.crash).toBeUndefined();

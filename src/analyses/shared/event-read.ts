@@ -25,6 +25,8 @@ export interface SnapshotColumns extends EventColumns {
   scanSnapshot(): ScanSnapshot;
   keyPositions(key: string): Int32Array;
   valueOfId(id: number): unknown;
+  /** Values in the dictionary now: every value id in the rows is below it. */
+  valueCount(): number;
 }
 
 export const hasSnapshots = (events: EventList): events is SnapshotColumns =>

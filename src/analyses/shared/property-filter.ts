@@ -20,6 +20,37 @@ export interface Subject {
 /** The constant "no filter"; callers compare against it to skip work. */
 export const ALWAYS: RowPredicate = () => true;
 
+/**
+ * What a compiled predicate tests, for scans that evaluate it per value instead of per row (column counts): an
+ * AND/OR of leaves that read one event property (`key`), or the person alone (person properties, cohorts). Each
+ * node keeps its own predicate, so a reader evaluates exactly the filter's semantics.
+ */
+export type FilterTree =
+  | { kind: "and" | "or"; of: FilterTree[]; test: RowPredicate }
+  | { kind: "event"; key: string; test: RowPredicate }
+  | { kind: "person"; test: RowPredicate };
+
+/** Trees of the predicates compiled here; a predicate without one (group filters, action steps) is opaque. */
+const trees = new WeakMap<RowPredicate, FilterTree>();
+
+/** The structure of a predicate compiled by this module, or undefined when it reads something else. */
+export const filterTreeOf = (predicate: RowPredicate): FilterTree | undefined => trees.get(predicate);
+
+/** A tree node without its predicate (the predicate it describes supplies it). */
+type TreeShape = FilterTree extends infer T ? (T extends FilterTree ? Omit<T, "test"> : never) : never;
+
+const described = (test: RowPredicate, tree: TreeShape | undefined): RowPredicate => {
+  if (tree) trees.set(test, { ...tree, test } as FilterTree);
+  return test;
+};
+
+/** The group's tree when every child has one. */
+function groupTree(kind: "and" | "or", children: RowPredicate[]): TreeShape | undefined {
+  const of = children.map(filterTreeOf);
+  return of.every((t) => t !== undefined) ? { kind, of: of as FilterTree[] } : undefined;
+}
+trees.set(ALWAYS, { kind: "and", of: [], test: ALWAYS });
+
 const COHORT_TYPES = new Set(["cohort", "precalculated-cohort", "static-cohort"]);
 
 /** For the persons and events lists too: one predicate over an event and/or a person. */
@@ -46,24 +77,26 @@ export function all(predicates: RowPredicate[]): RowPredicate {
   const active = predicates.filter((p) => p !== ALWAYS);
   if (active.length === 0) return ALWAYS;
   if (active.length === 1) return active[0]!;
-  return (event, person) => {
+  const test: RowPredicate = (event, person) => {
     for (const p of active) if (!p(event, person)) return false;
     return true;
   };
+  return described(test, groupTree("and", active));
 }
 
 /** OR of predicates; an empty OR group is no filter, and a no-op child makes the whole group true. */
 function any(predicates: RowPredicate[]): RowPredicate {
   if (predicates.length === 0 || predicates.includes(ALWAYS)) return ALWAYS;
-  return (event, person) => {
+  const test: RowPredicate = (event, person) => {
     for (const p of predicates) if (p(event, person)) return true;
     return false;
   };
+  return described(test, groupTree("or", predicates));
 }
 
 function compileFilter(filter: Loose, ctx: FilterContext, attr: string): RowPredicate {
   const type = typeof filter.type === "string" ? filter.type : "event";
-  if (COHORT_TYPES.has(type)) return compileCohort(filter, ctx.cohorts);
+  if (COHORT_TYPES.has(type)) return described(compileCohort(filter, ctx.cohorts), { kind: "person" });
   if ((type !== "event" && type !== "person" && type !== "group") || typeof filter.key !== "string") return ALWAYS;
   const operator = typeof filter.operator === "string" ? filter.operator : "exact";
   const valueTest = compileOperator(operator, filter.value, ctx, attr);
@@ -81,15 +114,15 @@ function compileFilter(filter: Loose, ctx: FilterContext, attr: string): RowPred
     };
   }
   if (type === "person") {
-    return (_event, person) => {
+    return described((_event, person) => {
       const value = person?.properties[key];
       return value === undefined || value === null ? missing : test(value);
-    };
+    }, { kind: "person" });
   }
-  return (event) => {
+  return described((event) => {
     const value = event === undefined ? undefined : eventProperty(event, key);
     return value === undefined || value === null ? missing : test(value);
-  };
+  }, { kind: "event", key });
 }
 
 /** Cohort membership of the attributed person; `not_in` or `negation` negates; an unknown cohort has no members. */

@@ -207,6 +207,9 @@ const jobFor = (table: EventTable, snap: ScanSnapshot, mode: CountJob["mode"]): 
   keyPos: mode === "breakdown" ? table.keyPositions("$browser").slice(0, snap.shapes) : null,
   words: Math.ceil(snap.distinctIds / 32),
   didCode: null,
+  filter: null,
+  mathPos: null,
+  num: null,
 });
 
 /** The columns copied: what a scan of the snapshot must see whatever happens to the table afterwards. */
