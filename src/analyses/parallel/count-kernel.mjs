@@ -202,19 +202,22 @@ export function markCounted(claim, taken) {
 export function mergeCounts(parts) {
   const [first, ...rest] = parts;
   if (first.mode === "values") return { mode: "values", parts: parts.flatMap((p) => p.parts).sort((a, b) => a.chunk - b.chunk) };
+  // Into copies: an analysis run again off the main thread merges the same answers again (pool.ts, offMainThread).
   if (first.mode === "count") {
-    for (const p of rest) for (let k = 0; k < first.counts.length; k++) first.counts[k] += p.counts[k];
-    return first;
+    const counts = first.counts.slice();
+    for (const p of rest) for (let k = 0; k < counts.length; k++) counts[k] += p.counts[k];
+    return { mode: "count", counts };
   }
   if (first.mode === "unique") {
-    for (const p of rest) for (let k = 0; k < first.bits.length; k++) first.bits[k] |= p.bits[k];
-    return first;
+    const bits = first.bits.slice();
+    for (const p of rest) for (let k = 0; k < bits.length; k++) bits[k] |= p.bits[k];
+    return { mode: "unique", bits };
   }
   const rows = new Map();
   for (const p of parts)
     p.codes.forEach((code, j) => {
       const row = rows.get(code);
-      if (row === undefined) rows.set(code, p.rows[j]);
+      if (row === undefined) rows.set(code, p.rows[j].slice());
       else for (let k = 0; k < row.length; k++) row[k] += p.rows[j][k];
     });
   return { mode: "breakdown", codes: Int32Array.from(rows.keys()), rows: [...rows.values()] };

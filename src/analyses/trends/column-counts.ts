@@ -79,7 +79,7 @@ function jobOf(events: SnapshotColumns, snap: ScanSnapshot, s: JobInputs, mode: 
   const [start, end] = [Math.min(from, snap.length), Math.min(to, snap.length)];
   const words = Math.ceil(snap.distinctIds / 32);
   if (mode === "unique" && words * (edges.length - 1) > MAX_BITSET_WORDS) return undefined;
-  const source: TableSource = { events, shapes: snap.shapes, actors: () => actorTableOf(s.ctx, events, snap.distinctIds), budget: { values: end - start } };
+  const source: TableSource = { events, shapes: snap.shapes, actors: () => actorTableOf(s.ctx, events, snap.distinctIds), maxValues: end - start };
   const filter = kernelFilterOf(s.matcher.rest, source);
   if (filter === undefined) return undefined;
   const num = mode === "values" ? numbersOfValues(source) : null;

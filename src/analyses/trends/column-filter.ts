@@ -17,10 +17,10 @@ export interface TableSource {
   /** Distinct ids in the snapshot, resolved to actors when a person condition needs them. */
   actors: () => ActorTable;
   /**
-   * Value verdicts still allowed: a table costs one predicate call per dictionary value (of every property), which
-   * must not exceed the calls the general scan would make on the range's rows; past it that scan runs.
+   * Most dictionary values a table may cover: a table costs one call per value (of every property), the general
+   * scan about one per row of the range and condition; past it that scan runs (small ranges pay nothing).
    */
-  budget: { values: number };
+  maxValues: number;
 }
 
 /** The kernel filter of `rest` (null: no condition), or undefined when a condition needs the general scan. */
@@ -53,8 +53,7 @@ function valueLeaf(reads: string, test: RowPredicate, source: TableSource): Kern
   const key = reads.slice("event:".length);
   const { events } = source;
   const count = events.valueCount();
-  if (count > source.budget.values) return undefined;
-  source.budget.values -= count;
+  if (count > source.maxValues) return undefined;
   // A null-prototype bag: a key absent from it reads undefined, as from a stored row.
   const properties: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   const probe = { properties } as EventRecord;
@@ -75,12 +74,11 @@ function personVerdicts(test: RowPredicate, table: ActorTable): Uint8Array {
   return accept;
 }
 
-/** The number of each value id as the property maths read it (numericForm: NaN when not a number), or undefined past the budget. */
+/** The number of each value id as the property maths read it (numericForm: NaN when not a number); undefined past `maxValues`. */
 export function numbersOfValues(source: TableSource): Float64Array | undefined {
   const { events } = source;
   const count = events.valueCount();
-  if (count > source.budget.values) return undefined;
-  source.budget.values -= count;
+  if (count > source.maxValues) return undefined;
   const num = new Float64Array(new SharedArrayBuffer(8 * Math.max(1, count)));
   for (let id = 0; id < count; id++) num[id] = numericForm(events.valueOfId(id));
   return num;
