@@ -23,11 +23,12 @@ export const ALWAYS: RowPredicate = () => true;
 /**
  * What a compiled predicate tests, for scans that evaluate it per value instead of per row (column counts): an
  * AND/OR of leaves that read one event property (`key`), or the person alone (person properties, cohorts). Each
- * node keeps its own predicate, so a reader evaluates exactly the filter's semantics.
+ * node keeps its own predicate, so a reader evaluates exactly the filter's semantics. `sig` names what an event
+ * condition decides (equal signatures, equal verdicts on every value), so verdicts per value can be kept.
  */
 export type FilterTree =
-  | { kind: "and" | "or"; of: FilterTree[]; test: RowPredicate }
-  | { kind: "event"; key: string; test: RowPredicate }
+  | { kind: "and" | "or"; of: FilterTree[]; sig?: string; test: RowPredicate }
+  | { kind: "event"; key: string; sig: string; test: RowPredicate }
   | { kind: "person"; test: RowPredicate };
 
 /** Trees of the predicates compiled here; a predicate without one (group filters, action steps) is opaque. */
@@ -47,7 +48,9 @@ const described = (test: RowPredicate, tree: TreeShape | undefined): RowPredicat
 /** The group's tree when every child has one. */
 function groupTree(kind: "and" | "or", children: RowPredicate[]): TreeShape | undefined {
   const of = children.map(filterTreeOf);
-  return of.every((t) => t !== undefined) ? { kind, of: of as FilterTree[] } : undefined;
+  if (!of.every((t) => t !== undefined)) return undefined;
+  const sigs = of.map((t) => ("sig" in t ? t.sig : undefined));
+  return sigs.every((sig) => sig !== undefined) ? { kind, of, sig: `${kind}(${sigs.join(",")})` } : { kind, of };
 }
 trees.set(ALWAYS, { kind: "and", of: [], test: ALWAYS });
 
@@ -122,8 +125,12 @@ function compileFilter(filter: Loose, ctx: FilterContext, attr: string): RowPred
   return described((event) => {
     const value = event === undefined ? undefined : eventProperty(event, key);
     return value === undefined || value === null ? missing : test(value);
-  }, { kind: "event", key });
+  }, { kind: "event", key, sig: signature(key, operator, filter.value, ctx) });
 }
+
+/** An event condition's signature: its key, operator and value, and the clock where the operator reads it (dates). */
+const signature = (key: string, operator: string, value: unknown, ctx: FilterContext): string =>
+  JSON.stringify([key, operator, value ?? null, operator.startsWith("is_date_") ? [ctx.now, ctx.timezone] : null]);
 
 /** Cohort membership of the attributed person; `not_in` or `negation` negates; an unknown cohort has no members. */
 function compileCohort(filter: Loose, cohorts: readonly ResolvedCohort[]): RowPredicate {

@@ -17,8 +17,9 @@ export interface TableSource {
   /** Distinct ids in the snapshot, resolved to actors when a person condition needs them. */
   actors: () => ActorTable;
   /**
-   * Most dictionary values a table may cover: a table costs one call per value (of every property), the general
-   * scan about one per row of the range and condition; past it that scan runs (small ranges pay nothing).
+   * Most dictionary values a table may newly evaluate: a table costs one call per value (of every property) not yet
+   * kept, the general scan about one per row of the range and condition; past it that scan runs (small ranges pay
+   * nothing).
    */
   maxValues: number;
 }
@@ -35,7 +36,7 @@ export function kernelFilterOf(rest: RowPredicate, source: TableSource): KernelF
 function converted(tree: FilterTree, source: TableSource): KernelFilter | undefined {
   const reads = readsOf(tree);
   if (reads === "person") return { kind: "did", accept: personVerdicts(tree.test, source.actors()) };
-  if (reads !== undefined) return valueLeaf(reads, tree.test, source);
+  if (reads !== undefined) return valueLeaf(tree, reads.slice("event:".length), source);
   if (tree.kind !== "and" && tree.kind !== "or") return undefined;
   const of = tree.of.map((child) => converted(child, source));
   return of.every((c) => c !== undefined) ? { kind: tree.kind, of: of as KernelFilter[] } : undefined;
@@ -49,21 +50,20 @@ function readsOf(tree: FilterTree): string | undefined {
   return each.size === 1 ? [...each][0] : undefined;
 }
 
-function valueLeaf(reads: string, test: RowPredicate, source: TableSource): KernelFilter | undefined {
-  const key = reads.slice("event:".length);
+function valueLeaf(tree: FilterTree, key: string, source: TableSource): KernelFilter | undefined {
   const { events } = source;
-  const count = events.valueCount();
-  if (count > source.maxValues) return undefined;
   // A null-prototype bag: a key absent from it reads undefined, as from a stored row.
   const properties: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   const probe = { properties } as EventRecord;
-  const absent = test(probe, undefined) ? 1 : 0;
-  const accept = sharedBytes(count);
-  for (let id = 0; id < count; id++) {
+  const name = "sig" in tree && tree.sig !== undefined ? `filter:${tree.sig}` : undefined;
+  const verdict = (id: number): number => {
     properties[key] = events.valueOfId(id);
-    accept[id] = test(probe, undefined) ? 1 : 0;
-  }
-  return { kind: "value", keyPos: events.keyPositions(key).slice(0, source.shapes), accept, absent };
+    return tree.test(probe, undefined) ? 1 : 0;
+  };
+  const accept = keptTable(events, name, source.maxValues, (n) => new Uint8Array(new SharedArrayBuffer(n)), verdict);
+  if (accept === undefined) return undefined;
+  delete properties[key];
+  return { kind: "value", keyPos: events.keyPositions(key).slice(0, source.shapes), accept, absent: tree.test(probe, undefined) ? 1 : 0 };
 }
 
 /** 1 per distinct id whose actor's person passes (each person tested once). */
@@ -75,13 +75,43 @@ function personVerdicts(test: RowPredicate, table: ActorTable): Uint8Array {
 }
 
 /** The number of each value id as the property maths read it (numericForm: NaN when not a number); undefined past `maxValues`. */
-export function numbersOfValues(source: TableSource): Float64Array | undefined {
-  const { events } = source;
+export const numbersOfValues = (source: TableSource): Float64Array | undefined =>
+  keptTable(source.events, "numbers", source.maxValues, (n) => new Float64Array(new SharedArrayBuffer(8 * n)), (id) => numericForm(source.events.valueOfId(id)));
+
+/** Per-value tables kept per event table: its dictionary only grows and an id's value never changes. */
+interface Kept<T> {
+  table: T;
+  filled: number;
+}
+const kept = new WeakMap<object, Map<string, Kept<Uint8Array | Float64Array>>>();
+/** Tables kept per event table, the least recently used dropped first (each is a few bytes per dictionary value). */
+const MAX_KEPT = 16;
+
+/**
+ * A table over every value id now, from the one kept under `name` (extended to the new ids) or made; `name`
+ * undefined: made and not kept. Undefined when more than `maxValues` ids would need evaluating.
+ */
+function keptTable<T extends Uint8Array | Float64Array>(events: SnapshotColumns, name: string | undefined, maxValues: number, make: (length: number) => T, valueOf: (id: number) => number): T | undefined {
   const count = events.valueCount();
-  if (count > source.maxValues) return undefined;
-  const num = new Float64Array(new SharedArrayBuffer(8 * Math.max(1, count)));
-  for (let id = 0; id < count; id++) num[id] = numericForm(events.valueOfId(id));
-  return num;
+  let byName = kept.get(events);
+  if (!byName) kept.set(events, (byName = new Map()));
+  const old = name === undefined ? undefined : (byName.get(name) as Kept<T> | undefined);
+  const from = old?.filled ?? 0;
+  if (count - from > maxValues) return undefined;
+  let table = old?.table;
+  if (table === undefined || table.length < count) {
+    // Room to grow: capture adds values, and a running scan keeps reading the table it was given.
+    const grown = make(Math.max(1, Math.ceil(count * 1.25)));
+    if (table) grown.set(table.subarray(0, from));
+    table = grown;
+  }
+  for (let id = from; id < count; id++) table[id] = valueOf(id);
+  if (name !== undefined) {
+    byName.delete(name);
+    byName.set(name, { table, filled: count });
+    if (byName.size > MAX_KEPT) byName.delete(byName.keys().next().value!);
+  }
+  return table;
 }
 
 const sharedBytes = (length: number): Uint8Array => new Uint8Array(new SharedArrayBuffer(Math.max(1, length)));

@@ -133,6 +133,31 @@ describe("property maths over partitions equal the general scan's, to the bit", 
   for (const [name, filter] of MATH_TRENDS) it(name, () => equalsGeneralScan(computeTrends, filter, /"(count|aggregated_value)":[1-9]/));
 });
 
+describe("per-value verdicts kept between queries", () => {
+  it("are extended to the values capture adds, with the general scan's answers", async () => {
+    const clock = createClock(NOW.getTime());
+    const own = await createStore(generatedState({ seed: 13, now: NOW, events: 20_000 }, NOW.getTime()), clock, null, { persist: false });
+    const filter = {
+      events: [{ id: "$pageview", math: "sum", math_property: "load_ms", properties: [{ key: "$browser", value: "^(Chrome|Brave)$", operator: "regex", type: "event" }] }],
+      date_from: "-90d",
+    };
+    const answers = () => {
+      const table = own.analysisData.events("1");
+      const records: EventList = [...table].map((row) => row.toJSON());
+      const before = parallelScanStats().partitioned;
+      const fromColumns = computeTrends(table, filter as never, analysisContextOf(own, NOW, table)) as { count: number }[];
+      expect(parallelScanStats().partitioned).toBeGreaterThan(before);
+      expect(fromColumns).toEqual(computeTrends(records, filter as never, analysisContextOf(own, NOW, records)));
+      return fromColumns[0]!.count;
+    };
+    expect(answers()).toBe(0);
+    // New values of both properties (a browser and numbers never seen), some as numeric text.
+    const added = Array.from({ length: 40 }, (_, n) => ({ ...event(n, NOW.getTime() - 3_600_000 - n * 60_000), event: "$pageview", properties: { $browser: n % 2 ? "Brave" : "Chrome", load_ms: n % 4 === 1 ? String(n + 0.25) : n + 0.5 } }));
+    await own.events.append("1", added);
+    expect(answers()).toBe(added.reduce((sum, e) => sum + Number(e.properties.load_ms), 0));
+  });
+});
+
 describe("a series the columns cannot answer", () => {
   const FALLBACKS: [string, Record<string, unknown>][] = [
     ["a group property condition", pageviews([{ key: "industry", value: ["software", "fintech"], type: "group", group_type_index: 0 }])],
