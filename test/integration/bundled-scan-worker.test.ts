@@ -47,7 +47,7 @@ async function run(task: string, colsOf: object, job: object, parts: number) {
 
 it("counts rows as the main thread does", { timeout: 30_000 }, async () => {
   while (Atomics.load(signal, 1) !== 1) await new Promise((r) => setTimeout(r, 10));
-  const job: CountJob = { start: 0, end: ROWS, wanted: Uint8Array.from([1, 0, 1]), edges: Float64Array.from([0, 20 * 60_000, ROWS * 60_000]), mode: "count", keyPos: null, words: 1, didCode: null, filter: null, mathPos: null, num: null };
+  const job: CountJob = { start: 0, end: ROWS, wanted: Uint8Array.from([1, 0, 1]), edges: Float64Array.from([0, 20 * 60_000, ROWS * 60_000]), mode: "count", keyPos: null, words: 1, didCode: null, filter: null, mathPos: null, num: null, sessionOf: null, noSession: 0 };
   const { reply, taken } = await run("count", cols, job, 2);
   expect(taken).toBe(2);
   expect(reply.crash).toBeUndefined();
@@ -72,7 +72,7 @@ const valuesPerBucket = (result: CountResult, buckets: number): number[][] => {
 
 it("counts filtered rows and gathers a property's numbers as the main thread does", { timeout: 30_000 }, async () => {
   while (Atomics.load(signal, 1) !== 1) await new Promise((r) => setTimeout(r, 10));
-  const base = { start: 0, end: ROWS, wanted: null, edges: Float64Array.from([0, 15 * 60_000, ROWS * 60_000]), keyPos: null, words: 1, didCode: null, filter: filtered };
+  const base = { start: 0, end: ROWS, wanted: null, edges: Float64Array.from([0, 15 * 60_000, ROWS * 60_000]), keyPos: null, words: 1, didCode: null, filter: filtered, sessionOf: null, noSession: 0 };
   const count: CountJob = { ...base, mode: "count", mathPos: null, num: null };
   const counted = await run("count", valueCols, count, 2);
   expect(counted.reply.crash).toBeUndefined();

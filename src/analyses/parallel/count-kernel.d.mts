@@ -28,6 +28,10 @@ export interface CountJob {
   mathPos: Int32Array | null;
   /** values: the number of each value id (NaN: not a number, skipped). */
   num: Float64Array | null;
+  /** unique over sessions: each value id's session code (`keyPos`: where the session id sits); null = distinct ids. */
+  sessionOf: Int32Array | null;
+  /** unique over sessions: the code of an event without a session id. */
+  noSession: number;
 }
 
 /**

@@ -2,7 +2,7 @@
 // alike. No closure per row: the name test is one read of a byte per name id, and a bucket is a run of rows.
 //
 // Modes: "count" events per bucket; "unique" a bitset per bucket over distinct-id ids (the caller maps ids to
-// persons once per id, not per event); "breakdown" events per bucket per value id of one property (code 0: the
+// persons once per id, not per event), or over session codes (`sessionOf` a value id's, of the `keyPos` property); "breakdown" events per bucket per value id of one property (code 0: the
 // event lacks it, else value id + 1), or by a person property's code per distinct id (`didCode`); "values" the
 // numbers of one property (`mathPos`, `num`) in row order, kept per chunk so that the caller aggregates them in the
 // general scan's order (with a breakdown: each value's code beside it). `filter`, when set, tests each row first.
@@ -93,10 +93,16 @@ function tallyBucket(cols, job, from, to, b, tally) {
   } else if (tally.mode === "unique") {
     const bits = tally.bits;
     const base = b * words;
+    const { sessionOf, keyPos } = job;
     for (let i = from; i < to; i++) {
       if (wanted !== null && wanted[name[i]] === 0) continue;
       if (filter !== null && !passes(filter, cols, i)) continue;
-      const d = did[i];
+      let d;
+      if (sessionOf === null) d = did[i];
+      else {
+        const p = keyPos[cols.shape[i]];
+        d = p < 0 ? job.noSession : sessionOf[cols.vals[cols.voff[i] + p]];
+      }
       bits[base + (d >>> 5)] |= 1 << (d & 31);
     }
   } else if (tally.mode === "values") tallyValues(cols, job, from, to, b, tally.part);

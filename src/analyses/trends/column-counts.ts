@@ -7,8 +7,9 @@ import type { Actor } from "../shared/actors.ts";
 import type { AnalysisContext } from "../shared/context.ts";
 import { BREAKDOWN_NULL, breakdownText, type BreakdownDef, type PropertyPart } from "../shared/breakdown.ts";
 import type { Buckets } from "../shared/buckets.ts";
-import { MATHS, type Windows } from "./maths.ts";
-import { kernelFilterOf, numbersOfValues, type TableSource } from "./column-filter.ts";
+import { MATHS, SESSION_PROPERTY, type Windows } from "./maths.ts";
+import { kernelFilterOf, type TableSource } from "./column-filter.ts";
+import { numbersOfValues, sessionCodes } from "./value-tables.ts";
 import { AGGREGATES } from "../shared/math.ts";
 import type { EventMatcher } from "../shared/entity-match.ts";
 import { hasSnapshots, type SnapshotColumns } from "../shared/event-read.ts";
@@ -19,7 +20,7 @@ import type { TrendSpec } from "./filter.ts";
 
 /**
  * The commonest trend series counted straight from the columns, over every core (../parallel/pool.ts): total
- * count, daily (weekly, monthly) actives by persons, the property maths (sum, avg, min, max, median, pNN), with or
+ * count, daily (weekly, monthly) actives by persons, unique sessions, the property maths (sum, avg, min, max, median, pNN), with or
  * without a breakdown by one event or person property, under property conditions on event properties, person
  * properties and cohorts (column-filter.ts). Anything else (other maths, other filters, actors lists) takes the
  * general scan; both give the same numbers.
@@ -54,6 +55,7 @@ function modeOf(s: CountSeries): CountJob["mode"] | undefined {
   if (s.collectActors || filterTreeOf(s.matcher.rest) === undefined) return undefined;
   const math = s.entity.math ?? "total";
   if (MATHS[math]?.kind === "property") return s.spec.groupIndex === undefined && (!s.spec.breakdown || breakdownPart(s.spec.breakdown)) ? "values" : undefined;
+  if (math === "unique_session") return !s.spec.breakdown && s.spec.groupIndex === undefined ? "unique" : undefined;
   if (!s.spec.breakdown) {
     if (math === "total") return "count";
     const actives = math === "dau" || ((math === "weekly_active" || math === "monthly_active") && s.windows !== undefined);
@@ -69,6 +71,8 @@ interface JobInputs {
   windows?: Windows;
   spec?: Pick<TrendSpec, "breakdown">;
   mathProperty?: string;
+  /** unique counts sessions (`$session_id`), not persons. */
+  sessions?: boolean;
   ctx: CountSeries["ctx"];
 }
 
@@ -77,17 +81,20 @@ function jobOf(events: SnapshotColumns, snap: ScanSnapshot, s: JobInputs, mode: 
   const edges = s.windows ? windowEdges(s.windows) : s.buckets.edges;
   const [from, to] = s.windows ? indexRange(events, edges[0]!, edges[edges.length - 1]! - 1) : indexRange(events, s.buckets.from, s.buckets.to);
   const [start, end] = [Math.min(from, snap.length), Math.min(to, snap.length)];
-  const words = Math.ceil(snap.distinctIds / 32);
+  const maxValues = end - start;
+  const sessions = mode === "unique" && s.sessions ? sessionCodes(events, maxValues) : null;
+  if (sessions === undefined) return undefined;
+  const words = Math.ceil((sessions ? sessions.codes : snap.distinctIds) / 32);
   if (mode === "unique" && words * (edges.length - 1) > MAX_BITSET_WORDS) return undefined;
-  const source: TableSource = { events, shapes: snap.shapes, actors: () => actorTableOf(s.ctx, events, snap.distinctIds), maxValues: end - start };
+  const source: TableSource = { events, shapes: snap.shapes, actors: () => actorTableOf(s.ctx, events, snap.distinctIds), maxValues };
   const filter = kernelFilterOf(s.matcher.rest, source);
   if (filter === undefined) return undefined;
-  const num = mode === "values" ? numbersOfValues(source) : null;
+  const num = mode === "values" ? numbersOfValues(events, maxValues) : null;
   if (num === undefined) return undefined;
   const part = breakdownPart(s.spec?.breakdown);
-  const keyPos = (mode === "breakdown" || mode === "values") && part?.source === "event" ? positions(events, snap, part.key) : null;
+  const keyPos = sessions ? positions(events, snap, SESSION_PROPERTY) : (mode === "breakdown" || mode === "values") && part?.source === "event" ? positions(events, snap, part.key) : null;
   const mathPos = mode === "values" ? positions(events, snap, s.mathProperty ?? "") : null;
-  return { start, end, wanted: wantedNames(events, snap, s.matcher), edges: Float64Array.from(edges), mode, keyPos, words, didCode: null, filter, mathPos, num };
+  return { start, end, wanted: wantedNames(events, snap, s.matcher), edges: Float64Array.from(edges), mode, keyPos, words, didCode: null, filter, mathPos, num, sessionOf: sessions?.codeOf ?? null, noSession: sessions?.none ?? 0 };
 }
 
 /** 1 at the name ids the matcher takes; null when it takes every name. */
@@ -114,7 +121,7 @@ export function startColumnCounts(events: EventList, s: CountSeries): { pending:
   const mode = modeOf(s);
   if (mode === undefined || !hasSnapshots(events)) return undefined;
   const snap = events.scanSnapshot();
-  const job = jobOf(events, snap, { ...s, mathProperty: s.entity.math_property }, mode);
+  const job = jobOf(events, snap, { ...s, mathProperty: s.entity.math_property, sessions: s.entity.math === "unique_session" }, mode);
   if (!job) return undefined;
   const part = mode === "breakdown" || mode === "values" ? breakdownPart(s.spec.breakdown) : undefined;
   const persons = part?.source === "person" ? personCodes(actorTableOf(s.ctx, events, snap.distinctIds), part) : undefined;
@@ -197,6 +204,7 @@ function personCodes(table: ActorTable, part: PropertyPart): { didCode: Int32Arr
 /** Counts per key from the merged result: distinct-id bits become persons, value ids become breakdown keys. */
 function keyedCounts(events: SnapshotColumns, snap: ScanSnapshot, s: CountSeries, result: CountResult, keyOf: (code: number) => string): Map<string, number[]> {
   if (result.mode === "count") return new Map([["", Array.from(result.counts)]]);
+  if (result.mode === "unique" && s.entity.math === "unique_session") return new Map([["", setBitsPerBucket(result.bits, s.buckets.length)]]);
   if (result.mode === "unique") {
     const { slotOfDid } = actorTableOf(s.ctx, events, snap.distinctIds);
     return new Map([["", s.windows ? personsPerWindow(slotOfDid, result.bits, s.windows) : personsPerBucket(slotOfDid, result.bits, s.buckets.length)]]);
@@ -248,6 +256,16 @@ function personsPerWindow(slotOfDid: Int32Array, bits: Int32Array, windows: Wind
   const counts = new Array<number>(spans.length).fill(0);
   forEachPersonIn(slotOfDid, bits, edges.length - 1, spans, (_slot, w) => counts[w]!++);
   return counts;
+}
+
+/** Ids per bucket in one bitset per bucket (sessions: a code is one session). */
+function setBitsPerBucket(bits: Int32Array, buckets: number): number[] {
+  const words = buckets === 0 ? 0 : bits.length / buckets;
+  return Array.from({ length: buckets }, (_, b) => {
+    let n = 0;
+    for (let w = b * words; w < (b + 1) * words; w++) for (let x = bits[w]!; x !== 0; x &= x - 1) n++;
+    return n;
+  });
 }
 
 /** Distinct persons per bucket from the distinct-id bitsets. */

@@ -3,7 +3,7 @@ import type { KernelFilter } from "../parallel/count-kernel.mjs";
 import type { ActorTable } from "../shared/actor-table.ts";
 import type { SnapshotColumns } from "../shared/event-read.ts";
 import { filterTreeOf, type FilterTree, type RowPredicate } from "../shared/property-filter.ts";
-import { numericForm } from "../shared/property-operators.ts";
+import { keptTable } from "./value-tables.ts";
 
 /**
  * A series' property conditions as the count kernel tests them: per value id of one event property, or per
@@ -72,46 +72,6 @@ function personVerdicts(test: RowPredicate, table: ActorTable): Uint8Array {
   const accept = sharedBytes(table.slotOfDid.length);
   table.slotOfDid.forEach((slot, d) => (accept[d] = bySlot[slot]!));
   return accept;
-}
-
-/** The number of each value id as the property maths read it (numericForm: NaN when not a number); undefined past `maxValues`. */
-export const numbersOfValues = (source: TableSource): Float64Array | undefined =>
-  keptTable(source.events, "numbers", source.maxValues, (n) => new Float64Array(new SharedArrayBuffer(8 * n)), (id) => numericForm(source.events.valueOfId(id)));
-
-/** Per-value tables kept per event table: its dictionary only grows and an id's value never changes. */
-interface Kept<T> {
-  table: T;
-  filled: number;
-}
-const kept = new WeakMap<object, Map<string, Kept<Uint8Array | Float64Array>>>();
-/** Tables kept per event table, the least recently used dropped first (each is a few bytes per dictionary value). */
-const MAX_KEPT = 16;
-
-/**
- * A table over every value id now, from the one kept under `name` (extended to the new ids) or made; `name`
- * undefined: made and not kept. Undefined when more than `maxValues` ids would need evaluating.
- */
-function keptTable<T extends Uint8Array | Float64Array>(events: SnapshotColumns, name: string | undefined, maxValues: number, make: (length: number) => T, valueOf: (id: number) => number): T | undefined {
-  const count = events.valueCount();
-  let byName = kept.get(events);
-  if (!byName) kept.set(events, (byName = new Map()));
-  const old = name === undefined ? undefined : (byName.get(name) as Kept<T> | undefined);
-  const from = old?.filled ?? 0;
-  if (count - from > maxValues) return undefined;
-  let table = old?.table;
-  if (table === undefined || table.length < count) {
-    // Room to grow: capture adds values, and a running scan keeps reading the table it was given.
-    const grown = make(Math.max(1, Math.ceil(count * 1.25)));
-    if (table) grown.set(table.subarray(0, from));
-    table = grown;
-  }
-  for (let id = from; id < count; id++) table[id] = valueOf(id);
-  if (name !== undefined) {
-    byName.delete(name);
-    byName.set(name, { table, filled: count });
-    if (byName.size > MAX_KEPT) byName.delete(byName.keys().next().value!);
-  }
-  return table;
 }
 
 const sharedBytes = (length: number): Uint8Array => new Uint8Array(new SharedArrayBuffer(Math.max(1, length)));

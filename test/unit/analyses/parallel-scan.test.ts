@@ -127,9 +127,12 @@ const MATH_TRENDS: [string, Record<string, unknown>][] = [
   ["median broken down by normalised url", durations("median", { breakdown: "$current_url", breakdown_normalize_url: true, breakdown_type: "event" })],
   ["p95 broken down by a person property", purchases("p95", { breakdown: "plan", breakdown_type: "person" })],
   ["max broken down by a property few events have", durations("max", { breakdown: "amount", breakdown_type: "event" })],
+  ["unique sessions by day", { events: [{ id: "$pageview", math: "unique_session" }], ...last60 }],
+  ["unique sessions of every event by week, filtered", { events: [{ id: null, type: "events", math: "unique_session", properties: [{ key: "$browser", value: "Safari", operator: "icontains", type: "event" }] }], date_from: "-90d", interval: "week" }],
+  ["unique sessions as one value", { events: [{ id: null, type: "events", math: "unique_session" }], display: "BoldNumber", ...last60 }],
 ];
 
-describe("property maths over partitions equal the general scan's, to the bit", () => {
+describe("property maths and unique sessions over partitions equal the general scan's, to the bit", () => {
   for (const [name, filter] of MATH_TRENDS) it(name, () => equalsGeneralScan(computeTrends, filter, /"(count|aggregated_value)":[1-9]/));
 });
 
@@ -155,6 +158,26 @@ describe("per-value verdicts kept between queries", () => {
     const added = Array.from({ length: 40 }, (_, n) => ({ ...event(n, NOW.getTime() - 3_600_000 - n * 60_000), event: "$pageview", properties: { $browser: n % 2 ? "Brave" : "Chrome", load_ms: n % 4 === 1 ? String(n + 0.25) : n + 0.5 } }));
     await own.events.append("1", added);
     expect(answers()).toBe(added.reduce((sum, e) => sum + Number(e.properties.load_ms), 0));
+  });
+});
+
+describe("unique sessions over the columns", () => {
+  it("count a number and its text as one session, and events without one as one more, as the general scan does", async () => {
+    const clock = createClock(NOW.getTime());
+    const own = await createStore(generatedState({ seed: 14, now: NOW, events: 20_000 }, NOW.getTime()), clock, null, { persist: false });
+    const at = (n: number) => NOW.getTime() - 3 * DAY + n * 60_000;
+    const sessions: unknown[] = [7, "7", null, undefined, "s-1", 7.5, "7.5", true, "true"];
+    const odd = sessions.map((id, n) => ({ ...event(n, at(n)), event: "odd_session", properties: id === undefined ? {} : { $session_id: id } }));
+    await own.events.append("1", odd);
+    const filter = { events: [{ id: "odd_session", math: "unique_session" }], date_from: "-90d" };
+    const table = own.analysisData.events("1");
+    const records: EventList = [...table].map((row) => row.toJSON());
+    const before = parallelScanStats().partitioned;
+    const fromColumns = computeTrends(table, filter as never, analysisContextOf(own, NOW, table)) as { count: number }[];
+    expect(parallelScanStats().partitioned).toBeGreaterThan(before);
+    // "7", "", "s-1", "7.5", "true".
+    expect(fromColumns[0]!.count).toBe(5);
+    expect(fromColumns).toEqual(computeTrends(records, filter as never, analysisContextOf(own, NOW, records)));
   });
 });
 
@@ -312,6 +335,8 @@ const jobFor = (table: EventTable, snap: ScanSnapshot, mode: CountJob["mode"]): 
   filter: null,
   mathPos: null,
   num: null,
+  sessionOf: null,
+  noSession: 0,
 });
 
 /** The columns copied: what a scan of the snapshot must see whatever happens to the table afterwards. */
