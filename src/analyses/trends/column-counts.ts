@@ -13,7 +13,7 @@ import { numbersOfValues, sessionCodes } from "./value-tables.ts";
 import { AGGREGATES } from "../shared/math.ts";
 import type { EventMatcher } from "../shared/entity-match.ts";
 import { hasSnapshots, type SnapshotColumns } from "../shared/event-read.ts";
-import { ALWAYS, filterTreeOf } from "../shared/property-filter.ts";
+import { filterTreeOf } from "../shared/property-filter.ts";
 import { indexRange } from "../shared/scan.ts";
 import type { SeriesEntity } from "../shared/series.ts";
 import type { TrendSpec } from "./filter.ts";
@@ -224,10 +224,10 @@ function keyedCounts(events: SnapshotColumns, snap: ScanSnapshot, s: CountSeries
 /**
  * Per actor (persons, not groups) with activity, the buckets in which it performed the matcher's events, ascending:
  * the distinct-id bitsets of daily actives, counted over every core, then read per person. Undefined when the
- * general scan must run (a property condition, too many distinct ids for the bitsets).
+ * general scan must run (a condition the kernel cannot test, too many distinct ids for the bitsets).
  */
 export function activeBucketsOfActors(events: EventList, matcher: EventMatcher, buckets: Buckets, ctx: CountSeries["ctx"]): Map<Actor, number[]> | undefined {
-  if (matcher.rest !== ALWAYS || !hasSnapshots(events)) return undefined;
+  if (!hasSnapshots(events)) return undefined;
   const snap = events.scanSnapshot();
   const job = jobOf(events, snap, { matcher, buckets, ctx }, "unique");
   if (!job) return undefined;

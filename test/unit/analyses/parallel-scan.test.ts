@@ -225,6 +225,7 @@ describe("funnels over the columns equal the single-threaded funnels", () => {
 });
 
 const LIFECYCLE: [string, Record<string, unknown>][] = [
+  ["lifecycle of test accounts left out, under a person condition", { insight: "LIFECYCLE", events: [{ id: "$pageview", properties: [{ key: "plan", value: "free", operator: "is_not", type: "person" }] }], filter_test_accounts: true, ...last60 }],
   ["daily lifecycle", { insight: "LIFECYCLE", events: [{ id: "$pageview" }], ...last60 }],
   ["weekly lifecycle of sign-ups", { insight: "LIFECYCLE", events: [{ id: "signed_up" }], date_from: "-90d", interval: "week" }],
 ];
@@ -244,6 +245,7 @@ const CORRELATION: [string, Record<string, unknown>][] = [
   ["event property correlation", { ...threeSteps, funnel_correlation_type: "event_with_properties", funnel_correlation_event_names: ["activated", "$pageleave", "$autocapture", "$identify", "$screen", "insight_created"] }],
 ];
 const STICKINESS: [string, Record<string, unknown>][] = [
+  ["stickiness under an event and a cohort condition", { insight: "STICKINESS", events: [{ id: "$pageview", properties: [{ key: "$browser", value: "Chrome", type: "event" }] }], properties: [{ key: "id", value: 1, type: "cohort" }], ...last60 }],
   ["daily stickiness", { insight: "STICKINESS", events: [{ id: "$pageview" }], ...last60 }],
   ["weekly stickiness of any event", { insight: "STICKINESS", events: [{ id: null, type: "events" }], date_from: "-90d", interval: "week" }],
   ["stickiness of two series against the previous period", { insight: "STICKINESS", events: [{ id: "$pageview" }, { id: "signed_up" }], compare: true, date_from: "-30d", interval: "day" }],
@@ -266,7 +268,7 @@ describe("an analysis for a request", () => {
     ["TRENDS", { events: [{ id: "$pageview" }, { id: "signed_up", math: "dau" }], breakdown: "$browser", breakdown_type: "event", ...last60 }],
     ["TRENDS", { events: [{ id: "$pageview", properties: [chromeOrPro] }, { id: null, type: "events", math: "p90", math_property: "duration_ms" }], filter_test_accounts: true, ...last60 }],
     ["FUNNELS", { ...threeSteps, funnel_viz_type: "trends" }],
-    ["STICKINESS", STICKINESS[2]![1]],
+    ["STICKINESS", STICKINESS[3]![1]],
   ];
   for (const [kind, filter] of cases) {
     it(`leaves every scan to the workers, with the same answer (${kind.toLowerCase()}${filter.filter_test_accounts ? ", filtered, a property math" : ""})`, async () => {
