@@ -2,10 +2,11 @@
 // alike. No closure per row: the name test is one read of a byte per name id, and a bucket is a run of rows.
 //
 // Modes: "count" events per bucket; "unique" a bitset per bucket over distinct-id ids (the caller maps ids to
-// persons once per id, not per event), or over session codes (`sessionOf` a value id's, of the `keyPos` property); "breakdown" events per bucket per value id of one property (code 0: the
-// event lacks it, else value id + 1), or by a person property's code per distinct id (`didCode`); "values" the
-// numbers of one property (`mathPos`, `num`) in row order, kept per chunk so that the caller aggregates them in the
-// general scan's order (with a breakdown: each value's code beside it). `filter`, when set, tests each row first.
+// persons once per id, not per event), or over session codes (`sessionOf`: each value id's code, `keyPos`: where the
+// session id sits); "breakdown" events per bucket per value id of one property (code 0: the event lacks it, else
+// value id + 1), or by a person property's code per distinct id (`didCode`); "values" the numbers of one property
+// (`mathPos`, `num`) in row order, kept per chunk so that the caller aggregates them in the general scan's order
+// (with a breakdown: each value's code beside it). `filter`, when set, tests each row first.
 
 /**
  * Whether row `i` passes `f`: AND/OR nodes over leaves that read one property's value id (`accept[id]`, `absent`

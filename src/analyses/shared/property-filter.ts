@@ -28,7 +28,7 @@ export const ALWAYS: RowPredicate = () => true;
  */
 export type FilterTree =
   | { kind: "and" | "or"; of: FilterTree[]; sig?: string; test: RowPredicate }
-  | { kind: "event"; key: string; sig: string; test: RowPredicate }
+  | { kind: "event"; key: string; sig?: string; test: RowPredicate }
   | { kind: "person"; test: RowPredicate };
 
 /** Trees of the predicates compiled here; a predicate without one (group filters, action steps) is opaque. */
@@ -49,7 +49,7 @@ const described = (test: RowPredicate, tree: TreeShape | undefined): RowPredicat
 function groupTree(kind: "and" | "or", children: RowPredicate[]): TreeShape | undefined {
   const of = children.map(filterTreeOf);
   if (!of.every((t) => t !== undefined)) return undefined;
-  const sigs = of.map((t) => ("sig" in t ? t.sig : undefined));
+  const sigs = of.map((t) => (t.kind === "person" ? undefined : t.sig));
   return sigs.every((sig) => sig !== undefined) ? { kind, of, sig: `${kind}(${sigs.join(",")})` } : { kind, of };
 }
 trees.set(ALWAYS, { kind: "and", of: [], test: ALWAYS });
@@ -128,9 +128,19 @@ function compileFilter(filter: Loose, ctx: FilterContext, attr: string): RowPred
   }, { kind: "event", key, sig: signature(key, operator, filter.value, ctx) });
 }
 
-/** An event condition's signature: its key, operator and value, and the clock where the operator reads it (dates). */
-const signature = (key: string, operator: string, value: unknown, ctx: FilterContext): string =>
-  JSON.stringify([key, operator, value ?? null, operator.startsWith("is_date_") ? [ctx.now, ctx.timezone] : null]);
+/**
+ * An event condition's signature: its key, operator and value, and the clock where the operator reads it (dates).
+ * None when the value holds something JSON cannot tell apart (undefined reads as null, yet compares differently).
+ */
+function signature(key: string, operator: string, value: unknown, ctx: FilterContext): string | undefined {
+  let exact = true;
+  const text = JSON.stringify([key, operator, value, operator.startsWith("is_date_") ? [ctx.now, ctx.timezone] : null], (_k, v: unknown) => {
+    if (v !== undefined && typeof v !== "function" && typeof v !== "symbol" && typeof v !== "bigint") return v;
+    exact = false;
+    return null;
+  });
+  return exact ? text : undefined;
+}
 
 /** Cohort membership of the attributed person; `not_in` or `negation` negates; an unknown cohort has no members. */
 function compileCohort(filter: Loose, cohorts: readonly ResolvedCohort[]): RowPredicate {

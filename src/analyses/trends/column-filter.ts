@@ -55,7 +55,7 @@ function valueLeaf(tree: FilterTree, key: string, source: TableSource): KernelFi
   // A null-prototype bag: a key absent from it reads undefined, as from a stored row.
   const properties: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   const probe = { properties } as EventRecord;
-  const name = "sig" in tree && tree.sig !== undefined ? `filter:${tree.sig}` : undefined;
+  const name = tree.kind !== "person" && tree.sig !== undefined ? `filter:${tree.sig}` : undefined;
   const verdict = (id: number): number => {
     properties[key] = events.valueOfId(id);
     return tree.test(probe, undefined) ? 1 : 0;
