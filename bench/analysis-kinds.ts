@@ -20,6 +20,8 @@ const KINDS: Record<string, (from: string, daysBack: number) => { kind: Analysis
   "trend dau": (from) => ({ kind: "TRENDS", filter: { events: [{ ...pageviews[0], math: "dau" }], date_from: from } }),
   "trend weekly active": (from) => ({ kind: "TRENDS", filter: { events: [{ ...pageviews[0], math: "weekly_active" }], date_from: from } }),
   "trend $browser breakdown": (from) => ({ kind: "TRENDS", filter: { events: pageviews, breakdown: "$browser", breakdown_type: "event", date_from: from } }),
+  "trend filtered $browser = Chrome": (from) => ({ kind: "TRENDS", filter: { events: [{ ...pageviews[0], properties: [{ key: "$browser", value: "Chrome", operator: "exact", type: "event" }] }], date_from: from } }),
+  "trend sum of duration_ms": (from) => ({ kind: "TRENDS", filter: { events: [{ id: "$pageleave", type: "events", math: "sum", math_property: "duration_ms" }], date_from: from } }),
   "trend plan (person) breakdown": (from) => ({ kind: "TRENDS", filter: { events: pageviews, breakdown: "plan", breakdown_type: "person", date_from: from } }),
   "funnel 3 steps": (from) => ({ kind: "FUNNELS", filter: { insight: "FUNNELS", events: funnelSteps, date_from: from } }),
   "funnel strict": (from) => ({ kind: "FUNNELS", filter: { insight: "FUNNELS", events: funnelSteps, funnel_order_type: "strict", date_from: from } }),

@@ -346,6 +346,10 @@ export class EventTable {
     const empty = this.dict.values.findString("");
     return empty === undefined ? [this.dict.values.id(null)] : [this.dict.values.id(null), empty];
   }
+  /** Values in the dictionary (shared by the store's tables): every value id in the rows is below it. */
+  valueCount(): number {
+    return this.dict.values.values.length;
+  }
 
   nameOfId(id: number): string {
     return this.dict.names.values[id]!;

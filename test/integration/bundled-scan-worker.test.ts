@@ -4,7 +4,7 @@
  */
 import { MessageChannel, receiveMessageOnPort, Worker } from "node:worker_threads";
 import { afterAll, expect, it } from "vitest";
-import { countRows, type CountJob } from "../../src/analyses/parallel/count-kernel.mjs";
+import { countRows, type CountJob, type CountResult, type KernelFilter } from "../../src/analyses/parallel/count-kernel.mjs";
 import { funnelChunkRows, funnelPart, type FunnelColumns, type FunnelPartJob, type FunnelRowsJob, type PartBest } from "../../src/analyses/funnels/partition.ts";
 import { correlateRows, type CorrelationColumns, type CorrelationJob } from "../../src/analyses/correlation/partition.ts";
 import { firstSeenRows, type FirstSeenColumns, type FirstSeenJob } from "../../src/analyses/retention/partition.ts";
@@ -49,11 +49,45 @@ async function run(task: string, colsOf: object, job: object, parts: number) {
 
 it("counts rows as the main thread does", { timeout: 30_000 }, async () => {
   while (Atomics.load(signal, 1) !== 1) await new Promise((r) => setTimeout(r, 10));
-  const job: CountJob = { start: 0, end: ROWS, wanted: Uint8Array.from([1, 0, 1]), edges: Float64Array.from([0, 20 * 60_000, ROWS * 60_000]), mode: "count", keyPos: null, words: 1, didCode: null };
+  const job: CountJob = { start: 0, end: ROWS, wanted: Uint8Array.from([1, 0, 1]), edges: Float64Array.from([0, 20 * 60_000, ROWS * 60_000]), mode: "count", keyPos: null, words: 1, didCode: null, filter: null, mathPos: null, num: null, sessionOf: null, noSession: 0 };
   const { reply, taken } = await run("count", cols, job, 2);
   expect(taken).toBe(2);
   expect(reply.crash).toBeUndefined();
   expect(reply.result).toEqual(countRows(cols, job));
+});
+
+// The same rows, each with one property (shape 0 has one key) whose value id is the row number mod 4.
+const valueCols = { ...cols, voff: shared((b) => new Uint32Array(b), Array.from({ length: ROWS }, (_, i) => i)), vals: shared((b) => new Uint32Array(b), Array.from({ length: ROWS }, (_, i) => i % 4)) };
+const filtered: KernelFilter = {
+  kind: "or",
+  of: [
+    { kind: "value", keyPos: Int32Array.from([0]), accept: shared((b) => new Uint8Array(b), [1, 0, 1, 0]), absent: 0 },
+    { kind: "did", accept: shared((b) => new Uint8Array(b), [0, 0, 0, 1, 1]) },
+  ],
+};
+
+/** A values result's numbers per bucket, chunks in order. */
+const valuesPerBucket = (result: CountResult, buckets: number): number[][] => {
+  if (result.mode !== "values") throw new Error("values expected");
+  return Array.from({ length: buckets }, (_, b) => result.parts.flatMap((p) => Array.from(p.values.subarray(p.starts[b], p.ends[b]))));
+};
+
+it("counts filtered rows and gathers a property's numbers as the main thread does", { timeout: 30_000 }, async () => {
+  while (Atomics.load(signal, 1) !== 1) await new Promise((r) => setTimeout(r, 10));
+  const base = { start: 0, end: ROWS, wanted: null, edges: Float64Array.from([0, 15 * 60_000, ROWS * 60_000]), keyPos: null, words: 1, didCode: null, filter: filtered, sessionOf: null, noSession: 0 };
+  const count: CountJob = { ...base, mode: "count", mathPos: null, num: null };
+  const counted = await run("count", valueCols, count, 2);
+  expect(counted.reply.crash).toBeUndefined();
+  expect(counted.reply.result).toEqual(countRows(valueCols, count));
+  // Value ids 0 and 2 pass (the even rows, numbers 1.5 and 4), and distinct ids 3 and 4 (rows 3 and 4 mod 5):
+  // minutes 0–14 hold 8 even rows and rows 3, 9, 13; minutes 15–39, 12 even rows and rows 19, 23, 29, 33, 39.
+  expect((countRows(valueCols, count) as { counts: Float64Array }).counts).toEqual(Float64Array.from([11, 17]));
+  const values: CountJob = { ...base, mode: "values", mathPos: Int32Array.from([0]), num: shared((b) => new Float64Array(b), [1.5, 2.25, 4, NaN]) };
+  const gathered = await run("count", valueCols, values, 2);
+  expect(gathered.reply.crash).toBeUndefined();
+  expect(valuesPerBucket(gathered.reply.result as CountResult, 2)).toEqual(valuesPerBucket(countRows(valueCols, values), 2));
+  // Row 3 (value id 3) has no number; rows 9 and 13 (value id 1) hold 2.25.
+  expect(valuesPerBucket(countRows(valueCols, values), 2)[0]).toEqual([1.5, 4, 1.5, 4, 1.5, 2.25, 4, 1.5, 2.25, 4]);
 });
 
 it("keeps a funnel's rows by part, then counts its attempts and tallies its trends, as the main thread does", { timeout: 30_000 }, async () => {

@@ -2,8 +2,35 @@
 // alike. No closure per row: the name test is one read of a byte per name id, and a bucket is a run of rows.
 //
 // Modes: "count" events per bucket; "unique" a bitset per bucket over distinct-id ids (the caller maps ids to
-// persons once per id, not per event); "breakdown" events per bucket per value id of one property (code 0: the
-// event lacks it, else value id + 1), or by a person property's code per distinct id (`didCode`).
+// persons once per id, not per event), or over session codes (`sessionOf`: each value id's code, `keyPos`: where the
+// session id sits); "breakdown" events per bucket per value id of one property (code 0: the event lacks it, else
+// value id + 1), or by a person property's code per distinct id (`didCode`); "values" the numbers of one property
+// (`mathPos`, `num`) in row order, kept per chunk so that the caller aggregates them in the general scan's order
+// (with a breakdown: each value's code beside it). `filter`, when set, tests each row first.
+
+/**
+ * Whether row `i` passes `f`: AND/OR nodes over leaves that read one property's value id (`accept[id]`, `absent`
+ * when the row lacks the key) or the distinct id (`accept[did]`: person properties, cohorts).
+ */
+function passes(f, cols, i) {
+  switch (f.kind) {
+    case "value": {
+      const p = f.keyPos[cols.shape[i]];
+      return (p < 0 ? f.absent : f.accept[cols.vals[cols.voff[i] + p]]) === 1;
+    }
+    case "did":
+      return f.accept[cols.did[i]] === 1;
+    case "and":
+      for (const c of f.of) if (!passes(c, cols, i)) return false;
+      return true;
+    default:
+      for (const c of f.of) if (passes(c, cols, i)) return true;
+      return false;
+  }
+}
+
+/** Whether row `i` is counted: its name wanted and the filter passed. */
+const counted = (cols, job, i) => (job.wanted === null || job.wanted[cols.name[i]] === 1) && (job.filter === null || passes(job.filter, cols, i));
 
 /** The first row of [lo, hi) whose time is ≥ t (rows are in time order). */
 function firstRowAtOrAfter(ts, lo, hi, t) {
@@ -20,7 +47,25 @@ export function newTally(job) {
   const buckets = job.edges.length - 1;
   if (job.mode === "count") return { mode: "count", counts: new Float64Array(buckets) };
   if (job.mode === "unique") return { mode: "unique", bits: new Int32Array(buckets * job.words) };
+  if (job.mode === "values") return { mode: "values", parts: [], part: null };
   return { mode: "breakdown", byValue: new Map() };
+}
+
+/** values: the rows that follow belong to chunk `k` (its values stay apart from other chunks'). */
+function openPart(tally, job, k) {
+  if (tally.mode !== "values") return;
+  const buckets = job.edges.length - 1;
+  tally.part = { chunk: k, values: [], codes: codesOf(job) ? [] : null, starts: new Int32Array(buckets), ends: new Int32Array(buckets) };
+  tally.parts.push(tally.part);
+}
+
+const codesOf = (job) => job.keyPos !== null || job.didCode !== null;
+
+/** The breakdown code of row `i`: the person property's code of its distinct id, else its value id + 1 (0: none). */
+function codeAt(cols, job, i) {
+  if (job.didCode !== null) return job.didCode[cols.did[i]];
+  const p = job.keyPos[cols.shape[i]];
+  return p < 0 ? 0 : cols.vals[cols.voff[i] + p] + 1;
 }
 
 /**
@@ -38,53 +83,95 @@ export function tallyRows(cols, job, start, end, tally) {
 
 /** Adds the rows [from, to), all in bucket `b`. */
 function tallyBucket(cols, job, from, to, b, tally) {
-  const { name, did, shape, voff, vals } = cols;
-  const { wanted, keyPos, words, didCode } = job;
+  const { name, did } = cols;
+  const { wanted, words, filter } = job;
   if (tally.mode === "count") {
     let n = 0;
-    if (wanted === null) n = to - from;
+    if (filter !== null) for (let i = from; i < to; i++) n += counted(cols, job, i) ? 1 : 0;
+    else if (wanted === null) n = to - from;
     else for (let i = from; i < to; i++) n += wanted[name[i]];
     tally.counts[b] += n;
   } else if (tally.mode === "unique") {
     const bits = tally.bits;
     const base = b * words;
+    const { sessionOf, keyPos } = job;
     for (let i = from; i < to; i++) {
       if (wanted !== null && wanted[name[i]] === 0) continue;
-      const d = did[i];
+      if (filter !== null && !passes(filter, cols, i)) continue;
+      let d;
+      if (sessionOf === null) d = did[i];
+      else {
+        const p = keyPos[cols.shape[i]];
+        d = p < 0 ? job.noSession : sessionOf[cols.vals[cols.voff[i] + p]];
+      }
       bits[base + (d >>> 5)] |= 1 << (d & 31);
     }
-  } else {
-    const byValue = tally.byValue;
-    const buckets = job.edges.length - 1;
-    let lastCode = -1;
-    let lastRow = null;
-    for (let i = from; i < to; i++) {
-      if (wanted !== null && wanted[name[i]] === 0) continue;
-      let code;
-      if (didCode !== null) code = didCode[did[i]];
-      else {
-        const p = keyPos[shape[i]];
-        code = p < 0 ? 0 : vals[voff[i] + p] + 1;
-      }
-      if (code !== lastCode) {
-        lastRow = byValue.get(code);
-        if (lastRow === undefined) byValue.set(code, (lastRow = new Float64Array(buckets)));
-        lastCode = code;
-      }
-      lastRow[b]++;
+  } else if (tally.mode === "values") tallyValues(cols, job, from, to, b, tally.part);
+  else tallyBreakdown(cols, job, from, to, b, tally.byValue);
+}
+
+/** Events per bucket per breakdown code (the code read inline: the commonest breakdown's hot loop). */
+function tallyBreakdown(cols, job, from, to, b, byValue) {
+  const { name, did, shape, voff, vals } = cols;
+  const { wanted, keyPos, didCode, filter } = job;
+  const buckets = job.edges.length - 1;
+  let lastCode = -1;
+  let lastRow = null;
+  for (let i = from; i < to; i++) {
+    if (wanted !== null && wanted[name[i]] === 0) continue;
+    if (filter !== null && !passes(filter, cols, i)) continue;
+    let code;
+    if (didCode !== null) code = didCode[did[i]];
+    else {
+      const p = keyPos[shape[i]];
+      code = p < 0 ? 0 : vals[voff[i] + p] + 1;
+    }
+    if (code !== lastCode) {
+      lastRow = byValue.get(code);
+      if (lastRow === undefined) byValue.set(code, (lastRow = new Float64Array(buckets)));
+      lastCode = code;
+    }
+    lastRow[b]++;
+  }
+}
+
+/**
+ * The property's numbers in row order (a bucket's rows are one run of them). Without a breakdown a row without a
+ * number adds nothing; with one it is kept as NaN, as its key still makes a (zero) row.
+ */
+function tallyValues(cols, job, from, to, b, part) {
+  const { shape, voff, vals } = cols;
+  const { mathPos, num } = job;
+  const codes = part.codes;
+  part.starts[b] = part.values.length;
+  for (let i = from; i < to; i++) {
+    if (!counted(cols, job, i)) continue;
+    const p = mathPos[shape[i]];
+    const v = p < 0 ? NaN : num[vals[voff[i] + p]];
+    if (codes === null) {
+      if (v === v) part.values.push(v);
+    } else {
+      part.values.push(v);
+      codes.push(codeAt(cols, job, i));
     }
   }
+  part.ends[b] = part.values.length;
 }
 
 /** A tally as a result (breakdown rows as two lists: what a worker posts back). */
 export function tallyResult(tally) {
+  if (tally.mode === "values") return { mode: "values", parts: tally.parts.map(packedPart) };
   if (tally.mode !== "breakdown") return tally;
   return { mode: "breakdown", codes: Int32Array.from(tally.byValue.keys()), rows: [...tally.byValue.values()] };
 }
 
+/** A values part in typed arrays (what a worker posts back cheaply). */
+const packedPart = (p) => ({ chunk: p.chunk, values: Float64Array.from(p.values), codes: p.codes && Int32Array.from(p.codes), starts: p.starts, ends: p.ends });
+
 /** The rows [job.start, job.end) counted in one pass. */
 export function countRows(cols, job) {
   const tally = newTally(job);
+  openPart(tally, job, 0);
   tallyRows(cols, job, job.start, job.end, tally);
   return tallyResult(tally);
 }
@@ -101,6 +188,7 @@ export function countChunks(cols, job, claim) {
   let taken = 0;
   for (let k = Atomics.add(state, 0, 1); k < total; k = Atomics.add(state, 0, 1)) {
     tally ??= newTally(job);
+    openPart(tally, job, k);
     tallyRows(cols, job, chunks[2 * k], chunks[2 * k + 1], tally);
     taken++;
   }
@@ -114,22 +202,29 @@ export function markCounted(claim, taken) {
   Atomics.notify(claim.state, 1);
 }
 
-/** One result from the partial results of disjoint row ranges: counts summed, bitsets or'ed, rows by code summed. */
+/**
+ * One result from the partial results of disjoint row ranges: counts summed, bitsets or'ed, rows by code summed,
+ * values' parts in chunk (row) order.
+ */
 export function mergeCounts(parts) {
   const [first, ...rest] = parts;
+  if (first.mode === "values") return { mode: "values", parts: parts.flatMap((p) => p.parts).sort((a, b) => a.chunk - b.chunk) };
+  // Into copies: an analysis run again off the main thread merges the same answers again (pool.ts, offMainThread).
   if (first.mode === "count") {
-    for (const p of rest) for (let k = 0; k < first.counts.length; k++) first.counts[k] += p.counts[k];
-    return first;
+    const counts = first.counts.slice();
+    for (const p of rest) for (let k = 0; k < counts.length; k++) counts[k] += p.counts[k];
+    return { mode: "count", counts };
   }
   if (first.mode === "unique") {
-    for (const p of rest) for (let k = 0; k < first.bits.length; k++) first.bits[k] |= p.bits[k];
-    return first;
+    const bits = first.bits.slice();
+    for (const p of rest) for (let k = 0; k < bits.length; k++) bits[k] |= p.bits[k];
+    return { mode: "unique", bits };
   }
   const rows = new Map();
   for (const p of parts)
     p.codes.forEach((code, j) => {
       const row = rows.get(code);
-      if (row === undefined) rows.set(code, p.rows[j]);
+      if (row === undefined) rows.set(code, p.rows[j].slice());
       else for (let k = 0; k < row.length; k++) row[k] += p.rows[j][k];
     });
   return { mode: "breakdown", codes: Int32Array.from(rows.keys()), rows: [...rows.values()] };

@@ -27,6 +27,8 @@ export interface SnapshotColumns extends EventColumns {
   distinctIdIdOf(distinctId: string): number | undefined;
   valueOfId(id: number): unknown;
   emptyValueIds(): number[];
+  /** Values in the dictionary now: every value id in the rows is below it. */
+  valueCount(): number;
 }
 
 export const hasSnapshots = (events: EventList): events is SnapshotColumns =>

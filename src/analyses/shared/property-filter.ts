@@ -20,6 +20,40 @@ export interface Subject {
 /** The constant "no filter"; callers compare against it to skip work. */
 export const ALWAYS: RowPredicate = () => true;
 
+/**
+ * What a compiled predicate tests, for scans that evaluate it per value instead of per row (column counts): an
+ * AND/OR of leaves that read one event property (`key`), or the person alone (person properties, cohorts). Each
+ * node keeps its own predicate, so a reader evaluates exactly the filter's semantics. `sig` names what an event
+ * condition decides (equal signatures, equal verdicts on every value), so verdicts per value can be kept.
+ */
+export type FilterTree =
+  | { kind: "and" | "or"; of: FilterTree[]; sig?: string; test: RowPredicate }
+  | { kind: "event"; key: string; sig?: string; test: RowPredicate }
+  | { kind: "person"; test: RowPredicate };
+
+/** Trees of the predicates compiled here; a predicate without one (group filters, action steps) is opaque. */
+const trees = new WeakMap<RowPredicate, FilterTree>();
+
+/** The structure of a predicate compiled by this module, or undefined when it reads something else. */
+export const filterTreeOf = (predicate: RowPredicate): FilterTree | undefined => trees.get(predicate);
+
+/** A tree node without its predicate (the predicate it describes supplies it). */
+type TreeShape = FilterTree extends infer T ? (T extends FilterTree ? Omit<T, "test"> : never) : never;
+
+const described = (test: RowPredicate, tree: TreeShape | undefined): RowPredicate => {
+  if (tree) trees.set(test, { ...tree, test } as FilterTree);
+  return test;
+};
+
+/** The group's tree when every child has one. */
+function groupTree(kind: "and" | "or", children: RowPredicate[]): TreeShape | undefined {
+  const of = children.map(filterTreeOf);
+  if (!of.every((t) => t !== undefined)) return undefined;
+  const sigs = of.map((t) => (t.kind === "person" ? undefined : t.sig));
+  return sigs.every((sig) => sig !== undefined) ? { kind, of, sig: `${kind}(${sigs.join(",")})` } : { kind, of };
+}
+trees.set(ALWAYS, { kind: "and", of: [], test: ALWAYS });
+
 const COHORT_TYPES = new Set(["cohort", "precalculated-cohort", "static-cohort"]);
 
 /** For the persons and events lists too: one predicate over an event and/or a person. */
@@ -46,24 +80,26 @@ export function all(predicates: RowPredicate[]): RowPredicate {
   const active = predicates.filter((p) => p !== ALWAYS);
   if (active.length === 0) return ALWAYS;
   if (active.length === 1) return active[0]!;
-  return (event, person) => {
+  const test: RowPredicate = (event, person) => {
     for (const p of active) if (!p(event, person)) return false;
     return true;
   };
+  return described(test, groupTree("and", active));
 }
 
 /** OR of predicates; an empty OR group is no filter, and a no-op child makes the whole group true. */
 function any(predicates: RowPredicate[]): RowPredicate {
   if (predicates.length === 0 || predicates.includes(ALWAYS)) return ALWAYS;
-  return (event, person) => {
+  const test: RowPredicate = (event, person) => {
     for (const p of predicates) if (p(event, person)) return true;
     return false;
   };
+  return described(test, groupTree("or", predicates));
 }
 
 function compileFilter(filter: Loose, ctx: FilterContext, attr: string): RowPredicate {
   const type = typeof filter.type === "string" ? filter.type : "event";
-  if (COHORT_TYPES.has(type)) return compileCohort(filter, ctx.cohorts);
+  if (COHORT_TYPES.has(type)) return described(compileCohort(filter, ctx.cohorts), { kind: "person" });
   if ((type !== "event" && type !== "person" && type !== "group") || typeof filter.key !== "string") return ALWAYS;
   const operator = typeof filter.operator === "string" ? filter.operator : "exact";
   const valueTest = compileOperator(operator, filter.value, ctx, attr);
@@ -81,15 +117,29 @@ function compileFilter(filter: Loose, ctx: FilterContext, attr: string): RowPred
     };
   }
   if (type === "person") {
-    return (_event, person) => {
+    return described((_event, person) => {
       const value = person?.properties[key];
       return value === undefined || value === null ? missing : test(value);
-    };
+    }, { kind: "person" });
   }
-  return (event) => {
+  return described((event) => {
     const value = event === undefined ? undefined : eventProperty(event, key);
     return value === undefined || value === null ? missing : test(value);
-  };
+  }, { kind: "event", key, sig: signature(key, operator, filter.value, ctx) });
+}
+
+/**
+ * An event condition's signature: its key, operator and value, and the clock where the operator reads it (dates).
+ * None when the value holds something JSON cannot tell apart (undefined reads as null, yet compares differently).
+ */
+function signature(key: string, operator: string, value: unknown, ctx: FilterContext): string | undefined {
+  let exact = true;
+  const text = JSON.stringify([key, operator, value, operator.startsWith("is_date_") ? [ctx.now, ctx.timezone] : null], (_k, v: unknown) => {
+    if (v !== undefined && typeof v !== "function" && typeof v !== "symbol" && typeof v !== "bigint") return v;
+    exact = false;
+    return null;
+  });
+  return exact ? text : undefined;
 }
 
 /** Cohort membership of the attributed person; `not_in` or `negation` negates; an unknown cohort has no members. */

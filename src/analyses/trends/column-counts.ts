@@ -1,24 +1,29 @@
 import type { EventList } from "../../store/schema.ts";
 import type { ScanSnapshot } from "../../store/event-table.ts";
-import type { CountJob, CountResult } from "../parallel/count-kernel.mjs";
+import type { CountJob, CountResult, ValuesPart } from "../parallel/count-kernel.mjs";
 import { startCount, type PendingCount } from "../parallel/pool.ts";
 import { actorTableOf, type ActorTable } from "../shared/actor-table.ts";
 import type { Actor } from "../shared/actors.ts";
 import type { AnalysisContext } from "../shared/context.ts";
 import { BREAKDOWN_NULL, breakdownText, type BreakdownDef, type PropertyPart } from "../shared/breakdown.ts";
 import type { Buckets } from "../shared/buckets.ts";
-import type { Windows } from "./maths.ts";
+import { MATHS, SESSION_PROPERTY, type Windows } from "./maths.ts";
+import { kernelFilterOf, type TableSource } from "./column-filter.ts";
+import { numbersOfValues, sessionCodes } from "./value-tables.ts";
+import { AGGREGATES } from "../shared/math.ts";
 import type { EventMatcher } from "../shared/entity-match.ts";
 import { hasSnapshots, type SnapshotColumns } from "../shared/event-read.ts";
-import { ALWAYS } from "../shared/property-filter.ts";
+import { filterTreeOf } from "../shared/property-filter.ts";
 import { indexRange } from "../shared/scan.ts";
 import type { SeriesEntity } from "../shared/series.ts";
 import type { TrendSpec } from "./filter.ts";
 
 /**
  * The commonest trend series counted straight from the columns, over every core (../parallel/pool.ts): total
- * count and daily actives by persons, and the total count broken down by one event property, with no property
- * filter. Anything else (other maths, filters, actors lists) takes the general scan; both give the same numbers.
+ * count, daily (weekly, monthly) actives by persons, unique sessions, the property maths (sum, avg, min, max, median, pNN), with or
+ * without a breakdown by one event or person property, under property conditions on event properties, person
+ * properties and cohorts (column-filter.ts). Anything else (other maths, other filters, actors lists) takes the
+ * general scan; both give the same numbers.
  */
 /** Most bitset words a daily-actives count may allocate per partition (32 MiB): past it the general scan runs. */
 const MAX_BITSET_WORDS = 8 << 20;
@@ -47,8 +52,10 @@ function breakdownPart(def: BreakdownDef | undefined): PropertyPart | undefined 
 
 /** What to count, or undefined when this series needs the general scan. */
 function modeOf(s: CountSeries): CountJob["mode"] | undefined {
-  if (s.collectActors || s.matcher.rest !== ALWAYS) return undefined;
+  if (s.collectActors || filterTreeOf(s.matcher.rest) === undefined) return undefined;
   const math = s.entity.math ?? "total";
+  if (MATHS[math]?.kind === "property") return s.spec.groupIndex === undefined && (!s.spec.breakdown || breakdownPart(s.spec.breakdown)) ? "values" : undefined;
+  if (math === "unique_session") return !s.spec.breakdown && s.spec.groupIndex === undefined ? "unique" : undefined;
   if (!s.spec.breakdown) {
     if (math === "total") return "count";
     const actives = math === "dau" || ((math === "weekly_active" || math === "monthly_active") && s.windows !== undefined);
@@ -57,41 +64,122 @@ function modeOf(s: CountSeries): CountJob["mode"] | undefined {
   return math === "total" && s.spec.groupIndex === undefined && breakdownPart(s.spec.breakdown) ? "breakdown" : undefined;
 }
 
-/** The job over the snapshot's rows in the buckets' range, or undefined when the general scan must run. */
-function jobOf(events: SnapshotColumns, snap: ScanSnapshot, s: Pick<CountSeries, "matcher" | "buckets" | "windows"> & { spec?: Pick<TrendSpec, "breakdown"> }, mode: CountJob["mode"]): CountJob | undefined {
-  const edges = s.windows ? windowEdges(s.windows) : s.buckets.edges;
-  const [start, end] = s.windows ? indexRange(events, edges[0]!, edges[edges.length - 1]! - 1) : indexRange(events, s.buckets.from, s.buckets.to);
-  let wanted: Uint8Array | null = null;
-  if (s.matcher.names !== null) {
-    wanted = new Uint8Array(snap.names);
-    for (const n of s.matcher.names) {
-      const id = events.nameIdOf(n);
-      if (id !== undefined && id < snap.names) wanted[id] = 1;
-    }
-  }
-  const words = Math.ceil(snap.distinctIds / 32);
-  if (mode === "unique" && words * (edges.length - 1) > MAX_BITSET_WORDS) return undefined;
-  const part = breakdownPart(s.spec?.breakdown);
-  const keyPos = mode === "breakdown" && part?.source === "event" ? events.keyPositions(part.key).slice(0, snap.shapes) : null;
-  return { start: Math.min(start, snap.length), end: Math.min(end, snap.length), wanted, edges: Float64Array.from(edges), mode, keyPos, words, didCode: null };
+/** What a job reads besides the rows: the series' conditions, and the property a math aggregates. */
+interface JobInputs {
+  matcher: EventMatcher;
+  buckets: Buckets;
+  windows?: Windows;
+  spec?: Pick<TrendSpec, "breakdown">;
+  mathProperty?: string;
+  /** unique counts sessions (`$session_id`), not persons. */
+  sessions?: boolean;
+  ctx: CountSeries["ctx"];
 }
 
+/** The job over the snapshot's rows in the buckets' range, or undefined when the general scan must run. */
+function jobOf(events: SnapshotColumns, snap: ScanSnapshot, s: JobInputs, mode: CountJob["mode"]): CountJob | undefined {
+  const edges = s.windows ? windowEdges(s.windows) : s.buckets.edges;
+  const [from, to] = s.windows ? indexRange(events, edges[0]!, edges[edges.length - 1]! - 1) : indexRange(events, s.buckets.from, s.buckets.to);
+  const [start, end] = [Math.min(from, snap.length), Math.min(to, snap.length)];
+  const maxValues = end - start;
+  const sessions = mode === "unique" && s.sessions ? sessionCodes(events, maxValues) : null;
+  if (sessions === undefined) return undefined;
+  const words = Math.ceil((sessions ? sessions.codes : snap.distinctIds) / 32);
+  if (mode === "unique" && words * (edges.length - 1) > MAX_BITSET_WORDS) return undefined;
+  const source: TableSource = { events, shapes: snap.shapes, actors: () => actorTableOf(s.ctx, events, snap.distinctIds), maxValues };
+  const filter = kernelFilterOf(s.matcher.rest, source);
+  if (filter === undefined) return undefined;
+  const num = mode === "values" ? numbersOfValues(events, maxValues) : null;
+  if (num === undefined) return undefined;
+  const part = breakdownPart(s.spec?.breakdown);
+  const keyPos = sessions ? positions(events, snap, SESSION_PROPERTY) : (mode === "breakdown" || mode === "values") && part?.source === "event" ? positions(events, snap, part.key) : null;
+  const mathPos = mode === "values" ? positions(events, snap, s.mathProperty ?? "") : null;
+  return { start, end, wanted: wantedNames(events, snap, s.matcher), edges: Float64Array.from(edges), mode, keyPos, words, didCode: null, filter, mathPos, num, sessionOf: sessions?.codeOf ?? null, noSession: sessions?.none ?? 0 };
+}
+
+/** 1 at the name ids the matcher takes; null when it takes every name. */
+function wantedNames(events: SnapshotColumns, snap: ScanSnapshot, matcher: EventMatcher): Uint8Array | null {
+  if (matcher.names === null) return null;
+  const wanted = new Uint8Array(snap.names);
+  for (const n of matcher.names) {
+    const id = events.nameIdOf(n);
+    if (id !== undefined && id < snap.names) wanted[id] = 1;
+  }
+  return wanted;
+}
+
+const positions = (events: SnapshotColumns, snap: ScanSnapshot, key: string): Int32Array => events.keyPositions(key).slice(0, snap.shapes);
+
 /**
- * Starts counting the series (the workers begin at once), or undefined when it needs the general scan. `finish`
- * gives the counts per breakdown key ("" without a breakdown), keys as the general scan makes them.
+ * Each key's numbers per bucket, keys as the general scan makes them after `mapKey` (several keys mapped to one,
+ * as into "other", are merged as that scan merges them).
  */
-export function startColumnCounts(events: EventList, s: CountSeries): { pending: PendingCount; finish(): Map<string, number[]> } | undefined {
+export type KeyedCounts = (mapKey?: (key: string) => string) => Map<string, number[]>;
+
+/** Starts counting the series (the workers begin at once), or undefined when it needs the general scan. */
+export function startColumnCounts(events: EventList, s: CountSeries): { pending: PendingCount; finish(): KeyedCounts } | undefined {
   const mode = modeOf(s);
   if (mode === undefined || !hasSnapshots(events)) return undefined;
   const snap = events.scanSnapshot();
-  const job = jobOf(events, snap, s, mode);
+  const job = jobOf(events, snap, { ...s, mathProperty: s.entity.math_property, sessions: s.entity.math === "unique_session" }, mode);
   if (!job) return undefined;
-  const part = mode === "breakdown" ? breakdownPart(s.spec.breakdown)! : undefined;
+  const part = mode === "breakdown" || mode === "values" ? breakdownPart(s.spec.breakdown) : undefined;
   const persons = part?.source === "person" ? personCodes(actorTableOf(s.ctx, events, snap.distinctIds), part) : undefined;
   if (persons) job.didCode = persons.didCode;
   const labelOf = persons ? (code: number) => persons.labels[code - 1]! : (code: number) => breakdownText(events.valueOfId(code - 1), part?.normalizeUrl ?? false);
+  const keyOf = (code: number): string => (code === 0 ? BREAKDOWN_NULL : (labelOf(code) ?? BREAKDOWN_NULL));
   const pending = startCount(snap, job);
-  return { pending, finish: () => keyedCounts(events, snap, s, pending.finish(), labelOf) };
+  return {
+    pending,
+    finish: () => {
+      const result = pending.finish();
+      if (result.mode === "values") return (mapKey = same) => keyedValues(result.parts, s.buckets.length, AGGREGATES[s.entity.math!]!, (code) => mapKey(keyOf(code)));
+      const counts = keyedCounts(events, snap, s, result, keyOf);
+      return (mapKey = same) => mergedKeys(counts, mapKey);
+    },
+  };
+}
+
+const same = (key: string): string => key;
+
+/** Counts of keys mapped to one key summed. */
+function mergedKeys(counts: Map<string, number[]>, mapKey: (key: string) => string): Map<string, number[]> {
+  const sums = new Map<string, number[]>();
+  for (const [key, data] of counts) {
+    const k = mapKey(key);
+    const sum = sums.get(k);
+    if (sum === undefined) sums.set(k, [...data]);
+    else data.forEach((v, b) => (sum[b]! += v));
+  }
+  return sums;
+}
+
+/**
+ * A property math per key and bucket from the chunks' values: each key's list gathered in row order (chunks in
+ * order, rows in order within them), then aggregated by the general scan's own function, so sums match to the bit.
+ * A row without a number still makes its key (a zero row), as in that scan.
+ */
+function keyedValues(parts: ValuesPart[], buckets: number, aggregate: (values: readonly number[]) => number, keyOfCode: (code: number) => string): Map<string, number[]> {
+  const lists = new Map<string, number[][]>();
+  const listsOfKey = (key: string): number[][] => {
+    let found = lists.get(key);
+    if (!found) lists.set(key, (found = Array.from({ length: buckets }, () => [])));
+    return found;
+  };
+  const listsOfCode = new Map<number, number[][]>();
+  for (const { values, codes, starts, ends } of parts) {
+    for (let b = 0; b < buckets; b++) {
+      for (let i = starts[b]!; i < ends[b]!; i++) {
+        const code = codes === null ? 0 : codes[i]!;
+        let own = listsOfCode.get(code);
+        if (!own) listsOfCode.set(code, (own = listsOfKey(codes === null ? "" : keyOfCode(code))));
+        const v = values[i]!;
+        if (!Number.isNaN(v)) own[b]!.push(v);
+      }
+    }
+  }
+  if (lists.size === 0) listsOfKey("");
+  return new Map([...lists].map(([key, perBucket]) => [key, perBucket.map(aggregate)]));
 }
 
 /**
@@ -114,15 +202,17 @@ function personCodes(table: ActorTable, part: PropertyPart): { didCode: Int32Arr
 }
 
 /** Counts per key from the merged result: distinct-id bits become persons, value ids become breakdown keys. */
-function keyedCounts(events: SnapshotColumns, snap: ScanSnapshot, s: CountSeries, result: CountResult, labelOf: (code: number) => string | null): Map<string, number[]> {
+function keyedCounts(events: SnapshotColumns, snap: ScanSnapshot, s: CountSeries, result: CountResult, keyOf: (code: number) => string): Map<string, number[]> {
   if (result.mode === "count") return new Map([["", Array.from(result.counts)]]);
+  if (result.mode === "unique" && s.entity.math === "unique_session") return new Map([["", setBitsPerBucket(result.bits, s.buckets.length)]]);
   if (result.mode === "unique") {
     const { slotOfDid } = actorTableOf(s.ctx, events, snap.distinctIds);
     return new Map([["", s.windows ? personsPerWindow(slotOfDid, result.bits, s.windows) : personsPerBucket(slotOfDid, result.bits, s.buckets.length)]]);
   }
   const byKey = new Map<string, number[]>();
+  if (result.mode !== "breakdown") return byKey;
   result.codes.forEach((code, j) => {
-    const key = code === 0 ? BREAKDOWN_NULL : (labelOf(code) ?? BREAKDOWN_NULL);
+    const key = keyOf(code);
     const row = result.rows[j]!;
     const sum = byKey.get(key);
     if (sum === undefined) byKey.set(key, Array.from(row));
@@ -134,12 +224,12 @@ function keyedCounts(events: SnapshotColumns, snap: ScanSnapshot, s: CountSeries
 /**
  * Per actor (persons, not groups) with activity, the buckets in which it performed the matcher's events, ascending:
  * the distinct-id bitsets of daily actives, counted over every core, then read per person. Undefined when the
- * general scan must run (a property condition, too many distinct ids for the bitsets).
+ * general scan must run (a condition the kernel cannot test, too many distinct ids for the bitsets).
  */
 export function activeBucketsOfActors(events: EventList, matcher: EventMatcher, buckets: Buckets, ctx: CountSeries["ctx"]): Map<Actor, number[]> | undefined {
-  if (matcher.rest !== ALWAYS || !hasSnapshots(events)) return undefined;
+  if (!hasSnapshots(events)) return undefined;
   const snap = events.scanSnapshot();
-  const job = jobOf(events, snap, { matcher, buckets }, "unique");
+  const job = jobOf(events, snap, { matcher, buckets, ctx }, "unique");
   if (!job) return undefined;
   const result = startCount(snap, job).finish();
   if (result.mode !== "unique") return undefined;
@@ -166,6 +256,16 @@ function personsPerWindow(slotOfDid: Int32Array, bits: Int32Array, windows: Wind
   const counts = new Array<number>(spans.length).fill(0);
   forEachPersonIn(slotOfDid, bits, edges.length - 1, spans, (_slot, w) => counts[w]!++);
   return counts;
+}
+
+/** Ids per bucket in one bitset per bucket (sessions: a code is one session). */
+function setBitsPerBucket(bits: Int32Array, buckets: number): number[] {
+  const words = buckets === 0 ? 0 : bits.length / buckets;
+  return Array.from({ length: buckets }, (_, b) => {
+    let n = 0;
+    for (let w = b * words; w < (b + 1) * words; w++) for (let x = bits[w]!; x !== 0; x &= x - 1) n++;
+    return n;
+  });
 }
 
 /** Distinct persons per bucket from the distinct-id bitsets. */

@@ -126,10 +126,10 @@ export interface Windows {
 }
 
 const keyOfActor = (_event: EventRecord, key: ActorKey): ActorKey => key;
-const sessionKey = (event: EventRecord): ActorKey => {
-  const id = eventProperty(event, "$session_id");
-  return id === undefined || id === null ? "" : String(id);
-};
+/** unique_session's key of a `$session_id` value: its text, "" for an event without one. */
+export const sessionText = (id: unknown): string => (id === undefined || id === null ? "" : String(id));
+export const SESSION_PROPERTY = "$session_id";
+const sessionKey = (event: EventRecord): ActorKey => sessionText(eventProperty(event, SESSION_PROPERTY));
 
 function ownWindows(buckets: Buckets): Windows {
   const starts: number[] = [];

@@ -6,7 +6,7 @@ import type { QueryWindow } from "../shared/date-range.ts";
 import { compileEntityMatcher, matchesEvent, NEVER, type EventMatcher } from "../shared/entity-match.ts";
 import { ALWAYS, type RowPredicate } from "../shared/property-filter.ts";
 import { groupLookup } from "../shared/groups.ts";
-import { startColumnCounts } from "./column-counts.ts";
+import { startColumnCounts, type KeyedCounts } from "./column-counts.ts";
 import { forEachMatch, indexRange } from "../shared/scan.ts";
 import type { SeriesEntity } from "../shared/series.ts";
 import { BREAKDOWN_OTHER, keyingFor, rankKeys, type BreakdownKey, type Keying } from "./breakdown-values.ts";
@@ -65,7 +65,7 @@ interface Scan {
   buckets: Buckets;
   actorKey: (event: EventRecord, actor: Actor) => ActorKey | undefined;
   /** Counts per key read straight from the columns (null: this series needs the general scan); see countedSeries. */
-  counted?: Map<string, number[]> | null;
+  counted?: KeyedCounts | null;
 }
 
 const zeros = (buckets: Buckets): number[] => new Array<number>(buckets.length).fill(0);
@@ -122,7 +122,7 @@ export function actorKeyOf(entity: SeriesEntity, spec: Pick<TrendSpec, "groupInd
 
 function accumulate(scan: Scan, keying?: Keying, mapKey: (key: string) => string = (k) => k): Map<string, Accumulator> {
   const counted = countedSeries(scan);
-  if (counted) return countedAccumulators(counted, mapKey);
+  if (counted) return countedAccumulators(counted(mapKey));
   const accumulators = new Map<string, Accumulator>();
   // Consecutive events mostly share their key (always, without a breakdown): the last one is kept at hand.
   let lastKey: string | undefined;
@@ -150,7 +150,7 @@ function accumulate(scan: Scan, keying?: Keying, mapKey: (key: string) => string
 }
 
 /** The series' counts from the columns when its shape allows (counted once: the "other" pass reuses them). */
-function countedSeries(scan: Scan): Map<string, number[]> | undefined {
+function countedSeries(scan: Scan): KeyedCounts | undefined {
   if (scan.counted === undefined) {
     const { events, spec, ctx, collectActors } = scan.shared;
     scan.counted = startColumnCounts(events, { entity: scan.entity, spec, matcher: scan.matcher, buckets: scan.buckets, windows: scan.plan.windows, ctx, collectActors: Boolean(collectActors) })?.finish() ?? null;
@@ -158,22 +158,15 @@ function countedSeries(scan: Scan): Map<string, number[]> | undefined {
   return scan.counted ?? undefined;
 }
 
-/** Finished counts as accumulators, keys mapped (several may become "other": their counts are summed). */
-function countedAccumulators(counted: Map<string, number[]>, mapKey: (key: string) => string): Map<string, Accumulator> {
-  const sums = new Map<string, number[]>();
-  for (const [key, data] of counted) {
-    const k = mapKey(key);
-    const sum = sums.get(k);
-    if (sum === undefined) sums.set(k, [...data]);
-    else data.forEach((v, b) => (sum[b]! += v));
-  }
+/** Finished numbers as accumulators. */
+function countedAccumulators(counted: Map<string, number[]>): Map<string, Accumulator> {
   const finished = (data: number[]): Accumulator => ({
     add() {
       throw new Error("a series counted from the columns takes no more events");
     },
     values: () => data,
   });
-  return new Map([...sums].map(([key, data]) => [key, finished(data)]));
+  return new Map([...counted].map(([key, data]) => [key, finished(data)]));
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compilePropertyFilters } from "../../../src/analyses/shared/property-filter.ts";
+import { compilePropertyFilters, compileRowPredicate, filterTreeOf, type FilterTree } from "../../../src/analyses/shared/property-filter.ts";
 import { compileUserRegex } from "../../../src/analyses/shared/regex.ts";
 import type { EventRecord, PersonRecord } from "../../../src/store/schema.ts";
 import { utc } from "./support.ts";
@@ -163,5 +163,38 @@ describe("filter shapes and subjects", () => {
 
   it("GET forms may carry the filter list JSON-encoded", () => {
     expect(compilePropertyFilters('[{"key":"$browser","value":"Chrome"}]', ctx)({ event: safariWin })).toBe(false);
+  });
+});
+
+describe("the structure a compiled filter describes (what column scans evaluate per value)", () => {
+  const tree = (filters: unknown, context = ctx) => filterTreeOf(compileRowPredicate(filters, context));
+  const shape = (t: FilterTree | undefined): unknown => (t === undefined ? undefined : t.kind === "and" || t.kind === "or" ? { [t.kind]: t.of.map(shape) } : t.kind === "event" ? t.key : "person");
+
+  it("is an AND/OR of event-property and person leaves, each leaf the filter's own predicate", () => {
+    const filters = [{ key: "$browser", value: "Chrome" }, { type: "OR", values: [{ key: "plan", value: "pro", type: "person" }, { key: "id", value: 7, type: "cohort" }, { key: "$os", value: "Mac", operator: "icontains" }] }];
+    const t = tree(filters);
+    expect(shape(t)).toEqual({ and: ["$browser", { or: ["person", "person", "$os"] }] });
+    if (t?.kind !== "and") throw new Error("and expected");
+    const leaf = t.of[0]!;
+    expect([leaf.test(event({ $browser: "Chrome" }), undefined), leaf.test(event({ $browser: 3 }), undefined), leaf.test(event({}), undefined)]).toEqual([true, false, false]);
+    expect(tree([])).toEqual(expect.objectContaining({ kind: "and", of: [] }));
+  });
+
+  it("is absent where a condition reads something else (group properties)", () => {
+    expect(tree([{ key: "$browser", value: "Chrome" }, { key: "industry", value: "media", type: "group", group_type_index: 0 }])).toBeUndefined();
+  });
+
+  it("names equal conditions alike and different ones apart, with the clock for relative dates", () => {
+    const sig = (filter: Record<string, unknown>, context = ctx) => {
+      const t = tree([filter], context);
+      return t?.kind === "event" ? t.sig : "not an event leaf";
+    };
+    expect(sig({ key: "$browser", value: "Chrome" })).toBe(sig({ key: "$browser", value: "Chrome", operator: "exact" }));
+    expect(sig({ key: "$browser", value: "Chrome" })).not.toBe(sig({ key: "$browser", value: "Chrome", operator: "is_not" }));
+    expect(sig({ key: "$browser", value: 10 })).not.toBe(sig({ key: "$browser", value: "10" }));
+    const dated = { key: "trial_ends_at", value: "-7d", operator: "is_date_after" };
+    expect(sig(dated)).not.toBe(sig(dated, { ...ctx, now: ctx.now + 86_400_000 }));
+    // A value holding undefined has no signature: JSON would name it as null, which compares differently.
+    expect(sig({ key: "$browser", value: [undefined] })).toBeUndefined();
   });
 });
