@@ -92,25 +92,34 @@ it("counts filtered rows and gathers a property's numbers as the main thread doe
 
 it("keeps a funnel's rows by part, then counts its attempts and tallies its trends, as the main thread does", { timeout: 30_000 }, async () => {
   while (Atomics.load(signal, 1) !== 1) await new Promise((r) => setTimeout(r, 10));
-  const funnelCols: FunnelColumns = { ts: cols.ts, name: cols.name, did: cols.did, slotOfDid, partOfDid };
+  const funnelCols: FunnelColumns = { ...valueCols, slotOfDid, partOfDid };
   const names = { stepBits: Int32Array.from([1, 2, 0]), exclusionBits: Int32Array.from([0, 0, 0]), keepAll: false };
-  const rowsJob: FunnelRowsJob = { ...names, parts: 2 };
+  const rowsJob: FunnelRowsJob = { ...names, conditions: [], global: null, parts: 2 };
   const rows = await run("funnelRows", funnelCols, rowsJob, 2);
   expect(rows.taken).toBe(2);
   const chunks = [funnelChunkRows(funnelCols, rowsJob, 0, ROWS / 2, 0), funnelChunkRows(funnelCols, rowsJob, ROWS / 2, ROWS, 1)];
   expect(rows.reply.result).toEqual(chunks);
+  // Conditions read the rows' values: step 2 only on name "other" rows passing `filtered`, and the funnel's own
+  // filter keeps the rows of even value ids alone.
+  const conditioned: FunnelRowsJob = { ...rowsJob, stepBits: Int32Array.from([1, 0, 0]), conditions: [{ bit: 2, exclusion: false, names: Uint8Array.from([0, 0, 1]), filter: filtered }], global: filtered.of[0]! };
+  const conditionedRows = await run("funnelRows", funnelCols, conditioned, 2);
+  const conditionedChunks = [funnelChunkRows(funnelCols, conditioned, 0, ROWS / 2, 0), funnelChunkRows(funnelCols, conditioned, ROWS / 2, ROWS, 1)];
+  expect(conditionedRows.reply.result).toEqual(conditionedChunks);
+  // Even rows: name a (rows 0 mod 6) sets step 1, name other (rows 2 mod 6) step 2; name b rows set nothing.
+  const kept = conditionedChunks.flatMap((c) => Array.from(c.rows.subarray(0, c.offsets[2]!)).map((row, k) => [row, c.steps[k]!]));
+  expect(kept.sort((x, y) => x[0]! - y[0]!)).toEqual(Array.from({ length: 14 }, (_, k) => [[0, 1], [2, 2]][k % 2]!.map((v, j) => (j === 0 ? v + 6 * Math.floor(k / 2) : v))));
   // Rows of names a and b, each in the part of its actor.
   expect(chunks.reduce((n, c) => n + c.offsets[2]!, 0)).toBe(27);
 
   const rules = { stepCount: 2, windowMs: 3_600_000, orderType: "ordered" as const, exclusions: [] };
   const periods = { interval: "hour" as const, edges: [0, 3_600_000, 7_200_000, ROWS * 60_000], from: 0, to: ROWS * 60_000 - 1, fromStep: 0, toStep: 1 };
   for (const want of ["best", periods] as const) {
-    const job: FunnelPartJob = { ...names, chunks, rules, parts: 2, actors: 4, want, breakdown: null };
+    const job: FunnelPartJob = { chunks, rules, parts: 2, actors: 4, want, breakdown: null };
     const { reply, taken } = await run("funnel", funnelCols, job, 2);
     expect(taken).toBe(2);
     expect(reply.result).toEqual([funnelPart(funnelCols, job, 0), funnelPart(funnelCols, job, 1)]);
   }
-  const best = funnelPart(funnelCols, { ...names, chunks, rules, parts: 2, actors: 4, want: "best", breakdown: null }, 1) as PartBest;
+  const best = funnelPart(funnelCols, { chunks, rules, parts: 2, actors: 4, want: "best", breakdown: null }, 1) as PartBest;
   // Actors 1 and 3 (ids 1, 3 and 4) both reach step 2; actor 1 first at minutes 6 (a) and 16 (b), actor 3 at 3 and 4.
   expect(Array.from(best.slots)).toEqual([1, 3]);
   expect(Array.from(best.levels)).toEqual([2, 2]);

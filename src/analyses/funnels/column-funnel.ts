@@ -5,8 +5,10 @@ import type { Actor } from "../shared/actors.ts";
 import { breakdownText, type PropertyPart } from "../shared/breakdown.ts";
 import type { AnalysisContext } from "../shared/context.ts";
 import type { QueryWindow } from "../shared/date-range.ts";
-import { compileEntityMatcher, compileGlobalFilter, type EventMatcher } from "../shared/entity-match.ts";
-import { hasSnapshots } from "../shared/event-read.ts";
+import { compileEntityMatcher, compileGlobalFilter, NEVER, type EventMatcher } from "../shared/entity-match.ts";
+import { hasSnapshots, type SnapshotColumns } from "../shared/event-read.ts";
+import type { KernelFilter } from "../parallel/count-kernel.mjs";
+import { kernelFilterOf, type TableSource } from "../trends/column-filter.ts";
 import { ALWAYS } from "../shared/property-filter.ts";
 import { indexRange } from "../shared/scan.ts";
 import type { AttemptRules, ReachedSteps } from "./attempts.ts";
@@ -16,7 +18,7 @@ import {
   mergeTrendTallies,
   type ChunkRows,
   type FunnelColumns,
-  type FunnelNames,
+  type FunnelCondition,
   type FunnelPartJob,
   type FunnelRowsJob,
   type PartBest,
@@ -27,10 +29,10 @@ import type { TrendTally } from "./viz.ts";
 import type { Buckets } from "../shared/buckets.ts";
 
 /**
- * The commonest funnels read straight from the columns, over every core (partition.ts): steps and exclusions that
- * are event names (no property condition), no global filter, persons as actors, no breakdown but a first- or
- * last-touch event property for steps. Steps and time to convert get each actor's counted attempt, conversion
- * trends a tally per period. Anything else, and ranges too
+ * Funnels read straight from the columns, over every core (partition.ts): persons as actors; steps, exclusions and
+ * the funnel's own filter as event names and property conditions the kernel tests (../trends/column-filter.ts); no
+ * breakdown but a first- or last-touch event property for steps. Steps and time to convert get each actor's counted
+ * attempt, conversion trends a tally per period. Anything else (actions, groups, other breakdowns), and ranges too
  * small to share out, take journeys.ts; both give the same attempts.
  */
 
@@ -97,32 +99,55 @@ function funnelOverParts(
   // Steps by a first- or last-touch event property run here; other breakdowns take journeys.ts.
   const touch = want === "best" ? touchBreakdownPart(spec) : undefined;
   if ((spec.breakdown && !touch) || spec.groupIndex !== undefined || !hasSnapshots(events)) return undefined;
-  if (compileGlobalFilter(spec.raw, ctx) !== ALWAYS) return undefined;
   const steps = spec.steps.slice(0, rules.stepCount).map((entity) => compileEntityMatcher(entity, ctx, ALWAYS, `${entity.type}__${entity.position}`));
   const exclusions = spec.exclusions.map((x, i) => compileEntityMatcher(x.entity, ctx, ALWAYS, `exclusions__${i}`));
-  if (![...steps, ...exclusions].every((m) => m.rest === ALWAYS)) return undefined;
   const snap = events.scanSnapshot();
   const [from, to] = indexRange(events, window.from, window.to);
   const [start, end] = [Math.min(from, snap.length), Math.min(to, snap.length)];
   const threads = scanThreads(end - start);
   if (threads === 1 && !small) return undefined;
   const table = actorTableOf(ctx, events, snap.distinctIds);
-  const names: FunnelNames = {
-    stepBits: bitsByName(steps, snap.names, events.nameOfId.bind(events)),
-    exclusionBits: bitsByName(exclusions, snap.names, events.nameOfId.bind(events)),
-    keepAll: spec.orderType === "strict",
-  };
+  const source: TableSource = { events, shapes: snap.shapes, actors: () => table, maxValues: end - start };
+  const rowsOf = rowsJob(events, snap.names, steps, exclusions, kernelFilterOf(compileGlobalFilter(spec.raw, ctx), source), source);
+  if (!rowsOf) return undefined;
   const parts = threads === 1 ? 1 : threads * PARTS_PER_THREAD;
-  const cols: FunnelColumns = { ts: snap.ts, name: snap.name, did: snap.did, slotOfDid: table.slotOfDid, partOfDid: partOfDid(table, parts), ...(touch ? { shape: snap.shape, voff: snap.voff, vals: snap.vals } : {}) };
+  const cols: FunnelColumns = { ts: snap.ts, name: snap.name, did: snap.did, shape: snap.shape, voff: snap.voff, vals: snap.vals, slotOfDid: table.slotOfDid, partOfDid: partOfDid(table, parts) };
   const breakdown = touch ? { keyPos: events.keyPositions(touch.key).slice(0, snap.shapes), empty: Int32Array.from(events.emptyValueIds()), last: spec.attribution === "last_touch" } : null;
   const ranges = splitRange(start, end, threads * CHUNKS_PER_THREAD);
-  const rowsJob: FunnelRowsJob = { ...names, parts };
-  const chunks = startTask<FunnelColumns, FunnelRowsJob, ChunkRows[]>("funnelRows", cols, rowsJob, ranges.length, end - start, Float64Array.from(ranges.flat()))
+  const rows: FunnelRowsJob = { ...rowsOf, keepAll: spec.orderType === "strict", parts };
+  const chunks = startTask<FunnelColumns, FunnelRowsJob, ChunkRows[]>("funnelRows", cols, rows, ranges.length, end - start, Float64Array.from(ranges.flat()))
     .finish()
     .flat()
     .sort((a, b) => a.chunk - b.chunk);
-  const job: FunnelPartJob = { ...names, chunks, rules, parts, actors: table.actors.length, want, breakdown };
+  const job: FunnelPartJob = { chunks, rules, parts, actors: table.actors.length, want, breakdown };
   return { table, touch, parts: startTask<FunnelColumns, FunnelPartJob, PartResult[]>("funnel", cols, job, parts, end - start).finish().flat() };
+}
+
+/**
+ * What pass 1 tests per row: the bits each name sets alone, the steps and exclusions with a property condition as
+ * kernel filters, and the funnel's own filter; undefined when a condition needs the general collection.
+ */
+function rowsJob(
+  events: SnapshotColumns,
+  names: number,
+  steps: readonly EventMatcher[],
+  exclusions: readonly EventMatcher[],
+  global: KernelFilter | null | undefined,
+  source: TableSource,
+): Pick<FunnelRowsJob, "stepBits" | "exclusionBits" | "conditions" | "global"> | undefined {
+  if (global === undefined) return undefined;
+  const nameOf = events.nameOfId.bind(events);
+  const conditions: FunnelCondition[] = [];
+  const plain = (matchers: readonly EventMatcher[], exclusion: boolean) =>
+    matchers.map((m, k) => {
+      const filter = m.rest === ALWAYS ? null : kernelFilterOf(m.rest, source);
+      if (filter === null) return m;
+      if (filter) conditions.push({ bit: 1 << k, exclusion, names: m.names && Uint8Array.from({ length: names }, (_, id) => (m.names!.has(nameOf(id)) ? 1 : 0)), filter });
+      return filter === undefined ? undefined : NEVER;
+    });
+  const [stepNames, exclusionNames] = [plain(steps, false), plain(exclusions, true)];
+  if ([...stepNames, ...exclusionNames].includes(undefined)) return undefined;
+  return { stepBits: bitsByName(stepNames as EventMatcher[], names, nameOf), exclusionBits: bitsByName(exclusionNames as EventMatcher[], names, nameOf), conditions, global };
 }
 
 /** Per name id, bit k set when matcher k accepts the name (a matcher without names accepts every name). */

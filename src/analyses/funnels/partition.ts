@@ -1,5 +1,6 @@
 import { makeBuckets, type Buckets } from "../shared/buckets.ts";
 import type { Interval } from "../shared/context.ts";
+import { passes, type KernelFilter } from "../parallel/count-kernel.mjs";
 import { bestAttemptOf, forEachAttemptStart, type AttemptRules, type JourneyEvents, type ReachedSteps } from "./attempts.ts";
 import { newTrendTally, tallyActor, type TrendTally } from "./viz.ts";
 
@@ -16,13 +17,13 @@ export interface FunnelColumns {
   ts: Float64Array;
   name: Uint32Array;
   did: Uint32Array;
+  /** The rows' property shapes and values (see the event table): conditions and breakdowns read them. */
+  shape: Uint32Array;
+  voff: Uint32Array;
+  vals: Uint32Array;
   /** Actor slot per distinct-id id, and its part (../shared/actor-table.ts). */
   slotOfDid: Int32Array;
   partOfDid: Uint8Array;
-  /** With a breakdown: the rows' property shapes and values (see the event table). */
-  shape?: Uint32Array;
-  voff?: Uint32Array;
-  vals?: Uint32Array;
 }
 
 /**
@@ -35,30 +36,42 @@ export interface FunnelPartBreakdown {
   last: boolean;
 }
 
-/** Which rows matter: the masks each name id sets. */
-export interface FunnelNames {
-  /** Per name id, the step bits and the exclusion bits the name sets. */
-  stepBits: Int32Array;
-  exclusionBits: Int32Array;
-  /** Strict funnels keep every event: any event breaks them. */
-  keepAll: boolean;
+/** A step or exclusion with a property condition: its bit is set on the rows of its names that pass `filter`. */
+export interface FunnelCondition {
+  bit: number;
+  exclusion: boolean;
+  /** 1 at the name ids it accepts; null = every name. */
+  names: Uint8Array | null;
+  filter: KernelFilter;
 }
 
-/** Pass 1: the chunks' bounds come with the claim (../parallel/pool.ts). */
-export interface FunnelRowsJob extends FunnelNames {
+/** Pass 1: which rows matter and the steps and exclusions each sets; the chunks' bounds come with the claim. */
+export interface FunnelRowsJob {
+  /** Per name id, the step bits and the exclusion bits the name sets alone. */
+  stepBits: Int32Array;
+  exclusionBits: Int32Array;
+  conditions: FunnelCondition[];
+  /** The funnel's own property conditions (and test accounts): a row failing them is no event of the funnel's. */
+  global: KernelFilter | null;
+  /** Strict funnels keep every event: any event breaks them. */
+  keepAll: boolean;
   parts: number;
 }
 
-/** One chunk's kept rows, part after part: those of part p are rows[offsets[p] … offsets[p + 1]), in time order. */
+/**
+ * One chunk's kept rows, part after part (those of part p at [offsets[p], offsets[p + 1]), in time order), with
+ * each one's step and exclusion bits; in shared memory, so pass 2's threads read them in place.
+ */
 export interface ChunkRows {
   chunk: number;
   offsets: Int32Array;
-  /** In shared memory: pass 2's threads read it in place. */
   rows: Int32Array;
+  steps: Int32Array;
+  exclusions: Int32Array;
 }
 
 /** Pass 2: per part, every chunk's rows of that part. */
-export interface FunnelPartJob extends FunnelNames {
+export interface FunnelPartJob {
   /** Pass 1's chunks, in chunk (time) order. */
   chunks: ChunkRows[];
   rules: AttemptRules;
@@ -92,32 +105,51 @@ export interface PartBest {
 
 export type PartResult = PartBest | TrendTally;
 
-/** Per row of a chunk, its part + 1 (0: not kept): pass 1's second read reads this alone. One per thread, grown. */
+/** Per row of a chunk: its part + 1 (0: not kept), and its bits; pass 1's second read reads these alone. Per thread. */
 let partOfRow = new Uint8Array(1 << 16);
+let stepsOfRow = new Int32Array(1 << 16);
+let exclusionsOfRow = new Int32Array(1 << 16);
 
-/** Pass 1 over the rows [start, end): the kept rows, grouped by part (one read finds and counts them, one places them). */
+/** Pass 1 over the rows [start, end): the kept rows, grouped by part (one read finds them, one places them). */
 export function funnelChunkRows(cols: FunnelColumns, job: FunnelRowsJob, start: number, end: number, chunk: number): ChunkRows {
   const { name, did, partOfDid } = cols;
-  const { stepBits, exclusionBits, keepAll, parts } = job;
-  if (partOfRow.length < end - start) partOfRow = new Uint8Array(end - start);
-  const marks = partOfRow;
+  const { stepBits, exclusionBits, conditions, global, keepAll, parts } = job;
+  if (partOfRow.length < end - start) [partOfRow, stepsOfRow, exclusionsOfRow] = [new Uint8Array(end - start), new Int32Array(end - start), new Int32Array(end - start)];
+  const [marks, stepMarks, exclusionMarks] = [partOfRow, stepsOfRow, exclusionsOfRow];
   const offsets = new Int32Array(parts + 1);
   for (let i = start; i < end; i++) {
     const nameId = name[i]!;
-    if (keepAll || (stepBits[nameId]! | exclusionBits[nameId]!) !== 0) {
+    let steps = stepBits[nameId]!;
+    let exclusions = exclusionBits[nameId]!;
+    for (const c of conditions) {
+      if ((c.names === null || c.names[nameId] === 1) && passes(c.filter, cols, i)) {
+        if (c.exclusion) exclusions |= c.bit;
+        else steps |= c.bit;
+      }
+    }
+    if ((keepAll || (steps | exclusions) !== 0) && (global === null || passes(global, cols, i))) {
       const p = partOfDid[did[i]!]!;
       offsets[p + 1]!++;
       marks[i - start] = p + 1;
+      stepMarks[i - start] = steps;
+      exclusionMarks[i - start] = exclusions;
     } else marks[i - start] = 0;
   }
   for (let p = 0; p < parts; p++) offsets[p + 1]! += offsets[p]!;
-  const rows = new Int32Array(new SharedArrayBuffer(4 * Math.max(1, offsets[parts]!)));
+  const kept = Math.max(1, offsets[parts]!);
+  const rows = new Int32Array(new SharedArrayBuffer(4 * kept));
+  const steps = new Int32Array(new SharedArrayBuffer(4 * kept));
+  const exclusions = new Int32Array(new SharedArrayBuffer(4 * kept));
   const fill = offsets.slice(0, parts);
   for (let i = start; i < end; i++) {
     const mark = marks[i - start]!;
-    if (mark !== 0) rows[fill[mark - 1]!++] = i;
+    if (mark === 0) continue;
+    const at = fill[mark - 1]!++;
+    rows[at] = i;
+    steps[at] = stepMarks[i - start]!;
+    exclusions[at] = exclusionMarks[i - start]!;
   }
-  return { chunk, offsets, rows };
+  return { chunk, offsets, rows, steps, exclusions };
 }
 
 /** Pass 2: the counted attempts, or the conversion trends tally, of the actors in part `part` of `job`. */
@@ -141,7 +173,7 @@ interface Journeys {
  * events stay in time order), reading times and masks as it goes. An actor's index in the part is slot div parts.
  */
 function byActor(cols: FunnelColumns, job: FunnelPartJob, part: number): Journeys {
-  const { slotOfDid, did, name } = cols;
+  const { slotOfDid, did } = cols;
   const { parts } = job;
   const locals = Math.ceil(Math.max(0, job.actors - part) / parts);
   const offsets = new Int32Array(locals + 1);
@@ -157,15 +189,15 @@ function byActor(cols: FunnelColumns, job: FunnelPartJob, part: number): Journey
   const exclusions = new Int32Array(n);
   const { breakdown } = job;
   const code = new Int32Array(breakdown ? locals : 0);
-  for (const { offsets: at, rows } of job.chunks) {
+  for (const chunk of job.chunks) {
+    const { offsets: at, rows } = chunk;
     for (let k = at[part]!; k < at[part + 1]!; k++) {
       const i = rows[k]!;
       const a = ((slotOfDid[did[i]!]! - part) / parts) | 0;
       const to = fill[a]!++;
-      const nameId = name[i]!;
       ts[to] = cols.ts[i]!;
-      steps[to] = job.stepBits[nameId]!;
-      exclusions[to] = job.exclusionBits[nameId]!;
+      steps[to] = chunk.steps[k]!;
+      exclusions[to] = chunk.exclusions[k]!;
       // Rows come in time order: the first value seen is the first touch, the last one the last touch.
       if (breakdown && steps[to] !== 0 && (breakdown.last || code[a] === 0)) code[a] = valueCode(cols, breakdown, i) || code[a]!;
     }
@@ -175,9 +207,9 @@ function byActor(cols: FunnelColumns, job: FunnelPartJob, part: number): Journey
 
 /** The breakdown value of row i: its id + 1, or 0 when the row has none (missing, null, empty). */
 function valueCode(cols: FunnelColumns, breakdown: FunnelPartBreakdown, i: number): number {
-  const p = breakdown.keyPos[cols.shape![i]!]!;
+  const p = breakdown.keyPos[cols.shape[i]!]!;
   if (p < 0) return 0;
-  const id = cols.vals![cols.voff![i]! + p]!;
+  const id = cols.vals[cols.voff[i]! + p]!;
   return breakdown.empty.includes(id) ? 0 : id + 1;
 }
 

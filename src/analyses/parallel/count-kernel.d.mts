@@ -64,6 +64,8 @@ export interface ChunkClaim {
   state: Int32Array;
 }
 
+/** Whether row `i` passes `f` (reads `shape`, `voff`, `vals` and `did`). */
+export function passes(f: KernelFilter, cols: Pick<KernelColumns, "shape" | "voff" | "vals" | "did">, i: number): boolean;
 export function countRows(cols: KernelColumns, job: CountJob): CountResult;
 export function countChunks(cols: KernelColumns, job: CountJob, claim: ChunkClaim): { result: CountResult | null; taken: number };
 export function markCounted(claim: ChunkClaim, taken: number): void;

@@ -12,7 +12,7 @@
  * Whether row `i` passes `f`: AND/OR nodes over leaves that read one property's value id (`accept[id]`, `absent`
  * when the row lacks the key) or the distinct id (`accept[did]`: person properties, cohorts).
  */
-function passes(f, cols, i) {
+export function passes(f, cols, i) {
   switch (f.kind) {
     case "value": {
       const p = f.keyPos[cols.shape[i]];

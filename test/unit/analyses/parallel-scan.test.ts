@@ -219,6 +219,11 @@ const FUNNELS: [string, Record<string, unknown>][] = [
   ["a breakdown by the last touch, with other values merged", { ...threeSteps, breakdown: "$current_url", breakdown_type: "event", breakdown_attribution_type: "last_touch", breakdown_limit: 2 }],
   ["a breakdown by normalised url, strict", { ...threeSteps, funnel_order_type: "strict", breakdown: "$current_url", breakdown_normalize_url: true, breakdown_type: "event" }],
   ["time to convert with a breakdown", { ...threeSteps, funnel_viz_type: "time_to_convert", breakdown: "$browser", breakdown_type: "event" }],
+  ["a step under an event property condition", { ...threeSteps, events: [{ id: "$pageview", type: "events", order: 0, properties: [{ key: "$browser", value: "Chrome", operator: "exact", type: "event" }] }, ...threeSteps.events.slice(1)] }],
+  ["a step under a person property, and a cohort over the funnel", { ...threeSteps, events: [threeSteps.events[0], { id: "signed_up", type: "events", order: 1, properties: [{ key: "plan", value: "pro", operator: "exact", type: "person" }] }, threeSteps.events[2]], properties: [{ key: "id", value: 1, type: "cohort" }] }],
+  ["strict, with the funnel's own OR group and test accounts left out", { ...threeSteps, funnel_order_type: "strict", properties: { type: "AND", values: [chromeOrPro] }, filter_test_accounts: true }],
+  ["an exclusion under a condition, time to convert", { ...threeSteps, funnel_viz_type: "time_to_convert", exclusions: [{ id: "$pageleave", type: "events", funnel_from_step: 0, funnel_to_step: 1, properties: [{ key: "$browser", value: "Safari", operator: "is_not", type: "event" }] }] }],
+  ["conversion trends of any event under a condition", { ...threeSteps, funnel_viz_type: "trends", events: [{ id: null, type: "events", order: 0, properties: [{ key: "$current_url", value: "pricing", operator: "icontains", type: "event" }] }, ...threeSteps.events.slice(1)] }],
   // These take journeys.ts over the columns.
   ["conversion trends by browser", { ...threeSteps, funnel_viz_type: "trends", breakdown: "$browser", breakdown_type: "event" }],
   ["a breakdown by step 2's value", { ...threeSteps, breakdown: "$browser", breakdown_type: "event", breakdown_attribution_type: "step", breakdown_attribution_value: 1 }],
