@@ -8,6 +8,8 @@ import { indexRange } from "../shared/scan.ts";
 import type { ScanSnapshot } from "../../store/event-table.ts";
 import type { PathsSpec } from "./filter.ts";
 import { scanThreads, startTask } from "../parallel/pool.ts";
+import { passes, type KernelFilter } from "../parallel/count-kernel.mjs";
+import { kernelFilterOf } from "../trends/column-filter.ts";
 import { itemOf } from "./items.ts";
 import { mergePartEdges, type PartEdges, type PathsColumns, type PathsPartJob } from "./partition.ts";
 
@@ -23,17 +25,19 @@ export interface EdgeTally {
 const PARTS_PER_THREAD = 2;
 
 /**
- * Paths' edges read straight from the columns, for persons without a global filter: each row's item found once per
+ * Paths' edges read straight from the columns, for persons (a global filter the kernel tests, ../trends/column-filter.ts): each row's item found once per
  * (event name, URL or screen name) pair by ids, then the persons cut into parts that every core takes in turn
  * (partition.ts). Undefined when the general scan must run.
  */
 export function columnEdges(events: EventList, spec: PathsSpec, window: QueryWindow, global: RowPredicate, ctx: AnalysisContext, sessionGapMs: number): EdgeTally[] | undefined {
-  if (spec.groupIndex !== undefined || global !== ALWAYS || !hasSnapshots(events)) return undefined;
+  if (spec.groupIndex !== undefined || !hasSnapshots(events)) return undefined;
   const snap = events.scanSnapshot();
   const [from, to] = indexRange(events, window.from, window.to);
   const [start, end] = [Math.min(from, snap.length), Math.min(to, snap.length)];
-  const { item, names } = rowItems(events, snap, spec, start, end);
   const table = actorTableOf(ctx, events, snap.distinctIds);
+  const filter = global === ALWAYS ? null : kernelFilterOf(global, { events, shapes: snap.shapes, actors: () => table, maxValues: end - start });
+  if (filter === undefined) return undefined;
+  const { item, names } = rowItems(events, snap, spec, start, end, filter);
   const idOf = (point: string | undefined) => (point === undefined ? undefined : Math.max(-2, names.indexOf(point)));
   const cut = { start: idOf(spec.startPoint), end: idOf(spec.endPoint), stepLimit: spec.stepLimit, ellipsis: names.length };
   const threads = scanThreads(end - start);
@@ -66,7 +70,7 @@ const SCREEN_DETAIL = 2;
  * Each row's item id (-1: no item) over [start, end), and the items by id: itemOf runs once per event name and
  * detail value id, not once per row.
  */
-function rowItems(events: SnapshotColumns, snap: ScanSnapshot, spec: PathsSpec, start: number, end: number): { item: Int32Array; names: string[] } {
+function rowItems(events: SnapshotColumns, snap: ScanSnapshot, spec: PathsSpec, start: number, end: number, filter: KernelFilter | null): { item: Int32Array; names: string[] } {
   const wants = (type: string) => spec.eventTypes.length === 0 || spec.eventTypes.includes(type);
   const detailOf = new Uint8Array(snap.names);
   for (let n = 0; n < snap.names; n++) {
@@ -97,18 +101,19 @@ function rowItems(events: SnapshotColumns, snap: ScanSnapshot, spec: PathsSpec, 
     const n = name[i]!;
     const detail = detailOf[n]!;
     const pos = detail === URL_DETAIL ? urlPos[shape[i]!]! : detail === SCREEN_DETAIL ? screenPos[shape[i]!]! : -1;
+    let id: number;
     if (pos < 0) {
-      let id = byName[n]!;
+      id = byName[n]!;
       if (id === -2) id = byName[n] = idOf(n, -1);
-      item[i - start] = id;
-      continue;
+    } else {
+      const v = vals[voff[i]! + pos]!;
+      let known = byValue[detail]!;
+      if (v >= known.length) known = byValue[detail] = grownFilled(known, v + 1);
+      id = known[v]!;
+      if (id === -2) id = known[v] = idOf(n, v);
     }
-    const v = vals[voff[i]! + pos]!;
-    let known = byValue[detail]!;
-    if (v >= known.length) known = byValue[detail] = grownFilled(known, v + 1);
-    let id = known[v]!;
-    if (id === -2) id = known[v] = idOf(n, v);
-    item[i - start] = id;
+    // A row the paths' own filter drops is no item, as if it were not there.
+    item[i - start] = id >= 0 && filter !== null && !passes(filter, snap, i) ? -1 : id;
   }
   return { item, names };
 }

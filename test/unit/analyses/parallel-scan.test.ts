@@ -257,6 +257,7 @@ const PATHS: [string, Record<string, unknown>][] = [
   ["paths of every event, five steps", { insight: "PATHS", step_limit: 5, ...last60 }],
   ["paths up to an end point", { insight: "PATHS", include_event_types: ["$pageview", "custom_event"], end_point: "signed_up", ...last60 }],
   ["paths from a start point", { insight: "PATHS", include_event_types: ["$pageview", "custom_event"], start_point: "signed_up", step_limit: 4, ...last60 }],
+  ["paths of Chrome or pro users' page views, test accounts left out", { insight: "PATHS", include_event_types: ["$pageview"], properties: { type: "AND", values: [chromeOrPro] }, filter_test_accounts: true, ...last60 }],
   ["paths with exclusions, groupings and cleaning", { insight: "PATHS", include_event_types: ["$pageview"], exclude_events: ["/pricing"], path_groupings: ["/docs/*"], local_path_cleaning_filters: [{ regex: "\\d+", alias: ":id" }], path_replacements: true, ...last60 }],
 ];
 const CORRELATION: [string, Record<string, unknown>][] = [
