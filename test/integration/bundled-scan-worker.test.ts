@@ -143,8 +143,8 @@ it("marks correlated events as the main thread does", { timeout: 30_000 }, async
 
 it("finds when each distinct id first did an event as the main thread does", { timeout: 30_000 }, async () => {
   while (Atomics.load(signal, 1) !== 1) await new Promise((r) => setTimeout(r, 10));
-  const job: FirstSeenJob = { wanted: Uint8Array.from([0, 1, 0]), distinctIds: 5 };
-  const firstSeenCols: FirstSeenColumns = { ts: cols.ts, name: cols.name, did: cols.did };
+  const job: FirstSeenJob = { wanted: Uint8Array.from([0, 1, 0]), filter: null, distinctIds: 5 };
+  const firstSeenCols: FirstSeenColumns = valueCols;
   const { reply, taken } = await run("firstSeen", firstSeenCols, job, 2);
   expect(taken).toBe(2);
   const expected = new Float64Array(5).fill(Infinity);

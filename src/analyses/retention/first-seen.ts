@@ -3,25 +3,30 @@ import type { EventMatcher } from "../shared/entity-match.ts";
 import type { SnapshotColumns } from "../shared/event-read.ts";
 import type { FirstSeenColumns, FirstSeenJob } from "./partition.ts";
 import { scanThreads, splitRange, startTask } from "../parallel/pool.ts";
+import { ALWAYS } from "../shared/property-filter.ts";
+import { kernelFilterOf } from "../trends/column-filter.ts";
 
 /** Row chunks per thread: a thread the machine schedules late leaves its share to the others. */
 const CHUNKS_PER_THREAD = 4;
 
 /**
- * Per actor slot of `table`, the time of its first event among the snapshot's rows before `before` that `matcher`'s
- * names accept (Infinity: none). The matcher must have no property condition.
+ * Per actor slot of `table`, the time of its first event among the snapshot's rows before `before` that `matcher`
+ * accepts (Infinity: none); undefined when its condition needs the general scan.
  */
-export function firstSeenByActor(events: SnapshotColumns, matcher: EventMatcher, before: number, table: ActorTable): Float64Array {
+export function firstSeenByActor(events: SnapshotColumns, matcher: EventMatcher, before: number, table: ActorTable): Float64Array | undefined {
   const snap = events.scanSnapshot();
+  const end = Math.min(snap.length, firstRowAtOrAfter(snap.ts, snap.length, before));
+  const filter = matcher.rest === ALWAYS ? null : kernelFilterOf(matcher.rest, { events, shapes: snap.shapes, actors: () => table, maxValues: end });
+  if (filter === undefined) return undefined;
   let wanted: Uint8Array | null = null;
   if (matcher.names !== null) {
     wanted = new Uint8Array(snap.names);
     for (let id = 0; id < snap.names; id++) if (matcher.names.has(events.nameOfId(id))) wanted[id] = 1;
   }
-  const end = Math.min(snap.length, firstRowAtOrAfter(snap.ts, snap.length, before));
   const ranges = splitRange(0, end, scanThreads(end) * CHUNKS_PER_THREAD);
-  const job: FirstSeenJob = { wanted, distinctIds: snap.distinctIds };
-  const parts = startTask<FirstSeenColumns, FirstSeenJob, Float64Array>("firstSeen", { ts: snap.ts, name: snap.name, did: snap.did }, job, ranges.length, end, Float64Array.from(ranges.flat())).finish();
+  const job: FirstSeenJob = { wanted, filter, distinctIds: snap.distinctIds };
+  const cols: FirstSeenColumns = { ts: snap.ts, name: snap.name, did: snap.did, shape: snap.shape, voff: snap.voff, vals: snap.vals };
+  const parts = startTask<FirstSeenColumns, FirstSeenJob, Float64Array>("firstSeen", cols, job, ranges.length, end, Float64Array.from(ranges.flat())).finish();
   const bySlot = new Float64Array(table.actors.length).fill(Infinity);
   for (const first of parts) {
     for (let d = 0; d < snap.distinctIds; d++) {

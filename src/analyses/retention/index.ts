@@ -8,7 +8,7 @@ import { isoInZone } from "../shared/date-parse.ts";
 import { compileEntityMatcher, compileGlobalFilter, matchesEvent, type EventMatcher } from "../shared/entity-match.ts";
 import { groupLookup } from "../shared/groups.ts";
 import { peopleUrl } from "../shared/people-url.ts";
-import { ALWAYS } from "../shared/property-filter.ts";
+import { all, ALWAYS, type RowPredicate } from "../shared/property-filter.ts";
 import { forEachMatch } from "../shared/scan.ts";
 import { activeBucketsOfActors } from "../trends/column-counts.ts";
 import { actorTableOf } from "../shared/actor-table.ts";
@@ -125,10 +125,10 @@ type GroupedActivity = RetentionActivity & { group: string };
  * the periods of each person's target events are its cohorts, those of its returning events its returns.
  */
 function columnRecurring(events: EventList, spec: RetentionSpec, buckets: Buckets, matchers: ReturnType<typeof matchersOf>, ctx: AnalysisContext): RetentionActivity[] | undefined {
-  const { global, cohorting, returning } = matchers;
-  if (spec.type !== "retention_recurring" || spec.breakdown || spec.groupIndex !== undefined || global !== ALWAYS || cohorting.rest !== ALWAYS || returning.rest !== ALWAYS) return undefined;
+  if (spec.type !== "retention_recurring" || spec.breakdown || spec.groupIndex !== undefined) return undefined;
+  const [cohorting, returning] = [underGlobal(matchers.cohorting, matchers.global), underGlobal(matchers.returning, matchers.global)];
   const cohorts = activeBucketsOfActors(events, cohorting, buckets, ctx);
-  const returns = cohorts && sameNames(cohorting, returning) ? cohorts : cohorts && activeBucketsOfActors(events, returning, buckets, ctx);
+  const returns = cohorts && sameEvents(cohorting, returning) ? cohorts : cohorts && activeBucketsOfActors(events, returning, buckets, ctx);
   if (!cohorts || !returns) return undefined;
   const flags = (periods: readonly number[] | undefined) => {
     const set = new Uint8Array(spec.totalIntervals);
@@ -144,13 +144,14 @@ function columnRecurring(events: EventList, spec: RetentionSpec, buckets: Bucket
  * each person's cohort is the period of its first-ever target event (../retention/first-seen.ts), if in the window.
  */
 function columnFirstTime(events: EventList, spec: RetentionSpec, buckets: Buckets, matchers: ReturnType<typeof matchersOf>, ctx: AnalysisContext): RetentionActivity[] | undefined {
-  const { global, cohorting, returning, target } = matchers;
   if (spec.type === "retention_recurring" || spec.breakdown || spec.groupIndex !== undefined || !hasSnapshots(events)) return undefined;
-  if (global !== ALWAYS || cohorting.rest !== ALWAYS || target.rest !== ALWAYS || returning.rest !== ALWAYS) return undefined;
-  const returns = activeBucketsOfActors(events, returning, buckets, ctx);
+  // First-ever occurrence cohorts on the first event whatever its properties, which must then match: the general scan.
+  if (spec.type === "retention_first_ever_occurrence" && matchers.target.rest !== ALWAYS) return undefined;
+  const returns = activeBucketsOfActors(events, underGlobal(matchers.returning, matchers.global), buckets, ctx);
   if (!returns) return undefined;
   const table = actorTableOf(ctx, events, events.scanSnapshot().distinctIds);
-  const first = firstSeenByActor(events, cohorting, buckets.to + 1, table);
+  const first = firstSeenByActor(events, underGlobal(matchers.cohorting, matchers.global), buckets.to + 1, table);
+  if (!first) return undefined;
   const returnsOf = new Map(Array.from(returns, ([actor, periods]) => [actor.id, periods]));
   const activities: RetentionActivity[] = [];
   first.forEach((at, slot) => {
@@ -166,8 +167,12 @@ function columnFirstTime(events: EventList, spec: RetentionSpec, buckets: Bucket
   return activities;
 }
 
-const sameNames = (a: EventMatcher, b: EventMatcher): boolean =>
-  a.names === null ? b.names === null : b.names !== null && a.names.size === b.names.size && [...a.names].every((n) => b.names!.has(n));
+/** The matcher's events among those the insight's own filter keeps. */
+const underGlobal = (m: EventMatcher, global: RowPredicate): EventMatcher => ({ names: m.names, rest: all([global, m.rest]) });
+
+/** Whether two matchers accept the same events: the same names, and the same condition (none, or one object). */
+const sameEvents = (a: EventMatcher, b: EventMatcher): boolean =>
+  a.rest === b.rest && (a.names === null ? b.names === null : b.names !== null && a.names.size === b.names.size && [...a.names].every((n) => b.names!.has(n)));
 
 /** first_ever cohorts on the first target event whatever its properties, which must then match (PostHog). */
 function matchersOf(spec: RetentionSpec, filter: RetentionFilter, ctx: AnalysisContext) {

@@ -1,3 +1,5 @@
+import { passes, type KernelFilter } from "../parallel/count-kernel.mjs";
+
 /**
  * First-time retention's cohorts: when each distinct id first did one of some events, over row chunks on any thread
  * (../parallel/): per chunk the first time of each id's wanted rows; chunks merge by the earlier time, exact
@@ -7,21 +9,27 @@ export interface FirstSeenColumns {
   ts: Float64Array;
   name: Uint32Array;
   did: Uint32Array;
+  /** The rows' property shapes and values: the filter reads them. */
+  shape: Uint32Array;
+  voff: Uint32Array;
+  vals: Uint32Array;
 }
 
 export interface FirstSeenJob {
   /** 1 at the name ids wanted; null = every name. */
   wanted: Uint8Array | null;
+  /** A wanted row must pass it too (null: no condition). */
+  filter: KernelFilter | null;
   distinctIds: number;
 }
 
 /** Lowers `first[d]` to the time of each wanted row of [start, end). */
 export function firstSeenRows(cols: FirstSeenColumns, job: FirstSeenJob, start: number, end: number, first: Float64Array): void {
   const { ts, name, did } = cols;
-  const { wanted } = job;
+  const { wanted, filter } = job;
   for (let i = start; i < end; i++) {
     if (wanted !== null && wanted[name[i]!] === 0) continue;
     const d = did[i]!;
-    if (ts[i]! < first[d]!) first[d] = ts[i]!;
+    if (ts[i]! < first[d]! && (filter === null || passes(filter, cols, i))) first[d] = ts[i]!;
   }
 }
