@@ -84,6 +84,12 @@ it("counts filtered rows and gathers a property's numbers as the main thread doe
   expect(gathered.reply.crash).toBeUndefined();
   expect(valuesPerBucket(gathered.reply.result as CountResult, 2)).toEqual(valuesPerBucket(countRows(valueCols, values), 2));
   expect(valuesPerBucket(countRows(valueCols, values), 2)[0]).toEqual([1.5, 4, 1.5, 4, 1.5, 4, 1.5, 4]);
+  // Sessions: value ids 0 and 2 are one session (code 0), 1 and 3 another (code 1); the filter keeps ids 0 and 2.
+  const sessions: CountJob = { ...base, mode: "unique", keyPos: Int32Array.from([0]), mathPos: null, num: null, sessionOf: shared((b) => new Int32Array(b), [0, 1, 0, 1]), noSession: 2 };
+  const unique = await run("count", valueCols, sessions, 2);
+  expect(unique.reply.crash).toBeUndefined();
+  expect(unique.reply.result).toEqual(countRows(valueCols, sessions));
+  expect(Array.from((countRows(valueCols, sessions) as { bits: Int32Array }).bits)).toEqual([1, 1]);
 });
 
 it("tallies funnel conversion trends as the main thread does", { timeout: 30_000 }, async () => {
