@@ -88,6 +88,13 @@ it("counts filtered rows and gathers a property's numbers as the main thread doe
   expect(valuesPerBucket(gathered.reply.result as CountResult, 2)).toEqual(valuesPerBucket(countRows(valueCols, values), 2));
   // Row 3 (value id 3) has no number; rows 9 and 13 (value id 1) hold 2.25.
   expect(valuesPerBucket(countRows(valueCols, values), 2)[0]).toEqual([1.5, 4, 1.5, 4, 1.5, 2.25, 4, 1.5, 2.25, 4]);
+  // Sessions: value ids 0 and 2 are one session (code 0), 1 and 3 another (code 1). The filter keeps ids 0 and 2,
+  // and distinct ids 3 and 4 whatever their value: both sessions in each bucket (rows 3, 9, 13; 19, 23, …).
+  const sessions: CountJob = { ...base, mode: "unique", keyPos: Int32Array.from([0]), mathPos: null, num: null, sessionOf: shared((b) => new Int32Array(b), [0, 1, 0, 1]), noSession: 2 };
+  const unique = await run("count", valueCols, sessions, 2);
+  expect(unique.reply.crash).toBeUndefined();
+  expect(unique.reply.result).toEqual(countRows(valueCols, sessions));
+  expect(Array.from((countRows(valueCols, sessions) as { bits: Int32Array }).bits)).toEqual([3, 3]);
 });
 
 it("keeps a funnel's rows by part, then counts its attempts and tallies its trends, as the main thread does", { timeout: 30_000 }, async () => {
