@@ -113,7 +113,7 @@ it("keeps a funnel's rows by part, then counts its attempts and tallies its tren
   const conditionedChunks = [funnelChunkRows(funnelCols, conditioned, 0, ROWS / 2, 0), funnelChunkRows(funnelCols, conditioned, ROWS / 2, ROWS, 1)];
   expect(conditionedRows.reply.result).toEqual(conditionedChunks);
   // Even rows: name a (rows 0 mod 6) sets step 1, name other (rows 2 mod 6) step 2; name b rows set nothing.
-  const kept = conditionedChunks.flatMap((c) => Array.from(c.rows.subarray(0, c.offsets[2]!)).map((row, k) => [row, c.steps[k]!]));
+  const kept = conditionedChunks.flatMap((c) => Array.from(c.rows.subarray(0, c.offsets[2]!)).map((row, k) => [row, c.steps![k]!]));
   expect(kept.sort((x, y) => x[0]! - y[0]!)).toEqual(Array.from({ length: 14 }, (_, k) => [[0, 1], [2, 2]][k % 2]!.map((v, j) => (j === 0 ? v + 6 * Math.floor(k / 2) : v))));
   // Rows of names a and b, each in the part of its actor.
   expect(chunks.reduce((n, c) => n + c.offsets[2]!, 0)).toBe(27);
@@ -121,12 +121,12 @@ it("keeps a funnel's rows by part, then counts its attempts and tallies its tren
   const rules = { stepCount: 2, windowMs: 3_600_000, orderType: "ordered" as const, exclusions: [] };
   const periods = { interval: "hour" as const, edges: [0, 3_600_000, 7_200_000, ROWS * 60_000], from: 0, to: ROWS * 60_000 - 1, fromStep: 0, toStep: 1 };
   for (const want of ["best", periods] as const) {
-    const job: FunnelPartJob = { chunks, rules, parts: 2, actors: 4, want, breakdown: null };
+    const job: FunnelPartJob = { chunks, stepBits: names.stepBits, exclusionBits: names.exclusionBits, rules, parts: 2, actors: 4, want, breakdown: null };
     const { reply, taken } = await run("funnel", funnelCols, job, 2);
     expect(taken).toBe(2);
     expect(reply.result).toEqual([funnelPart(funnelCols, job, 0), funnelPart(funnelCols, job, 1)]);
   }
-  const best = funnelPart(funnelCols, { chunks, rules, parts: 2, actors: 4, want: "best", breakdown: null }, 1) as PartBest;
+  const best = funnelPart(funnelCols, { chunks, stepBits: names.stepBits, exclusionBits: names.exclusionBits, rules, parts: 2, actors: 4, want: "best", breakdown: null }, 1) as PartBest;
   // Actors 1 and 3 (ids 1, 3 and 4) both reach step 2; actor 1 first at minutes 6 (a) and 16 (b), actor 3 at 3 and 4.
   expect(Array.from(best.slots)).toEqual([1, 3]);
   expect(Array.from(best.levels)).toEqual([2, 2]);

@@ -119,7 +119,7 @@ function funnelOverParts(
     .finish()
     .flat()
     .sort((a, b) => a.chunk - b.chunk);
-  const job: FunnelPartJob = { chunks, rules, parts, actors: table.actors.length, want, breakdown };
+  const job: FunnelPartJob = { chunks, stepBits: rows.stepBits, exclusionBits: rows.exclusionBits, rules, parts, actors: table.actors.length, want, breakdown };
   return { table, touch, parts: startTask<FunnelColumns, FunnelPartJob, PartResult[]>("funnel", cols, job, parts, end - start).finish().flat() };
 }
 

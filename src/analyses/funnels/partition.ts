@@ -66,14 +66,18 @@ export interface ChunkRows {
   chunk: number;
   offsets: Int32Array;
   rows: Int32Array;
-  steps: Int32Array;
-  exclusions: Int32Array;
+  /** Null when the names alone give the bits (FunnelPartJob's tables). */
+  steps: Int32Array | null;
+  exclusions: Int32Array | null;
 }
 
 /** Pass 2: per part, every chunk's rows of that part. */
 export interface FunnelPartJob {
   /** Pass 1's chunks, in chunk (time) order. */
   chunks: ChunkRows[];
+  /** The bits each name sets, for chunks that keep none of their own. */
+  stepBits: Int32Array;
+  exclusionBits: Int32Array;
   rules: AttemptRules;
   parts: number;
   /** Actor slots are below this. */
@@ -110,21 +114,78 @@ let partOfRow = new Uint8Array(1 << 16);
 let stepsOfRow = new Int32Array(1 << 16);
 let exclusionsOfRow = new Int32Array(1 << 16);
 
-/** Pass 1 over the rows [start, end): the kept rows, grouped by part (one read finds them, one places them). */
+/**
+ * Pass 1 over the rows [start, end): the kept rows, grouped by part (one read finds them, one places them). Without
+ * a property condition the names alone give the bits, which pass 2 then reads from the names again.
+ */
 export function funnelChunkRows(cols: FunnelColumns, job: FunnelRowsJob, start: number, end: number, chunk: number): ChunkRows {
-  const { name, did, partOfDid } = cols;
-  const { stepBits, exclusionBits, conditions, global, keepAll, parts } = job;
   if (partOfRow.length < end - start) [partOfRow, stepsOfRow, exclusionsOfRow] = [new Uint8Array(end - start), new Int32Array(end - start), new Int32Array(end - start)];
+  const offsets = new Int32Array(job.parts + 1);
+  const byName = job.conditions.length === 0 && job.global === null;
+  if (byName) markByName(cols, job, start, end, offsets);
+  else markByConditions(cols, job, start, end, offsets);
+  for (let p = 0; p < job.parts; p++) offsets[p + 1]! += offsets[p]!;
+  // One place more than the kept rows: the rows not kept are written there, so that the loop has no branch (which
+  // way a row goes is unpredictable, and mispredictions cost more than the writes).
+  const kept = offsets[job.parts]!;
+  const rows = new Int32Array(new SharedArrayBuffer(4 * (kept + 1)));
+  const steps = byName ? null : new Int32Array(new SharedArrayBuffer(4 * (kept + 1)));
+  const exclusions = byName ? null : new Int32Array(new SharedArrayBuffer(4 * (kept + 1)));
+  // fill[mark]: where the next row of part mark − 1 goes; mark 0 (not kept) writes at `kept` and stays there.
+  const fill = new Int32Array(job.parts + 1);
+  fill[0] = kept;
+  fill.set(offsets.subarray(0, job.parts), 1);
+  const marks = partOfRow;
+  for (let i = start; i < end; i++) {
+    const mark = marks[i - start]!;
+    const at = fill[mark]!;
+    rows[at] = i;
+    fill[mark] = at + ((mark + 255) >>> 8);
+  }
+  if (steps !== null) {
+    fill[0] = kept;
+    fill.set(offsets.subarray(0, job.parts), 1);
+    for (let i = start; i < end; i++) {
+      const mark = marks[i - start]!;
+      const at = fill[mark]!;
+      steps[at] = stepsOfRow[i - start]!;
+      exclusions![at] = exclusionsOfRow[i - start]!;
+      fill[mark] = at + ((mark + 255) >>> 8);
+    }
+  }
+  return { chunk, offsets, rows, steps, exclusions };
+}
+
+/** Marks the rows kept by their names alone, counting them per part into offsets[part + 1]; no branch per row. */
+function markByName(cols: FunnelColumns, job: FunnelRowsJob, start: number, end: number, offsets: Int32Array): void {
+  const { name, did, partOfDid } = cols;
+  const { stepBits, exclusionBits } = job;
+  const all = job.keepAll ? 1 : 0;
+  const marks = partOfRow;
+  for (let i = start; i < end; i++) {
+    const nameId = name[i]!;
+    // 1 when the name sets a bit (bits are small and positive: −bits has its sign bit set), or when all are kept.
+    const keep = all | (-(stepBits[nameId]! | exclusionBits[nameId]!) >>> 31);
+    const p = partOfDid[did[i]!]!;
+    offsets[p + 1]! += keep;
+    marks[i - start] = keep * (p + 1);
+  }
+}
+
+/** Marks the rows kept under the conditions and the funnel's own filter, with each one's bits. */
+function markByConditions(cols: FunnelColumns, job: FunnelRowsJob, start: number, end: number, offsets: Int32Array): void {
+  const { name, did, partOfDid } = cols;
+  const { stepBits, exclusionBits, conditions, global, keepAll } = job;
   const [marks, stepMarks, exclusionMarks] = [partOfRow, stepsOfRow, exclusionsOfRow];
-  const offsets = new Int32Array(parts + 1);
   for (let i = start; i < end; i++) {
     const nameId = name[i]!;
     let steps = stepBits[nameId]!;
     let exclusions = exclusionBits[nameId]!;
-    for (const c of conditions) {
-      if ((c.names === null || c.names[nameId] === 1) && passes(c.filter, cols, i)) {
-        if (c.exclusion) exclusions |= c.bit;
-        else steps |= c.bit;
+    for (let c = 0; c < conditions.length; c++) {
+      const condition = conditions[c]!;
+      if ((condition.names === null || condition.names[nameId] === 1) && passes(condition.filter, cols, i)) {
+        if (condition.exclusion) exclusions |= condition.bit;
+        else steps |= condition.bit;
       }
     }
     if ((keepAll || (steps | exclusions) !== 0) && (global === null || passes(global, cols, i))) {
@@ -135,21 +196,6 @@ export function funnelChunkRows(cols: FunnelColumns, job: FunnelRowsJob, start: 
       exclusionMarks[i - start] = exclusions;
     } else marks[i - start] = 0;
   }
-  for (let p = 0; p < parts; p++) offsets[p + 1]! += offsets[p]!;
-  const kept = Math.max(1, offsets[parts]!);
-  const rows = new Int32Array(new SharedArrayBuffer(4 * kept));
-  const steps = new Int32Array(new SharedArrayBuffer(4 * kept));
-  const exclusions = new Int32Array(new SharedArrayBuffer(4 * kept));
-  const fill = offsets.slice(0, parts);
-  for (let i = start; i < end; i++) {
-    const mark = marks[i - start]!;
-    if (mark === 0) continue;
-    const at = fill[mark - 1]!++;
-    rows[at] = i;
-    steps[at] = stepMarks[i - start]!;
-    exclusions[at] = exclusionMarks[i - start]!;
-  }
-  return { chunk, offsets, rows, steps, exclusions };
 }
 
 /** Pass 2: the counted attempts, or the conversion trends tally, of the actors in part `part` of `job`. */
@@ -169,6 +215,12 @@ interface Journeys {
 }
 
 /**
+ * The journeys' arrays, reused by every part this thread runs (a part is done with them before it returns its
+ * result): allocating tens of megabytes per part made strict funnels, which keep every row, twice as slow.
+ */
+let journeyScratch = { ts: new Float64Array(0), steps: new Int32Array(0), exclusions: new Int32Array(0) };
+
+/**
  * The part's rows of every chunk, counting-sorted by actor (stable, and chunks come in time order: each actor's
  * events stay in time order), reading times and masks as it goes. An actor's index in the part is slot div parts.
  */
@@ -184,9 +236,11 @@ function byActor(cols: FunnelColumns, job: FunnelPartJob, part: number): Journey
   }
   for (let a = 0; a < locals; a++) offsets[a + 1]! += offsets[a]!;
   const fill = offsets.slice(0, locals);
-  const ts = new Float64Array(n);
-  const steps = new Int32Array(n);
-  const exclusions = new Int32Array(n);
+  if (journeyScratch.ts.length < n) {
+    const size = Math.ceil(n * 1.25);
+    journeyScratch = { ts: new Float64Array(size), steps: new Int32Array(size), exclusions: new Int32Array(size) };
+  }
+  const { ts, steps, exclusions } = journeyScratch;
   const { breakdown } = job;
   const code = new Int32Array(breakdown ? locals : 0);
   for (const chunk of job.chunks) {
@@ -196,8 +250,8 @@ function byActor(cols: FunnelColumns, job: FunnelPartJob, part: number): Journey
       const a = ((slotOfDid[did[i]!]! - part) / parts) | 0;
       const to = fill[a]!++;
       ts[to] = cols.ts[i]!;
-      steps[to] = chunk.steps[k]!;
-      exclusions[to] = chunk.exclusions[k]!;
+      steps[to] = chunk.steps === null ? job.stepBits[cols.name[i]!]! : chunk.steps[k]!;
+      exclusions[to] = chunk.exclusions === null ? job.exclusionBits[cols.name[i]!]! : chunk.exclusions[k]!;
       // Rows come in time order: the first value seen is the first touch, the last one the last touch.
       if (breakdown && steps[to] !== 0 && (breakdown.last || code[a] === 0)) code[a] = valueCode(cols, breakdown, i) || code[a]!;
     }
