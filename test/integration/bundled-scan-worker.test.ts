@@ -7,7 +7,7 @@ import { afterAll, expect, it } from "vitest";
 import { countRows, type CountJob, type CountResult, type KernelFilter } from "../../src/analyses/parallel/count-kernel.mjs";
 import { funnelChunkRows, funnelPart, type FunnelColumns, type FunnelPartJob, type FunnelRowsJob, type PartBest } from "../../src/analyses/funnels/partition.ts";
 import { correlateRows, type CorrelationColumns, type CorrelationJob } from "../../src/analyses/correlation/partition.ts";
-import { firstSeenRows, type FirstSeenColumns, type FirstSeenJob } from "../../src/analyses/retention/partition.ts";
+import { firstSeenRows, type FirstSeenColumns, type FirstSeenJob } from "../../src/analyses/shared/first-seen-rows.ts";
 import { pathsPart, type PathsColumns, type PathsPartJob } from "../../src/analyses/paths/partition.ts";
 import { projectFile } from "../../src/util/project-files.ts";
 

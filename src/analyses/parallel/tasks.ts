@@ -1,6 +1,6 @@
 import { funnelChunkRows, funnelPart, type ChunkRows, type FunnelColumns, type FunnelPartJob, type FunnelRowsJob, type PartResult } from "../funnels/partition.ts";
 import { correlateRows, type CorrelationColumns, type CorrelationJob } from "../correlation/partition.ts";
-import { firstSeenRows, type FirstSeenColumns, type FirstSeenJob } from "../retention/partition.ts";
+import { firstSeenRows, type FirstSeenColumns, type FirstSeenJob } from "../shared/first-seen-rows.ts";
 import { pathsPart, type PartEdges, type PathsColumns, type PathsPartJob } from "../paths/partition.ts";
 import { countChunks, type ChunkClaim, type CountJob, type CountResult, type KernelColumns } from "./count-kernel.mjs";
 

@@ -13,7 +13,7 @@ import { forEachMatch } from "../shared/scan.ts";
 import { activeBucketsOfActors } from "../trends/column-counts.ts";
 import { actorTableOf } from "../shared/actor-table.ts";
 import { hasSnapshots } from "../shared/event-read.ts";
-import { firstSeenByActor } from "./first-seen.ts";
+import { firstSeenByActor } from "../shared/first-seen.ts";
 import type { ActorKey } from "../trends/maths.ts";
 import { readRetentionFilter, type RetentionFilter, type RetentionSpec } from "./filter.ts";
 

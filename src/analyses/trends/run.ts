@@ -6,6 +6,7 @@ import type { QueryWindow } from "../shared/date-range.ts";
 import { compileEntityMatcher, matchesEvent, NEVER, type EventMatcher } from "../shared/entity-match.ts";
 import { ALWAYS, type RowPredicate } from "../shared/property-filter.ts";
 import { groupLookup } from "../shared/groups.ts";
+import { columnFirstTimes } from "./column-first-time.ts";
 import { startColumnCounts, type KeyedCounts } from "./column-counts.ts";
 import { forEachMatch, indexRange } from "../shared/scan.ts";
 import type { SeriesEntity } from "../shared/series.ts";
@@ -143,6 +144,11 @@ function accumulate(scan: Scan, keying?: Keying, mapKey: (key: string) => string
     if (typeof key === "string") add(mapKey(key), event, actorKey);
     else for (const k of key) add(mapKey(k), event, actorKey);
   };
+  const { spec, collectActors } = scan.shared;
+  if (scan.plan.firstTime && !keying && spec.groupIndex === undefined && !collectActors) {
+    const counts = columnFirstTimes(scan.shared.events, scan.matcher, scan.plan.firstTime, scan.buckets, scan.shared.ctx);
+    if (counts) return countedAccumulators(new Map([["", counts]]));
+  }
   if (scan.plan.firstTime) firstTimeScan(scan, visit);
   // Accumulators and keyings read values from the event and keep none of it: one moving row serves.
   else forEachMatch(scan.shared.events, { from: scan.plan.scanFrom, to: scan.buckets.to }, scan.matcher, scan.shared.actorOf, visit, true);

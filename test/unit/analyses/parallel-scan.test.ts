@@ -54,6 +54,7 @@ function equalsGeneralScan(compute: Compute, filter: Record<string, unknown>, no
 }
 
 const last60 = { date_from: "-60d", interval: "day" };
+const chromeOrPro = { type: "OR", values: [{ type: "AND", values: [{ key: "$browser", value: "Chrome", operator: "exact", type: "event" }] }, { type: "AND", values: [{ key: "plan", value: "pro", operator: "exact", type: "person" }] }] };
 const TRENDS: [string, Record<string, unknown>][] = [
   ["total count by day", { events: [{ id: "$pageview" }], ...last60 }],
   ["total count by hour over a week", { events: [{ id: "$pageview" }], date_from: "-7d", interval: "hour" }],
@@ -65,6 +66,9 @@ const TRENDS: [string, Record<string, unknown>][] = [
   ["weekly actives by week", { events: [{ id: "$pageview", math: "weekly_active" }], date_from: "-90d", interval: "week" }],
   ["weekly actives as one value", { events: [{ id: null, type: "events", math: "weekly_active" }], display: "BoldNumber", date_from: "-14d" }],
   ["two series and a formula", { events: [{ id: "$pageview" }, { id: "signed_up", math: "dau" }], formula: "A / B", ...last60 }],
+  ["first time for each person, by week", { events: [{ id: "signed_up", math: "first_time_for_user" }], date_from: "-90d", interval: "week" }],
+  ["first matching event for each person, under a condition", { events: [{ id: "$pageview", math: "first_matching_event_for_user", properties: [chromeOrPro] }], ...last60 }],
+  ["first time of any event as one value", { events: [{ id: null, type: "events", math: "first_time_for_user" }], display: "BoldNumber", date_from: "-14d" }],
   ["breakdown by $browser", { events: [{ id: "$pageview" }], breakdown: "$browser", breakdown_type: "event", ...last60 }],
   ["breakdown with an other item", { events: [{ id: "$pageview" }], breakdown: "$current_url", breakdown_type: "event", breakdown_limit: 3, ...last60 }],
   ["breakdown by normalised url", { events: [{ id: "$pageview" }], breakdown: "$current_url", breakdown_normalize_url: true, breakdown_type: "event", ...last60 }],
@@ -79,7 +83,6 @@ describe("trends counted over partitions equal the single-threaded trends", () =
 
 const pageviews = (properties: unknown[], extra: Record<string, unknown> = {}) => ({ events: [{ id: "$pageview", properties }], ...last60, ...extra });
 const anyEvent = (properties: unknown[], extra: Record<string, unknown> = {}) => ({ events: [{ id: null, type: "events", properties }], ...last60, ...extra });
-const chromeOrPro = { type: "OR", values: [{ type: "AND", values: [{ key: "$browser", value: "Chrome", operator: "exact", type: "event" }] }, { type: "AND", values: [{ key: "plan", value: "pro", operator: "exact", type: "person" }] }] };
 const FILTERED: [string, Record<string, unknown>][] = [
   ["exact", pageviews([{ key: "$browser", value: "Chrome", operator: "exact", type: "event" }])],
   ["exact against a list", pageviews([{ key: "$browser", value: ["Chrome", "Firefox"], operator: "exact", type: "event" }])],

@@ -1,9 +1,9 @@
 import { passes, type KernelFilter } from "../parallel/count-kernel.mjs";
 
 /**
- * First-time retention's cohorts: when each distinct id first did one of some events, over row chunks on any thread
- * (../parallel/): per chunk the first time of each id's wanted rows; chunks merge by the earlier time, exact
- * whatever thread read which chunk.
+ * When each distinct id first did one of some events (first-time retention, first-time trend maths), over row
+ * chunks on any thread (../parallel/): per chunk the first time of each id's wanted rows; chunks merge by the
+ * earlier time, exact whatever thread read which chunk.
  */
 export interface FirstSeenColumns {
   ts: Float64Array;

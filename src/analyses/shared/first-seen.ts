@@ -1,9 +1,9 @@
-import type { ActorTable } from "../shared/actor-table.ts";
-import type { EventMatcher } from "../shared/entity-match.ts";
-import type { SnapshotColumns } from "../shared/event-read.ts";
-import type { FirstSeenColumns, FirstSeenJob } from "./partition.ts";
+import type { ActorTable } from "./actor-table.ts";
+import type { EventMatcher } from "./entity-match.ts";
+import type { SnapshotColumns } from "./event-read.ts";
+import type { FirstSeenColumns, FirstSeenJob } from "./first-seen-rows.ts";
 import { scanThreads, splitRange, startTask } from "../parallel/pool.ts";
-import { ALWAYS } from "../shared/property-filter.ts";
+import { ALWAYS } from "./property-filter.ts";
 import { kernelFilterOf } from "../trends/column-filter.ts";
 
 /** Row chunks per thread: a thread the machine schedules late leaves its share to the others. */
