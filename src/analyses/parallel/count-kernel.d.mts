@@ -15,10 +15,10 @@ export interface CountJob {
   wanted: Uint8Array | null;
   /** Bucket starts, then the end of the last bucket. */
   edges: Float64Array;
-  mode: "count" | "unique" | "breakdown" | "values";
+  mode: "count" | "unique" | "breakdown" | "values" | "actorCounts";
   /** breakdown (and values with a breakdown): the property's position in each shape's key list, -1 where absent. */
   keyPos: Int32Array | null;
-  /** unique: 32-bit words per bucket in the bitset (distinct ids / 32, rounded up). */
+  /** unique: 32-bit words per bucket in the bitset (distinct ids / 32, rounded up); actorCounts: distinct ids. */
   words: number;
   /** breakdown by a person property: the value code of each distinct id (0: none), read instead of `keyPos`. */
   didCode: Int32Array | null;
@@ -56,7 +56,8 @@ export type CountResult =
   | { mode: "count"; counts: Float64Array }
   | { mode: "unique"; bits: Int32Array }
   | { mode: "breakdown"; codes: Int32Array; rows: Float64Array[] }
-  | { mode: "values"; parts: ValuesPart[] };
+  | { mode: "values"; parts: ValuesPart[] }
+  | { mode: "actorCounts"; counts: Int32Array };
 
 /** Chunks of rows shared out between threads: boundaries, and [next chunk to take, chunks counted] in shared memory. */
 export interface ChunkClaim {

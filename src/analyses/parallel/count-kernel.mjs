@@ -6,7 +6,8 @@
 // session id sits); "breakdown" events per bucket per value id of one property (code 0: the event lacks it, else
 // value id + 1), or by a person property's code per distinct id (`didCode`); "values" the numbers of one property
 // (`mathPos`, `num`) in row order, kept per chunk so that the caller aggregates them in the general scan's order
-// (with a breakdown: each value's code beside it). `filter`, when set, tests each row first.
+// (with a breakdown: each value's code beside it); "actorCounts" events per bucket per distinct id (`words` counters
+// a bucket), which the caller adds up per person. `filter`, when set, tests each row first.
 
 /**
  * Whether row `i` passes `f`: AND/OR nodes over leaves that read one property's value id (`accept[id]`, `absent`
@@ -48,6 +49,7 @@ export function newTally(job) {
   if (job.mode === "count") return { mode: "count", counts: new Float64Array(buckets) };
   if (job.mode === "unique") return { mode: "unique", bits: new Int32Array(buckets * job.words) };
   if (job.mode === "values") return { mode: "values", parts: [], part: null };
+  if (job.mode === "actorCounts") return { mode: "actorCounts", counts: new Int32Array(buckets * job.words) };
   return { mode: "breakdown", byValue: new Map() };
 }
 
@@ -106,6 +108,9 @@ function tallyBucket(cols, job, from, to, b, tally) {
       }
       bits[base + (d >>> 5)] |= 1 << (d & 31);
     }
+  } else if (tally.mode === "actorCounts") {
+    const base = b * words;
+    for (let i = from; i < to; i++) if (counted(cols, job, i)) tally.counts[base + did[i]]++;
   } else if (tally.mode === "values") tallyValues(cols, job, from, to, b, tally.part);
   else tallyBreakdown(cols, job, from, to, b, tally.byValue);
 }
@@ -214,6 +219,11 @@ export function mergeCounts(parts) {
     const counts = first.counts.slice();
     for (const p of rest) for (let k = 0; k < counts.length; k++) counts[k] += p.counts[k];
     return { mode: "count", counts };
+  }
+  if (first.mode === "actorCounts") {
+    const counts = first.counts.slice();
+    for (const p of rest) for (let k = 0; k < counts.length; k++) counts[k] += p.counts[k];
+    return { mode: "actorCounts", counts };
   }
   if (first.mode === "unique") {
     const bits = first.bits.slice();

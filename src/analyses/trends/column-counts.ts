@@ -56,6 +56,7 @@ function modeOf(s: CountSeries): CountJob["mode"] | undefined {
   const math = s.entity.math ?? "total";
   if (MATHS[math]?.kind === "property") return s.spec.groupIndex === undefined && (!s.spec.breakdown || breakdownPart(s.spec.breakdown)) ? "values" : undefined;
   if (math === "unique_session") return !s.spec.breakdown && s.spec.groupIndex === undefined ? "unique" : undefined;
+  if (MATHS[math]?.kind === "perActor") return !s.spec.breakdown && !s.spec.cumulative && s.spec.groupIndex === undefined ? "actorCounts" : undefined;
   if (!s.spec.breakdown) {
     if (math === "total") return "count";
     const actives = math === "dau" || ((math === "weekly_active" || math === "monthly_active") && s.windows !== undefined);
@@ -84,8 +85,9 @@ function jobOf(events: SnapshotColumns, snap: ScanSnapshot, s: JobInputs, mode: 
   const maxValues = end - start;
   const sessions = mode === "unique" && s.sessions ? sessionCodes(events, maxValues) : null;
   if (sessions === undefined) return undefined;
-  const words = Math.ceil((sessions ? sessions.codes : snap.distinctIds) / 32);
-  if (mode === "unique" && words * (edges.length - 1) > MAX_BITSET_WORDS) return undefined;
+  // actorCounts keeps a counter per distinct id and bucket: a "word" each.
+  const words = mode === "actorCounts" ? snap.distinctIds : Math.ceil((sessions ? sessions.codes : snap.distinctIds) / 32);
+  if ((mode === "unique" || mode === "actorCounts") && words * (edges.length - 1) > MAX_BITSET_WORDS) return undefined;
   const source: TableSource = { events, shapes: snap.shapes, actors: () => actorTableOf(s.ctx, events, snap.distinctIds), maxValues };
   const filter = kernelFilterOf(s.matcher.rest, source);
   if (filter === undefined) return undefined;
@@ -205,6 +207,7 @@ function personCodes(table: ActorTable, part: PropertyPart): { didCode: Int32Arr
 function keyedCounts(events: SnapshotColumns, snap: ScanSnapshot, s: CountSeries, result: CountResult, keyOf: (code: number) => string): Map<string, number[]> {
   if (result.mode === "count") return new Map([["", Array.from(result.counts)]]);
   if (result.mode === "unique" && s.entity.math === "unique_session") return new Map([["", setBitsPerBucket(result.bits, s.buckets.length)]]);
+  if (result.mode === "actorCounts") return new Map([["", perActorPerBucket(actorTableOf(s.ctx, events, snap.distinctIds), result.counts, s.buckets.length, AGGREGATES[MATHS[s.entity.math!]!.aggregate!]!)]]);
   if (result.mode === "unique") {
     const { slotOfDid } = actorTableOf(s.ctx, events, snap.distinctIds);
     return new Map([["", s.windows ? personsPerWindow(slotOfDid, result.bits, s.windows) : personsPerBucket(slotOfDid, result.bits, s.buckets.length)]]);
@@ -265,6 +268,20 @@ function setBitsPerBucket(bits: Int32Array, buckets: number): number[] {
     let n = 0;
     for (let w = b * words; w < (b + 1) * words; w++) for (let x = bits[w]!; x !== 0; x &= x - 1) n++;
     return n;
+  });
+}
+
+/**
+ * *_count_per_actor: per bucket, the events of each person (its distinct ids' counts added up), aggregated over the
+ * persons with any. Counts are whole numbers, so the aggregate does not depend on the order the persons come in.
+ */
+function perActorPerBucket(table: ActorTable, counts: Int32Array, buckets: number, aggregate: (values: readonly number[]) => number): number[] {
+  const dids = buckets === 0 ? 0 : counts.length / buckets;
+  const ofSlot = new Float64Array(table.actors.length);
+  return Array.from({ length: buckets }, (_, b) => {
+    ofSlot.fill(0);
+    for (let d = 0; d < dids; d++) ofSlot[table.slotOfDid[d]!]! += counts[b * dids + d]!;
+    return aggregate(Array.from(ofSlot).filter((n) => n > 0));
   });
 }
 

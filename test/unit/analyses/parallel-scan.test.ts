@@ -66,6 +66,10 @@ const TRENDS: [string, Record<string, unknown>][] = [
   ["weekly actives by week", { events: [{ id: "$pageview", math: "weekly_active" }], date_from: "-90d", interval: "week" }],
   ["weekly actives as one value", { events: [{ id: null, type: "events", math: "weekly_active" }], display: "BoldNumber", date_from: "-14d" }],
   ["two series and a formula", { events: [{ id: "$pageview" }, { id: "signed_up", math: "dau" }], formula: "A / B", ...last60 }],
+  ["average events per person, by day", { events: [{ id: "$pageview", math: "avg_count_per_actor" }], ...last60 }],
+  ["median events per person under a condition, by week", { events: [{ id: null, type: "events", math: "median_count_per_actor", properties: [chromeOrPro] }], date_from: "-90d", interval: "week" }],
+  ["most events of one person as one value", { events: [{ id: "$pageview", math: "max_count_per_actor" }], display: "BoldNumber", ...last60 }],
+  ["p90 of events per person, by hour", { events: [{ id: "$pageview", math: "p90_count_per_actor" }], date_from: "-3d", interval: "hour" }],
   ["first time for each person, by week", { events: [{ id: "signed_up", math: "first_time_for_user" }], date_from: "-90d", interval: "week" }],
   ["first matching event for each person, under a condition", { events: [{ id: "$pageview", math: "first_matching_event_for_user", properties: [chromeOrPro] }], ...last60 }],
   ["first time of any event as one value", { events: [{ id: null, type: "events", math: "first_time_for_user" }], display: "BoldNumber", date_from: "-14d" }],
@@ -190,7 +194,7 @@ describe("a series the columns cannot answer", () => {
     ["a group property condition", pageviews([{ key: "industry", value: ["software", "fintech"], type: "group", group_type_index: 0 }])],
     ["a group condition beside an event one in an OR group", pageviews([{ type: "OR", values: [{ key: "$browser", value: "Chrome", type: "event" }, { key: "industry", value: ["software", "fintech"], type: "group", group_type_index: 0 }] }])],
     ["an action", { actions: [{ id: 1, type: "actions" }], ...last60 }],
-    ["a count per actor", { events: [{ id: "$pageview", math: "avg_count_per_actor" }], ...last60 }],
+    ["a count per actor, cumulative", { events: [{ id: "$pageview", math: "avg_count_per_actor" }], display: "ActionsLineGraphCumulative", ...last60 }],
     // Fewer rows than values in the dictionary, none of whose verdicts are kept yet: the table would cost more than
     // the rows' own tests.
     ["a short range, a condition not seen before", anyEvent([{ key: "$current_url", value: "/pricing", operator: "icontains", type: "event" }], { date_from: "-7d", interval: "hour" })],
