@@ -8,7 +8,7 @@ import type { QueryWindow } from "../shared/date-range.ts";
 import { compileEntityMatcher, compileGlobalFilter, NEVER, type EventMatcher } from "../shared/entity-match.ts";
 import { hasSnapshots, type SnapshotColumns } from "../shared/event-read.ts";
 import type { KernelFilter } from "../parallel/count-kernel.mjs";
-import { kernelFilterOf, type TableSource } from "../trends/column-filter.ts";
+import { kernelFilterOf, type TableSource } from "../shared/column-filter.ts";
 import { ALWAYS } from "../shared/property-filter.ts";
 import { indexRange } from "../shared/scan.ts";
 import type { AttemptRules, ReachedSteps } from "./attempts.ts";
@@ -30,7 +30,7 @@ import type { Buckets } from "../shared/buckets.ts";
 
 /**
  * Funnels read straight from the columns, over every core (partition.ts): persons as actors; steps, exclusions and
- * the funnel's own filter as event names and property conditions the kernel tests (../trends/column-filter.ts); no
+ * the funnel's own filter as event names and property conditions the kernel tests (../shared/column-filter.ts); no
  * breakdown but a first- or last-touch event property for steps. Steps and time to convert get each actor's counted
  * attempt, conversion trends a tally per period. Anything else (actions, groups, other breakdowns), and ranges too
  * small to share out, take journeys.ts; both give the same attempts.

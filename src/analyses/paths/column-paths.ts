@@ -9,7 +9,7 @@ import type { ScanSnapshot } from "../../store/event-table.ts";
 import type { PathsSpec } from "./filter.ts";
 import { scanThreads, startTask } from "../parallel/pool.ts";
 import { passes, type KernelFilter } from "../parallel/count-kernel.mjs";
-import { kernelFilterOf } from "../trends/column-filter.ts";
+import { kernelFilterOf } from "../shared/column-filter.ts";
 import { itemOf } from "./items.ts";
 import { mergePartEdges, type PartEdges, type PathsColumns, type PathsPartJob } from "./partition.ts";
 
@@ -25,9 +25,9 @@ export interface EdgeTally {
 const PARTS_PER_THREAD = 2;
 
 /**
- * Paths' edges read straight from the columns, for persons (a global filter the kernel tests, ../trends/column-filter.ts): each row's item found once per
- * (event name, URL or screen name) pair by ids, then the persons cut into parts that every core takes in turn
- * (partition.ts). Undefined when the general scan must run.
+ * Paths' edges read straight from the columns, for persons (under a filter the kernel tests, ../shared/column-filter.ts):
+ * each row's item found once per (event name, URL or screen name) pair by ids, then the persons cut into parts that
+ * every core takes in turn (partition.ts). Undefined when the general scan must run.
  */
 export function columnEdges(events: EventList, spec: PathsSpec, window: QueryWindow, global: RowPredicate, ctx: AnalysisContext, sessionGapMs: number): EdgeTally[] | undefined {
   if (spec.groupIndex !== undefined || !hasSnapshots(events)) return undefined;

@@ -4,7 +4,7 @@ import type { SnapshotColumns } from "./event-read.ts";
 import type { FirstSeenColumns, FirstSeenJob } from "./first-seen-rows.ts";
 import { scanThreads, splitRange, startTask } from "../parallel/pool.ts";
 import { ALWAYS } from "./property-filter.ts";
-import { kernelFilterOf } from "../trends/column-filter.ts";
+import { kernelFilterOf } from "./column-filter.ts";
 
 /** Row chunks per thread: a thread the machine schedules late leaves its share to the others. */
 const CHUNKS_PER_THREAD = 4;

@@ -8,7 +8,7 @@ import type { AnalysisContext } from "../shared/context.ts";
 import { BREAKDOWN_NULL, breakdownText, type BreakdownDef, type PropertyPart } from "../shared/breakdown.ts";
 import type { Buckets } from "../shared/buckets.ts";
 import { MATHS, SESSION_PROPERTY, type Windows } from "./maths.ts";
-import { kernelFilterOf, type TableSource } from "./column-filter.ts";
+import { kernelFilterOf, type TableSource } from "../shared/column-filter.ts";
 import { numbersOfValues, sessionCodes } from "./value-tables.ts";
 import { AGGREGATES } from "../shared/math.ts";
 import type { EventMatcher } from "../shared/entity-match.ts";
@@ -20,10 +20,10 @@ import type { TrendSpec } from "./filter.ts";
 
 /**
  * The commonest trend series counted straight from the columns, over every core (../parallel/pool.ts): total
- * count, daily (weekly, monthly) actives by persons, unique sessions, the property maths (sum, avg, min, max, median, pNN), with or
- * without a breakdown by one event or person property, under property conditions on event properties, person
- * properties and cohorts (column-filter.ts). Anything else (other maths, other filters, actors lists) takes the
- * general scan; both give the same numbers.
+ * count, daily (weekly, monthly) actives by persons, unique sessions, events per person (*_count_per_actor), the
+ * property maths (sum, avg, min, max, median, pNN), with or without a breakdown by one event or person property,
+ * under conditions on event properties, person properties and cohorts (../shared/column-filter.ts). Anything else
+ * (other maths, other filters, actors lists) takes the general scan; both give the same numbers.
  */
 /** Most bitset words a daily-actives count may allocate per partition (32 MiB): past it the general scan runs. */
 const MAX_BITSET_WORDS = 8 << 20;

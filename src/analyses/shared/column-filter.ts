@@ -1,9 +1,9 @@
 import type { EventRecord } from "../../store/schema.ts";
 import type { KernelFilter } from "../parallel/count-kernel.mjs";
-import type { ActorTable } from "../shared/actor-table.ts";
-import type { SnapshotColumns } from "../shared/event-read.ts";
-import { filterTreeOf, type FilterTree, type RowPredicate } from "../shared/property-filter.ts";
-import { keptTable } from "./value-tables.ts";
+import type { ActorTable } from "./actor-table.ts";
+import type { SnapshotColumns } from "./event-read.ts";
+import { filterTreeOf, type FilterTree, type RowPredicate } from "./property-filter.ts";
+import { keptTable } from "./kept-tables.ts";
 
 /**
  * A series' property conditions as the count kernel tests them: per value id of one event property, or per
