@@ -35,9 +35,10 @@ export function correlateRows(cols: CorrelationColumns, job: CorrelationJob, sta
   }
 }
 
-/** The threads' bitsets OR'ed into the first. */
+/** The threads' bitsets OR'ed, into a copy: an analysis run again off the main thread merges the same answers again. */
 export function mergeCorrelationBits(parts: readonly Int32Array[]): Int32Array {
   const [first, ...rest] = parts;
-  for (const p of rest) for (let k = 0; k < first!.length; k++) first![k]! |= p[k]!;
-  return first!;
+  const bits = first!.slice();
+  for (const p of rest) for (let k = 0; k < bits.length; k++) bits[k]! |= p[k]!;
+  return bits;
 }
