@@ -1,6 +1,6 @@
 import { makeBuckets, type Buckets } from "../shared/buckets.ts";
 import type { Interval } from "../shared/context.ts";
-import { passes, type KernelFilter } from "../parallel/count-kernel.mjs";
+import { passes, type KernelColumns, type KernelFilter } from "../parallel/count-kernel.mjs";
 import { bestAttemptOf, forEachAttemptStart, type AttemptRules, type JourneyEvents, type ReachedSteps } from "./attempts.ts";
 import { newTrendTally, tallyActor, type TrendTally } from "./viz.ts";
 
@@ -13,14 +13,8 @@ import { newTrendTally, tallyActor, type TrendTally } from "./viz.ts";
  *    whole and in time order) and gives its actors' counted attempts, or its conversion trends tally.
  * Every row is read once, by one thread, whatever the number of parts.
  */
-export interface FunnelColumns {
-  ts: Float64Array;
-  name: Uint32Array;
-  did: Uint32Array;
-  /** The rows' property shapes and values (see the event table): conditions and breakdowns read them. */
-  shape: Uint32Array;
-  voff: Uint32Array;
-  vals: Uint32Array;
+/** The kernel's columns (conditions and breakdowns read the rows' property shapes and values), and the actors'. */
+export interface FunnelColumns extends KernelColumns {
   /** Actor slot per distinct-id id, and its part (../shared/actor-table.ts). */
   slotOfDid: Int32Array;
   partOfDid: Uint8Array;

@@ -1,19 +1,12 @@
-import { passes, type KernelFilter } from "../parallel/count-kernel.mjs";
+import { passes, type KernelColumns, type KernelFilter } from "../parallel/count-kernel.mjs";
 
 /**
  * When each distinct id first did one of some events (first-time retention, first-time trend maths), over row
  * chunks on any thread (../parallel/): per chunk the first time of each id's wanted rows; chunks merge by the
  * earlier time, exact whatever thread read which chunk.
  */
-export interface FirstSeenColumns {
-  ts: Float64Array;
-  name: Uint32Array;
-  did: Uint32Array;
-  /** The rows' property shapes and values: the filter reads them. */
-  shape: Uint32Array;
-  voff: Uint32Array;
-  vals: Uint32Array;
-}
+/** The kernel's columns: the filter reads the rows' property shapes and values. */
+export type FirstSeenColumns = KernelColumns;
 
 export interface FirstSeenJob {
   /** 1 at the name ids wanted; null = every name. */
