@@ -49,7 +49,7 @@ async function run(task: string, colsOf: object, job: object, parts: number) {
 
 it("counts rows as the main thread does", { timeout: 30_000 }, async () => {
   while (Atomics.load(signal, 1) !== 1) await new Promise((r) => setTimeout(r, 10));
-  const job: CountJob = { start: 0, end: ROWS, wanted: Uint8Array.from([1, 0, 1]), edges: Float64Array.from([0, 20 * 60_000, ROWS * 60_000]), mode: "count", keyPos: null, words: 1, didCode: null, filter: null, mathPos: null, num: null, sessionOf: null, noSession: 0 };
+  const job: CountJob = { start: 0, end: ROWS, wanted: Uint8Array.from([1, 0, 1]), edges: Float64Array.from([0, 20 * 60_000, ROWS * 60_000]), mode: "count", keyPos: null, words: 1, didCode: null, filter: null, mathPos: null, num: null, sessionOf: null, noSession: 0, groupOf: null };
   const { reply, taken } = await run("count", cols, job, 2);
   expect(taken).toBe(2);
   expect(reply.crash).toBeUndefined();
@@ -74,7 +74,7 @@ const valuesPerBucket = (result: CountResult, buckets: number): number[][] => {
 
 it("counts filtered rows and gathers a property's numbers as the main thread does", { timeout: 30_000 }, async () => {
   while (Atomics.load(signal, 1) !== 1) await new Promise((r) => setTimeout(r, 10));
-  const base = { start: 0, end: ROWS, wanted: null, edges: Float64Array.from([0, 15 * 60_000, ROWS * 60_000]), keyPos: null, words: 1, didCode: null, filter: filtered, sessionOf: null, noSession: 0 };
+  const base = { start: 0, end: ROWS, wanted: null, edges: Float64Array.from([0, 15 * 60_000, ROWS * 60_000]), keyPos: null, words: 1, didCode: null, filter: filtered, sessionOf: null, noSession: 0, groupOf: null };
   const count: CountJob = { ...base, mode: "count", mathPos: null, num: null };
   const counted = await run("count", valueCols, count, 2);
   expect(counted.reply.crash).toBeUndefined();
@@ -95,6 +95,17 @@ it("counts filtered rows and gathers a property's numbers as the main thread doe
   expect(unique.reply.crash).toBeUndefined();
   expect(unique.reply.result).toEqual(countRows(valueCols, sessions));
   expect(Array.from((countRows(valueCols, sessions) as { bits: Int32Array }).bits)).toEqual([3, 3]);
+  // Groups: rows 0 mod 3 in group 0, 1 mod 3 in group 1, the others in none (not counted).
+  const groupOf = shared((b) => new Int32Array(b), Array.from({ length: ROWS }, (_, i) => [0, 1, -1][i % 3]!));
+  const inGroups: CountJob = { ...base, filter: null, mode: "count", mathPos: null, num: null, groupOf };
+  const grouped = await run("count", valueCols, inGroups, 2);
+  expect(grouped.reply.result).toEqual(countRows(valueCols, inGroups));
+  // Minutes 0–14: rows 0–14, 10 of them in a group; minutes 15–39: 17 of 25.
+  expect((countRows(valueCols, inGroups) as { counts: Float64Array }).counts).toEqual(Float64Array.from([10, 17]));
+  const groupsSeen: CountJob = { ...inGroups, mode: "unique" };
+  const seen = await run("count", valueCols, groupsSeen, 2);
+  expect(seen.reply.result).toEqual(countRows(valueCols, groupsSeen));
+  expect(Array.from((countRows(valueCols, groupsSeen) as { bits: Int32Array }).bits)).toEqual([3, 3]);
 });
 
 it("keeps a funnel's rows by part, then counts its attempts and tallies its trends, as the main thread does", { timeout: 30_000 }, async () => {

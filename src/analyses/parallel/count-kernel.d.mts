@@ -32,6 +32,8 @@ export interface CountJob {
   sessionOf: Int32Array | null;
   /** unique over sessions: the code of an event without a session id. */
   noSession: number;
+  /** Group aggregation: each row's group id of the type (-1: none, not counted); unique then counts groups. */
+  groupOf: Int32Array | null;
 }
 
 /**

@@ -7,7 +7,8 @@
 // value id + 1), or by a person property's code per distinct id (`didCode`); "values" the numbers of one property
 // (`mathPos`, `num`) in row order, kept per chunk so that the caller aggregates them in the general scan's order
 // (with a breakdown: each value's code beside it); "actorCounts" events per bucket per distinct id (`words` counters
-// a bucket), which the caller adds up per person. `filter`, when set, tests each row first.
+// a bucket), which the caller adds up per person. `filter`, when set, tests each row first. `groupOf`, when set,
+// gives each row's group (of the aggregation's type): rows in none are not counted, and "unique" counts groups.
 
 /**
  * Whether row `i` passes `f`: AND/OR nodes over leaves that read one property's value id (`accept[id]`, `absent`
@@ -31,7 +32,8 @@ export function passes(f, cols, i) {
 }
 
 /** Whether row `i` is counted: its name wanted and the filter passed. */
-const counted = (cols, job, i) => (job.wanted === null || job.wanted[cols.name[i]] === 1) && (job.filter === null || passes(job.filter, cols, i));
+const counted = (cols, job, i) =>
+  (job.wanted === null || job.wanted[cols.name[i]] === 1) && (job.filter === null || passes(job.filter, cols, i)) && (job.groupOf === null || job.groupOf[i] >= 0);
 
 /** The first row of [lo, hi) whose time is ≥ t (rows are in time order). */
 function firstRowAtOrAfter(ts, lo, hi, t) {
@@ -89,19 +91,22 @@ function tallyBucket(cols, job, from, to, b, tally) {
   const { wanted, words, filter } = job;
   if (tally.mode === "count") {
     let n = 0;
-    if (filter !== null) for (let i = from; i < to; i++) n += counted(cols, job, i) ? 1 : 0;
+    if (filter !== null || job.groupOf !== null) for (let i = from; i < to; i++) n += counted(cols, job, i) ? 1 : 0;
     else if (wanted === null) n = to - from;
     else for (let i = from; i < to; i++) n += wanted[name[i]];
     tally.counts[b] += n;
   } else if (tally.mode === "unique") {
     const bits = tally.bits;
     const base = b * words;
-    const { sessionOf, keyPos } = job;
+    const { sessionOf, keyPos, groupOf } = job;
     for (let i = from; i < to; i++) {
       if (wanted !== null && wanted[name[i]] === 0) continue;
       if (filter !== null && !passes(filter, cols, i)) continue;
       let d;
-      if (sessionOf === null) d = did[i];
+      if (groupOf !== null) {
+        d = groupOf[i];
+        if (d < 0) continue;
+      } else if (sessionOf === null) d = did[i];
       else {
         const p = keyPos[cols.shape[i]];
         d = p < 0 ? job.noSession : sessionOf[cols.vals[cols.voff[i] + p]];

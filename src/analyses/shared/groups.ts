@@ -81,7 +81,8 @@ function keyReader(name: string | undefined, index: number): GroupKeyOf {
 
 /** One pass: the group key of every event, as dense ids (reading `$groups` per event per analysis doubled a group funnel's cost). */
 function denseIds(events: EventList, keyOf: GroupKeyOf): GroupIds {
-  const ids = new Int32Array(events.length);
+  // In shared memory: scan workers read it in place (group-aggregated counts).
+  const ids = new Int32Array(new SharedArrayBuffer(4 * Math.max(1, events.length)), 0, events.length);
   const keys: string[] = [];
   const idOfKey = new Map<string, number>();
   for (let i = 0; i < events.length; i++) {

@@ -3,6 +3,7 @@ import type { ScanSnapshot } from "../../store/event-table.ts";
 import type { CountJob, CountResult, ValuesPart } from "../parallel/count-kernel.mjs";
 import { startCount, type PendingCount } from "../parallel/pool.ts";
 import { actorTableOf, type ActorTable } from "../shared/actor-table.ts";
+import { groupLookup } from "../shared/groups.ts";
 import type { Actor } from "../shared/actors.ts";
 import type { AnalysisContext } from "../shared/context.ts";
 import { BREAKDOWN_NULL, breakdownText, type BreakdownDef, type PropertyPart } from "../shared/breakdown.ts";
@@ -35,9 +36,13 @@ export interface CountSeries {
   buckets: Buckets;
   /** weekly_active / monthly_active: each bucket's trailing window (the math's plan). */
   windows?: Windows;
-  ctx: Pick<AnalysisContext, "actorTable" | "personOf">;
+  ctx: Pick<AnalysisContext, "actorTable" | "personOf"> & Partial<Pick<AnalysisContext, "groups">>;
   collectActors: boolean;
 }
+
+/** The group type whose groups are the actors (unique_group, aggregation_group_type_index), else undefined. */
+const aggregationGroup = (s: Pick<CountSeries, "entity" | "spec">): number | undefined =>
+  s.entity.math === "unique_group" ? s.entity.math_group_type_index : s.spec.groupIndex;
 
 /**
  * The breakdown a column count can read, else undefined: one plain event property (value ids in the rows), or one
@@ -54,6 +59,12 @@ function breakdownPart(def: BreakdownDef | undefined): PropertyPart | undefined 
 function modeOf(s: CountSeries): CountJob["mode"] | undefined {
   if (s.collectActors || filterTreeOf(s.matcher.rest) === undefined) return undefined;
   const math = s.entity.math ?? "total";
+  // Groups as actors: an event in no group of the type drops out; unique counts the groups.
+  if (aggregationGroup(s) !== undefined) {
+    if (s.spec.breakdown) return undefined;
+    if (math === "total") return "count";
+    return (math === "dau" || math === "unique_group") && !s.spec.cumulative ? "unique" : undefined;
+  }
   if (MATHS[math]?.kind === "property") return s.spec.groupIndex === undefined && (!s.spec.breakdown || breakdownPart(s.spec.breakdown)) ? "values" : undefined;
   if (math === "unique_session") return !s.spec.breakdown && s.spec.groupIndex === undefined ? "unique" : undefined;
   if (MATHS[math]?.kind === "perActor") return !s.spec.breakdown && !s.spec.cumulative && s.spec.groupIndex === undefined ? "actorCounts" : undefined;
@@ -74,6 +85,8 @@ interface JobInputs {
   mathProperty?: string;
   /** unique counts sessions (`$session_id`), not persons. */
   sessions?: boolean;
+  /** Groups of this type are the actors (see aggregationGroup). */
+  group?: number;
   ctx: CountSeries["ctx"];
 }
 
@@ -85,8 +98,10 @@ function jobOf(events: SnapshotColumns, snap: ScanSnapshot, s: JobInputs, mode: 
   const maxValues = end - start;
   const sessions = mode === "unique" && s.sessions ? sessionCodes(events, maxValues) : null;
   if (sessions === undefined) return undefined;
+  const groups = s.group === undefined ? undefined : groupLookup(s.ctx.groups).idsOf(s.group, events);
+  if (groups && groups.ids.length < snap.length) return undefined;
   // actorCounts keeps a counter per distinct id and bucket: a "word" each.
-  const words = mode === "actorCounts" ? snap.distinctIds : Math.ceil((sessions ? sessions.codes : snap.distinctIds) / 32);
+  const words = mode === "actorCounts" ? snap.distinctIds : Math.ceil((groups ? groups.keys.length : sessions ? sessions.codes : snap.distinctIds) / 32);
   if ((mode === "unique" || mode === "actorCounts") && words * (edges.length - 1) > MAX_BITSET_WORDS) return undefined;
   const source: TableSource = { events, shapes: snap.shapes, actors: () => actorTableOf(s.ctx, events, snap.distinctIds), maxValues };
   const filter = kernelFilterOf(s.matcher.rest, source);
@@ -96,7 +111,7 @@ function jobOf(events: SnapshotColumns, snap: ScanSnapshot, s: JobInputs, mode: 
   const part = breakdownPart(s.spec?.breakdown);
   const keyPos = sessions ? positions(events, snap, SESSION_PROPERTY) : (mode === "breakdown" || mode === "values") && part?.source === "event" ? positions(events, snap, part.key) : null;
   const mathPos = mode === "values" ? positions(events, snap, s.mathProperty ?? "") : null;
-  return { start, end, wanted: wantedNames(events, snap, s.matcher), edges: Float64Array.from(edges), mode, keyPos, words, didCode: null, filter, mathPos, num, sessionOf: sessions?.codeOf ?? null, noSession: sessions?.none ?? 0 };
+  return { start, end, wanted: wantedNames(events, snap, s.matcher), edges: Float64Array.from(edges), mode, keyPos, words, didCode: null, filter, mathPos, num, sessionOf: sessions?.codeOf ?? null, noSession: sessions?.none ?? 0, groupOf: groups?.ids ?? null };
 }
 
 /** 1 at the name ids the matcher takes; null when it takes every name. */
@@ -123,7 +138,7 @@ export function startColumnCounts(events: EventList, s: CountSeries): { pending:
   const mode = modeOf(s);
   if (mode === undefined || !hasSnapshots(events)) return undefined;
   const snap = events.scanSnapshot();
-  const job = jobOf(events, snap, { ...s, mathProperty: s.entity.math_property, sessions: s.entity.math === "unique_session" }, mode);
+  const job = jobOf(events, snap, { ...s, mathProperty: s.entity.math_property, sessions: s.entity.math === "unique_session", group: aggregationGroup(s) }, mode);
   if (!job) return undefined;
   const part = mode === "breakdown" || mode === "values" ? breakdownPart(s.spec.breakdown) : undefined;
   const persons = part?.source === "person" ? personCodes(actorTableOf(s.ctx, events, snap.distinctIds), part) : undefined;
@@ -206,7 +221,7 @@ function personCodes(table: ActorTable, part: PropertyPart): { didCode: Int32Arr
 /** Counts per key from the merged result: distinct-id bits become persons, value ids become breakdown keys. */
 function keyedCounts(events: SnapshotColumns, snap: ScanSnapshot, s: CountSeries, result: CountResult, keyOf: (code: number) => string): Map<string, number[]> {
   if (result.mode === "count") return new Map([["", Array.from(result.counts)]]);
-  if (result.mode === "unique" && s.entity.math === "unique_session") return new Map([["", setBitsPerBucket(result.bits, s.buckets.length)]]);
+  if (result.mode === "unique" && (s.entity.math === "unique_session" || aggregationGroup(s) !== undefined)) return new Map([["", setBitsPerBucket(result.bits, s.buckets.length)]]);
   if (result.mode === "actorCounts") return new Map([["", perActorPerBucket(actorTableOf(s.ctx, events, snap.distinctIds), result.counts, s.buckets.length, AGGREGATES[MATHS[s.entity.math!]!.aggregate!]!)]]);
   if (result.mode === "unique") {
     const { slotOfDid } = actorTableOf(s.ctx, events, snap.distinctIds);

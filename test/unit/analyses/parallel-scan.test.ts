@@ -66,6 +66,9 @@ const TRENDS: [string, Record<string, unknown>][] = [
   ["weekly actives by week", { events: [{ id: "$pageview", math: "weekly_active" }], date_from: "-90d", interval: "week" }],
   ["weekly actives as one value", { events: [{ id: null, type: "events", math: "weekly_active" }], display: "BoldNumber", date_from: "-14d" }],
   ["two series and a formula", { events: [{ id: "$pageview" }, { id: "signed_up", math: "dau" }], formula: "A / B", ...last60 }],
+  ["unique groups by day", { events: [{ id: "$pageview", math: "unique_group", math_group_type_index: 0 }], ...last60 }],
+  ["unique groups under a condition, by week", { events: [{ id: null, type: "events", math: "unique_group", math_group_type_index: 0, properties: [chromeOrPro] }], date_from: "-90d", interval: "week" }],
+  ["events of groups, and daily active groups", { events: [{ id: "$pageview" }, { id: "$pageview", math: "dau" }], aggregation_group_type_index: 0, ...last60 }],
   ["average events per person, by day", { events: [{ id: "$pageview", math: "avg_count_per_actor" }], ...last60 }],
   ["median events per person under a condition, by week", { events: [{ id: null, type: "events", math: "median_count_per_actor", properties: [chromeOrPro] }], date_from: "-90d", interval: "week" }],
   ["most events of one person as one value", { events: [{ id: "$pageview", math: "max_count_per_actor" }], display: "BoldNumber", ...last60 }],
@@ -411,6 +414,7 @@ const jobFor = (table: EventTable, snap: ScanSnapshot, mode: CountJob["mode"]): 
   num: null,
   sessionOf: null,
   noSession: 0,
+  groupOf: null,
 });
 
 /** The columns copied: what a scan of the snapshot must see whatever happens to the table afterwards. */
