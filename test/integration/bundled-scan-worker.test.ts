@@ -110,7 +110,7 @@ it("counts filtered rows and gathers a property's numbers as the main thread doe
 
 it("keeps a funnel's rows by part, then counts its attempts and tallies its trends, as the main thread does", { timeout: 30_000 }, async () => {
   while (Atomics.load(signal, 1) !== 1) await new Promise((r) => setTimeout(r, 10));
-  const funnelCols: FunnelColumns = { ...valueCols, slotOfDid, partOfDid };
+  const funnelCols: FunnelColumns = { ...valueCols, slotOfDid, partOfDid, groupOf: null };
   const names = { stepBits: Int32Array.from([1, 2, 0]), exclusionBits: Int32Array.from([0, 0, 0]), keepAll: false };
   const rowsJob: FunnelRowsJob = { ...names, conditions: [], global: null, parts: 2 };
   const rows = await run("funnelRows", funnelCols, rowsJob, 2);
@@ -126,6 +126,14 @@ it("keeps a funnel's rows by part, then counts its attempts and tallies its tren
   // Even rows: name a (rows 0 mod 6) sets step 1, name other (rows 2 mod 6) step 2; name b rows set nothing.
   const kept = conditionedChunks.flatMap((c) => Array.from(c.rows.subarray(0, c.offsets[2]!)).map((row, k) => [row, c.steps![k]!]));
   expect(kept.sort((x, y) => x[0]! - y[0]!)).toEqual(Array.from({ length: 14 }, (_, k) => [[0, 1], [2, 2]][k % 2]!.map((v, j) => (j === 0 ? v + 6 * Math.floor(k / 2) : v))));
+  // Groups as actors: rows 2 mod 3 are in none and drop out, whatever their name.
+  const byGroup: FunnelColumns = { ...funnelCols, groupOf: shared((b) => new Int32Array(b), Array.from({ length: ROWS }, (_, i) => [0, 1, -1][i % 3]!)) };
+  const groupRows = await run("funnelRows", byGroup, { ...rowsJob, keepAll: true }, 2);
+  const groupChunks = [funnelChunkRows(byGroup, { ...rowsJob, keepAll: true }, 0, ROWS / 2, 0), funnelChunkRows(byGroup, { ...rowsJob, keepAll: true }, ROWS / 2, ROWS, 1)];
+  expect(groupRows.reply.result).toEqual(groupChunks);
+  // Group 0 (part 0) holds rows 0 mod 3, group 1 (part 1) rows 1 mod 3.
+  expect(groupChunks.flatMap((c) => Array.from(c.rows.subarray(0, c.offsets[1]!)))).toEqual(Array.from({ length: 14 }, (_, k) => 3 * k));
+  expect(groupChunks.flatMap((c) => Array.from(c.rows.subarray(c.offsets[1]!, c.offsets[2]!)))).toEqual(Array.from({ length: 13 }, (_, k) => 3 * k + 1));
   // Rows of names a and b, each in the part of its actor.
   expect(chunks.reduce((n, c) => n + c.offsets[2]!, 0)).toBe(27);
 

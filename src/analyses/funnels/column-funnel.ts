@@ -7,6 +7,7 @@ import type { AnalysisContext } from "../shared/context.ts";
 import type { QueryWindow } from "../shared/date-range.ts";
 import { compileEntityMatcher, compileGlobalFilter, NEVER, type EventMatcher } from "../shared/entity-match.ts";
 import { hasSnapshots, type SnapshotColumns } from "../shared/event-read.ts";
+import { groupLookup } from "../shared/groups.ts";
 import type { KernelFilter } from "../parallel/count-kernel.mjs";
 import { kernelFilterOf, type TableSource } from "../shared/column-filter.ts";
 import { ALWAYS } from "../shared/property-filter.ts";
@@ -29,11 +30,11 @@ import type { TrendTally } from "./viz.ts";
 import type { Buckets } from "../shared/buckets.ts";
 
 /**
- * Funnels read straight from the columns, over every core (partition.ts): persons as actors; steps, exclusions and
- * the funnel's own filter as event names and property conditions the kernel tests (../shared/column-filter.ts); no
- * breakdown but a first- or last-touch event property for steps. Steps and time to convert get each actor's counted
- * attempt, conversion trends a tally per period. Anything else (actions, groups, other breakdowns), and ranges too
- * small to share out, take journeys.ts; both give the same attempts.
+ * Funnels read straight from the columns, over every core (partition.ts): persons or groups as actors; steps,
+ * exclusions and the funnel's own filter as event names and property conditions the kernel tests
+ * (../shared/column-filter.ts); no breakdown but a first- or last-touch event property for the steps of persons.
+ * Steps and time to convert get each actor's counted attempt, conversion trends a tally per period. Anything else
+ * (actions, other breakdowns), and ranges too small to share out, take journeys.ts; both give the same attempts.
  */
 
 /** Parts of the actors per thread: a thread the machine schedules late leaves its share to the others. */
@@ -60,7 +61,8 @@ export interface CountedActors {
 }
 
 /**
- * Each actor's counted attempt (steps, time to convert, the funnel's actors), in actor slot order, or undefined when
+ * Each actor's counted attempt (steps, time to convert, the funnel's actors), in actor slot order (with groups as
+ * actors, slots are the groups' dense ids and `table` is the persons'), or undefined when
  * the funnel needs the general collection or its range is too small to share out (journeys.ts' single pass is then
  * quicker).
  */
@@ -98,20 +100,22 @@ function funnelOverParts(
 ): { table: ActorTable; parts: PartResult[]; touch: PropertyPart | undefined } | undefined {
   // Steps by a first- or last-touch event property run here; other breakdowns take journeys.ts.
   const touch = want === "best" ? touchBreakdownPart(spec) : undefined;
-  if ((spec.breakdown && !touch) || spec.groupIndex !== undefined || !hasSnapshots(events)) return undefined;
+  // Groups as actors: their slots are the lookup's dense group ids (no breakdown: its keys are per person).
+  const groups = spec.groupIndex === undefined ? undefined : groupLookup(ctx.groups).idsOf(spec.groupIndex, events);
+  if ((spec.breakdown && (!touch || groups)) || !hasSnapshots(events)) return undefined;
   const steps = spec.steps.slice(0, rules.stepCount).map((entity) => compileEntityMatcher(entity, ctx, ALWAYS, `${entity.type}__${entity.position}`));
   const exclusions = spec.exclusions.map((x, i) => compileEntityMatcher(x.entity, ctx, ALWAYS, `exclusions__${i}`));
   const snap = events.scanSnapshot();
   const [from, to] = indexRange(events, window.from, window.to);
   const [start, end] = [Math.min(from, snap.length), Math.min(to, snap.length)];
   const threads = scanThreads(end - start);
-  if (threads === 1 && !small) return undefined;
+  if ((threads === 1 && !small) || (groups && groups.ids.length < snap.length)) return undefined;
   const table = actorTableOf(ctx, events, snap.distinctIds);
   const source: TableSource = { events, shapes: snap.shapes, actors: () => table, maxValues: end - start };
   const rowsOf = rowsJob(events, snap.names, steps, exclusions, kernelFilterOf(compileGlobalFilter(spec.raw, ctx), source), source);
   if (!rowsOf) return undefined;
   const parts = threads === 1 ? 1 : threads * PARTS_PER_THREAD;
-  const cols: FunnelColumns = { ts: snap.ts, name: snap.name, did: snap.did, shape: snap.shape, voff: snap.voff, vals: snap.vals, slotOfDid: table.slotOfDid, partOfDid: partOfDid(table, parts) };
+  const cols: FunnelColumns = { ts: snap.ts, name: snap.name, did: snap.did, shape: snap.shape, voff: snap.voff, vals: snap.vals, slotOfDid: table.slotOfDid, partOfDid: partOfDid(table, parts), groupOf: groups?.ids ?? null };
   const breakdown = touch ? { keyPos: events.keyPositions(touch.key).slice(0, snap.shapes), empty: Int32Array.from(events.emptyValueIds()), last: spec.attribution === "last_touch" } : null;
   const ranges = splitRange(start, end, threads * CHUNKS_PER_THREAD);
   const rows: FunnelRowsJob = { ...rowsOf, keepAll: spec.orderType === "strict", parts };
@@ -119,7 +123,7 @@ function funnelOverParts(
     .finish()
     .flat()
     .sort((a, b) => a.chunk - b.chunk);
-  const job: FunnelPartJob = { chunks, stepBits: rows.stepBits, exclusionBits: rows.exclusionBits, rules, parts, actors: table.actors.length, want, breakdown };
+  const job: FunnelPartJob = { chunks, stepBits: rows.stepBits, exclusionBits: rows.exclusionBits, rules, parts, actors: groups ? groups.keys.length : table.actors.length, want, breakdown };
   return { table, touch, parts: startTask<FunnelColumns, FunnelPartJob, PartResult[]>("funnel", cols, job, parts, end - start).finish().flat() };
 }
 

@@ -166,7 +166,8 @@ export function funnelPopulation(events: EventList, filter: FunnelFilter, ctx: A
   const window = resolveDateRange(filter, spec.interval, ctx, events.at(0)?.timestamp);
   const rules: AttemptRules = { stepCount: spec.steps.length, windowMs: spec.windowMs, orderType: spec.orderType, exclusions: spec.exclusions };
   const keying = spec.breakdown ? funnelKeying(spec.breakdown, spec) : undefined;
-  const counted = columnFunnelBest(events, spec, window, ctx, rules);
+  // The actors endpoint and correlation need each actor: persons only (a group's actor is made by journeys.ts).
+  const counted = spec.groupIndex === undefined ? columnFunnelBest(events, spec, window, ctx, rules) : undefined;
   if (counted) {
     const actors = counted.slots.map((slot) => counted.table.actors[slot]!);
     const actorOfEvent = (event: EventRecord) => counted.actorOf(event.distinct_id);

@@ -18,7 +18,19 @@ export interface FunnelColumns extends KernelColumns {
   /** Actor slot per distinct-id id, and its part (../shared/actor-table.ts). */
   slotOfDid: Int32Array;
   partOfDid: Uint8Array;
+  /** Groups as actors: each row's group id of the type, the actor's slot (-1: in none, the row drops out). */
+  groupOf: Int32Array | null;
 }
+
+/** The actor slot of row `i`: its group's, or its distinct id's person's. */
+const slotAt = (cols: FunnelColumns, i: number): number => (cols.groupOf === null ? cols.slotOfDid[cols.did[i]!]! : cols.groupOf[i]!);
+
+/** The part of row `i`'s actor (slot mod parts), −1 when the row has no actor (an event in no group). */
+const partAt = (cols: FunnelColumns, parts: number, i: number): number => {
+  if (cols.groupOf === null) return cols.partOfDid[cols.did[i]!]!;
+  const slot = cols.groupOf[i]!;
+  return slot < 0 ? -1 : slot % parts;
+};
 
 /**
  * A breakdown by one event property, first_touch or last_touch: an actor's value is the first (last) one its step
@@ -152,15 +164,16 @@ export function funnelChunkRows(cols: FunnelColumns, job: FunnelRowsJob, start: 
 
 /** Marks the rows kept by their names alone, counting them per part into offsets[part + 1]; no branch per row. */
 function markByName(cols: FunnelColumns, job: FunnelRowsJob, start: number, end: number, offsets: Int32Array): void {
-  const { name, did, partOfDid } = cols;
-  const { stepBits, exclusionBits } = job;
+  const { name } = cols;
+  const { stepBits, exclusionBits, parts } = job;
   const all = job.keepAll ? 1 : 0;
   const marks = partOfRow;
   for (let i = start; i < end; i++) {
     const nameId = name[i]!;
-    // 1 when the name sets a bit (bits are small and positive: −bits has its sign bit set), or when all are kept.
-    const keep = all | (-(stepBits[nameId]! | exclusionBits[nameId]!) >>> 31);
-    const p = partOfDid[did[i]!]!;
+    const p = partAt(cols, parts, i);
+    // 1 when the name sets a bit (bits are small and positive: −bits has its sign bit set), or when all are kept;
+    // 0 without an actor (p >> 31 is −1 then).
+    const keep = (all | (-(stepBits[nameId]! | exclusionBits[nameId]!) >>> 31)) & ~(p >> 31);
     offsets[p + 1]! += keep;
     marks[i - start] = keep * (p + 1);
   }
@@ -168,8 +181,8 @@ function markByName(cols: FunnelColumns, job: FunnelRowsJob, start: number, end:
 
 /** Marks the rows kept under the conditions and the funnel's own filter, with each one's bits. */
 function markByConditions(cols: FunnelColumns, job: FunnelRowsJob, start: number, end: number, offsets: Int32Array): void {
-  const { name, did, partOfDid } = cols;
-  const { stepBits, exclusionBits, conditions, global, keepAll } = job;
+  const { name } = cols;
+  const { stepBits, exclusionBits, conditions, global, keepAll, parts } = job;
   const [marks, stepMarks, exclusionMarks] = [partOfRow, stepsOfRow, exclusionsOfRow];
   for (let i = start; i < end; i++) {
     const nameId = name[i]!;
@@ -182,8 +195,8 @@ function markByConditions(cols: FunnelColumns, job: FunnelRowsJob, start: number
         else steps |= condition.bit;
       }
     }
-    if ((keepAll || (steps | exclusions) !== 0) && (global === null || passes(global, cols, i))) {
-      const p = partOfDid[did[i]!]!;
+    const p = partAt(cols, parts, i);
+    if (p >= 0 && (keepAll || (steps | exclusions) !== 0) && (global === null || passes(global, cols, i))) {
       offsets[p + 1]!++;
       marks[i - start] = p + 1;
       stepMarks[i - start] = steps;
@@ -219,13 +232,12 @@ let journeyScratch = { ts: new Float64Array(0), steps: new Int32Array(0), exclus
  * events stay in time order), reading times and masks as it goes. An actor's index in the part is slot div parts.
  */
 function byActor(cols: FunnelColumns, job: FunnelPartJob, part: number): Journeys {
-  const { slotOfDid, did } = cols;
   const { parts } = job;
   const locals = Math.ceil(Math.max(0, job.actors - part) / parts);
   const offsets = new Int32Array(locals + 1);
   let n = 0;
   for (const { offsets: at, rows } of job.chunks) {
-    for (let k = at[part]!; k < at[part + 1]!; k++) offsets[(((slotOfDid[did[rows[k]!]!]! - part) / parts) | 0) + 1]!++;
+    for (let k = at[part]!; k < at[part + 1]!; k++) offsets[(((slotAt(cols, rows[k]!) - part) / parts) | 0) + 1]!++;
     n += at[part + 1]! - at[part]!;
   }
   for (let a = 0; a < locals; a++) offsets[a + 1]! += offsets[a]!;
@@ -241,7 +253,7 @@ function byActor(cols: FunnelColumns, job: FunnelPartJob, part: number): Journey
     const { offsets: at, rows } = chunk;
     for (let k = at[part]!; k < at[part + 1]!; k++) {
       const i = rows[k]!;
-      const a = ((slotOfDid[did[i]!]! - part) / parts) | 0;
+      const a = ((slotAt(cols, i) - part) / parts) | 0;
       const to = fill[a]!++;
       ts[to] = cols.ts[i]!;
       steps[to] = chunk.steps === null ? job.stepBits[cols.name[i]!]! : chunk.steps[k]!;

@@ -234,6 +234,9 @@ const FUNNELS: [string, Record<string, unknown>][] = [
   ["strict, with the funnel's own OR group and test accounts left out", { ...threeSteps, funnel_order_type: "strict", properties: { type: "AND", values: [chromeOrPro] }, filter_test_accounts: true }],
   ["an exclusion under a condition, time to convert", { ...threeSteps, funnel_viz_type: "time_to_convert", exclusions: [{ id: "$pageleave", type: "events", funnel_from_step: 0, funnel_to_step: 1, properties: [{ key: "$browser", value: "Safari", operator: "is_not", type: "event" }] }] }],
   ["conversion trends of any event under a condition", { ...threeSteps, funnel_viz_type: "trends", events: [{ id: null, type: "events", order: 0, properties: [{ key: "$current_url", value: "pricing", operator: "icontains", type: "event" }] }, ...threeSteps.events.slice(1)] }],
+  ["steps of groups", { ...threeSteps, aggregation_group_type_index: 0 }],
+  ["strict conversion trends of groups, a step under a condition", { ...threeSteps, funnel_viz_type: "trends", funnel_order_type: "strict", aggregation_group_type_index: 0, events: [threeSteps.events[0], { id: "signed_up", type: "events", order: 1, properties: [chromeOrPro] }, threeSteps.events[2]] }],
+  ["time to convert of groups", { ...threeSteps, funnel_viz_type: "time_to_convert", aggregation_group_type_index: 0 }],
   // These take journeys.ts over the columns.
   ["conversion trends by browser", { ...threeSteps, funnel_viz_type: "trends", breakdown: "$browser", breakdown_type: "event" }],
   ["a breakdown by step 2's value", { ...threeSteps, breakdown: "$browser", breakdown_type: "event", breakdown_attribution_type: "step", breakdown_attribution_value: 1 }],
