@@ -253,6 +253,7 @@ export function createAnalysisService(store: Store, clock: Clock, options: Analy
     if (!cache.has(key)) {
       const now = clock.now();
       const result = await withContextOffMain(project, (ctx) => ACTORS_OF[kind](store.analysisData.events(project.id), filter, ctx, point));
+      // Keyed anew: a write while it ran started it over on the data version now current.
       remember(keyOf(project, `ACTORS:${kind}`, filterKeyOf({ filter, point })), { result, computedAt: now, unserved: true });
     }
     return actors(project, kind, filter, point);
