@@ -160,13 +160,13 @@ export function startColumnCounts(events: EventList, s: CountSeries): { pending:
 const same = (key: string): string => key;
 
 /** Counts of keys mapped to one key summed. */
-function mergedKeys(counts: Map<string, number[]>, mapKey: (key: string) => string): Map<string, number[]> {
+function mergedKeys(counts: Iterable<[string, ArrayLike<number>]>, mapKey: (key: string) => string): Map<string, number[]> {
   const sums = new Map<string, number[]>();
   for (const [key, data] of counts) {
     const k = mapKey(key);
     const sum = sums.get(k);
-    if (sum === undefined) sums.set(k, [...data]);
-    else data.forEach((v, b) => (sum[b]! += v));
+    if (sum === undefined) sums.set(k, Array.from(data));
+    else for (let b = 0; b < data.length; b++) sum[b]! += data[b]!;
   }
   return sums;
 }
@@ -227,16 +227,9 @@ function keyedCounts(events: SnapshotColumns, snap: ScanSnapshot, s: CountSeries
     const { slotOfDid } = actorTableOf(s.ctx, events, snap.distinctIds);
     return new Map([["", s.windows ? personsPerWindow(slotOfDid, result.bits, s.windows) : personsPerBucket(slotOfDid, result.bits, s.buckets.length)]]);
   }
-  const byKey = new Map<string, number[]>();
-  if (result.mode !== "breakdown") return byKey;
-  result.codes.forEach((code, j) => {
-    const key = keyOf(code);
-    const row = result.rows[j]!;
-    const sum = byKey.get(key);
-    if (sum === undefined) byKey.set(key, Array.from(row));
-    else row.forEach((v, b) => (sum[b]! += v));
-  });
-  return byKey;
+  if (result.mode !== "breakdown") return new Map();
+  // Codes whose labels are equal (values equal once normalized) are one key.
+  return mergedKeys(Array.from(result.codes, (code, j): [string, Float64Array] => [keyOf(code), result.rows[j]!]), same);
 }
 
 /**
