@@ -220,15 +220,10 @@ export function mergeCounts(parts) {
   const [first, ...rest] = parts;
   if (first.mode === "values") return { mode: "values", parts: parts.flatMap((p) => p.parts).sort((a, b) => a.chunk - b.chunk) };
   // Into copies: an analysis run again off the main thread merges the same answers again (pool.ts, offMainThread).
-  if (first.mode === "count") {
+  if (first.mode === "count" || first.mode === "actorCounts") {
     const counts = first.counts.slice();
     for (const p of rest) for (let k = 0; k < counts.length; k++) counts[k] += p.counts[k];
-    return { mode: "count", counts };
-  }
-  if (first.mode === "actorCounts") {
-    const counts = first.counts.slice();
-    for (const p of rest) for (let k = 0; k < counts.length; k++) counts[k] += p.counts[k];
-    return { mode: "actorCounts", counts };
+    return { mode: first.mode, counts };
   }
   if (first.mode === "unique") {
     const bits = first.bits.slice();
