@@ -7,8 +7,9 @@
  * parsing). Lines appended since (captured events) are parsed from that offset. Anything else — a missing,
  * stale, corrupt or foreign snapshot, a file edited in place — falls back to parsing the whole file.
  *
- * Layout: "AMCOL1\n", a uint32 (LE) header length, the header (JSON: the events file's identity, the
- * dictionaries, each table's project and sizes), then each table's arrays in EventTable.columnsForSnapshot order.
+ * Layout: "AMCOL3\n", a uint32 (LE) header length, the header (JSON: the events file's identity, the log header
+ * that file starts with, the dictionaries, each table's project and sizes), then each table's arrays in
+ * EventTable.columnsForSnapshot order (the rows' log numbers last).
  */
 import { closeSync, openSync, readSync, statSync, type Stats } from "node:fs";
 import { open, rename, rm } from "node:fs/promises";
@@ -16,8 +17,9 @@ import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { EventStore } from "./event-store.ts";
 import { EventDictionaries, EventTable, sharedFloat64, sharedUint32, type DictionaryLists } from "./event-table.ts";
+import type { LogHeader } from "./events-file.ts";
 
-const MAGIC = "AMCOL2\n";
+const MAGIC = "AMCOL3\n";
 /** fs reads and writes take at most 2 GiB at once. */
 const IO_CHUNK = 1 << 30;
 /** Read size while hashing the events file. */
@@ -35,6 +37,7 @@ export interface FileIdentity {
 
 interface Header {
   events: FileIdentity;
+  log: LogHeader;
   dictionaries: DictionaryLists;
   tables: { projectId: string; rows: number; vals: number }[];
 }
@@ -46,9 +49,9 @@ export function identityOf(eventsFile: string, sha1: string): FileIdentity {
 }
 
 /** Writes the snapshot of `events` (a store snapshot that no longer changes) for the file `identity` names. */
-export async function writeColumnSnapshot(file: string, events: EventStore, identity: FileIdentity): Promise<void> {
+export async function writeColumnSnapshot(file: string, events: EventStore, identity: FileIdentity, log: LogHeader): Promise<void> {
   const tables = events.tables().map(([projectId, t]) => ({ projectId, ...t.columnsForSnapshot() }));
-  const header: Header = { events: identity, dictionaries: events.dict.toLists(), tables: tables.map(({ projectId, rows, vals }) => ({ projectId, rows, vals })) };
+  const header: Header = { events: identity, log, dictionaries: events.dict.toLists(), tables: tables.map(({ projectId, rows, vals }) => ({ projectId, rows, vals })) };
   const headerBytes = Buffer.from(JSON.stringify(header));
   const prefix = Buffer.alloc(MAGIC.length + 4);
   prefix.write(MAGIC, 0, "latin1");
@@ -73,11 +76,18 @@ export async function writeColumnSnapshot(file: string, events: EventStore, iden
 
 export const removeColumnSnapshot = (file: string): Promise<void> => rm(file, { force: true });
 
+/** What a snapshot gives back: the events, the byte of the events file they end at, and that file's log header. */
+export interface ColumnSnapshot {
+  events: EventStore;
+  endsAt: number;
+  log: LogHeader;
+}
+
 /**
- * The events the snapshot holds and the byte of the events file they end at, or null when the snapshot does not
- * describe the file's beginning (then the whole file is parsed).
+ * The snapshot's events, or null when the snapshot does not describe the file's beginning (then the whole file is
+ * parsed).
  */
-export async function readColumnSnapshot(file: string, eventsFile: string): Promise<{ events: EventStore; endsAt: number } | null> {
+export async function readColumnSnapshot(file: string, eventsFile: string): Promise<ColumnSnapshot | null> {
   let digest: Promise<string> | undefined;
   const columns = readColumns(file, eventsFile, (identity) => (digest = sha1OfFileInWorker(eventsFile, identity.size)));
   if (!columns || !digest) return null;
@@ -92,7 +102,7 @@ export async function readColumnSnapshot(file: string, eventsFile: string): Prom
  * The snapshot's columns, when its header names this very file (identity and size); `verify` is called before
  * the columns are read, so that checking the bytes overlaps reading them.
  */
-function readColumns(file: string, eventsFile: string, verify: (identity: FileIdentity) => void): { identity: FileIdentity; read: { events: EventStore; endsAt: number } } | null {
+function readColumns(file: string, eventsFile: string, verify: (identity: FileIdentity) => void): { identity: FileIdentity; read: ColumnSnapshot } | null {
   let fd: number;
   try {
     fd = openSync(file, "r");
@@ -106,7 +116,7 @@ function readColumns(file: string, eventsFile: string, verify: (identity: FileId
     const headerBytes = Buffer.alloc(headerLength);
     if (readSync(fd, headerBytes, 0, headerLength, prefix.length) !== headerLength) return null;
     const header = JSON.parse(headerBytes.toString("utf8")) as Header;
-    if (!sameFile(header.events, eventsFile)) return null;
+    if (!sameFile(header.events, eventsFile) || typeof header.log?.epoch !== "string" || !Number.isSafeInteger(header.log.base)) return null;
     verify(header.events);
     const dict = EventDictionaries.fromLists(header.dictionaries);
     let position = prefix.length + headerLength;
@@ -121,10 +131,10 @@ function readColumns(file: string, eventsFile: string, verify: (identity: FileId
       return array;
     };
     const tables = header.tables.map(({ projectId, rows, vals }) => {
-      const arrays = [read(sharedFloat64(rows)), ...[rows, rows, rows * 4, rows, rows, rows].map((n) => read(sharedUint32(n))), read(sharedUint32(vals))];
+      const arrays = [read(sharedFloat64(rows)), ...[rows, rows, rows * 4, rows, rows, rows, vals, rows].map((n) => read(sharedUint32(n)))];
       return EventTable.fromSnapshot(projectId, dict, rows, vals, arrays);
     });
-    return { identity: header.events, read: { events: EventStore.fromTables(dict, tables), endsAt: header.events.size } };
+    return { identity: header.events, read: { events: EventStore.fromTables(dict, tables), endsAt: header.events.size, log: header.log } };
   } catch {
     return null;
   } finally {

@@ -1,14 +1,37 @@
 import { EventDictionaries, EventTable, type EventRow } from "./event-table.ts";
+import { EventLog } from "./log.ts";
 import type { EventRecord } from "./schema.ts";
 
 /**
- * Every project's events, one column table each (src/store/event-table.ts), with one set of dictionaries.
- * Iterating yields every event as a row, project by project, each project's in timestamp order.
+ * Every project's events, one column table each (src/store/event-table.ts), with one set of dictionaries, and the
+ * log that numbers their changes (src/store/log.ts). Iterating yields every event as a row, project by project,
+ * each project's in timestamp order.
  */
 export class EventStore implements Iterable<EventRow> {
   readonly #tables = new Map<string, EventTable>();
+  #log: EventLog;
 
-  constructor(readonly dict: EventDictionaries = new EventDictionaries()) {}
+  constructor(
+    readonly dict: EventDictionaries = new EventDictionaries(),
+    log: EventLog = new EventLog(),
+  ) {
+    this.#log = log;
+  }
+
+  get log(): EventLog {
+    return this.#log;
+  }
+
+  /** The log read back with the events (src/store/persistence.ts). */
+  useLog(log: EventLog): void {
+    this.#log = log;
+  }
+
+  /** Takes over the log of the store this one replaces: the same history, every project reset. */
+  continueLog(previous: EventLog): void {
+    this.#log = previous;
+    previous.resetAll();
+  }
 
   static from(records: Iterable<EventRecord>): EventStore {
     const store = new EventStore();
@@ -40,8 +63,8 @@ export class EventStore implements Iterable<EventRow> {
   }
 
   /** A store over restored tables that share `dict`. */
-  static fromTables(dict: EventDictionaries, tables: readonly EventTable[]): EventStore {
-    const store = new EventStore(dict);
+  static fromTables(dict: EventDictionaries, tables: readonly EventTable[], log?: EventLog): EventStore {
+    const store = new EventStore(dict, log);
     for (const t of tables) store.#tables.set(t.projectId, t);
     return store;
   }
@@ -50,13 +73,23 @@ export class EventStore implements Iterable<EventRow> {
     return [...this.#tables.keys()];
   }
 
-  add(record: EventRecord): void {
-    this.tableFor(record.project_id).add(record);
+  /** Adds one event of a bulk load (a generated or read state): it belongs to the log's current number. */
+  add(record: EventRecord, seq = this.#log.seq): void {
+    this.tableFor(record.project_id).add(record, seq);
   }
 
-  /** Removes a project's events whose distinct id `doomed` accepts; true when any was removed. */
+  /** Adds a captured batch under the log's next number; returns that number. */
+  append(projectId: string, records: readonly EventRecord[]): number {
+    const seq = this.#log.next();
+    this.tableFor(projectId).addAll(records, seq);
+    return seq;
+  }
+
+  /** Removes a project's events whose distinct id `doomed` accepts (a reset in the log); true when any was removed. */
   removeDistinctIds(projectId: string, doomed: (distinctId: string) => boolean): boolean {
-    return this.#tables.get(projectId)?.retainDistinctIds((d) => !doomed(d)) ?? false;
+    const removed = this.#tables.get(projectId)?.retainDistinctIds((d) => !doomed(d)) ?? false;
+    if (removed) this.#log.reset(projectId);
+    return removed;
   }
 
   /** The newest timestamp over every project (undefined without events). */
@@ -68,6 +101,7 @@ export class EventStore implements Iterable<EventRow> {
 
   shiftTimestamps(offsetMs: number): void {
     for (const t of this.#tables.values()) t.shiftTimestamps(offsetMs);
+    this.#log.resetAll();
   }
 
   trim(): void {
@@ -76,7 +110,7 @@ export class EventStore implements Iterable<EventRow> {
 
   /** The same events, changing independently from now on (O(1) per project: see EventTable.share). */
   share(): EventStore {
-    const copy = new EventStore(this.dict);
+    const copy = new EventStore(this.dict, this.#log);
     for (const [id, t] of this.#tables) copy.#tables.set(id, t.share());
     return copy;
   }

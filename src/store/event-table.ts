@@ -23,6 +23,8 @@ interface Columns {
   /** Where the event's value ids start in `vals` (as many as its shape has keys). */
   voff: Uint32Array;
   vals: Uint32Array;
+  /** The log number of the batch that wrote each row (src/store/log.ts): what the table's followers select by. */
+  seq: Uint32Array;
   /** How far rows and values have been written: a table may append in place only at this mark. */
   hw: number;
   vhw: number;
@@ -234,6 +236,7 @@ const emptyColumns = (capacity: number, vals: number): Columns => ({
   shape: sharedUint32(capacity),
   voff: sharedUint32(capacity),
   vals: sharedUint32(vals),
+  seq: sharedUint32(capacity),
   hw: 0,
   vhw: 0,
   shared: false,
@@ -248,6 +251,7 @@ interface Encoded {
   chain: number;
   shape: number;
   values: number[];
+  seq: number;
 }
 
 export class EventTable {
@@ -287,15 +291,15 @@ export class EventTable {
     return {
       rows: n,
       vals: this.#valsLength,
-      arrays: [c.ts.subarray(0, n), c.name.subarray(0, n), c.did.subarray(0, n), c.uuid.subarray(0, n * 4), c.chain.subarray(0, n), c.shape.subarray(0, n), c.voff.subarray(0, n), c.vals.subarray(0, this.#valsLength)],
+      arrays: [c.ts.subarray(0, n), c.name.subarray(0, n), c.did.subarray(0, n), c.uuid.subarray(0, n * 4), c.chain.subarray(0, n), c.shape.subarray(0, n), c.voff.subarray(0, n), c.vals.subarray(0, this.#valsLength), c.seq.subarray(0, n)],
     };
   }
 
   /** A table over arrays read from a column snapshot, in `columnsForSnapshot` order. */
   static fromSnapshot(projectId: string, dict: EventDictionaries, rows: number, vals: number, arrays: (Float64Array | Uint32Array)[]): EventTable {
-    const [ts, name, did, uuid, chain, shape, voff, values] = arrays;
+    const [ts, name, did, uuid, chain, shape, voff, values, seq] = arrays;
     const table = new EventTable(projectId, dict, 0);
-    table.#cols = { ts: ts as Float64Array, name: name as Uint32Array, did: did as Uint32Array, uuid: uuid as Uint32Array, chain: chain as Uint32Array, shape: shape as Uint32Array, voff: voff as Uint32Array, vals: values as Uint32Array, hw: rows, vhw: vals, shared: false };
+    table.#cols = { ts: ts as Float64Array, name: name as Uint32Array, did: did as Uint32Array, uuid: uuid as Uint32Array, chain: chain as Uint32Array, shape: shape as Uint32Array, voff: voff as Uint32Array, vals: values as Uint32Array, seq: seq as Uint32Array, hw: rows, vhw: vals, shared: false };
     table.#length = rows;
     table.#valsLength = vals;
     return table;
@@ -378,9 +382,31 @@ export class EventTable {
     for (let i = 0; i < n; i++) yield new EventRow(this, cols, i);
   }
 
-  /** Adds an event at its place by timestamp; ties keep arrival order. */
-  add(event: EventRecord): void {
-    const encoded = this.#encode(event);
+  /** The log number of the batch that wrote the event at `i`. */
+  seqAt(i: number): number {
+    return this.#cols.seq[i]!;
+  }
+
+  /**
+   * The rows written after log number `seq`, as ascending runs of positions ([from, to) pairs): what a follower
+   * that applied `seq` has yet to apply. Read it from a table that no longer changes (`share`).
+   */
+  runsAfter(seq: number): number[] {
+    const col = this.#cols.seq;
+    const runs: number[] = [];
+    for (let i = 0; i < this.#length; i++) {
+      if (col[i]! <= seq) continue;
+      let end = i + 1;
+      while (end < this.#length && col[end]! > seq) end++;
+      runs.push(i, end);
+      i = end;
+    }
+    return runs;
+  }
+
+  /** Adds an event at its place by timestamp; ties keep arrival order. `seq`: the log number of its batch. */
+  add(event: EventRecord, seq = 0): void {
+    const encoded = this.#encode(event, seq);
     if (this.#appendable(encoded)) this.#append(encoded);
     else this.#insertAll([encoded]);
   }
@@ -389,10 +415,10 @@ export class EventTable {
    * Adds events as `add` one by one would. Those older than the newest stored one (an SDK's queued events) go in
    * together: one copy of the table for the batch, where `add` copies it for each.
    */
-  addAll(events: readonly EventRecord[]): void {
+  addAll(events: readonly EventRecord[], seq: number | ArrayLike<number> = 0): void {
     const late: Encoded[] = [];
-    for (const event of events) {
-      const encoded = this.#encode(event);
+    for (let k = 0; k < events.length; k++) {
+      const encoded = this.#encode(events[k]!, typeof seq === "number" ? seq : seq[k]!);
       if (late.length === 0 && this.#appendable(encoded)) this.#append(encoded);
       else late.push(encoded);
     }
@@ -598,7 +624,7 @@ export class EventTable {
     return byShape;
   }
 
-  #encode(event: EventRecord): Encoded {
+  #encode(event: EventRecord, seq: number): Encoded {
     const dict = this.dict;
     const keyIds: number[] = [];
     const values: number[] = [];
@@ -617,6 +643,7 @@ export class EventTable {
       chain: dict.chains.id(event.elements_chain ?? ""),
       shape: dict.shapeId(keyIds),
       values,
+      seq,
     };
   }
 
@@ -639,7 +666,7 @@ export class EventTable {
   #copyColumns(rows: number, vals: number): void {
     const cols = this.#cols;
     const next = emptyColumns(rows, vals);
-    for (const key of ["ts", "name", "did", "chain", "shape", "voff"] as const) (next[key] as Uint32Array).set((cols[key] as Uint32Array).subarray(0, this.#length));
+    for (const key of ["ts", "name", "did", "chain", "shape", "voff", "seq"] as const) (next[key] as Uint32Array).set((cols[key] as Uint32Array).subarray(0, this.#length));
     next.uuid.set(cols.uuid.subarray(0, this.#length * 4));
     next.vals.set(cols.vals.subarray(0, this.#valsLength));
     next.hw = this.#length;
@@ -712,6 +739,7 @@ export class EventTable {
     cols.uuid.set(e.uuid, i * 4);
     cols.chain[i] = e.chain;
     cols.shape[i] = e.shape;
+    cols.seq[i] = e.seq;
     cols.voff[i] = this.#valsLength;
     cols.vals.set(e.values, this.#valsLength);
     this.#valsLength += e.values.length;
@@ -724,7 +752,7 @@ const roomFor = (n: number) => n + Math.max(1024, Math.ceil(n / 16));
 /** Rows `start` to `end` (excluded) of `from` to `to` from row `at` on, values aside. */
 function copyRows(from: Columns, start: number, end: number, to: Columns, at: number): void {
   if (start === end) return;
-  for (const key of ["ts", "name", "did", "chain", "shape", "voff"] as const) (to[key] as Uint32Array).set((from[key] as Uint32Array).subarray(start, end), at);
+  for (const key of ["ts", "name", "did", "chain", "shape", "voff", "seq"] as const) (to[key] as Uint32Array).set((from[key] as Uint32Array).subarray(start, end), at);
   to.uuid.set(from.uuid.subarray(start * 4, end * 4), at * 4);
 }
 
@@ -734,6 +762,7 @@ function copyRow(from: Columns, i: number, to: Columns, j: number): void {
   to.did[j] = from.did[i]!;
   to.chain[j] = from.chain[i]!;
   to.shape[j] = from.shape[i]!;
+  to.seq[j] = from.seq[i]!;
   to.uuid.set(from.uuid.subarray(i * 4, i * 4 + 4), j * 4);
 }
 
@@ -766,6 +795,10 @@ export class EventRow implements EventRecord {
   }
   get elements_chain(): string {
     return this.table.dict.chains.values[this.cols.chain[this.position]!]!;
+  }
+  /** The log number of the batch that wrote it (not part of the record). */
+  get seq(): number {
+    return this.cols.seq[this.position]!;
   }
   /** Built on each read (rows are made by the million and must stay three fields small): read it once. */
   get properties(): Properties {

@@ -36,10 +36,10 @@ export function createEventsRepo(core: StoreCore) {
     append(projectId: string, events: readonly EventRecord[]): Promise<void> {
       if (events.length === 0) return Promise.resolve();
       const table = core.indexFor(projectId).events;
-      table.addAll(events);
+      const seq = dbs.events.data.append(projectId, events);
       core.bump(projectId);
       for (const listener of appendListeners) listener(projectId, table, events);
-      return dbs.appendEvents(events);
+      return dbs.appendEvents(events, seq);
     },
 
     /** Runs the queued deletions whose time has come (by the store's clock); true when any ran. */

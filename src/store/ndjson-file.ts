@@ -44,10 +44,10 @@ export class NdjsonFile<T> implements Adapter<T[]> {
   }
 
   /**
-   * Streams the records to `each` (ten million never sit in one array), from byte `start` (a line's first byte);
-   * false when the file does not exist.
+   * Streams the records to `each` (ten million never sit in one array), from byte `start` (a line's first byte),
+   * each with its line's text; false when the file does not exist.
    */
-  readEach(each: (record: T) => void, start = 0): Promise<boolean> {
+  readEach(each: (record: T, line: string) => void, start = 0): Promise<boolean> {
     return this.#serial(() => this.#readEach(each, start));
   }
 
@@ -60,20 +60,24 @@ export class NdjsonFile<T> implements Adapter<T[]> {
    * `thenInside` runs right after the new file is in place, before any later append reaches it, with the SHA-1
    * of the bytes written (so that a cache of the file can prove it describes them without reading them back).
    */
-  write<R>(records: Iterable<T>, thenInside: (sha1: string) => R): Promise<R>;
-  write<R>(records: Iterable<T>, thenInside?: (sha1: string) => R): Promise<R | void> {
+  write<R>(records: Iterable<T>, thenInside: (sha1: string) => R, firstLine?: string): Promise<R>;
+  write<R>(records: Iterable<T>, thenInside?: (sha1: string) => R, firstLine?: string): Promise<R | void> {
     const snapshot = Array.isArray(records) ? (records.slice() as T[]) : records;
     return this.#serial(async () => {
-      const sha1 = await this.#write(snapshot);
+      const sha1 = await this.#write(snapshot, firstLine);
       return thenInside?.(sha1);
     });
   }
 
   append(records: readonly T[]): Promise<void> {
     if (records.length === 0) return Promise.resolve();
+    return this.appendText(records.map((r) => JSON.stringify(r) + "\n").join(""));
+  }
+
+  /** Appends lines already made (each ending in a newline), in the file's order of operations. */
+  appendText(lines: string): Promise<void> {
     // Synchronous: a few hundred bytes go out in one system call, where the thread pool would take four
     // round trips (mkdir, open, write, close) per request and queue concurrent writers behind each other.
-    const lines = records.map((r) => JSON.stringify(r) + "\n").join("");
     return this.#serial(async () => appendFileSync(this.#file, lines));
   }
 
@@ -84,7 +88,7 @@ export class NdjsonFile<T> implements Adapter<T[]> {
   }
 
   /** Lines split by hand from 1 MiB chunks: readline's per-line machinery was a third of reading 10 M events. */
-  async #readEach(each: (record: T) => void, start: number): Promise<boolean> {
+  async #readEach(each: (record: T, line: string) => void, start: number): Promise<boolean> {
     const stream = createReadStream(this.#file, { encoding: "utf8", highWaterMark: 1 << 20, start });
     let lineNo = 0;
     const parseLine = (raw: string) => {
@@ -97,7 +101,7 @@ export class NdjsonFile<T> implements Adapter<T[]> {
       } catch (e) {
         throw new StoreFileError(this.#file, `line ${lineNo} is not valid JSON (${(e as Error).message})`);
       }
-      each(record);
+      each(record, line);
     };
     try {
       let rest = "";
@@ -118,8 +122,8 @@ export class NdjsonFile<T> implements Adapter<T[]> {
     return true;
   }
 
-  /** Writes the records to a temporary file renamed over the file; resolves with the SHA-1 of the bytes. */
-  async #write(records: Iterable<T>): Promise<string> {
+  /** Writes the records (after `firstLine`, when given) to a temporary file renamed over the file; resolves with the SHA-1 of the bytes. */
+  async #write(records: Iterable<T>, firstLine?: string): Promise<string> {
     await mkdir(path.dirname(this.#file), { recursive: true });
     const handle = await open(this.#temp, "w");
     const hash = createHash("sha1");
@@ -128,6 +132,7 @@ export class NdjsonFile<T> implements Adapter<T[]> {
       await handle.write(text);
     };
     try {
+      if (firstLine !== undefined) await put(firstLine + "\n");
       const chunk: string[] = [];
       for (const record of records) {
         chunk.push(JSON.stringify(record));

@@ -7,6 +7,8 @@ import { NdjsonFile, StoreFileError } from "./ndjson-file.ts";
 import { PersonsJournal, replayPersonsJournal } from "./persons-journal.ts";
 import { TurnCommittedJsonFile } from "./turn-committed-json-file.ts";
 import { EventStore } from "./event-store.ts";
+import { batchText, EventsFileReader, headerLine, type LogHeader } from "./events-file.ts";
+import { EventLog } from "./log.ts";
 import { identityOf, readColumnSnapshot, removeColumnSnapshot, writeColumnSnapshot } from "./column-snapshot.ts";
 import { derivedProjectToken } from "../util/ids.ts";
 import { upgradeDashboard } from "./dashboards-repo.ts";
@@ -18,7 +20,8 @@ import type { ActivityRecord, EventRecord, MetaData, PersonRecord, State } from 
  *   db.json                 meta: users, projects, insights, dashboards, views, actions, cohorts, deletion queue
  *   db.persons.json         persons
  *   db.persons.journal.ndjson  capture's person changes since db.persons.json was written (src/store/persons-journal.ts)
- *   db.events.ndjson        events, one per line (rewritten only when events are deleted or replaced)
+ *   db.events.ndjson        events, one per line, with the log's header and batch markers (src/store/events-file.ts;
+ *                           rewritten only when events are deleted or replaced)
  *   db.activity.ndjson      activity log, appended
  */
 export interface StoreFiles {
@@ -79,8 +82,8 @@ export interface Databases {
   appendActivity(records: readonly ActivityRecord[]): Promise<void>;
   /** Capture's person changes (already made in `persons.data`), journaled without rewriting the persons file. */
   journalPersons(changed: readonly PersonRecord[], removedIds: readonly number[]): Promise<void>;
-  /** Appends captured events to the events file without rewriting it (memory: a no-op beyond the array). */
-  appendEvents(records: readonly EventRecord[]): Promise<void>;
+  /** Appends a captured batch (log number `seq`) to the events file without rewriting it (memory: a no-op). */
+  appendEvents(records: readonly EventRecord[], seq: number): Promise<void>;
   /** Where they are written; null in memory. */
   files: StoreFiles | null;
   /** How many writes of the state there have been: changes whenever the state does. */
@@ -125,13 +128,15 @@ export function openDatabases(files: StoreFiles | null, initial: State): Databas
       data: initial.events,
       async write() {
         writes.count++;
-        // A snapshot: events captured while the file is written go to it by their own append.
+        // A snapshot: events captured while the file is written go to it by their own append, after the header's
+        // base (taken in the same turn as the snapshot).
         const snapshot = this.data.share();
-        const identity = await eventsFile.write(snapshot, (sha1) => identityOf(files.events, sha1));
+        const header: LogHeader = { epoch: snapshot.log.epoch, base: snapshot.log.seq };
+        const identity = await eventsFile.write(snapshot, (sha1) => identityOf(files.events, sha1), headerLine(header));
         // Awaited (a stop right after a write must find it; ~1 s per 10 M events), yet a failed or interrupted
         // one only makes the next start slower.
         columnWrites = columnWrites
-          .then(() => writeColumnSnapshot(files.columns, snapshot, identity))
+          .then(() => writeColumnSnapshot(files.columns, snapshot, identity, header))
           .catch(() => removeColumnSnapshot(files.columns).catch(() => undefined));
         await columnWrites;
       },
@@ -141,9 +146,9 @@ export function openDatabases(files: StoreFiles | null, initial: State): Databas
       writes.count++;
       return activityFile.append(records);
     },
-    appendEvents: (records) => {
+    appendEvents: (records, seq) => {
       writes.count++;
-      return eventsFile.append(records);
+      return eventsFile.appendText(batchText(records, seq));
     },
     journalPersons: (changed, removedIds) => {
       writes.count++;
@@ -174,14 +179,69 @@ export async function readState(files: StoreFiles): Promise<State | null> {
   const stored = await readJson<PersonsFileData>(files.persons);
   if (!Array.isArray(stored?.persons)) throw new StoreFileError(files.persons, "missing or without a persons list");
   const persons = replayPersonsJournal(stored.persons, files.personsJournal, stored.journal_seq ?? 0);
-  // The column snapshot, when it describes the file's beginning; the lines after it (or all) are parsed.
-  const cached = await readColumnSnapshot(files.columns, files.events);
-  const events = cached?.events ?? new EventStore();
-  const found = await new NdjsonFile<EventRecord>(files.events).readEach((e) => events.add(e), cached?.endsAt ?? 0);
-  if (!found) throw new StoreFileError(files.events, "missing");
-  events.trim();
+  const events = await readEvents(files);
   const activity = (await new NdjsonFile<ActivityRecord>(files.activity).read()) ?? [];
   return { meta: upgradeMeta(meta), persons, events, activity };
+}
+
+/**
+ * The events: the column snapshot, when it describes the file's beginning, then the lines after it (or all) parsed,
+ * each under its batch's log number. The log's history is taken over only when it is proven: the snapshot proves
+ * the file's beginning (its SHA-1), each later batch matches its marker. Otherwise the log starts a new history,
+ * so that every follower of the old one (the SQL mirror) loads the events again instead of trusting what it holds.
+ */
+async function readEvents(files: StoreFiles): Promise<EventStore> {
+  const cached = await readColumnSnapshot(files.columns, files.events);
+  const events = cached?.events ?? new EventStore();
+  const reader = new EventsFileReader(cached?.log ?? null);
+  const tail = new BatchedAdds(events);
+  const found = await new NdjsonFile<EventRecord>(files.events).readEach((record, line) => {
+    const event = reader.line(record, line);
+    if (event) tail.add(event, reader.seq);
+  }, cached?.endsAt ?? 0);
+  if (!found) throw new StoreFileError(files.events, "missing");
+  reader.finish();
+  tail.flush();
+  const proven = cached !== null && reader.header !== null && reader.intact;
+  events.useLog(proven ? new EventLog(reader.header!.epoch, reader.header!.base, reader.lastSeq) : new EventLog(undefined, reader.lastSeq));
+  events.trim();
+  return events;
+}
+
+/**
+ * Read events added a chunk at a time (`EventTable.addAll`): events older than the newest stored one (late
+ * captures) then cost one copy of the table per chunk, where adding them one by one copied it for each (a start
+ * after 12,000 late captures into 200,000 stored events allocated gigabytes a second and never listened).
+ */
+class BatchedAdds {
+  static readonly CHUNK = 65_536;
+  #records: EventRecord[] = [];
+  #seqs: number[] = [];
+
+  constructor(private readonly events: EventStore) {}
+
+  add(record: EventRecord, seq: number): void {
+    this.#records.push(record);
+    this.#seqs.push(seq);
+    if (this.#records.length === BatchedAdds.CHUNK) this.flush();
+  }
+
+  flush(): void {
+    const byProject = new Map<string, number[]>();
+    this.#records.forEach((r, k) => {
+      let at = byProject.get(r.project_id);
+      if (!at) byProject.set(r.project_id, (at = []));
+      at.push(k);
+    });
+    for (const [projectId, at] of byProject) {
+      this.events.tableFor(projectId).addAll(
+        at.map((k) => this.#records[k]!),
+        at.map((k) => this.#seqs[k]!),
+      );
+    }
+    this.#records = [];
+    this.#seqs = [];
+  }
 }
 
 /** Store files written before group analytics, capture tokens, feature flags, dashboard writes and annotations existed gain their defaults on read. */

@@ -108,9 +108,12 @@ function createStoreOver(dbs: Databases, clock: Clock, schedule: DeletionSchedul
       groups: (projectId: string) => meta().groups.filter((g) => g.project_id === projectId),
       groupData: groupDataOf,
       version: core.version,
+      /** The log that numbers every change of the events (src/store/log.ts): what copies of them follow. */
+      log: () => dbs.events.data.log,
     },
     /** Replaces the whole state (fixture reload, reset) and writes it. */
     async replace(state: State): Promise<void> {
+      state.events.continueLog(dbs.events.data.log);
       dbs.meta.data = state.meta;
       dbs.persons.data = { persons: state.persons };
       dbs.events.data = state.events;

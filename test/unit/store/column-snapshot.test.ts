@@ -5,6 +5,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { identityOf, readColumnSnapshot, writeColumnSnapshot } from "../../../src/store/column-snapshot.ts";
 import { EventStore } from "../../../src/store/event-store.ts";
+import { headerLine } from "../../../src/store/events-file.ts";
 import { NdjsonFile } from "../../../src/store/ndjson-file.ts";
 import type { EventRecord } from "../../../src/store/schema.ts";
 
@@ -25,9 +26,10 @@ async function written(records: EventRecord[]) {
   const dir = mkdtempSync(path.join(os.tmpdir(), "column-snapshot-"));
   const files = { events: path.join(dir, "db.events.ndjson"), columns: path.join(dir, "db.events.columns") };
   const store = EventStore.from(records);
-  const identity = await new NdjsonFile<EventRecord>(files.events).write(store.share(), (sha1) => identityOf(files.events, sha1));
-  await writeColumnSnapshot(files.columns, store.share(), identity);
-  return files;
+  const header = { epoch: store.log.epoch, base: store.log.seq };
+  const identity = await new NdjsonFile<EventRecord>(files.events).write(store.share(), (sha1) => identityOf(files.events, sha1), headerLine(header));
+  await writeColumnSnapshot(files.columns, store.share(), identity, header);
+  return { ...files, header };
 }
 
 const plain = (store: EventStore) => store.toArray().sort((a, b) => a.timestamp - b.timestamp || a.uuid.localeCompare(b.uuid));
@@ -39,6 +41,7 @@ describe("the column snapshot beside the events file", () => {
     const read = (await readColumnSnapshot(files.columns, files.events))!;
     expect(read.endsAt).toBe(readFileSync(files.events).length);
     expect(plain(read.events)).toEqual(records);
+    expect(read.log).toEqual(files.header);
   });
 
   it("still describes the file after lines are appended, and says where they start", async () => {
