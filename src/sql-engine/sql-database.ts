@@ -6,7 +6,7 @@
 import type { Store } from "../store/store.ts";
 import { startSqlEngine, type QueryOptions, type QueryResult, type SqlEngine } from "./engine.ts";
 import { SqlEngineError } from "./errors.ts";
-import { createMirror, type Mirror, type SyncReport } from "./mirror/mirror.ts";
+import { createMirror, type Mirror, type MirrorOptions, type SyncReport } from "./mirror/mirror.ts";
 
 export interface SqlDatabaseOptions {
   store: Store;
@@ -16,6 +16,8 @@ export interface SqlDatabaseOptions {
   chdbModule?: string;
   /** The time limit of a query that names none (ms; the engine's default otherwise). */
   timeoutMs?: number;
+  /** For tests: the mirror's file size and a hook before each of its loads. */
+  mirror?: MirrorOptions;
 }
 
 export interface SqlDatabase {
@@ -42,7 +44,7 @@ export function createSqlDatabase(options: SqlDatabaseOptions): SqlDatabase {
   const open = () => {
     if (!opened) {
       const engine = startSqlEngine({ folder: options.folder, chdbModule: options.chdbModule });
-      opened = { engine, mirror: createMirror(options.store, engine) };
+      opened = { engine, mirror: createMirror(options.store, engine, options.mirror) };
     }
     return opened;
   };

@@ -73,7 +73,7 @@ export class ColumnEncoder {
     if (from >= to) return;
     const { arrays, rows } = this.table.columnsForSnapshot();
     const cols = arrays as Columns;
-    if (arrays.length !== 8 || rows < to || !this.#agrees(row, from, teamId, cols)) {
+    if (arrays.length !== 9 || rows < to || !this.#agrees(row, from, teamId, cols)) {
       this.fallbacks++;
       return encodeEvents(row, from, to, teamId, this.groupKeys, this.materialized, out);
     }
@@ -90,7 +90,7 @@ export class ColumnEncoder {
   }
 
   #block(row: EventRow, from: number, to: number, teamId: number, cols: Columns, out: LoadBuffer): void {
-    const [ts, name, did, uuid, chain, shape, voff, vals] = cols;
+    const [ts, name, did, uuid, chain, shape, voff, vals, seq] = cols;
     const n = to - from;
     const infos: ShapeInfo[] = new Array(n);
     // The few events the pieces cannot make: their values through the row API, by their index in the block.
@@ -141,6 +141,8 @@ export class ColumnEncoder {
         (f) => f.materialized[m]!,
       );
     }
+    nativeColumn(out, COLUMN.groups + GROUP_SLOTS + this.materialized.length);
+    for (let i = from; i < to; i++) out.putUInt32(seq[i]!);
   }
 
   /** An event's properties JSON, joined from its shape's key pieces and its values' JSON pieces. */
@@ -236,4 +238,4 @@ export class ColumnEncoder {
 }
 
 /** The arrays `EventTable.columnsForSnapshot()` lists, in its order. */
-type Columns = [ts: Float64Array, name: Uint32Array, did: Uint32Array, uuid: Uint32Array, chain: Uint32Array, shape: Uint32Array, voff: Uint32Array, vals: Uint32Array];
+type Columns = [ts: Float64Array, name: Uint32Array, did: Uint32Array, uuid: Uint32Array, chain: Uint32Array, shape: Uint32Array, voff: Uint32Array, vals: Uint32Array, seq: Uint32Array];

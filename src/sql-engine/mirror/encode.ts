@@ -125,6 +125,11 @@ export class LoadBuffer {
     this.#used = putVarUInt(this.reserve(10), this.#used, n);
   }
 
+  putUInt32(n: number): void {
+    this.reserve(4).writeUInt32LE(n, this.#used);
+    this.#used += 4;
+  }
+
   /** A little-endian Int64 of a safe integer (two's complement through the high word for negatives). */
   putInt64(n: number): void {
     const buf = this.reserve(8);
@@ -227,6 +232,7 @@ export interface EventFields {
   elementsChain: string;
   groups: string[];
   materialized: string[];
+  seq: number;
 }
 
 /** An event's values through the row API (the cursor at its position): what the dictionary encoder must equal. */
@@ -242,6 +248,7 @@ export function eventFields(row: EventRow, groupKeys: ((event: EventRecord) => s
     elementsChain: row.elements_chain,
     groups: groupKeys.map((key) => key(record)),
     materialized: materialized.map((key) => rawText(properties[key])),
+    seq: row.seq,
   };
 }
 
@@ -279,6 +286,8 @@ export function writeEventsBlock(out: LoadBuffer, teamId: number, rows: readonly
   for (let g = 0; g < groups; g++) strings(7 + g, (f) => f.groups[g]!);
   const materialized = rows[0]?.materialized.length ?? 0;
   for (let m = 0; m < materialized; m++) strings(7 + groups + m, (f) => f.materialized[m]!);
+  nativeColumn(out, 7 + groups + materialized);
+  for (const f of rows) out.putUInt32(f.seq);
 }
 
 /** A project's persons and their distinct ids, ordered by person id (the text is hashed to detect change). */

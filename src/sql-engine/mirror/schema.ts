@@ -29,6 +29,12 @@ export const GROUP_COLUMNS = [0, 1, 2, 3, 4].map((i) => `$group_${i}`);
 const ZERO_UUID = "toUUID('00000000-0000-0000-0000-000000000000')";
 export const PDI_DICTIONARY = "person_distinct_id_dict";
 
+/**
+ * Each mirrored event's log number (src/store/log.ts): the mirror follows the store's log by it, and rows of a load
+ * the manifest never recorded (an engine or a server killed mid-load) are found by it. Not a HogQL field.
+ */
+export const LOG_SEQ_COLUMN = "_log_seq";
+
 /** What the mirror writes to a table and how the staged text reads: one `file()` structure per table. */
 export interface LoadSpec {
   table: string;
@@ -55,6 +61,7 @@ export const EVENT_FILE_COLUMNS: readonly { name: string; type: string }[] = [
   ...["uuid", "event", "properties"].map((name) => ({ name, type: "String" })),
   { name: "timestamp", type: "DateTime64(6, 'UTC')" },
   ...["distinct_id", "elements_chain", ...GROUP_COLUMNS.map((_, i) => `g${i}`), ...EVENT_PROPERTY_COLUMNS.map((_, i) => `m${i}`)].map((name) => ({ name, type: "String" })),
+  { name: "seq", type: "UInt32" },
 ];
 
 /**
@@ -65,9 +72,9 @@ export const EVENT_FILE_COLUMNS: readonly { name: string; type: string }[] = [
 export const EVENTS_LOAD: LoadSpec = {
   table: "events",
   format: "Native",
-  columns: ["team_id", "uuid", "event", "properties", "timestamp", "distinct_id", "elements_chain", ...GROUP_COLUMNS, ...EVENT_PROPERTY_COLUMNS.map((c) => c.column)],
+  columns: ["team_id", "uuid", "event", "properties", "timestamp", "distinct_id", "elements_chain", ...GROUP_COLUMNS, ...EVENT_PROPERTY_COLUMNS.map((c) => c.column), LOG_SEQ_COLUMN],
   structure: EVENT_FILE_COLUMNS.map((c) => `${c.name} ${c.type}`).join(", "),
-  select: `team_id, toUUIDOrZero(uuid), event, properties, timestamp, distinct_id, elements_chain, g0, g1, g2, g3, g4, ${EVENT_PROPERTY_COLUMNS.map((_, i) => `m${i}`).join(", ")}`,
+  select: `team_id, toUUIDOrZero(uuid), event, properties, timestamp, distinct_id, elements_chain, g0, g1, g2, g3, g4, ${EVENT_PROPERTY_COLUMNS.map((_, i) => `m${i}`).join(", ")}, seq`,
 };
 
 export const PERSONS_LOAD: LoadSpec = {
@@ -102,6 +109,7 @@ const EVENTS_DDL = `CREATE TABLE IF NOT EXISTS events (
   timestamp DateTime64(6, 'UTC'),
   distinct_id String,
   elements_chain String,
+  ${LOG_SEQ_COLUMN} UInt32,
   ${GROUP_COLUMNS.map((c) => `${ident(c)} String`).join(",\n  ")},
   ${EVENT_PROPERTY_COLUMNS.map(({ key, column }) => `${ident(column)} String MATERIALIZED ${rawProperty(key)}`).join(",\n  ")},
   created_at DateTime64(6, 'UTC') ALIAS timestamp,
