@@ -78,7 +78,7 @@ async function benchWrites(db: SqlDatabase, store: BenchStore) {
   const person = store.persons.list("1")[0]!;
   await store.persons.update(person, { ...person.properties, plan: "bench" }, person.is_identified);
   const personEdit = await timed();
-  // A late event an hour older than the newest: its day (and any after it) is reloaded.
+  // A late event an hour older than the newest: inserted alone, by its log number.
   await store.events.append("1", batch(1, events.timestampAt(events.length - 1) - 3_600_000));
   const lateEvent = await timed();
   return { append10k, personEdit, lateEventHourOld: lateEvent };
