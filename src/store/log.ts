@@ -23,6 +23,8 @@ export class EventLog {
   /** Numbers at or below it are known only as a whole (the events file's base, or a reset of every project). */
   #resetAll: number;
   readonly #resets = new Map<string, number>();
+  /** Set when the events were read from a file that does not prove this history (older, or edited): it is written again. */
+  unwritten = false;
 
   /**
    * `base`: the last number the stored events include as a whole (0 for a new state); `seq`: the last number

@@ -203,7 +203,9 @@ async function readEvents(files: StoreFiles): Promise<EventStore> {
   reader.finish();
   tail.flush();
   const proven = cached !== null && reader.header !== null && reader.intact;
-  events.useLog(proven ? new EventLog(reader.header!.epoch, reader.header!.base, reader.lastSeq) : new EventLog(undefined, reader.lastSeq));
+  const log = proven ? new EventLog(reader.header!.epoch, reader.header!.base, reader.lastSeq) : new EventLog(undefined, reader.lastSeq);
+  log.unwritten = !proven;
+  events.useLog(log);
   events.trim();
   return events;
 }

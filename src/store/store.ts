@@ -25,11 +25,15 @@ export interface StoreOptions {
 export async function createStore(state: State, clock: Clock, files: StoreFiles | null, opts: StoreOptions) {
   const store = createStoreOver(openDatabases(files, state), clock, opts.deletionSchedule ?? DEFAULT_DELETION_SCHEDULE);
   if (opts.persist) await store.flushAll();
+  // A file that did not prove its log's history is written again with the new one, so that the next start can
+  // (and the SQL mirror need not load everything again then); in the background: a start does not wait for it.
+  else if (files && state.events.log.unwritten) store.rewriteEvents();
   return store;
 }
 
 function createStoreOver(dbs: Databases, clock: Clock, schedule: DeletionSchedule) {
   const core = createCore(dbs, clock);
+  let rewriting: Promise<void> = Promise.resolve();
   const { meta } = core;
   const { insights, dashboards } = createInsightsRepo(core);
   const events = createEventsRepo(core);
@@ -127,6 +131,15 @@ function createStoreOver(dbs: Databases, clock: Clock, schedule: DeletionSchedul
     revision: () => dbs.revision(),
     snapshot: (): State => ({ meta: dbs.meta.data, persons: dbs.persons.data.persons, events: dbs.events.data, activity: dbs.activity.data }),
     flushAll: () => writeAll(dbs),
+    /** Writes the events file again without waiting for it (a failure leaves the file as it was); `settled` waits. */
+    rewriteEvents(): void {
+      rewriting = dbs.events
+        .write()
+        .then(() => void (dbs.events.data.log.unwritten = false))
+        .catch(() => undefined);
+    },
+    /** Resolves once a background rewrite of the events file is done. */
+    settled: () => rewriting,
   };
 }
 

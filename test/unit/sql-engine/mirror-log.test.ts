@@ -165,7 +165,7 @@ describe("the mirror after a restart", () => {
     await db.close();
     const state = (await readState(files))!;
     const again = await createStore(state, createClock(BASIC_NOW), files, { persist: false });
-    return { store: again, db: databaseOver(again, sqlFolderFor(files.meta)) };
+    return { store: again, db: databaseOver(again, sqlFolderFor(files.meta)), files };
   }
 
   it("loads only what was captured after the number it applied", async () => {
@@ -200,7 +200,7 @@ describe("the mirror after a restart", () => {
     ["the rewritten beginning", '"event":"$pageview"', '"event":"$pageviex"'],
   ])("serves an events file edited in place (%s) as the file says, through both doors", async (_where, from, to) => {
     let edited = "";
-    const { store, db } = await restartedAfter(async (_s, _db, files) => {
+    const { store, db, files } = await restartedAfter(async (_s, _db, files) => {
       const text = readFileSync(files.events, "utf8");
       const at = from === "logged" ? text.lastIndexOf(from) : text.indexOf(from);
       expect(at).toBeGreaterThan(0);
@@ -214,5 +214,13 @@ describe("the mirror after a restart", () => {
     const r = await db.query("SELECT count() FROM events WHERE team_id = 1 AND event = {name:String}", { params: { name } });
     expect(Number(r.rows[0]![0])).toBe(1);
     await expectExact(db, store);
+    // The file is written again under the new history, so the start after proves it and the mirror resumes.
+    await store.settled();
+    await db.close();
+    const again = await createStore((await readState(files))!, createClock(BASIC_NOW), files, { persist: false });
+    expect(again.analysisData.log().epoch).toBe(store.analysisData.log().epoch);
+    const resumed = databaseOver(again, sqlFolderFor(files.meta));
+    expect(await resumed.sync()).toMatchObject({ appended: 0, rebuilt: 0 });
+    await expectExact(resumed, again);
   });
 });
