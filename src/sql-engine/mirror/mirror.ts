@@ -20,6 +20,7 @@ import { setImmediate as yieldToLoop } from "node:timers/promises";
 import type { EventTable } from "../../store/event-table.ts";
 import type { Store } from "../../store/store.ts";
 import type { SqlEngine } from "../engine.ts";
+import { SqlEngineError } from "../errors.ts";
 import { dropSpareChunks, encodeGroups, encodePersons, groupKeyReaders, LoadBuffer } from "./encode.ts";
 import { ColumnEncoder } from "./encode-columns.ts";
 import { EVENT_PROPERTY_COLUMNS, EVENTS_LOAD, LOG_SEQ_COLUMN, GROUPS_LOAD, MIRROR_DDL, MIRROR_OBJECTS, PDI_DICTIONARY, PDI_LOAD, PERSONS_LOAD, SCHEMA_ID, STAGED_TABLES, stageOf, teamIdOf, type LoadSpec } from "./schema.ts";
@@ -90,7 +91,17 @@ export function createMirror(store: Store, engine: SqlEngine, options: MirrorOpt
   let running: Promise<void> = Promise.resolve();
   let fileSeq = 0;
 
-  const admin = (sql: string) => engine.admin(sql);
+  /**
+   * A statement of the mirror's, on the engine process the tables were opened on: an engine that died and was
+   * started again meanwhile (its next statement starts a new one) may have lost rows of a load, so the sync stops
+   * and the next one opens the tables again, deleting what the manifest did not record.
+   */
+  async function admin(sql: string) {
+    const opened = generation;
+    const result = await engine.admin(sql);
+    if (opened !== -1 && engine.generation() !== opened) throw new SqlEngineError("engine", "The SQL engine was restarted while the mirror was loading.");
+    return result;
+  }
 
   /**
    * Opens (or makes) the tables; after a start or an engine restart, trusts only what the manifest recorded: rows
@@ -98,6 +109,7 @@ export function createMirror(store: Store, engine: SqlEngine, options: MirrorOpt
    * log reaches, is loaded whole.
    */
   async function openTables(): Promise<Manifest> {
+    generation = -1;
     mkdirSync(loadDir, { recursive: true });
     let m = readManifest(manifestFile);
     if (!m || m.schema !== SCHEMA_ID) {
