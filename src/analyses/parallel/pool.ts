@@ -45,7 +45,14 @@ const CORES = availableParallelism();
  * A worker per core: a request's analysis leaves the main thread free (offMainThread) and the workers take every
  * core; a synchronous caller's main thread takes parts beside all but one of them (scanWorkers).
  */
-const settings = { minRows: DEFAULT_MIN_ROWS, workers: CORES, maxLoad: CORES, mainCounts: true };
+const settings: { minRows: number; workers: number; maxLoad: number; mainCounts: boolean; threads: ((rows: number) => number) | undefined } = {
+  minRows: DEFAULT_MIN_ROWS,
+  workers: CORES,
+  maxLoad: CORES,
+  mainCounts: true,
+  /** Tests: the thread count a scan is planned with, instead of the machine's load and the ready workers. */
+  threads: undefined,
+};
 let pool: ScanWorker[] = [];
 /** Set when a worker failed before it listened (its file missing or broken): none is started again. */
 let cannotStart = false;
@@ -130,9 +137,23 @@ const othersBusy = (): boolean => loadavg()[0]! - ownLoad() >= settings.maxLoad;
  */
 const scanWorkers = (ready: ScanWorker[]): ScanWorker[] => (replay || !settings.mainCounts ? ready : ready.slice(0, Math.max(1, ready.length - 1)));
 
-/** How many threads a scan of `rows` rows would use now (1: the main thread alone). */
+/**
+ * How many threads a scan of `rows` rows is planned for (1: the main thread alone), which decides how its job is
+ * cut (and, for funnels, whether the column path runs at all). Inside a run for a request (`offMainThread`) the
+ * n-th plan of the run is made once and kept: a run started again with the answers of its earlier scans plans
+ * exactly as the first did, whatever the load or the workers ready by then (a funnel's second pass read its first
+ * pass's parts as if cut otherwise, and actors were merged or dropped).
+ */
 export function scanThreads(rows: number): number {
-  if (rows < settings.minRows || rows <= 0 || othersBusy()) return 1;
+  if (!replay) return threadsNow(rows);
+  const k = replay.planned++;
+  return (replay.threads[k] ??= threadsNow(rows));
+}
+
+function threadsNow(rows: number): number {
+  if (rows < settings.minRows || rows <= 0) return 1;
+  if (settings.threads) return Math.max(1, settings.threads(rows));
+  if (othersBusy()) return 1;
   const ready = scanWorkers(readyWorkers()).length;
   return replay ? Math.max(1, ready) : 1 + ready;
 }
@@ -196,6 +217,9 @@ interface Replay {
   answers: Map<number, unknown[]>;
   posted: Map<number, Promise<unknown[]>>;
   next: number;
+  /** The thread counts the run's scans were planned with, in the order asked (`scanThreads`). */
+  threads: number[];
+  planned: number;
 }
 let replay: Replay | undefined;
 const SUSPENDED = Symbol("waiting for the scan workers");
@@ -221,9 +245,10 @@ const remember = <R>(r: Replay, n: number, answer: R[]): R[] => (r.answers.set(n
  * is still the data the run started on (else it starts over, and after a few tries computes on the main thread).
  */
 export async function offMainThread<T>(compute: () => T, unchanged: () => boolean): Promise<T> {
-  const r: Replay = { answers: new Map(), posted: new Map(), next: 0 };
+  const r: Replay = { answers: new Map(), posted: new Map(), next: 0, threads: [], planned: 0 };
   for (let attempt = 0; attempt < MAX_REPLAYS; attempt++) {
     r.next = 0;
+    r.planned = 0;
     replay = r;
     try {
       return compute();
@@ -234,7 +259,11 @@ export async function offMainThread<T>(compute: () => T, unchanged: () => boolea
     }
     for (const [n, answer] of r.posted) r.answers.set(n, await answer);
     r.posted.clear();
-    if (!unchanged()) r.answers.clear();
+    if (!unchanged()) {
+      // New data: planned anew.
+      r.answers.clear();
+      r.threads.length = 0;
+    }
   }
   return compute();
 }

@@ -343,6 +343,52 @@ describe("an analysis for a request", () => {
   });
 });
 
+/**
+ * A question asked for a request (`runAsync`: scans on the workers, the analysis run again with their answers) is
+ * planned once: the same answer however many threads plan it, and when the count a plan would choose changes
+ * between the passes of one request (issue 36: a funnel's conversion trends came out [0, 0, 2.33, …] where one
+ * thread gave [2.65, 0.63, 1.17, …]). The counts are forced (`threads`), not left to the machine's load.
+ */
+describe("an analysis for a request gives one answer, however its scans are planned", () => {
+  const cases: [AnalysisKind, string, Record<string, unknown>][] = [
+    ["FUNNELS", "conversion trends", { ...threeSteps, funnel_viz_type: "trends" }],
+    ["FUNNELS", "steps", threeSteps],
+    ["FUNNELS", "strict steps by browser", { ...threeSteps, funnel_order_type: "strict", breakdown: "$browser", breakdown_type: "event" }],
+    ["FUNNEL_CORRELATION", "event correlation", CORRELATION[0]![1]],
+    ["RETENTION", "first-time retention", RETENTION[2]![1]],
+    ["PATHS", "pageview paths", PATHS[0]![1]],
+  ];
+  const plans: [string, number[]][] = [
+    ["on 2 threads", [2]],
+    ["on 3 threads", [3]],
+    ["on 8 threads", [8]],
+    ["planned for 2, then 3 when run again", [2, 3]],
+    ["planned for 3, then 1 (the general scan) when run again", [3, 1]],
+    ["planned for 1, then 2 when run again", [1, 2]],
+  ];
+  /** Thread counts in turn, the last one kept: each call is a plan (or a run's replan, were it made again). */
+  const inTurn = (counts: number[]) => {
+    let k = 0;
+    return () => counts[Math.min(k++, counts.length - 1)]!;
+  };
+
+  for (const [kind, shape, filter] of cases) {
+    it(`${kind.toLowerCase()}, ${shape}`, async () => {
+      const service = createAnalysisService(store, createClock(NOW.getTime()));
+      const project = store.projects.get("1")!;
+      onTestFinished(() => setParallelScan({ threads: undefined }));
+      setParallelScan({ threads: () => 1 });
+      const single = service.run(project, kind, filter, { refresh: true }).result;
+      expect(JSON.stringify(single)).toMatch(/[1-9]/);
+      for (const [name, counts] of plans) {
+        setParallelScan({ threads: inTurn(counts) });
+        const pkg = await service.runAsync(project, kind, filter, { refresh: true });
+        expect(pkg.result, name).toEqual(single);
+      }
+    });
+  }
+});
+
 const T0 = Date.parse("2025-01-01T00:00:00Z");
 const event = (n: number, at: number, distinctId = `user-${n % 97}`): EventRecord => ({
   uuid: `0190a1b2-c3d4-7e5f-8a9b-${String(n).padStart(12, "0")}`,
