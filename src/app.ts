@@ -110,7 +110,7 @@ function readDeclaredBody(jsonParser: express.RequestHandler, takesBody: (req: R
 /** Builds the express app over a store and a clock; no globals, so tests start as many as they like. */
 export async function createApp({ store, clock, config, logger, startup, chdbModule }: AppOptions) {
   // Persons URLs in results carry only what the persons endpoints declare; read from the router built below.
-  const analyses = createAnalysisService(store, clock, { personsQueryKeys: (endpoint) => personsQueryKeys(endpoint) });
+  const analyses = createAnalysisService(store, clock, { personsQueryKeys: (endpoint) => personsQueryKeys(endpoint), queryTimeLimitMs: config.queryTimeLimitMs });
   const captureApi = await captureContract();
   const overrides = createOverrides(() => [router.api, captureApi]);
   const forced = new ForcedFlags();

@@ -1,5 +1,4 @@
 import { ConfigError, invokedAs, parseConfig, usage, type Config } from "./config.ts";
-import { QueryBudget } from "./hogql/budget.ts";
 import { createLogger } from "./logger.ts";
 import { StoreFileError } from "./store/ndjson-file.ts";
 import { FixtureError } from "./store/load-fixtures.ts";
@@ -45,8 +44,6 @@ async function main(): Promise<number> {
     return 0;
   }
   const logger = createLogger(config.logLevel);
-  // Process-wide, as the event loop it protects is.
-  QueryBudget.defaultMs = config.queryTimeLimitMs;
   let started;
   try {
     started = await startServer(config, logger);

@@ -74,14 +74,19 @@ function hogqlList(q: Q, name: "select" | "where"): string[] | null {
 }
 
 /** What in-process HogQL reads besides the row: the clock, the project's zone and its property types (issue 22). */
-const hogqlEnv = (args: HandlerArgs): HogqlEnv => ({ now: args.deps.clock.now(), timezone: args.project.timezone, propertyTypes: projectPropertyTypes(args.deps.store, args.project.id) });
+const hogqlEnv = (args: HandlerArgs): HogqlEnv => ({
+  now: args.deps.clock.now(),
+  timezone: args.project.timezone,
+  propertyTypes: projectPropertyTypes(args.deps.store, args.project.id),
+  timeLimitMs: args.deps.config.queryTimeLimitMs,
+});
 
 /** `where`: every expression must be truthy for the event (evaluated, never ignored). */
 function whereClause(args: HandlerArgs): ((row: EventRow) => boolean) | null {
   const exprs = hogqlList(queryOf(args), "where");
   if (!exprs) return null;
   const compiled = exprs.map((text) => compileHogql(parseHogqlExpr(text, "where"), "where", hogqlEnv(args)));
-  const budget = new QueryBudget("where");
+  const budget = new QueryBudget("where", args.deps.config.queryTimeLimitMs);
   return (row) => {
     budget.tick();
     return compiled.every((c) => truthy(c(row) ?? null));

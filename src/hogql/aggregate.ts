@@ -80,7 +80,7 @@ export function compileAggregate(node: HogqlNode, attr: string, env: HogqlEnv): 
   const slots: Slot[] = [];
   const combine = compileOuter(node, attr, env, slots);
   if (slots.length === 0) throw reject.invalid(attr, "math_hogql must be an aggregate expression, such as count(), sum(properties.amount) or uniq(person_id).");
-  const budget = new QueryBudget(attr);
+  const budget = new QueryBudget(attr, env.timeLimitMs);
   return {
     create() {
       const states = slots.map((s) => s.init());

@@ -30,6 +30,8 @@ export interface HogqlEnv {
   now: number;
   timezone?: string;
   propertyTypes?: HogqlPropertyTypes;
+  /** The longest one evaluation may run (the server's --query-time-limit); absent, QueryBudget's default. */
+  timeLimitMs?: number;
 }
 
 /** An expression compiled over one row (an event row unless a caller resolves fields over another table). */

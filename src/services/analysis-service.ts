@@ -96,6 +96,8 @@ export function definitionOf(insight: Pick<InsightRecord, "filters" | "query">):
 export interface AnalysisServiceOptions {
   /** The query parameters each persons endpoint declares (from the document), for the persons URLs in results. */
   personsQueryKeys?: AnalysisContext["personsQueryKeys"];
+  /** The longest one in-process HogQL evaluation (breakdowns, maths) may run: the server's --query-time-limit. */
+  queryTimeLimitMs?: number;
 }
 
 export function createAnalysisService(store: Store, clock: Clock, options: AnalysisServiceOptions = {}) {
@@ -138,6 +140,7 @@ export function createAnalysisService(store: Store, clock: Clock, options: Analy
       now: clock.now(),
       timezone: project.timezone,
       weekStartDay: project.week_start_day,
+      queryTimeLimitMs: options.queryTimeLimitMs,
       personOf,
       actorTable: actorTableFor(project.id, personOf),
       cohorts: store.analysisData.cohorts(project.id),

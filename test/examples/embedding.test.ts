@@ -3,6 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { analyticsClient, dashboardRoundTrip } from "../../examples/typed-client.ts";
+import { defaultApiKey } from "../../src/fixtures/users.ts";
 import { scenarios, startServer, StartupError, type EmbeddedServer } from "../../src/index.ts";
 import { assertConforms } from "../support/contract.ts";
 import { OWNER_KEY, scenario } from "../support/server.ts";
@@ -33,6 +34,28 @@ describe("embedding", () => {
     expect(server.clock.get().now).toBe("2024-03-05T12:01:00.000Z");
     await server.reset();
     expect(server.clock.get().now).toBe("2024-03-05T12:00:00.000Z");
+  });
+
+  it("honours queryTimeLimitMs per server: two servers in one process keep their own limits", async () => {
+    const options = { events: 20_000, persons: 200, now: "2025-06-01T00:00:00Z", logLevel: "silent" as const };
+    const [strict, lenient] = await Promise.all([startServer({ ...options, queryTimeLimitMs: 1 }), startServer({ ...options, queryTimeLimitMs: 60_000 })]);
+    try {
+      // A where clause that reads every one of the 20,000 events (none matches), timed against each server's budget.
+      const path = `/api/projects/1/events/?where=${encodeURIComponent(JSON.stringify(["concat(properties.$browser, toString(timestamp)) = 'none'"]))}&limit=10`;
+      const ask = async (s: EmbeddedServer) => {
+        const res = await fetch(s.url + path, { headers: { authorization: `Bearer ${defaultApiKey(42)}` } });
+        const body = (await res.json()) as { code?: string; attr?: string; detail?: string };
+        await assertConforms({ method: "GET", path, status: res.status, contentType: res.headers.get("content-type"), body });
+        return { status: res.status, body };
+      };
+      const refused = await ask(strict);
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({ code: "timeout_exceeded", attr: "where" });
+      expect(refused.body.detail).toMatch(/time limit of 1 ms/);
+      expect((await ask(lenient)).status).toBe(200);
+    } finally {
+      await Promise.all([strict.close(), lenient.close()]);
+    }
   });
 
   it("clock.advance takes { seconds }, as POST /_mock/clock/advance/ does, and refuses a bare number", async () => {

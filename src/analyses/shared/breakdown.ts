@@ -27,7 +27,7 @@ export interface PropertyPart {
   read?: (event: EventRecord, person: PersonRecord | undefined) => unknown;
 }
 
-type BreakdownContext = Pick<AnalysisContext, "cohorts" | "groups"> & Partial<Pick<AnalysisContext, "now" | "sessions" | "timezone" | "propertyTypes">>;
+type BreakdownContext = Pick<AnalysisContext, "cohorts" | "groups"> & Partial<Pick<AnalysisContext, "now" | "sessions" | "timezone" | "propertyTypes" | "queryTimeLimitMs">>;
 
 export interface CohortTarget {
   /** Cohort id, or "all" for everyone. */
@@ -71,7 +71,7 @@ export function readBreakdown(filter: Loose, ctx: BreakdownContext): BreakdownDe
 function partOf(key: string, type: PartType, normalizeUrl: boolean, ctx: BreakdownContext, attr: string, group?: GroupPropertiesOf): PropertyPart {
   if (group) return { key, source: "group", normalizeUrl, groupProperties: group };
   if (type === "session") return { key, source: "session", normalizeUrl, read: sessionRead(key, ctx, attr) };
-  if (type === "hogql") return { key, source: "hogql", normalizeUrl, read: hogqlReader(key, attr, { now: ctx.now ?? 0, timezone: ctx.timezone, propertyTypes: ctx.propertyTypes?.() }) };
+  if (type === "hogql") return { key, source: "hogql", normalizeUrl, read: hogqlReader(key, attr, { now: ctx.now ?? 0, timezone: ctx.timezone, propertyTypes: ctx.propertyTypes?.(), timeLimitMs: ctx.queryTimeLimitMs }) };
   return { key, source: type === "person" ? "person" : "event", normalizeUrl };
 }
 

@@ -25,6 +25,8 @@ export interface AnalysisContext {
    * HogQL as HogQL reads them; absent, every property reads as text.
    */
   propertyTypes?: () => HogqlPropertyTypes;
+  /** The longest one in-process HogQL evaluation may run (the server's --query-time-limit); absent, the default. */
+  queryTimeLimitMs?: number;
   /**
    * The first `count` distinct ids of the project's event table (`ids`) resolved to their actors, cached per data
    * version; absent, each analysis resolves them itself.

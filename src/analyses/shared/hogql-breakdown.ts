@@ -15,7 +15,7 @@ import type { EventRecord, PersonRecord } from "../../store/schema.ts";
 export function hogqlReader(text: string, attr: string, env: HogqlEnv): (event: EventRecord, person: PersonRecord | undefined) => unknown {
   if (text.trim() === "") throw reject.invalid(attr, "The HogQL expression is empty.");
   const compiled = compileHogql(parseHogqlExpr(text, attr), attr, env);
-  const budget = new QueryBudget(attr);
+  const budget = new QueryBudget(attr, env.timeLimitMs);
   const timezone = env.timezone ?? "UTC";
   return (event, person) => {
     budget.tick();
