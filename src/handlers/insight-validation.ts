@@ -32,21 +32,24 @@ const hasSeries = (filter: Filter): boolean =>
  * the definition has series, a computable one. Keys the endpoints do not know are stored as they are, as the
  * real service stores them; query nodes the mock does not compute (DataTableNode, HogQLQuery, …) too.
  */
-export function requireValidDefinition(input: InsightInput, args: HandlerArgs): void {
-  if (input.filters !== undefined && Object.keys(input.filters).length > 0) requireValidFilters(input.filters as Filter, args);
-  if (input.query) requireValidQuery(input.query as Filter, args);
+export async function requireValidDefinition(input: InsightInput, args: HandlerArgs, keep: Keep = "discard"): Promise<void> {
+  if (input.filters !== undefined && Object.keys(input.filters).length > 0) await requireValidFilters(input.filters as Filter, args, keep);
+  if (input.query) await requireValidQuery(input.query as Filter, args, keep);
 }
 
-function requireValidFilters(filters: Filter, args: HandlerArgs): void {
+/** "keep": the result computed to check a definition is the answer's (a PATCH shows it without computing again). */
+type Keep = "keep" | "discard";
+
+async function requireValidFilters(filters: Filter, args: HandlerArgs, keep: Keep): Promise<void> {
   const kind = filters.insight === undefined ? "TRENDS" : String(filters.insight).toUpperCase();
   if (!FILTER_SCHEMA[kind]) {
     throw fail.invalid("filters__insight", `${JSON.stringify(filters.insight)} is not an insight kind: one of ${Object.keys(FILTER_SCHEMA).join(", ")}.`);
   }
   args.deps.schemas.assertKnown(FILTER_SCHEMA[kind]!, filters.insight === undefined ? filters : { ...filters, insight: kind }, "filters");
-  underField("filters", (attr) => `filters__${attr}`, () => requireComputable(kind, filters, args));
+  await underField("filters", (attr) => `filters__${attr}`, () => requireComputable(kind, filters, args, keep));
 }
 
-function requireValidQuery(query: Filter, args: HandlerArgs): void {
+async function requireValidQuery(query: Filter, args: HandlerArgs, keep: Keep): Promise<void> {
   let definition: { kind: string; filter: Filter };
   try {
     definition = queryNodeToFilter(query);
@@ -54,25 +57,25 @@ function requireValidQuery(query: Filter, args: HandlerArgs): void {
     return;
   }
   const { kind, filter } = definition;
-  underField("query", () => "query", () => {
+  await underField("query", () => "query", () => {
     args.deps.schemas.assertKnown(FILTER_SCHEMA[kind]!, filter);
-    requireComputable(kind, filter, args);
+    return requireComputable(kind, filter, args, keep);
   });
 }
 
-function requireComputable(kind: string, filter: Filter, args: HandlerArgs): void {
+async function requireComputable(kind: string, filter: Filter, args: HandlerArgs, keep: Keep): Promise<void> {
   const project = args.project;
   requireDateFields(filter, { now: args.deps.clock.now(), timezone: project.timezone, weekStartDay: project.week_start_day });
-  if (NO_SERIES_NEEDED.has(kind) || hasSeries(filter)) args.deps.analyses.check(project, kind, filter);
+  if (NO_SERIES_NEEDED.has(kind) || hasSeries(filter)) await args.deps.analyses.check(project, kind, filter, keep === "keep");
 }
 
 /**
  * Runs `check`, reporting a rejection under the insight's field: `filters__events__0__math`; for a query, whose
  * fields have other names than the legacy filter the mock computes, `query` with the legacy field in the detail.
  */
-function underField(root: string, attrOf: (attr: string) => string, check: () => void): void {
+async function underField(root: string, attrOf: (attr: string) => string, check: () => Promise<void>): Promise<void> {
   try {
-    check();
+    await check();
   } catch (err) {
     const client = asClientError(err);
     if (!client) throw err;

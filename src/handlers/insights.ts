@@ -94,7 +94,7 @@ export const insightHandlers = {
   insights_create: async (args) => {
     const input = writableFields<InsightInput>(args.c.request.requestBody, INSIGHT_WRITABLE);
     requireDashboards(input, args.project, args.deps.store);
-    requireValidDefinition(input, args);
+    await requireValidDefinition(input, args);
     const insight = await args.deps.store.insights.create(args.project.id, input, args.caller.user.id);
     return reply(201, toInsightJson(insight, args.project, args.deps, { compute: false, lastViewedAt: lastViewedBy(args) }));
   },
@@ -125,7 +125,8 @@ export const insightHandlers = {
     const insight = findInsight(args, { includeDeleted: true });
     if (insight.deleted && input.deleted !== false) throw fail.notFound();
     requireDashboards(input, args.project, args.deps.store);
-    requireValidDefinition(input, args);
+    // The definition is computed once: to check it, and kept for the answer below.
+    await requireValidDefinition(input, args, "keep");
     const updated = await args.deps.store.insights.update(insight, input, args.caller.user.id);
     return reply(200, toInsightJson(updated, args.project, args.deps, { lastViewedAt: lastViewedBy(args) }));
   },

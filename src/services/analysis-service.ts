@@ -92,6 +92,10 @@ export function definitionOf(insight: Pick<InsightRecord, "filters" | "query">):
   return { kind: declared, filter };
 }
 
+/** Analyses computed so far, in this process (each run of an analysis over the data): lets a test count them. */
+const stats = { computed: 0 };
+export const analysisStats = (): Readonly<typeof stats> => ({ ...stats });
+
 /** Runs analyses over the store's data and caches results by project, data version and normalised filter. */
 export interface AnalysisServiceOptions {
   /** The query parameters each persons endpoint declares (from the document), for the persons URLs in results. */
@@ -164,6 +168,7 @@ export function createAnalysisService(store: Store, clock: Clock, options: Analy
    * reading) for every run, and the runs start over when the project's data changes in between.
    */
   function computeOffMain(project: ProjectRecord, kind: string, filter: Filter): Promise<unknown> {
+    stats.computed++;
     return withContextOffMain(project, (ctx) => compute(project, kind, filter, ctx));
   }
 
@@ -205,6 +210,7 @@ export function createAnalysisService(store: Store, clock: Clock, options: Analy
     const cached = cache.get(key);
     // An entry computed ahead for this request is as fresh as a refresh asks.
     const fresh = cached && (cached.unserved || !(opts.refresh && now - cached.computedAt >= (opts.maxAge ?? 0)));
+    if (!fresh) stats.computed++;
     const entry = fresh ? cached : { result: compute(project, kind, filter), computedAt: now, maxAge: opts.maxAge };
     if (!fresh) remember(key, entry);
     const isCached = Boolean(fresh) && !entry.unserved;
@@ -267,8 +273,15 @@ export function createAnalysisService(store: Store, clock: Clock, options: Analy
     runAsync,
     actors,
     actorsAsync,
-    /** Computes without caching, for its rejections only: a saved insight's definition must be computable. */
-    check: (project: ProjectRecord, kind: string, filter: Filter): void => void compute(project, kind, filter),
+    /**
+     * Computes a definition for its rejections (a saved insight's definition must be computable), with the event
+     * loop free meanwhile; `keep`: the result is cached as computed for this request, so that the answer that
+     * shows it does not compute it again.
+     */
+    async check(project: ProjectRecord, kind: string, filter: Filter, keep: boolean): Promise<void> {
+      if (keep) await computeAhead(project, kind, filter, filterKeyOf(filter), { refresh: false });
+      else await computeOffMain(project, kind, filter);
+    },
     /** An insight's result; `overrides` are the dashboard's filters when loaded with from_dashboard. */
     /** `compute: false` (lists, create) serves only what is cached, as the real service's list does. */
     forInsight(project: ProjectRecord, insight: InsightRecord, opts: { refresh: boolean; overrides?: Filter; compute?: boolean }): InsightPackage {

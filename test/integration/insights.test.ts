@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { analysisStats } from "../../src/services/analysis-service.ts";
 import { assertControlConforms } from "../support/control-contract.ts";
 import { OTHER_KEY, scenario, startTestServer, type TestServer } from "../support/server.ts";
 
@@ -84,6 +85,24 @@ describe("insight lifecycle", () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: 1, short_id: "PgVw0001", name: "Renamed" });
     expect(res.body.created_by.id).toBe(1);
+  });
+
+  it("computes a PATCHed definition once: to check it, and for the answer, which shows that result", async () => {
+    const filters = { insight: "TRENDS", events: [{ id: "$pageview", math: "dau" }], date_from: "2024-03-01", date_to: "2024-03-05", interval: "day" };
+    const before = analysisStats().computed;
+    const res = await s.patch(`${P}/insights/1/`, { filters });
+    expect(res.status).toBe(200);
+    expect(analysisStats().computed - before).toBe(1);
+    expect(res.body.result[0].data.reduce((a: number, b: number) => a + b, 0)).toBeGreaterThan(0);
+    // The same definition read back is the cached result: nothing computed again.
+    const read = await s.get(`${P}/insights/1/`);
+    expect(read.body.result).toEqual(res.body.result);
+    expect(analysisStats().computed - before).toBe(1);
+    // A definition that cannot be computed is refused under its field, and nothing is written.
+    const bad = await s.patch(`${P}/insights/1/`, { filters: { ...filters, events: [{ id: "$pageview", math: "sum" }] } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.attr).toMatch(/^filters__events__0__/);
+    expect((await s.get(`${P}/insights/1/`)).body.filters).toMatchObject({ events: [{ id: "$pageview", math: "dau" }] });
   });
 
   it("soft-deletes with PATCH deleted=true, then 404 everywhere; restores with deleted=false", async () => {
