@@ -128,6 +128,8 @@ export const insightHandlers = {
     // The definition is computed once: to check it, and kept for the answer below.
     await requireValidDefinition(input, args, "keep");
     const updated = await args.deps.store.insights.update(insight, input, args.caller.user.id);
+    // A PATCH that left the definition alone computes it here, if it is not cached yet, off the event loop.
+    await args.deps.analyses.prepareInsight(args.project, updated, { refresh: false });
     return reply(200, toInsightJson(updated, args.project, args.deps, { lastViewedAt: lastViewedBy(args) }));
   },
 
@@ -153,6 +155,7 @@ export const insightHandlers = {
   insights_viewed_create: async (args) => {
     const insight = findInsight(args);
     await args.deps.store.insights.recordViews(args.project.id, args.caller.user.id, [insight.id]);
+    await args.deps.analyses.prepareInsight(args.project, insight, { refresh: false });
     return reply(200, toInsightJson(insight, args.project, args.deps, { lastViewedAt: lastViewedBy(args) }));
   },
 

@@ -103,6 +103,11 @@ describe("insight lifecycle", () => {
     expect(bad.status).toBe(400);
     expect(bad.body.attr).toMatch(/^filters__events__0__/);
     expect((await s.get(`${P}/insights/1/`)).body.filters).toMatchObject({ events: [{ id: "$pageview", math: "dau" }] });
+    // A PATCH of the name alone shows the cached result.
+    const beforeRename = analysisStats().computed;
+    const renamed = await s.patch(`${P}/insights/1/`, { name: "Daily actives" });
+    expect(renamed.body.result).toEqual(res.body.result);
+    expect(analysisStats().computed).toBe(beforeRename);
   });
 
   it("soft-deletes with PATCH deleted=true, then 404 everywhere; restores with deleted=false", async () => {
