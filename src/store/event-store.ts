@@ -63,8 +63,8 @@ export class EventStore implements Iterable<EventRow> {
   }
 
   /** A store over restored tables that share `dict`. */
-  static fromTables(dict: EventDictionaries, tables: readonly EventTable[], log?: EventLog): EventStore {
-    const store = new EventStore(dict, log);
+  static fromTables(dict: EventDictionaries, tables: readonly EventTable[]): EventStore {
+    const store = new EventStore(dict);
     for (const t of tables) store.#tables.set(t.projectId, t);
     return store;
   }
