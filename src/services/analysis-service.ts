@@ -315,7 +315,10 @@ export function createAnalysisService(store: Store, clock: Clock, options: Analy
     async prepareInsight(project: ProjectRecord, insight: InsightRecord, opts: { refresh: boolean; overrides?: Filter }): Promise<void> {
       try {
         const { kind, filter, filterKey } = definitionWithKey(insight, opts.overrides);
-        const maxAge = cache.get(keyOf(project, kind, filterKey))?.maxAge ?? minimumRefreshInterval(filter, contextOf(project));
+        const cached = cache.get(keyOf(project, kind, filterKey));
+        // Cached and no refresh asked: nothing to compute (a PATCH of a name, a view), and no context to build.
+        if (cached && !opts.refresh) return;
+        const maxAge = cached?.maxAge ?? minimumRefreshInterval(filter, contextOf(project));
         await computeAhead(project, kind, filter, filterKey, { refresh: opts.refresh, maxAge });
       } catch (e) {
         // forInsight answers a definition that cannot be computed (no result yet).
