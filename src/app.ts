@@ -29,7 +29,7 @@ import { respond, respondError } from "./http/respond.ts";
 import { createBodyCache, SerializedJson } from "./http/serialized-body.ts";
 import { AnsweredReads } from "./http/answered-reads.ts";
 import { createRateLimits } from "./http/rate-limits.ts";
-import { parsePrefer, ResetConnection, type Steering } from "./http/steering.ts";
+import { latencyDelay, parsePrefer, ResetConnection, type Steering } from "./http/steering.ts";
 import type { Logger } from "./logger.ts";
 import { createAnalysisService } from "./services/analysis-service.ts";
 import { createQueryStatuses } from "./services/query/query-statuses.ts";
@@ -78,8 +78,7 @@ function steeringAndLatency(latency: Config["latency"]) {
       return next(e);
     }
     res.locals.steering = steering;
-    const base = latency ? latency.min + Math.random() * (latency.max - latency.min) : 0;
-    const delay = base + (steering.delay ?? 0);
+    const delay = latencyDelay(latency) + (steering.delay ?? 0);
     if (delay <= 0) return next();
     const timer = setTimeout(next, delay);
     req.once("close", () => clearTimeout(timer));
@@ -178,7 +177,7 @@ export async function createApp({ store, clock, config, logger, startup, chdbMod
     next();
   });
   // Capture (openapi/capture.yaml) is answered ahead of express, by its own door: see captureDoor.
-  const door = captureDoor({ store, clock, captured, forced, logger, record, steer: doorSteering(captureApi, overrides) });
+  const door = captureDoor({ store, clock, captured, forced, logger, record, steer: doorSteering(captureApi, overrides, config.latency) });
   app.use("/_mock", controlOriginPolicy(config.controlOrigins));
   const productCors = config.corsOrigins.length ? productCorsOf(config.corsOrigins) : undefined;
   if (productCors) app.use((req, res, next) => (isControlPath(req.path) ? next() : productCors(req, res, next)));

@@ -1,7 +1,8 @@
 import type { Operation } from "openapi-backend";
+import type { Config } from "../config.ts";
 import type { Backend } from "../http/api.ts";
 import { overrideAnswer, type Overrides } from "../control/overrides.ts";
-import { parsePrefer, steeredResponse } from "../http/steering.ts";
+import { latencyDelay, parsePrefer, steeredResponse } from "../http/steering.ts";
 import type { HandlerResult } from "../http/types.ts";
 
 /** A capture-door request as steering sees it. */
@@ -28,13 +29,15 @@ const definedQuery = (query: Record<string, string | undefined>): Record<string,
   Object.fromEntries(Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined));
 
 /**
- * Overrides and `Prefer` for capture and flags (openapi/capture.yaml), as the product API applies them: the
- * oldest matching override first (its delay, then its answer), then `Prefer`. Requests without either pay
- * one check: SDKs call these paths at load-test rates.
+ * `--latency`, overrides and `Prefer` for capture and flags (openapi/capture.yaml), as the product API applies
+ * them: the server's latency, the oldest matching override (its delay, then its answer), then `Prefer`. Requests
+ * without any pay one check: SDKs call these paths at load-test rates.
  */
-export function doorSteering(api: Backend, overrides: Overrides): DoorSteer {
+export function doorSteering(api: Backend, overrides: Overrides, latency: Config["latency"] = null): DoorSteer {
   const mock = (id: string, opts: { code?: number; example?: string }) => api.mockResponseForOperation(id, opts);
   return async (req) => {
+    // "Delay every answer": an SDK waits for its flags and its capture calls as a page waits for the API.
+    if (latency) await sleep(latencyDelay(latency));
     const prefer = req.header("prefer");
     if (overrides.isEmpty() && prefer === undefined) return null;
     const operation = operationOf(api, req.method, req.path);

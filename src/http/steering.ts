@@ -1,4 +1,5 @@
 import type { Operation } from "openapi-backend";
+import type { Config } from "../config.ts";
 import { fail } from "./errors.ts";
 import type { HandlerResult } from "./types.ts";
 
@@ -11,6 +12,11 @@ export interface Steering {
 
 /** Longest delay a client may ask for: enough to show spinners, short of tying up the server. */
 export const MAX_DELAY_MS = 30_000;
+
+/** What `--latency` adds to one answer: drawn uniformly within its range; 0 without one. */
+export function latencyDelay(latency: Config["latency"]): number {
+  return latency ? latency.min + Math.random() * (latency.max - latency.min) : 0;
+}
 
 export function parsePrefer(header: string | undefined): Steering {
   const steering: Steering = {};

@@ -21,11 +21,11 @@ export async function assertControlConforms(method: string, path: string, status
   if (result.errors?.length) throw new Error(`${operation.operationId} ${status}: ${JSON.stringify(result.errors)}`);
 }
 
-/** A call of the control API at `base`; its answer is checked against openapi/control.yaml. */
-export async function callControl(base: string, method: string, path: string, body?: unknown) {
+/** A call of the control API at `base` (`headers`: an Origin or X-Admin-Token, say); its answer is checked against openapi/control.yaml. */
+export async function callControl(base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(`${base}/_mock${path}`, {
     method,
-    headers: body === undefined ? {} : { "content-type": "application/json" },
+    headers: { ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();

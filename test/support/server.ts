@@ -116,15 +116,18 @@ export type TestServer = Awaited<ReturnType<typeof startTestServer>>;
 export const qs = (filter: Record<string, unknown>): string =>
   new URLSearchParams(Object.entries(filter).map(([k, v]): [string, string] => [k, typeof v === "string" ? v : JSON.stringify(v)])).toString();
 
-/** A request to a server started some other way (startServer, a child process); its answer is checked against the document. */
-export async function callServer(base: string, method: string, path: string, body?: unknown, key = OWNER_KEY) {
+/**
+ * A request to a server started some other way (startServer, a child process); its answer is checked against the
+ * document. `headers` are sent besides the key (an Origin, say).
+ */
+export async function callServer(base: string, method: string, path: string, body?: unknown, key = OWNER_KEY, headers: Record<string, string> = {}) {
   const res = await fetch(base + path, {
     method,
-    headers: { authorization: `Bearer ${key}`, ...(body ? { "content-type": "application/json" } : {}) },
+    headers: { authorization: `Bearer ${key}`, ...(body ? { "content-type": "application/json" } : {}), ...headers },
     body: body ? JSON.stringify(body) : undefined,
   });
   const text = await res.text();
   const json = text ? JSON.parse(text) : undefined;
   await assertConforms({ method, path, status: res.status, contentType: res.headers.get("content-type"), body: json });
-  return { status: res.status, body: json };
+  return { status: res.status, body: json, headers: res.headers };
 }
