@@ -4,7 +4,7 @@
  */
 import { MessageChannel, receiveMessageOnPort, Worker } from "node:worker_threads";
 import { afterAll, expect, it } from "vitest";
-import { countRows, type CountJob, type CountResult, type KernelFilter } from "../../src/analyses/parallel/count-kernel.mjs";
+import { countRows, type CountJob, type CountResult, type KernelFilter } from "../../src/analyses/parallel/count-kernel.ts";
 import { funnelChunkRows, funnelPart, type FunnelColumns, type FunnelPartJob, type FunnelRowsJob, type PartBest } from "../../src/analyses/funnels/partition.ts";
 import { correlateRows, type CorrelationColumns, type CorrelationJob } from "../../src/analyses/correlation/partition.ts";
 import { firstSeenRows, type FirstSeenColumns, type FirstSeenJob } from "../../src/analyses/shared/first-seen-rows.ts";

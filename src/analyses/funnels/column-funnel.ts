@@ -8,7 +8,7 @@ import type { QueryWindow } from "../shared/date-range.ts";
 import { compileEntityMatcher, compileGlobalFilter, NEVER, type EventMatcher } from "../shared/entity-match.ts";
 import { hasSnapshots, type SnapshotColumns } from "../shared/event-read.ts";
 import { groupLookup } from "../shared/groups.ts";
-import type { KernelFilter } from "../parallel/count-kernel.mjs";
+import type { KernelFilter } from "../parallel/count-kernel.ts";
 import { kernelFilterOf, type TableSource } from "../shared/column-filter.ts";
 import { ALWAYS } from "../shared/property-filter.ts";
 import { indexRange } from "../shared/scan.ts";

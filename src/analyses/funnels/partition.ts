@@ -1,6 +1,6 @@
 import { makeBuckets, type Buckets } from "../shared/buckets.ts";
 import type { Interval } from "../shared/context.ts";
-import { passes, type KernelColumns, type KernelFilter } from "../parallel/count-kernel.mjs";
+import { passes, type KernelColumns, type KernelFilter } from "../parallel/count-kernel.ts";
 import { bestAttemptOf, forEachAttemptStart, type AttemptRules, type JourneyEvents, type ReachedSteps } from "./attempts.ts";
 import { newTrendTally, tallyActor, type TrendTally } from "./viz.ts";
 

@@ -1,6 +1,6 @@
 import { availableParallelism, loadavg } from "node:os";
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
-import { markCounted, mergeCounts, type ChunkClaim, type CountJob, type CountResult, type KernelColumns } from "./count-kernel.mjs";
+import { markCounted, mergeCounts, type ChunkClaim, type CountJob, type CountResult, type KernelColumns } from "./count-kernel.ts";
 import { TASKS, type TaskName, type TaskRun } from "./tasks.ts";
 
 /**

@@ -7,7 +7,7 @@
  * failed) and adds them to the parts done, claim.state[1]. signal[1] becomes 1 once it listens.
  */
 import { workerData, type MessagePort } from "node:worker_threads";
-import { markCounted, type ChunkClaim } from "./count-kernel.mjs";
+import { markCounted, type ChunkClaim } from "./count-kernel.ts";
 import { TASKS, type TaskName } from "./tasks.ts";
 
 interface Job {

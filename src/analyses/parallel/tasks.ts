@@ -2,7 +2,7 @@ import { funnelChunkRows, funnelPart, type ChunkRows, type FunnelColumns, type F
 import { correlateRows, type CorrelationColumns, type CorrelationJob } from "../correlation/partition.ts";
 import { firstSeenRows, type FirstSeenColumns, type FirstSeenJob } from "../shared/first-seen-rows.ts";
 import { pathsPart, type PartEdges, type PathsColumns, type PathsPartJob } from "../paths/partition.ts";
-import { countChunks, type ChunkClaim, type CountJob, type CountResult, type KernelColumns } from "./count-kernel.mjs";
+import { countChunks, type ChunkClaim, type CountJob, type CountResult, type KernelColumns } from "./count-kernel.ts";
 
 /**
  * What a scan thread can run, by name: the main thread and the workers (scan-worker.ts) look the task up here,

@@ -8,7 +8,7 @@ import { indexRange } from "../shared/scan.ts";
 import type { ScanSnapshot } from "../../store/event-table.ts";
 import type { PathsSpec } from "./filter.ts";
 import { scanThreads, startTask } from "../parallel/pool.ts";
-import { passes, type KernelFilter } from "../parallel/count-kernel.mjs";
+import { passes, type KernelFilter } from "../parallel/count-kernel.ts";
 import { kernelFilterOf } from "../shared/column-filter.ts";
 import { itemOf } from "./items.ts";
 import { mergePartEdges, type PartEdges, type PathsColumns, type PathsPartJob } from "./partition.ts";

@@ -1,5 +1,5 @@
 import type { EventRecord } from "../../store/schema.ts";
-import type { KernelFilter } from "../parallel/count-kernel.mjs";
+import type { KernelFilter } from "../parallel/count-kernel.ts";
 import type { ActorTable } from "./actor-table.ts";
 import type { SnapshotColumns } from "./event-read.ts";
 import { filterTreeOf, type FilterTree, type RowPredicate } from "./property-filter.ts";

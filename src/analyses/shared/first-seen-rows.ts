@@ -1,4 +1,4 @@
-import { passes, type KernelColumns, type KernelFilter } from "../parallel/count-kernel.mjs";
+import { passes, type KernelColumns, type KernelFilter } from "../parallel/count-kernel.ts";
 
 /**
  * When each distinct id first did one of some events (first-time retention, first-time trend maths), over row

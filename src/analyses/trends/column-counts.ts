@@ -1,6 +1,6 @@
 import type { EventList } from "../../store/schema.ts";
 import type { ScanSnapshot } from "../../store/event-table.ts";
-import type { CountJob, CountResult, ValuesPart } from "../parallel/count-kernel.mjs";
+import type { CountJob, CountResult, ValuesPart } from "../parallel/count-kernel.ts";
 import { startCount, type PendingCount } from "../parallel/pool.ts";
 import { actorTableOf, type ActorTable } from "../shared/actor-table.ts";
 import { groupLookup } from "../shared/groups.ts";

@@ -4,7 +4,7 @@
  * they were when it started while capture appends, late events are inserted, ids are deleted and times shift.
  */
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
-import { countRows, type CountJob, type CountResult } from "../../../src/analyses/parallel/count-kernel.mjs";
+import { countRows, type CountJob, type CountResult } from "../../../src/analyses/parallel/count-kernel.ts";
 import { parallelScanReady, parallelScanStats, setParallelScan, splitRange, startCount } from "../../../src/analyses/parallel/pool.ts";
 import { correlationActors, funnelActors } from "../../../src/analyses/actors/funnels.ts";
 import { computeCorrelation } from "../../../src/analyses/correlation/index.ts";
