@@ -13,7 +13,9 @@ import { computeTrends } from "../analyses/trends/index.ts";
 import { queryNodeToFilter } from "../analyses/query-node.ts";
 import { buildActorTable, type ActorTable } from "../analyses/shared/actor-table.ts";
 import { INTERVALS } from "../analyses/shared/context.ts";
-import { offMainThread } from "../analyses/parallel/pool.ts";
+import { offMainThread, planThreads, withThreads } from "../analyses/parallel/pool.ts";
+import { planAnalysis, type AnalysisPlan, type Engine } from "../analyses/plan.ts";
+import { generalScanView } from "../analyses/shared/event-read.ts";
 import { resolveDateRange, type TimeContext } from "../analyses/shared/date-range.ts";
 import { deriveSessions, type SessionTable } from "../analyses/shared/session-properties.ts";
 import { asClientError, fail } from "../http/errors.ts";
@@ -92,9 +94,12 @@ export function definitionOf(insight: Pick<InsightRecord, "filters" | "query">):
   return { kind: declared, filter };
 }
 
-/** Analyses computed so far, in this process (each run of an analysis over the data): lets a test count them. */
-const stats = { computed: 0 };
-export const analysisStats = (): Readonly<typeof stats> => ({ ...stats });
+/**
+ * Analyses computed so far in this process (each run of an analysis over the data), and the engine each was planned
+ * for: lets a test count them and see which engine ran.
+ */
+const stats = { computed: 0, engines: { columns: 0, general: 0 } as Record<Engine, number> };
+export const analysisStats = (): { computed: number; engines: Record<Engine, number> } => ({ computed: stats.computed, engines: { ...stats.engines } });
 
 /** Runs analyses over the store's data and caches results by project, data version and normalised filter. */
 export interface AnalysisServiceOptions {
@@ -157,29 +162,49 @@ export function createAnalysisService(store: Store, clock: Clock, options: Analy
     };
   }
 
-  function compute(project: ProjectRecord, kind: string, filter: Filter, ctx = contextOf(project)): unknown {
+  /** The request's plan: its engine, and its scans' threads for the rows of the project now. */
+  function planOf(project: ProjectRecord, kind: string, filter: Filter, offMain: boolean): AnalysisPlan {
+    const plan = planAnalysis(kind, filter, planThreads(store.analysisData.events(project.id).length, offMain));
+    stats.engines[plan.engine]++;
+    return plan;
+  }
+
+  /** The project's events as the plan's engine reads them. */
+  const eventsFor = (project: ProjectRecord, plan: AnalysisPlan): EventList => {
+    const events = store.analysisData.events(project.id);
+    return plan.engine === "columns" ? events : generalScanView(events);
+  };
+
+  function computeWith(project: ProjectRecord, kind: string, filter: Filter, ctx: AnalysisContext, plan: AnalysisPlan): unknown {
     const analysis = Object.hasOwn(COMPUTE, kind) ? COMPUTE[kind as AnalysisKind] : undefined;
     if (!analysis) throw fail.invalid("insight", `Insights of kind ${kind} cannot be computed here.`);
-    return analysis(store.analysisData.events(project.id), filter, ctx);
+    return analysis(eventsFor(project, plan), filter, ctx);
+  }
+
+  /** On the main thread: planned, then run with the plan's threads. */
+  function compute(project: ProjectRecord, kind: string, filter: Filter): unknown {
+    const plan = planOf(project, kind, filter, false);
+    return withThreads(plan.threads, () => computeWith(project, kind, filter, contextOf(project), plan));
   }
 
   /**
-   * The same computation with its scans on the workers and the event loop free meanwhile: one context (one clock
-   * reading) for every run, and the runs start over when the project's data changes in between.
+   * The same computation with its scans on the workers and the event loop free meanwhile: one plan and one context
+   * (one clock reading) for every run, and the runs start over when the project's data changes in between.
    */
   function computeOffMain(project: ProjectRecord, kind: string, filter: Filter): Promise<unknown> {
     stats.computed++;
-    return withContextOffMain(project, (ctx) => compute(project, kind, filter, ctx));
+    const plan = planOf(project, kind, filter, true);
+    return withContextOffMain(project, plan, (ctx) => computeWith(project, kind, filter, ctx, plan));
   }
 
-  function withContextOffMain<T>(project: ProjectRecord, run: (ctx: AnalysisContext) => T): Promise<T> {
+  function withContextOffMain<T>(project: ProjectRecord, plan: AnalysisPlan, run: (ctx: AnalysisContext) => T): Promise<T> {
     const ctx = contextOf(project);
     let version = store.analysisData.version(project.id);
     const unchanged = () => {
       const now = store.analysisData.version(project.id);
       return now === version || ((version = now), false);
     };
-    return offMainThread(() => run(ctx), unchanged);
+    return offMainThread(() => run(ctx), unchanged, plan.threads);
   }
 
   /**
@@ -242,11 +267,16 @@ export function createAnalysisService(store: Store, clock: Clock, options: Analy
     return run(project, kind, filter, opts, keyOf(project, kind, filterKey));
   }
 
+  function actorsNow(project: ProjectRecord, kind: ActorsKind, filter: Filter, point: DataPoint): ActorRow[] {
+    const plan = planOf(project, kind, filter, false);
+    return withThreads(plan.threads, () => ACTORS_OF[kind](eventsFor(project, plan), filter, contextOf(project), point));
+  }
+
   /** The actors behind one data point, cached like the analyses (same data version, same filter and point). */
   function actors(project: ProjectRecord, kind: ActorsKind, filter: Filter, point: DataPoint): ActorsPackage {
     const key = keyOf(project, `ACTORS:${kind}`, filterKeyOf({ filter, point }));
     const cachedEntry = cache.get(key);
-    const entry = cachedEntry ?? { result: ACTORS_OF[kind](store.analysisData.events(project.id), filter, contextOf(project), point), computedAt: clock.now() };
+    const entry = cachedEntry ?? { result: actorsNow(project, kind, filter, point), computedAt: clock.now() };
     if (!cachedEntry) remember(key, entry);
     const isCached = Boolean(cachedEntry) && !entry.unserved;
     if (entry.unserved) {
@@ -261,7 +291,8 @@ export function createAnalysisService(store: Store, clock: Clock, options: Analy
     const key = keyOf(project, `ACTORS:${kind}`, filterKeyOf({ filter, point }));
     if (!cache.has(key)) {
       const now = clock.now();
-      const result = await withContextOffMain(project, (ctx) => ACTORS_OF[kind](store.analysisData.events(project.id), filter, ctx, point));
+      const plan = planOf(project, kind, filter, true);
+      const result = await withContextOffMain(project, plan, (ctx) => ACTORS_OF[kind](eventsFor(project, plan), filter, ctx, point));
       // Keyed anew: a write while it ran started it over on the data version now current.
       remember(keyOf(project, `ACTORS:${kind}`, filterKeyOf({ filter, point })), { result, computedAt: now, unserved: true });
     }

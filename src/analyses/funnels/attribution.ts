@@ -1,6 +1,7 @@
 import { cohortHas, partValue, type BreakdownDef } from "../shared/breakdown.ts";
 import { eventAt, subJourney, type Journey } from "./journeys.ts";
 import type { FunnelSpec } from "./filter.ts";
+import { touchTakes } from "./touch.ts";
 
 /**
  * Funnel breakdowns (reference: analytics §5.4): which breakdown value(s) an actor's journey counts under —
@@ -54,7 +55,7 @@ function attribute(journey: Journey, spec: FunnelSpec, keyAt: (i: number) => str
   const stepIndexes = [...journey.steps.keys()].filter((i) => journey.steps[i] !== 0);
   switch (spec.attribution) {
     case "last_touch":
-      return [{ key: firstValue([...stepIndexes].reverse(), keyAt) ?? empty, journey }];
+      return [{ key: touchValue(stepIndexes, keyAt, true) ?? empty, journey }];
     case "all_events": {
       const keys = [...new Set(stepIndexes.map((i) => keyAt(i) ?? empty))];
       return keys.map((key) => ({ key, journey: subJourney(journey, (i) => (keyAt(i) ?? empty) === key) }));
@@ -66,16 +67,18 @@ function attribute(journey: Journey, spec: FunnelSpec, keyAt: (i: number) => str
       return keys.map((key) => ({ key, journey: onlyStepValue(journey, bit, (i) => (keyAt(i) ?? empty) === key) }));
     }
     default:
-      return [{ key: firstValue(stepIndexes, keyAt) ?? empty, journey }];
+      return [{ key: touchValue(stepIndexes, keyAt, false) ?? empty, journey }];
   }
 }
 
-function firstValue(indexes: number[], keyAt: (i: number) => string | null): string | undefined {
+/** The first- or last-touch value over the step events at `indexes`, in time order (touch.ts: the column path's rule too). */
+function touchValue(indexes: number[], keyAt: (i: number) => string | null, last: boolean): string | undefined {
+  let kept: string | undefined;
   for (const i of indexes) {
     const key = keyAt(i);
-    if (key !== null) return key;
+    if (touchTakes(last, kept !== undefined, key !== null)) kept = key!;
   }
-  return undefined;
+  return kept;
 }
 
 /** Step attribution: the attributed step may only be filled by an event carrying the value. */

@@ -10,10 +10,11 @@ import { hasSnapshots, type SnapshotColumns } from "../shared/event-read.ts";
 import { groupLookup } from "../shared/groups.ts";
 import type { KernelFilter } from "../parallel/count-kernel.ts";
 import { kernelFilterOf, type TableSource } from "../shared/column-filter.ts";
+import { keptTable } from "../shared/kept-tables.ts";
 import { ALWAYS } from "../shared/property-filter.ts";
 import { indexRange } from "../shared/scan.ts";
 import type { AttemptRules, ReachedSteps } from "./attempts.ts";
-import type { FunnelSpec } from "./filter.ts";
+import { keepsEveryEvent, type FunnelSpec } from "./filter.ts";
 import {
   mergeBest,
   mergeTrendTallies,
@@ -34,7 +35,8 @@ import type { Buckets } from "../shared/buckets.ts";
  * exclusions and the funnel's own filter as event names and property conditions the kernel tests
  * (../shared/column-filter.ts); no breakdown but a first- or last-touch event property for the steps of persons.
  * Steps and time to convert get each actor's counted attempt, conversion trends a tally per period. Anything else
- * (actions, other breakdowns), and ranges too small to share out, take journeys.ts; both give the same attempts.
+ * (actions, other breakdowns) takes journeys.ts; both give the same attempts. Whether the columns run depends on the
+ * request alone, never on the threads or the machine's load.
  */
 
 /** Parts of the actors per thread: a thread the machine schedules late leaves its share to the others. */
@@ -45,7 +47,7 @@ const CHUNKS_PER_THREAD = 4;
 /** The conversion trends tally over `periods`, or undefined when the funnel needs the general collection. */
 export function columnFunnelTrend(events: EventList, spec: FunnelSpec, window: QueryWindow, ctx: AnalysisContext, rules: AttemptRules, periods: Buckets): TrendTally | undefined {
   const want: TrendPeriods = { interval: periods.interval, edges: periods.edges, from: periods.from, to: periods.to, fromStep: spec.fromStep, toStep: spec.toStep };
-  const run = funnelOverParts(events, spec, window, ctx, rules, want, true);
+  const run = funnelOverParts(events, spec, window, ctx, rules, want);
   return run && mergeTrendTallies(run.parts as TrendTally[], periods.length);
 }
 
@@ -63,11 +65,10 @@ export interface CountedActors {
 /**
  * Each actor's counted attempt (steps, time to convert, the funnel's actors), in actor slot order (with groups as
  * actors, slots are the groups' dense ids and `table` is the persons'), or undefined when
- * the funnel needs the general collection or its range is too small to share out (journeys.ts' single pass is then
- * quicker).
+ * the funnel needs the general collection.
  */
 export function columnFunnelBest(events: EventList, spec: FunnelSpec, window: QueryWindow, ctx: AnalysisContext, rules: AttemptRules): CountedActors | undefined {
-  const run = funnelOverParts(events, spec, window, ctx, rules, "best", false);
+  const run = funnelOverParts(events, spec, window, ctx, rules, "best");
   if (!run || !hasSnapshots(events)) return undefined;
   const { table, touch } = run;
   const actorOf = (distinctId: string) => {
@@ -88,7 +89,7 @@ function touchBreakdownPart(spec: FunnelSpec): PropertyPart | undefined {
   return part && part.source === "event" && !part.read && !part.groupProperties ? part : undefined;
 }
 
-/** Both passes of partition.ts over the window's rows; `small`: run them on one thread when the range is small. */
+/** Both passes of partition.ts over the window's rows, cut for the run's threads (one part on one thread). */
 function funnelOverParts(
   events: EventList,
   spec: FunnelSpec,
@@ -96,7 +97,6 @@ function funnelOverParts(
   ctx: AnalysisContext,
   rules: AttemptRules,
   want: FunnelPartJob["want"],
-  small: boolean,
 ): { table: ActorTable; parts: PartResult[]; touch: PropertyPart | undefined } | undefined {
   // Steps by a first- or last-touch event property run here; other breakdowns take journeys.ts.
   const touch = want === "best" ? touchBreakdownPart(spec) : undefined;
@@ -109,16 +109,18 @@ function funnelOverParts(
   const [from, to] = indexRange(events, window.from, window.to);
   const [start, end] = [Math.min(from, snap.length), Math.min(to, snap.length)];
   const threads = scanThreads(end - start);
-  if ((threads === 1 && !small) || (groups && groups.ids.length < snap.length)) return undefined;
+  if (groups && groups.ids.length < snap.length) return undefined;
   const table = actorTableOf(ctx, events, snap.distinctIds);
   const source: TableSource = { events, shapes: snap.shapes, actors: () => table, maxValues: end - start };
   const rowsOf = rowsJob(events, snap.names, steps, exclusions, kernelFilterOf(compileGlobalFilter(spec.raw, ctx), source), source);
   if (!rowsOf) return undefined;
   const parts = threads === 1 ? 1 : threads * PARTS_PER_THREAD;
   const cols: FunnelColumns = { ts: snap.ts, name: snap.name, did: snap.did, shape: snap.shape, voff: snap.voff, vals: snap.vals, slotOfDid: table.slotOfDid, partOfDid: partOfDid(table, parts), groupOf: groups?.ids ?? null };
-  const breakdown = touch ? { keyPos: events.keyPositions(touch.key).slice(0, snap.shapes), empty: Int32Array.from(events.emptyValueIds()), last: spec.attribution === "last_touch" } : null;
+  const none = touch ? noValueTable(events, touch, end - start) : null;
+  if (touch && !none) return undefined;
+  const breakdown = touch && none ? { keyPos: events.keyPositions(touch.key).slice(0, snap.shapes), none, last: spec.attribution === "last_touch" } : null;
   const ranges = splitRange(start, end, threads * CHUNKS_PER_THREAD);
-  const rows: FunnelRowsJob = { ...rowsOf, keepAll: spec.orderType === "strict", parts };
+  const rows: FunnelRowsJob = { ...rowsOf, keepAll: keepsEveryEvent(spec), parts };
   const chunks = startTask<FunnelColumns, FunnelRowsJob, ChunkRows[]>("funnelRows", cols, rows, ranges.length, end - start, Float64Array.from(ranges.flat()))
     .finish()
     .flat()
@@ -126,6 +128,12 @@ function funnelOverParts(
   const job: FunnelPartJob = { chunks, stepBits: rows.stepBits, exclusionBits: rows.exclusionBits, rules, parts, actors: groups ? groups.keys.length : table.actors.length, want, breakdown };
   return { table, touch, parts: startTask<FunnelColumns, FunnelPartJob, PartResult[]>("funnel", cols, job, parts, end - start).finish().flat() };
 }
+
+/** 1 at each value id that the breakdown's rule shows as no value; undefined past `maxValues` new values to judge. */
+const noValueTable = (events: SnapshotColumns, part: PropertyPart, maxValues: number): Uint8Array | undefined =>
+  keptTable(events, `breakdown-none:${part.normalizeUrl}`, maxValues, (n) => new Uint8Array(new SharedArrayBuffer(n)), (id) =>
+    breakdownText(events.valueOfId(id), part.normalizeUrl) === null ? 1 : 0,
+  );
 
 /**
  * What pass 1 tests per row: the bits each name sets alone, the steps and exclusions with a property condition as

@@ -12,6 +12,12 @@ export type { Exclusion };
 export type FunnelFilter = Record<string, unknown>;
 
 export const ORDER_TYPES = ["ordered", "strict", "unordered"] as const;
+
+/**
+ * Which events a funnel's journeys keep, for both engines: those that set a step or an exclusion, or, for strict
+ * funnels, every event of the actor (any event between two steps breaks a strict attempt).
+ */
+export const keepsEveryEvent = (spec: Pick<FunnelSpec, "orderType">): boolean => spec.orderType === "strict";
 export const VIZ_TYPES = ["steps", "trends", "time_to_convert"] as const;
 export const ATTRIBUTIONS = ["first_touch", "last_touch", "all_events", "step"] as const;
 

@@ -7,7 +7,7 @@ import { groupActorResolver, groupLookup, type GroupActorOf } from "../shared/gr
 import { ALWAYS } from "../shared/property-filter.ts";
 import { attemptsOf, bestAttempt, bestAttemptOf, type Attempt, type AttemptRules, type ReachedSteps } from "./attempts.ts";
 import { FUNNEL_OTHER, funnelKeying, limitValues, type Assignment, type Presented } from "./attribution.ts";
-import { readFunnelFilter, type FunnelFilter, type FunnelSpec } from "./filter.ts";
+import { keepsEveryEvent, readFunnelFilter, type FunnelFilter, type FunnelSpec } from "./filter.ts";
 import { columnFunnelBest, columnFunnelTrend, type CountedActors } from "./column-funnel.ts";
 import { collectJourneys, type Journey } from "./journeys.ts";
 import { stepObjects, type FunnelStep } from "./steps.ts";
@@ -104,7 +104,7 @@ function collect(
     steps,
     exclusions,
     global: compileGlobalFilter(spec.raw, ctx),
-    keepAll: spec.orderType === "strict",
+    keepAll: keepsEveryEvent(spec),
     actorOf,
     aggregate,
   });

@@ -2,6 +2,7 @@ import { makeBuckets, type Buckets } from "../shared/buckets.ts";
 import type { Interval } from "../shared/context.ts";
 import { passes, type KernelColumns, type KernelFilter } from "../parallel/count-kernel.ts";
 import { bestAttemptOf, forEachAttemptStart, type AttemptRules, type JourneyEvents, type ReachedSteps } from "./attempts.ts";
+import { touchTakes } from "./touch.ts";
 import { newTrendTally, tallyActor, type TrendTally } from "./viz.ts";
 
 /**
@@ -34,11 +35,12 @@ const partAt = (cols: FunnelColumns, parts: number, i: number): number => {
 
 /**
  * A breakdown by one event property, first_touch or last_touch: an actor's value is the first (last) one its step
- * events carry. `keyPos`: the property's position in each shape; `empty`: value ids shown as no value.
+ * events carry. `keyPos`: the property's position in each shape; `none`: 1 at the value ids that are no value, as
+ * the breakdown's own rule (breakdownText) says of them.
  */
 export interface FunnelPartBreakdown {
   keyPos: Int32Array;
-  empty: Int32Array;
+  none: Uint8Array;
   last: boolean;
 }
 
@@ -258,19 +260,21 @@ function byActor(cols: FunnelColumns, job: FunnelPartJob, part: number): Journey
       ts[to] = cols.ts[i]!;
       steps[to] = chunk.steps === null ? job.stepBits[cols.name[i]!]! : chunk.steps[k]!;
       exclusions[to] = chunk.exclusions === null ? job.exclusionBits[cols.name[i]!]! : chunk.exclusions[k]!;
-      // Rows come in time order: the first value seen is the first touch, the last one the last touch.
-      if (breakdown && steps[to] !== 0 && (breakdown.last || code[a] === 0)) code[a] = valueCode(cols, breakdown, i) || code[a]!;
+      if (breakdown && steps[to] !== 0) {
+        const value = valueCode(cols, breakdown, i);
+        if (touchTakes(breakdown.last, code[a] !== 0, value !== 0)) code[a] = value;
+      }
     }
   }
   return { offsets, code, ts, steps, exclusions };
 }
 
-/** The breakdown value of row i: its id + 1, or 0 when the row has none (missing, null, empty). */
+/** The breakdown value of row i: its id + 1, or 0 when the row has none (missing, or a value that is none). */
 function valueCode(cols: FunnelColumns, breakdown: FunnelPartBreakdown, i: number): number {
   const p = breakdown.keyPos[cols.shape[i]!]!;
   if (p < 0) return 0;
   const id = cols.vals[cols.voff[i]! + p]!;
-  return breakdown.empty.includes(id) ? 0 : id + 1;
+  return breakdown.none[id] === 1 ? 0 : id + 1;
 }
 
 /** Each actor's journey, with its index in the part. */

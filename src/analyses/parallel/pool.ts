@@ -137,25 +137,45 @@ const othersBusy = (): boolean => loadavg()[0]! - ownLoad() >= settings.maxLoad;
  */
 const scanWorkers = (ready: ScanWorker[]): ScanWorker[] => (replay || !settings.mainCounts ? ready : ready.slice(0, Math.max(1, ready.length - 1)));
 
+/** The thread count of the analysis running now, from its plan (withThreads, offMainThread); undefined outside one. */
+let runThreads: number | undefined;
+
 /**
- * How many threads a scan of `rows` rows is planned for (1: the main thread alone), which decides how its job is
- * cut (and, for funnels, whether the column path runs at all). Inside a run for a request (`offMainThread`) the
- * n-th plan of the run is made once and kept: a run started again with the answers of its earlier scans plans
- * exactly as the first did, whatever the load or the workers ready by then (a funnel's second pass read its first
- * pass's parts as if cut otherwise, and actors were merged or dropped).
+ * How many threads a scan of `rows` rows is cut for (1: the main thread alone). Inside a planned run every scan
+ * takes the plan's count, fixed before the run began: a run started again, or a load that changed meanwhile, cuts
+ * its scans exactly as before (a funnel's second pass read its first pass's parts as if cut otherwise, and actors
+ * were merged or dropped). Outside one (direct callers, tests) it is the machine's count now.
  */
 export function scanThreads(rows: number): number {
-  if (!replay) return threadsNow(rows);
-  const k = replay.planned++;
-  return (replay.threads[k] ??= threadsNow(rows));
+  if (rows < settings.minRows || rows <= 0) return 1;
+  return runThreads ?? threadsNow(rows, false);
 }
 
-function threadsNow(rows: number): number {
-  if (rows < settings.minRows || rows <= 0) return 1;
+/**
+ * The thread count to plan an analysis over `rows` rows with: the injected count (tests), else 1 when other jobs
+ * keep every core busy, else the ready workers (`offMain`: the main thread only waits) or one fewer plus the main
+ * thread.
+ */
+export function planThreads(rows: number, offMain: boolean): number {
+  return rows < settings.minRows || rows <= 0 ? 1 : threadsNow(rows, offMain);
+}
+
+function threadsNow(rows: number, offMain: boolean): number {
   if (settings.threads) return Math.max(1, settings.threads(rows));
   if (othersBusy()) return 1;
-  const ready = scanWorkers(readyWorkers()).length;
-  return replay ? Math.max(1, ready) : 1 + ready;
+  const ready = readyWorkers();
+  return offMain || !settings.mainCounts ? Math.max(1, ready.length) : 1 + scanWorkers(ready).length;
+}
+
+/** Runs `compute` (synchronous) with its scans cut for `threads` threads, its plan's. */
+export function withThreads<T>(threads: number, compute: () => T): T {
+  const outer = runThreads;
+  runThreads = threads;
+  try {
+    return compute();
+  } finally {
+    runThreads = outer;
+  }
 }
 
 /** A task started on the workers: `finish` runs parts on the main thread too, waits for the others, and gives every thread's result. */
@@ -217,9 +237,6 @@ interface Replay {
   answers: Map<number, unknown[]>;
   posted: Map<number, Promise<unknown[]>>;
   next: number;
-  /** The thread counts the run's scans were planned with, in the order asked (`scanThreads`). */
-  threads: number[];
-  planned: number;
 }
 let replay: Replay | undefined;
 const SUSPENDED = Symbol("waiting for the scan workers");
@@ -244,14 +261,13 @@ const remember = <R>(r: Replay, n: number, answer: R[]): R[] => (r.answers.set(n
  * Runs `compute` with its scans on the workers while the event loop stays free; `unchanged` tells whether the data
  * is still the data the run started on (else it starts over, and after a few tries computes on the main thread).
  */
-export async function offMainThread<T>(compute: () => T, unchanged: () => boolean): Promise<T> {
-  const r: Replay = { answers: new Map(), posted: new Map(), next: 0, threads: [], planned: 0 };
+export async function offMainThread<T>(compute: () => T, unchanged: () => boolean, threads: number): Promise<T> {
+  const r: Replay = { answers: new Map(), posted: new Map(), next: 0 };
   for (let attempt = 0; attempt < MAX_REPLAYS; attempt++) {
     r.next = 0;
-    r.planned = 0;
     replay = r;
     try {
-      return compute();
+      return withThreads(threads, compute);
     } catch (e) {
       if (e !== SUSPENDED) throw e;
     } finally {
@@ -259,13 +275,10 @@ export async function offMainThread<T>(compute: () => T, unchanged: () => boolea
     }
     for (const [n, answer] of r.posted) r.answers.set(n, await answer);
     r.posted.clear();
-    if (!unchanged()) {
-      // New data: planned anew.
-      r.answers.clear();
-      r.threads.length = 0;
-    }
+    // New data: its scans are asked again (the plan stays: it depends on the request, not on the rows).
+    if (!unchanged()) r.answers.clear();
   }
-  return compute();
+  return withThreads(threads, compute);
 }
 
 /** Runs of one analysis before it gives up on the workers: every scan of a run needs one, and writes start it over. */

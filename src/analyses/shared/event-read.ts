@@ -36,3 +36,48 @@ export const hasSnapshots = (events: EventList): events is SnapshotColumns =>
 
 /** The timestamp of the event at `i`, without making a row where the list is a column table. */
 export const timestampAt = (events: EventList, i: number): number => (isColumnar(events) ? events.timestampAt(i) : events.at(i)!.timestamp);
+
+/**
+ * The events as the general scan reads them: a column table keeps its row reads (cursors, ids), but not the
+ * snapshots the column kernels need, so every kernel declines it. A plain list is already that.
+ */
+export function generalScanView(events: EventList): EventList {
+  return isColumnar(events) ? new RowReads(events) : events;
+}
+
+class RowReads implements EventColumns {
+  constructor(private readonly table: EventColumns) {}
+  get length(): number {
+    return this.table.length;
+  }
+  at(index: number): EventRecord | undefined {
+    return this.table.at(index);
+  }
+  [Symbol.iterator](): Iterator<EventRecord> {
+    return this.table[Symbol.iterator]();
+  }
+  timestampAt(i: number): number {
+    return this.table.timestampAt(i);
+  }
+  nameIdAt(i: number): number {
+    return this.table.nameIdAt(i);
+  }
+  distinctIdIdAt(i: number): number {
+    return this.table.distinctIdIdAt(i);
+  }
+  nameIdOf(name: string): number | undefined {
+    return this.table.nameIdOf(name);
+  }
+  nameOfId(id: number): string {
+    return this.table.nameOfId(id);
+  }
+  cursor(): EventRecord & { position: number } {
+    return this.table.cursor();
+  }
+  scanColumns(): ReturnType<EventColumns["scanColumns"]> {
+    return this.table.scanColumns();
+  }
+  distinctIdOfId(id: number): string {
+    return this.table.distinctIdOfId(id);
+  }
+}

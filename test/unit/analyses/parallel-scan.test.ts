@@ -15,7 +15,7 @@ import { computeRetention } from "../../../src/analyses/retention/index.ts";
 import { computeStickiness } from "../../../src/analyses/stickiness/index.ts";
 import { computeTrends } from "../../../src/analyses/trends/index.ts";
 import { createClock } from "../../../src/clock.ts";
-import { createAnalysisService, type AnalysisKind } from "../../../src/services/analysis-service.ts";
+import { analysisStats, createAnalysisService, type AnalysisKind } from "../../../src/services/analysis-service.ts";
 import { generatedState } from "../../../src/fixtures/generated-state.ts";
 import { EventTable, type ScanSnapshot } from "../../../src/store/event-table.ts";
 import type { EventList, EventRecord } from "../../../src/store/schema.ts";
@@ -385,6 +385,91 @@ describe("an analysis for a request gives one answer, however its scans are plan
         const pkg = await service.runAsync(project, kind, filter, { refresh: true });
         expect(pkg.result, name).toEqual(single);
       }
+    });
+  }
+});
+
+/**
+ * One planner decides the engine, from the request alone (src/analyses/plan.ts): a field it does not know sends the
+ * request to the general scan, so a field added later that changes counts is never silently ignored by the kernels.
+ * Which engine ran is seen from the kernels' own counters: the general scan runs no kernel part.
+ */
+describe("a request field the planner does not know", () => {
+  const kernelParts = () => parallelScanStats().mainChunks + parallelScanStats().workerChunks;
+  const cases: [AnalysisKind, Record<string, unknown>][] = [
+    ["TRENDS", { events: [{ id: "$pageview" }], ...last60 }],
+    ["STICKINESS", STICKINESS[1]![1]],
+    ["LIFECYCLE", LIFECYCLE[1]![1]],
+    ["FUNNELS", threeSteps],
+    ["FUNNEL_CORRELATION", CORRELATION[0]![1]],
+    ["RETENTION", RETENTION[0]![1]],
+    ["PATHS", PATHS[0]![1]],
+  ];
+  for (const [kind, filter] of cases) {
+    it(`sends ${kind.toLowerCase()} to the general scan, with the kernels' answer`, () => {
+      const service = createAnalysisService(store, createClock(NOW.getTime()));
+      const project = store.projects.get("1")!;
+      const [parts, engines] = [kernelParts(), analysisStats().engines];
+      const fromKernels = service.run(project, kind, filter, { refresh: true }).result;
+      expect(kernelParts()).toBeGreaterThan(parts);
+      expect(analysisStats().engines.columns).toBe(engines.columns + 1);
+
+      const [partsThen, enginesThen] = [kernelParts(), analysisStats().engines];
+      const unknown = service.run(project, kind, { ...filter, a_field_from_the_future: true }, { refresh: true }).result;
+      expect(kernelParts()).toBe(partsThen);
+      expect(analysisStats().engines.general).toBe(enginesThen.general + 1);
+      expect(JSON.stringify(unknown)).toMatch(/[1-9]/);
+      // Persons URLs carry the request's fields back, the unknown one too; every number is the same.
+      expect(JSON.parse(JSON.stringify(unknown).replaceAll("&a_field_from_the_future=true", ""))).toEqual(fromKernels);
+    });
+  }
+
+  it("in a series entity sends the request to the general scan too", () => {
+    const service = createAnalysisService(store, createClock(NOW.getTime()));
+    const project = store.projects.get("1")!;
+    const filter = { events: [{ id: "$pageview", math: "dau" }], ...last60 };
+    const fromKernels = service.run(project, "TRENDS", filter, { refresh: true }).result;
+    const parts = kernelParts();
+    const unknown = service.run(project, "TRENDS", { ...filter, events: [{ id: "$pageview", math: "dau", math_from_the_future: "x" }] }, { refresh: true }).result;
+    expect(kernelParts()).toBe(parts);
+    expect(unknown).toEqual(fromKernels);
+  });
+});
+
+/**
+ * What may change while a request's analysis runs on the workers changes who runs its parts, never how they are
+ * cut: workers that become ready between its passes, and a machine that becomes too busy for the workers.
+ */
+describe("an analysis for a request, while the threads change under it", () => {
+  const cases: [AnalysisKind, Record<string, unknown>][] = [
+    ["FUNNELS", { ...threeSteps, funnel_viz_type: "trends" }],
+    ["FUNNELS", threeSteps],
+    ["PATHS", PATHS[0]![1]],
+    ["RETENTION", RETENTION[2]![1]],
+  ];
+  for (const [kind, filter] of cases) {
+    it(`gives the single thread's answer: ${kind.toLowerCase()} ${String(filter.funnel_viz_type ?? "")}`, async () => {
+      const service = createAnalysisService(store, createClock(NOW.getTime()));
+      const project = store.projects.get("1")!;
+      onTestFinished(async () => {
+        setParallelScan({ threads: undefined, workers: WORKERS, maxLoad: Infinity });
+        await parallelScanReady();
+      });
+      setParallelScan({ threads: () => 1 });
+      const single = service.run(project, kind, filter, { refresh: true }).result;
+      setParallelScan({ threads: undefined, workers: 1 });
+      await parallelScanReady();
+
+      // One worker ready when it is planned; three by its later passes.
+      const growing = service.runAsync(project, kind, filter, { refresh: true });
+      setParallelScan({ workers: 3 });
+      await parallelScanReady();
+      expect((await growing).result).toEqual(single);
+
+      // Planned on an idle machine; every later pass finds the cores busy and runs on the main thread.
+      const busy = service.runAsync(project, kind, filter, { refresh: true });
+      setParallelScan({ maxLoad: -1 });
+      expect((await busy).result).toEqual(single);
     });
   }
 });
