@@ -15,7 +15,7 @@ const funnelSteps = ["$pageview", "signed_up", "purchase"].map((id, order) => ({
 const dayBefore = (daysBack: number) => new Date(Date.parse(NOW) - daysBack * 86_400_000).toISOString().slice(0, 10);
 
 /** Each kind's filter over the range starting `from` (`-60d`…) or, for retention, ending `daysBack` days after its start. */
-const KINDS: Record<string, (from: string, daysBack: number) => { kind: AnalysisKind; filter: Record<string, unknown> }> = {
+export const KINDS: Record<string, (from: string, daysBack: number) => { kind: AnalysisKind; filter: Record<string, unknown> }> = {
   "trend total": (from) => ({ kind: "TRENDS", filter: { events: pageviews, date_from: from } }),
   "trend dau": (from) => ({ kind: "TRENDS", filter: { events: [{ ...pageviews[0], math: "dau" }], date_from: from } }),
   "trend weekly active": (from) => ({ kind: "TRENDS", filter: { events: [{ ...pageviews[0], math: "weekly_active" }], date_from: from } }),
@@ -55,6 +55,7 @@ export async function benchAnalysisKinds(events: number, only?: string[]) {
   const pool = await import("../src/analyses/parallel/pool.ts").catch(() => undefined);
   await pool?.parallelScanReady();
   const medianMs: Record<string, number> = {};
+  const maxMs: Record<string, number> = {};
   for (const [name, make] of Object.entries(KINDS)) {
     if (only && !only.includes(name)) continue;
     const times: number[] = [];
@@ -65,8 +66,9 @@ export async function benchAnalysisKinds(events: number, only?: string[]) {
       if (daysBack <= FRESH_DAYS[0]!) times.push(performance.now() - started);
     }
     medianMs[name] = +median(times).toFixed(1);
+    maxMs[name] = +Math.max(...times).toFixed(1);
   }
-  return { events: total, loadAverage: { start: loadAtStart, end: loadavg().map((l) => +l.toFixed(2)) }, medianMs };
+  return { events: total, loadAverage: { start: loadAtStart, end: loadavg().map((l) => +l.toFixed(2)) }, medianMs, maxMs };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
