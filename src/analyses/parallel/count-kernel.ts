@@ -1,3 +1,5 @@
+import type { ScanSnapshot } from "../../store/event-table.ts";
+
 /**
  * The trend counting loop over a column snapshot's rows [start, end), run by the main thread and the scan workers
  * alike (scan-worker.ts bundles it). No closure per row: the name test is one read of a byte per name id, and a
@@ -12,14 +14,7 @@
  * a bucket), which the caller adds up per person. `filter`, when set, tests each row first. `groupOf`, when set,
  * gives each row's group (of the aggregation's type): rows in none are not counted, and "unique" counts groups.
  */
-export interface KernelColumns {
-  ts: Float64Array;
-  name: Uint32Array;
-  did: Uint32Array;
-  shape: Uint32Array;
-  voff: Uint32Array;
-  vals: Uint32Array;
-}
+export type KernelColumns = Pick<ScanSnapshot, "ts" | "name" | "did" | "shape" | "voff" | "vals">;
 
 export interface CountJob {
   start: number;
