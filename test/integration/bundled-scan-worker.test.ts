@@ -8,7 +8,7 @@ import { countRows, type CountJob, type CountResult, type KernelFilter } from ".
 import { funnelChunkRows, funnelPart, type FunnelColumns, type FunnelPartJob, type FunnelRowsJob, type PartBest } from "../../src/analyses/funnels/partition.ts";
 import { correlateRows, type CorrelationColumns, type CorrelationJob } from "../../src/analyses/correlation/partition.ts";
 import { firstSeenRows, type FirstSeenColumns, type FirstSeenJob } from "../../src/analyses/shared/first-seen-rows.ts";
-import { pathsPart, type PathsColumns, type PathsPartJob } from "../../src/analyses/paths/partition.ts";
+import { pathsChunkRows, pathsPart, type PathsChunkRows, type PathsColumns, type PathsPartJob, type PathsRowsJob } from "../../src/analyses/paths/partition.ts";
 import { projectFile } from "../../src/util/project-files.ts";
 
 const { port1, port2 } = new MessageChannel();
@@ -183,8 +183,13 @@ it("finds when each distinct id first did an event as the main thread does", { t
 it("tallies path edges as the main thread does", { timeout: 30_000 }, async () => {
   while (Atomics.load(signal, 1) !== 1) await new Promise((r) => setTimeout(r, 10));
   const item = shared((b) => new Int32Array(b), Array.from({ length: ROWS }, (_, i) => (i % 4 === 3 ? -1 : i % 3)));
-  const job: PathsPartJob = { start: 0, end: ROWS, parts: 2, actors: 4, sessionGapMs: 30 * 60_000, cut: { start: undefined, end: undefined, stepLimit: 5, ellipsis: 3 } };
   const pathCols: PathsColumns = { ts: cols.ts, did: cols.did, slotOfDid, partOfDid, item };
+  // Pass 1 on the worker: the rows with an item, by part, as the main thread finds them.
+  const rowsJob: PathsRowsJob = { start: 0, parts: 2 };
+  const found = await run("pathsRows", pathCols, rowsJob, 2);
+  const chunks = found.reply.result as PathsChunkRows[];
+  expect(chunks).toEqual([pathsChunkRows(pathCols, rowsJob, 0, ROWS / 2, 0), pathsChunkRows(pathCols, rowsJob, ROWS / 2, ROWS, 1)]);
+  const job: PathsPartJob = { start: 0, chunks, parts: 2, actors: 4, sessionGapMs: 30 * 60_000, cut: { start: undefined, end: undefined, stepLimit: 5, ellipsis: 3 } };
   const { reply, taken } = await run("paths", pathCols, job, 2);
   expect(taken).toBe(2);
   const expected = [pathsPart(pathCols, job, 0), pathsPart(pathCols, job, 1)];

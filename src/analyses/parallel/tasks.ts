@@ -1,7 +1,7 @@
 import { funnelChunkRows, funnelPart, type ChunkRows, type FunnelColumns, type FunnelPartJob, type FunnelRowsJob, type PartResult } from "../funnels/partition.ts";
 import { correlateRows, type CorrelationColumns, type CorrelationJob } from "../correlation/partition.ts";
 import { firstSeenRows, type FirstSeenColumns, type FirstSeenJob } from "../shared/first-seen-rows.ts";
-import { pathsPart, type PartEdges, type PathsColumns, type PathsPartJob } from "../paths/partition.ts";
+import { pathsChunkRows, pathsPart, type PartEdges, type PathsChunkRows, type PathsColumns, type PathsPartJob, type PathsRowsJob } from "../paths/partition.ts";
 import { countChunks, type ChunkClaim, type CountJob, type CountResult, type KernelColumns } from "./count-kernel.ts";
 
 /**
@@ -48,7 +48,10 @@ export const funnelRowChunks = listTask<FunnelColumns, FunnelRowsJob, ChunkRows>
 /** The funnel's parts of the actors (pass 2): counted attempts or trends tallies. */
 export const funnelParts = listTask<FunnelColumns, FunnelPartJob, PartResult>(partCount, (cols, job, k) => funnelPart(cols, job, k));
 
-/** The paths' parts: edge tallies, summed by the caller. */
+/** The paths' row chunks (pass 1): each chunk's rows with an item by part, put in chunk order by the caller. */
+export const pathsRowChunks = listTask<PathsColumns, PathsRowsJob, PathsChunkRows>(chunkCount, (cols, job, k, claim) => pathsChunkRows(cols, job, claim.chunks[2 * k]!, claim.chunks[2 * k + 1]!, k));
+
+/** The paths' parts (pass 2): edge tallies, summed by the caller. */
 export const pathsParts = listTask<PathsColumns, PathsPartJob, PartEdges>(partCount, (cols, job, k) => pathsPart(cols, job, k));
 
 /** Event correlation's row chunks: one bitset per name over actor slots, OR'ed by the caller. */
@@ -57,13 +60,18 @@ export const correlateChunks = tallyTask<CorrelationColumns, CorrelationJob, Int
 /** First-seen row chunks: one time per distinct id, the earlier kept by the caller. */
 export const firstSeenChunks = tallyTask<FirstSeenColumns, FirstSeenJob, Float64Array>((job) => new Float64Array(job.distinctIds).fill(Infinity), firstSeenRows);
 
+/** The taxonomy's row chunks (src/store/event-summary.ts): one tally per thread, merged by the caller. */
+export const summaryChunks = tallyTask<SummaryColumns, SummaryJob, SummaryTally>(newSummaryTally, summaryRows);
+
 export const TASKS = {
   count: countChunks as TaskRun<KernelColumns, CountJob, CountResult>,
   funnelRows: funnelRowChunks,
   funnel: funnelParts,
+  pathsRows: pathsRowChunks,
   paths: pathsParts,
   correlate: correlateChunks,
   firstSeen: firstSeenChunks,
+  summary: summaryChunks,
 } as const;
 
 export type TaskName = keyof typeof TASKS;

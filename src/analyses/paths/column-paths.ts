@@ -7,11 +7,11 @@ import { ALWAYS, type RowPredicate } from "../shared/property-filter.ts";
 import { indexRange } from "../shared/scan.ts";
 import type { ScanSnapshot } from "../../store/event-table.ts";
 import type { PathsSpec } from "./filter.ts";
-import { scanThreads, startTask } from "../parallel/pool.ts";
+import { scanThreads, splitRange, startTask } from "../parallel/pool.ts";
 import { passes, type KernelFilter } from "../parallel/count-kernel.ts";
 import { kernelFilterOf } from "../shared/column-filter.ts";
 import { itemOf } from "./items.ts";
-import { mergePartEdges, type PartEdges, type PathsColumns, type PathsPartJob } from "./partition.ts";
+import { mergePartEdges, type PartEdges, type PathsChunkRows, type PathsColumns, type PathsPartJob, type PathsRowsJob } from "./partition.ts";
 
 /** An edge between two path nodes, with the paths using it and the sum of their times between the two, in ms. */
 export interface EdgeTally {
@@ -23,11 +23,14 @@ export interface EdgeTally {
 
 /** Parts per thread: a thread the machine schedules late leaves its share to the others. */
 const PARTS_PER_THREAD = 2;
+/** Row chunks per thread in pass 1, for the same reason. */
+const CHUNKS_PER_THREAD = 4;
 
 /**
  * Paths' edges read straight from the columns, for persons (under a filter the kernel tests, ../shared/column-filter.ts):
- * each row's item found once per (event name, URL or screen name) pair by ids, then the persons cut into parts that
- * every core takes in turn (partition.ts). Undefined when the general scan must run.
+ * each row's item found once per (event name, URL or screen name) pair by ids; the rows with an item grouped by the
+ * part of their person over row chunks, then the persons' parts, every core taking chunks and parts in turn
+ * (partition.ts). Undefined when the general scan must run.
  */
 export function columnEdges(events: EventList, spec: PathsSpec, window: QueryWindow, global: RowPredicate, ctx: AnalysisContext, sessionGapMs: number): EdgeTally[] | undefined {
   if (spec.groupIndex !== undefined || !hasSnapshots(events)) return undefined;
@@ -41,12 +44,18 @@ export function columnEdges(events: EventList, spec: PathsSpec, window: QueryWin
   const idOf = (point: string | undefined) => (point === undefined ? undefined : Math.max(-2, names.indexOf(point)));
   const cut = { start: idOf(spec.startPoint), end: idOf(spec.endPoint), stepLimit: spec.stepLimit, ellipsis: names.length };
   const threads = scanThreads(end - start);
-  const job: PathsPartJob = { start, end, parts: threads === 1 ? 1 : threads * PARTS_PER_THREAD, actors: table.actors.length, sessionGapMs, cut };
-  const cols: PathsColumns = { ts: snap.ts, did: snap.did, slotOfDid: table.slotOfDid, partOfDid: partOfDid(table, job.parts), item };
-  const parts = startTask<PathsColumns, PathsPartJob, PartEdges[]>("paths", cols, job, job.parts, end - start).finish();
+  const parts = threads === 1 ? 1 : threads * PARTS_PER_THREAD;
+  const cols: PathsColumns = { ts: snap.ts, did: snap.did, slotOfDid: table.slotOfDid, partOfDid: partOfDid(table, parts), item };
+  const ranges = splitRange(start, end, threads * CHUNKS_PER_THREAD);
+  const chunks = startTask<PathsColumns, PathsRowsJob, PathsChunkRows[]>("pathsRows", cols, { start, parts }, ranges.length, end - start, Float64Array.from(ranges.flat()))
+    .finish()
+    .flat()
+    .sort((a, b) => a.chunk - b.chunk);
+  const job: PathsPartJob = { start, chunks, parts, actors: table.actors.length, sessionGapMs, cut };
+  const edges = startTask<PathsColumns, PathsPartJob, PartEdges[]>("paths", cols, job, parts, end - start).finish();
   const span = names.length + 1;
   const itemName = (id: number) => (id === names.length ? "..." : names[id]!);
-  return Array.from(mergePartEdges(parts.flat()), ([key, { value, total }]) => {
+  return Array.from(mergePartEdges(edges.flat()), ([key, { value, total }]) => {
     const target = key % span;
     const rest = (key - target) / span;
     const source = rest % span;

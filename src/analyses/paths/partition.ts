@@ -15,9 +15,25 @@ export interface PathsColumns {
   item: Int32Array;
 }
 
+/** Pass 1 over row chunks: each chunk's rows with an item, grouped by the part of their person. */
+export interface PathsRowsJob {
+  /** The first row of the range: `item` is indexed from it. */
+  start: number;
+  parts: number;
+}
+
+/** One chunk's rows with an item, part after part (part p's at [offsets[p], offsets[p + 1]), in time order); shared memory. */
+export interface PathsChunkRows {
+  chunk: number;
+  offsets: Int32Array;
+  rows: Int32Array;
+}
+
+/** Pass 2 over the parts of the persons, each reading only its own rows of every chunk. */
 export interface PathsPartJob {
   start: number;
-  end: number;
+  /** Pass 1's chunks, in chunk (time) order. */
+  chunks: PathsChunkRows[];
   parts: number;
   actors: number;
   sessionGapMs: number;
@@ -70,27 +86,29 @@ export function pathsPart(cols: PathsColumns, job: PathsPartJob, part: number): 
   return { keys, values: Float64Array.from(tally.values(), (e) => e.value), totals: Float64Array.from(tally.values(), (e) => e.total) };
 }
 
-/** The part's rows with an item, grouped by person (stable, so each person's rows stay in time order). */
+/** Pass 1: the rows [from, to) with an item, grouped by the part of their person (one read counts, one places). */
+export function pathsChunkRows(cols: PathsColumns, job: PathsRowsJob, from: number, to: number, chunk: number): PathsChunkRows {
+  const { parts, start } = job;
+  const offsets = new Int32Array(parts + 1);
+  for (let i = from; i < to; i++) if (cols.item[i - start]! >= 0) offsets[cols.partOfDid[cols.did[i]!]! + 1]!++;
+  for (let p = 0; p < parts; p++) offsets[p + 1]! += offsets[p]!;
+  const rows = new Int32Array(new SharedArrayBuffer(4 * Math.max(1, offsets[parts]!)));
+  const fill = offsets.slice(0, parts);
+  for (let i = from; i < to; i++) if (cols.item[i - start]! >= 0) rows[fill[cols.partOfDid[cols.did[i]!]!]!++] = i;
+  return { chunk, offsets, rows };
+}
+
+/** The part's rows, grouped by person (stable: chunks come in time order, so each person's rows stay in it). */
 function rowsOfPart(cols: PathsColumns, job: PathsPartJob, part: number): { offsets: Int32Array; row: Int32Array } {
-  const { parts, start, end } = job;
+  const { parts } = job;
   const locals = Math.ceil(Math.max(0, job.actors - part) / parts);
   const offsets = new Int32Array(locals + 1);
-  const localOf = (i: number): number => {
-    if (cols.item[i - start]! < 0) return -1;
-    const d = cols.did[i]!;
-    return cols.partOfDid[d] === part ? (cols.slotOfDid[d]! - part) / parts : -1;
-  };
-  for (let i = start; i < end; i++) {
-    const a = localOf(i);
-    if (a >= 0) offsets[a + 1]!++;
-  }
+  const localOf = (i: number): number => (cols.slotOfDid[cols.did[i]!]! - part) / parts;
+  for (const { offsets: at, rows } of job.chunks) for (let k = at[part]!; k < at[part + 1]!; k++) offsets[localOf(rows[k]!) + 1]!++;
   for (let a = 0; a < locals; a++) offsets[a + 1]! += offsets[a]!;
   const fill = offsets.slice(0, locals);
   const row = new Int32Array(offsets[locals]!);
-  for (let i = start; i < end; i++) {
-    const a = localOf(i);
-    if (a >= 0) row[fill[a]!++] = i;
-  }
+  for (const { offsets: at, rows } of job.chunks) for (let k = at[part]!; k < at[part + 1]!; k++) row[fill[localOf(rows[k]!)]!++] = rows[k]!;
   return { offsets, row };
 }
 
