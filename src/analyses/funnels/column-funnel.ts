@@ -35,8 +35,8 @@ import type { Buckets } from "../shared/buckets.ts";
  * exclusions and the funnel's own filter as event names and property conditions the kernel tests
  * (../shared/column-filter.ts); no breakdown but a first- or last-touch event property for the steps of persons.
  * Steps and time to convert get each actor's counted attempt, conversion trends a tally per period. Anything else
- * (actions, other breakdowns) takes journeys.ts; both give the same attempts. Whether the columns run depends on the
- * request alone, never on the threads or the machine's load.
+ * (actions, other breakdowns, steps planned on one thread) takes journeys.ts; both give the same attempts. Which
+ * one runs is decided by the request and its plan, never again between the passes of a run.
  */
 
 /** Parts of the actors per thread: a thread the machine schedules late leaves its share to the others. */
@@ -47,7 +47,7 @@ const CHUNKS_PER_THREAD = 4;
 /** The conversion trends tally over `periods`, or undefined when the funnel needs the general collection. */
 export function columnFunnelTrend(events: EventList, spec: FunnelSpec, window: QueryWindow, ctx: AnalysisContext, rules: AttemptRules, periods: Buckets): TrendTally | undefined {
   const want: TrendPeriods = { interval: periods.interval, edges: periods.edges, from: periods.from, to: periods.to, fromStep: spec.fromStep, toStep: spec.toStep };
-  const run = funnelOverParts(events, spec, window, ctx, rules, want);
+  const run = funnelOverParts(events, spec, window, ctx, rules, want, true);
   return run && mergeTrendTallies(run.parts as TrendTally[], periods.length);
 }
 
@@ -65,10 +65,10 @@ export interface CountedActors {
 /**
  * Each actor's counted attempt (steps, time to convert, the funnel's actors), in actor slot order (with groups as
  * actors, slots are the groups' dense ids and `table` is the persons'), or undefined when
- * the funnel needs the general collection.
+ * the funnel needs the general collection or its plan has one thread (journeys.ts' single pass is then quicker).
  */
 export function columnFunnelBest(events: EventList, spec: FunnelSpec, window: QueryWindow, ctx: AnalysisContext, rules: AttemptRules): CountedActors | undefined {
-  const run = funnelOverParts(events, spec, window, ctx, rules, "best");
+  const run = funnelOverParts(events, spec, window, ctx, rules, "best", false);
   if (!run || !hasSnapshots(events)) return undefined;
   const { table, touch } = run;
   const actorOf = (distinctId: string) => {
@@ -89,7 +89,11 @@ function touchBreakdownPart(spec: FunnelSpec): PropertyPart | undefined {
   return part && part.source === "event" && !part.read && !part.groupProperties ? part : undefined;
 }
 
-/** Both passes of partition.ts over the window's rows, cut for the run's threads (one part on one thread). */
+/**
+ * Both passes of partition.ts over the window's rows, cut for the run's threads. `onOneThread`: whether to run
+ * when the plan has one thread; without it journeys.ts takes the funnel there (its single pass is quicker). The
+ * run's threads are its plan's, fixed for every pass, so each pass of a request takes the same engine.
+ */
 function funnelOverParts(
   events: EventList,
   spec: FunnelSpec,
@@ -97,6 +101,7 @@ function funnelOverParts(
   ctx: AnalysisContext,
   rules: AttemptRules,
   want: FunnelPartJob["want"],
+  onOneThread: boolean,
 ): { table: ActorTable; parts: PartResult[]; touch: PropertyPart | undefined } | undefined {
   // Steps by a first- or last-touch event property run here; other breakdowns take journeys.ts.
   const touch = want === "best" ? touchBreakdownPart(spec) : undefined;
@@ -109,7 +114,7 @@ function funnelOverParts(
   const [from, to] = indexRange(events, window.from, window.to);
   const [start, end] = [Math.min(from, snap.length), Math.min(to, snap.length)];
   const threads = scanThreads(end - start);
-  if (groups && groups.ids.length < snap.length) return undefined;
+  if ((threads === 1 && !onOneThread) || (groups && groups.ids.length < snap.length)) return undefined;
   const table = actorTableOf(ctx, events, snap.distinctIds);
   const source: TableSource = { events, shapes: snap.shapes, actors: () => table, maxValues: end - start };
   const rowsOf = rowsJob(events, snap.names, steps, exclusions, kernelFilterOf(compileGlobalFilter(spec.raw, ctx), source), source);
