@@ -3,24 +3,31 @@ import { fail } from "../http/errors.ts";
 import { paginate } from "../http/pagination.ts";
 import { parseParam } from "../http/query-json.ts";
 import { reply, type Handler, type HandlerArgs } from "../http/types.ts";
-import { eventTaxonomy, recordProperties, type PropertyDefinition, type Taxonomy } from "../services/definitions.ts";
+import { eventTaxonomyOffMain, recordProperties, type PropertyDefinition, type Taxonomy } from "../services/definitions.ts";
 import type { Store } from "../store/store.ts";
 import { stableUuid } from "../util/ids.ts";
 
 type Q = Record<string, unknown>;
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** One taxonomy per store, project, data version and minute (the 30-day volumes move with the clock). */
-const taxonomies = new WeakMap<Store, LRUCache<string, Taxonomy>>();
-function taxonomyOf(args: Pick<HandlerArgs, "deps" | "project">): Taxonomy {
+/**
+ * One taxonomy per store, project, data version and minute (the 30-day volumes move with the clock), computed off
+ * the event loop. The promise is kept from the start, so requests arriving while it computes wait for the same one.
+ */
+const taxonomies = new WeakMap<Store, LRUCache<string, Promise<Taxonomy>>>();
+function taxonomyOf(args: Pick<HandlerArgs, "deps" | "project">): Promise<Taxonomy> {
   const { store, clock } = args.deps;
   const now = clock.now();
   const key = `${args.project.id}:${store.analysisData.version(args.project.id)}:${Math.floor(now / 60_000)}`;
   let cache = taxonomies.get(store);
   if (!cache) taxonomies.set(store, (cache = new LRUCache({ max: 16 })));
-  let known = cache.get(key);
-  if (!known) cache.set(key, (known = eventTaxonomy(store.events.of(args.project.id), now)));
-  return known;
+  const cached = cache.get(key);
+  if (cached) return cached;
+  const computing = eventTaxonomyOffMain(store, args.project.id, now);
+  cache.set(key, computing);
+  // A failure is not kept: the next request computes again.
+  computing.catch(() => cache.peek(key) === computing && cache.delete(key));
+  return computing;
 }
 
 function personProperties(args: Pick<HandlerArgs, "deps" | "project">): PropertyDefinition[] {
@@ -46,11 +53,11 @@ function eventNamesParam(q: Q): Set<string> | null {
 }
 
 /** The property definitions of the request's `type`, with its filters applied. */
-function propertyDefinitions(args: HandlerArgs) {
+async function propertyDefinitions(args: HandlerArgs) {
   const q = args.c.request.query as Q;
   const type = (q.type as string | undefined) ?? "event";
   if (type === "group" && q.group_type_index === undefined) throw fail.invalid("group_type_index", "group_type_index is required with type=group.");
-  const all = type === "person" ? personProperties(args) : type === "group" ? groupProperties(args, Number(q.group_type_index)) : taxonomyOf(args).eventProperties;
+  const all = type === "person" ? personProperties(args) : type === "group" ? groupProperties(args, Number(q.group_type_index)) : (await taxonomyOf(args)).eventProperties;
   const names = type === "event" ? eventNamesParam(q) : null;
   const only = typeof q.properties === "string" ? new Set(q.properties.split(",").map((s) => s.trim())) : null;
   const seenOn = (p: PropertyDefinition) => (names === null ? null : [...names].some((n) => p.eventNames.has(n)));
@@ -80,16 +87,15 @@ function propertyDefinitions(args: HandlerArgs) {
 }
 
 /** The read_taxonomy tool's answer as text, one line per item (what the real tool returns to an agent). */
-function taxonomyText(args: HandlerArgs, query: Q): { success: boolean; content: string } {
+async function taxonomyText(args: HandlerArgs, query: Q): Promise<{ success: boolean; content: string }> {
   const limit = typeof query.limit === "number" ? query.limit : 100;
-  const tax = taxonomyOf(args);
   const kind = String(query.kind);
   const lines = (items: string[]) => ({ success: true, content: items.slice(0, limit).join("\n") || "(none)" });
-  if (kind === "events") return lines(tax.events.map((e) => `${e.name}: ${e.volume30Day} events in the last 30 days, last seen ${iso(e.lastSeen)}`));
+  if (kind === "events") return lines((await taxonomyOf(args)).events.map((e) => `${e.name}: ${e.volume30Day} events in the last 30 days, last seen ${iso(e.lastSeen)}`));
   const describe = (list: PropertyDefinition[]) => list.map((p) => `${p.name} (${p.propertyType ?? "unknown"})`);
   if (kind === "event_properties") {
     const event = String(query.event_name ?? "");
-    return lines(describe(tax.eventProperties.filter((p) => p.eventNames.has(event))));
+    return lines(describe((await taxonomyOf(args)).eventProperties.filter((p) => p.eventNames.has(event))));
   }
   const entity = String(query.entity ?? "person");
   const groupIndex = args.deps.store.analysisData.groupTypes(args.project.id).find((t) => t.group_type === entity)?.group_type_index;
@@ -116,10 +122,10 @@ function taxonomyText(args: HandlerArgs, query: Q): { success: boolean; content:
 }
 
 export const definitionHandlers = {
-  event_definitions_list: (args) => {
+  event_definitions_list: async (args) => {
     const q = args.c.request.query as Q;
     const kind = q.event_type as string | undefined;
-    const events = taxonomyOf(args).events.filter(
+    const events = (await taxonomyOf(args)).events.filter(
       (e) => contains(q.search)(e.name) && (kind === "event_custom" ? !e.name.startsWith("$") : kind === "event_posthog" ? e.name.startsWith("$") : true),
     );
     return page(
@@ -139,7 +145,7 @@ export const definitionHandlers = {
     );
   },
 
-  property_definitions_list: (args) => page(args, propertyDefinitions(args)),
+  property_definitions_list: async (args) => page(args, await propertyDefinitions(args)),
 
-  mcp_tools_read_taxonomy: (args) => reply(200, taxonomyText(args, ((args.c.request.requestBody as Q).args as Q).query as Q)),
+  mcp_tools_read_taxonomy: async (args) => reply(200, await taxonomyText(args, ((args.c.request.requestBody as Q).args as Q).query as Q)),
 } satisfies Record<string, Handler>;

@@ -13,7 +13,7 @@ import { computeTrends } from "../analyses/trends/index.ts";
 import { queryNodeToFilter } from "../analyses/query-node.ts";
 import { buildActorTable, type ActorTable } from "../analyses/shared/actor-table.ts";
 import { INTERVALS } from "../analyses/shared/context.ts";
-import { offMainThread, planThreads, withThreads } from "../analyses/parallel/pool.ts";
+import { offMainThread, planThreads, sameVersion, withThreads } from "../analyses/parallel/pool.ts";
 import { planAnalysis, type AnalysisPlan, type Engine } from "../analyses/plan.ts";
 import { generalScanView } from "../analyses/shared/event-read.ts";
 import { resolveDateRange, type TimeContext } from "../analyses/shared/date-range.ts";
@@ -199,12 +199,7 @@ export function createAnalysisService(store: Store, clock: Clock, options: Analy
 
   function withContextOffMain<T>(project: ProjectRecord, plan: AnalysisPlan, run: (ctx: AnalysisContext) => T): Promise<T> {
     const ctx = contextOf(project);
-    let version = store.analysisData.version(project.id);
-    const unchanged = () => {
-      const now = store.analysisData.version(project.id);
-      return now === version || ((version = now), false);
-    };
-    return offMainThread(() => run(ctx), unchanged, plan.threads);
+    return offMainThread(() => run(ctx), sameVersion(() => store.analysisData.version(project.id)), plan.threads);
   }
 
   /**

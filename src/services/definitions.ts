@@ -2,6 +2,9 @@
  * The event and property taxonomy of a project, computed from its stored events, persons and groups (the real
  * service keeps it in tables filled by ingestion; here it is derived, once per data version).
  */
+import { offMainThread, planThreads, rowChunks, sameVersion, startTask } from "../analyses/parallel/pool.ts";
+import { keptTable } from "../analyses/shared/kept-tables.ts";
+import { mergeSummaryTallies, summaryOf, type EventSummary, type SummaryColumns, type SummaryJob, type SummaryTally } from "../store/event-summary.ts";
 import type { EventTable } from "../store/event-table.ts";
 import type { Properties } from "../store/schema.ts";
 import type { Store } from "../store/store.ts";
@@ -49,9 +52,27 @@ function typeOf(counts: ArrayLike<number>): PropertyType | null {
   return best < 0 ? null : KINDS[best]!;
 }
 
-/** Event definitions and event properties of a table; `recentFrom`/`now`: the 30-day window of the volumes. */
+/** Each value id's kind (kindOf), kept per table and extended as the dictionary grows; in shared memory for the workers. */
+const valueKindsOf = (table: EventTable): Int8Array =>
+  keptTable(table, "property-kinds", Infinity, (n) => new Int8Array(new SharedArrayBuffer(n)), (id) => kindOf(table.valueOfId(id)))!;
+
+/**
+ * A table's summary (`table.summarize`'s, from the same rows function) with its rows cut into chunks for the scan
+ * threads: under offMainThread the workers take every chunk, else the main thread takes its share.
+ */
+export function eventSummary(table: EventTable, since: number, until: number): EventSummary {
+  const scan = table.summaryScan(valueKindsOf(table), KINDS.length, since, until);
+  const chunks = rowChunks(0, scan.rows);
+  const tallies = startTask<SummaryColumns, SummaryJob, SummaryTally>("summary", scan.cols, scan.job, chunks.length / 2, scan.rows, chunks).finish();
+  return summaryOf(scan, mergeSummaryTallies(tallies, scan.job));
+}
+
+/** The same summary in one pass on this thread alone (`table.summarize`): what eventSummary must equal. */
+export const eventSummaryOnMain = (table: EventTable, since: number, until: number): EventSummary => table.summarize(valueKindsOf(table), KINDS.length, since, until);
+
+/** Event definitions and event properties of a table; `now`: the end of the 30-day window of the volumes. */
 export function eventTaxonomy(table: EventTable, now: number): Taxonomy {
-  const s = table.summarize(kindOf, KINDS.length, now - 30 * 86_400_000, now);
+  const s = eventSummary(table, now - 30 * 86_400_000, now);
   const events: EventDefinition[] = [];
   s.names.forEach((name, id) => {
     if (s.nameCount[id]! > 0) events.push({ name, count: s.nameCount[id]!, volume30Day: s.nameRecent[id]!, firstSeen: s.nameFirst[id]!, lastSeen: s.nameLast[id]! });
@@ -65,6 +86,15 @@ export function eventTaxonomy(table: EventTable, now: number): Taxonomy {
   });
   eventProperties.sort(byCountThenName((p) => p.count));
   return { events, eventProperties };
+}
+
+/**
+ * A project's event taxonomy with its scan on the workers while the event loop stays free (a small table is read on
+ * the main thread, as other scans are); a change of the project's data meanwhile starts it over.
+ */
+export function eventTaxonomyOffMain(store: Store, projectId: string, now: number): Promise<Taxonomy> {
+  const events = () => store.analysisData.events(projectId);
+  return offMainThread(() => eventTaxonomy(events(), now), sameVersion(() => store.analysisData.version(projectId)), planThreads(events().length, true));
 }
 
 /** Property definitions of a list of property objects (persons' or groups'). */
@@ -93,9 +123,13 @@ const typesOf = (defs: readonly PropertyDefinition[]): Record<string, PropertyTy
 /** How many values of each kind every event property key has had (KINDS order). */
 type KindCounts = Map<string, number[]>;
 
-/** Counts of a whole table: one scan (~100 ms at a million events). */
+/**
+ * Counts of a whole table: one pass on the main thread, once per project index (appends keep them current). Not on
+ * the workers: it runs inside analyses, whose runs off the main thread number their scans (offMainThread), and
+ * whether it scans depends on this cache, which another request may fill between two runs.
+ */
 function tableKindCounts(table: EventTable): KindCounts {
-  const s = table.summarize(kindOf, KINDS.length, 0, 0);
+  const s = eventSummaryOnMain(table, 0, 0);
   const counts: KindCounts = new Map();
   s.keys.forEach((key, id) => {
     if (s.keyCount[id]! > 0) counts.set(key, Array.from(s.keyKinds.subarray(id * KINDS.length, (id + 1) * KINDS.length)));

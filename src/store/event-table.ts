@@ -9,6 +9,7 @@
  * a change keeps reading what it read. Tables made by `share()` share the arrays until one of them changes.
  */
 import type { EventRecord, Properties } from "./schema.ts";
+import { flattenShapes, newSummaryTally, summaryOf, summaryRows, type EventSummary, type SummaryScan } from "./event-summary.ts";
 import { UuidIndex, type UuidWork } from "./uuid-index.ts";
 
 /** The columns of one table; replaced, never rewritten below `length`, when events are inserted or removed. */
@@ -471,48 +472,25 @@ export class EventTable {
   }
 
   /**
-   * What the taxonomy needs in one pass over the rows: per event name its count and first/last instants (and
-   * the count from `since` to `until`), per property key how many events set it, how many of those values
-   * are of each kind (`kindOf` numbers them 0 … kinds-1, or -1 to skip), and the event names it was seen on.
+   * A summary's inputs over the rows now (src/store/event-summary.ts): the scan snapshot's columns, the shapes' key
+   * lists flattened, and `valueKinds`, each value id's kind (0 … kinds − 1, −1 for none; it covers every value id
+   * now). `since`/`until`: the window of the names' recent counts.
    */
-  summarize(kindOf: (value: unknown) => number, kinds: number, since: number, until: number) {
-    const cols = this.#cols;
-    const dict = this.dict;
-    const names = dict.names.values.length;
-    const nameCount = new Float64Array(names);
-    const nameRecent = new Float64Array(names);
-    const nameFirst = new Float64Array(names).fill(Infinity);
-    const nameLast = new Float64Array(names).fill(-Infinity);
-    const keys = dict.keys.values.length;
-    const keyCount = new Float64Array(keys);
-    const keyKinds = new Float64Array(keys * kinds);
-    const valueKind = new Int8Array(dict.values.values.length).fill(-2);
-    const shapeNames = new Map<number, Set<number>>();
-    for (let i = 0; i < this.#length; i++) {
-      const name = cols.name[i]!;
-      const ts = cols.ts[i]!;
-      nameCount[name]!++;
-      if (ts >= since && ts <= until) nameRecent[name]!++;
-      if (ts < nameFirst[name]!) nameFirst[name] = ts;
-      if (ts > nameLast[name]!) nameLast[name] = ts;
-      const shape = cols.shape[i]!;
-      let seen = shapeNames.get(shape);
-      if (!seen) shapeNames.set(shape, (seen = new Set()));
-      seen.add(name);
-      const shapeKeys = dict.shapes[shape]!;
-      const off = cols.voff[i]!;
-      for (let k = 0; k < shapeKeys.length; k++) {
-        const key = shapeKeys[k]!;
-        const v = cols.vals[off + k]!;
-        let kind = valueKind[v]!;
-        if (kind === -2) valueKind[v] = kind = kindOf(dict.values.values[v]);
-        keyCount[key]!++;
-        if (kind >= 0) keyKinds[key * kinds + kind]!++;
-      }
-    }
-    const keyNames = Array.from({ length: keys }, () => new Set<number>());
-    for (const [shape, seen] of shapeNames) for (const key of dict.shapes[shape]!) for (const n of seen) keyNames[key]!.add(n);
-    return { names: dict.names.values, nameCount, nameRecent, nameFirst, nameLast, keys: dict.keys.values, keyCount, keyKinds, keyNames };
+  summaryScan(valueKinds: Int8Array, kinds: number, since: number, until: number): SummaryScan {
+    const snap = this.scanSnapshot();
+    const { ts, name, shape, voff, vals } = snap;
+    const keys = this.dict.keys.values;
+    const job = { names: snap.names, keys: keys.length, shapes: snap.shapes, kinds, since, until };
+    const cols = { ts, name, shape, voff, vals, ...flattenShapes(this.dict.shapes.slice(0, snap.shapes)), valueKinds };
+    return { cols, job, rows: snap.length, names: this.dict.names.values, keys };
+  }
+
+  /** The summary of every row in one pass on this thread: what the scan workers' "summary" task gives in parts. */
+  summarize(valueKinds: Int8Array, kinds: number, since: number, until: number): EventSummary {
+    const scan = this.summaryScan(valueKinds, kinds, since, until);
+    const tally = newSummaryTally(scan.job);
+    summaryRows(scan.cols, scan.job, 0, scan.rows, tally);
+    return summaryOf(scan, tally);
   }
 
   /**

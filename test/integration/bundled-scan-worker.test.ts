@@ -9,6 +9,7 @@ import { funnelChunkRows, funnelPart, type FunnelColumns, type FunnelPartJob, ty
 import { correlateRows, type CorrelationColumns, type CorrelationJob } from "../../src/analyses/correlation/partition.ts";
 import { firstSeenRows, type FirstSeenColumns, type FirstSeenJob } from "../../src/analyses/shared/first-seen-rows.ts";
 import { pathsChunkRows, pathsPart, type PathsChunkRows, type PathsColumns, type PathsPartJob, type PathsRowsJob } from "../../src/analyses/paths/partition.ts";
+import { newSummaryTally, summaryRows, type SummaryColumns, type SummaryJob } from "../../src/store/event-summary.ts";
 import { projectFile } from "../../src/util/project-files.ts";
 
 const { port1, port2 } = new MessageChannel();
@@ -195,4 +196,20 @@ it("tallies path edges as the main thread does", { timeout: 30_000 }, async () =
   const expected = [pathsPart(pathCols, job, 0), pathsPart(pathCols, job, 1)];
   expect(reply.result).toEqual(expected);
   expect(expected.flatMap((p) => Array.from(p.values))).not.toHaveLength(0);
+});
+
+it("summarizes the taxonomy's rows as the main thread does", { timeout: 30_000 }, async () => {
+  while (Atomics.load(signal, 1) !== 1) await new Promise((r) => setTimeout(r, 10));
+  // Shape 0 holds key 0; value ids 0–3 are of kinds 0, 1, none and 2.
+  const summaryCols: SummaryColumns = { ...valueCols, shapeStart: shared((b) => new Int32Array(b), [0, 1]), shapeKeys: shared((b) => new Int32Array(b), [0]), valueKinds: Int8Array.from([0, 1, -1, 2]) };
+  const job: SummaryJob = { names: 3, keys: 1, shapes: 1, kinds: 4, since: 10 * 60_000, until: 29 * 60_000 };
+  const { reply, taken } = await run("summary", summaryCols, job, 2);
+  expect(taken).toBe(2);
+  const expected = newSummaryTally(job);
+  summaryRows(summaryCols, job, 0, ROWS, expected);
+  expect(reply.result).toEqual(expected);
+  // Name i mod 3 at minute i: 14, 13 and 13 rows; minutes 10–29 hold 6 of name 0 and 7 each of names 1 and 2.
+  expect([Array.from(expected.nameCount), Array.from(expected.nameRecent), Array.from(expected.nameFirst)]).toEqual([[14, 13, 13], [6, 7, 7], [0, 1, 2].map((m) => m * 60_000)]);
+  // Every row sets key 0; value i mod 4 gives kinds 0, 1, none and 2, ten rows each; shape 0 was seen with all three names.
+  expect([Array.from(expected.keyCount), Array.from(expected.keyKinds), Array.from(expected.shapeNames)]).toEqual([[40], [10, 10, 10, 0], [0b111]]);
 });

@@ -115,6 +115,40 @@ describe("actor lists compute off the event loop", () => {
   });
 });
 
+describe("the taxonomy computes off the event loop", () => {
+  const readTaxonomy = (query: object) => call("POST", "/api/environments/1/mcp_tools/read_taxonomy/", { args: { query } });
+
+  it("the MCP tool read_taxonomy", async () => {
+    const scans = await scansOf(() => readTaxonomy({ kind: "events" }));
+    expect(scans.answer.status).toBe(200);
+    expect(scans.answer.body.success).toBe(true);
+    expect(scans.answer.body.content).toMatch(/^\$pageview: [1-9]\d* events in the last 30 days, last seen /m);
+    expectOffMain(scans);
+  });
+
+  it("event definitions", async () => {
+    const scans = await scansOf(() => call("GET", `${P}/event_definitions/`));
+    expect(scans.answer.status).toBe(200);
+    expect(scans.answer.body.results.map((d: { name: string }) => d.name)).toContain("signed_up");
+    expectOffMain(scans);
+  });
+
+  it("property definitions", async () => {
+    const scans = await scansOf(() => call("GET", `${P}/property_definitions/?event_names=${json(["$pageview"])}&filter_by_event_names=true`));
+    expect(scans.answer.status).toBe(200);
+    expect(scans.answer.body.results.map((d: { name: string }) => d.name)).toContain("$browser");
+    expectOffMain(scans);
+  });
+
+  it("requests that arrive while it computes wait for the same computation", async () => {
+    const before = parallelScanStats().partitioned;
+    const [tool, definitions] = await Promise.all([readTaxonomy({ kind: "event_properties", event_name: "$pageview" }), call("GET", `${P}/property_definitions/`)]);
+    expect(parallelScanStats().partitioned - before).toBe(1);
+    expect(tool.body.content).toContain("$browser (String)");
+    expect(definitions.body.results.map((d: { name: string }) => d.name)).toContain("$browser");
+  });
+});
+
 describe("the MCP tool execute_sql runs in the SQL engine's process", () => {
   it("answers other requests while a query runs, until the query's time limit stops it", async () => {
     // A nine-way cross join never ends on any data; the limit stops it after 1.5 s.

@@ -151,6 +151,11 @@ export function scanThreads(rows: number): number {
   return runThreads ?? threadsNow(rows, false);
 }
 
+/** Rows [start, end) cut for the threads of a scan of them (scanThreads), as the chunk bounds startTask takes. */
+export function rowChunks(start: number, end: number): Float64Array {
+  return Float64Array.from(splitRange(start, end, scanThreads(end - start) * CHUNKS_PER_THREAD).flat());
+}
+
 /**
  * The thread count to plan an analysis over `rows` rows with: the injected count (tests), else 1 when other jobs
  * keep every core busy, else the ready workers (`offMain`: the main thread only waits) or one fewer plus the main
@@ -279,6 +284,15 @@ export async function offMainThread<T>(compute: () => T, unchanged: () => boolea
     if (!unchanged()) r.answers.clear();
   }
   return withThreads(threads, compute);
+}
+
+/** An `unchanged` for offMainThread: whether `version()` is still what it was at the previous call (first: at this one). */
+export function sameVersion(version: () => number): () => boolean {
+  let seen = version();
+  return () => {
+    const now = version();
+    return now === seen || ((seen = now), false);
+  };
 }
 
 /** Runs of one analysis before it gives up on the workers: every scan of a run needs one, and writes start it over. */

@@ -2,6 +2,7 @@ import { funnelChunkRows, funnelPart, type ChunkRows, type FunnelColumns, type F
 import { correlateRows, type CorrelationColumns, type CorrelationJob } from "../correlation/partition.ts";
 import { firstSeenRows, type FirstSeenColumns, type FirstSeenJob } from "../shared/first-seen-rows.ts";
 import { pathsChunkRows, pathsPart, type PartEdges, type PathsChunkRows, type PathsColumns, type PathsPartJob, type PathsRowsJob } from "../paths/partition.ts";
+import { newSummaryTally, summaryRows, type SummaryColumns, type SummaryJob, type SummaryTally } from "../../store/event-summary.ts";
 import { countChunks, type ChunkClaim, type CountJob, type CountResult, type KernelColumns } from "./count-kernel.ts";
 
 /**

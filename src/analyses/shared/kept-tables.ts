@@ -3,7 +3,7 @@ import type { SnapshotColumns } from "./event-read.ts";
 // Tables over a column table's value ids (its dictionary's, shared by every property), filled once and kept: the
 // dictionary only grows and an id's value never changes, so a later query evaluates only the values added since.
 
-export type Table = Uint8Array | Int32Array | Float64Array;
+export type Table = Int8Array | Uint8Array | Int32Array | Float64Array;
 
 /** Per-value tables kept per event table. */
 interface Kept<T> {
