@@ -2,7 +2,7 @@
  * The event and property taxonomy of a project, computed from its stored events, persons and groups (the real
  * service keeps it in tables filled by ingestion; here it is derived, once per data version).
  */
-import { offMainThread, planThreads, rowChunks, sameVersion, startTask } from "../analyses/parallel/pool.ts";
+import { offMainThread, planThreads, sameVersion, startRowTask } from "../analyses/parallel/pool.ts";
 import { keptTable } from "../analyses/shared/kept-tables.ts";
 import { mergeSummaryTallies, summaryOf, type EventSummary, type SummaryColumns, type SummaryJob, type SummaryTally } from "../store/event-summary.ts";
 import type { EventTable } from "../store/event-table.ts";
@@ -62,8 +62,7 @@ const valueKindsOf = (table: EventTable): Int8Array =>
  */
 export function eventSummary(table: EventTable, since: number, until: number): EventSummary {
   const scan = table.summaryScan(valueKindsOf(table), KINDS.length, since, until);
-  const chunks = rowChunks(0, scan.rows);
-  const tallies = startTask<SummaryColumns, SummaryJob, SummaryTally>("summary", scan.cols, scan.job, chunks.length / 2, scan.rows, chunks).finish();
+  const tallies = startRowTask<SummaryColumns, SummaryJob, SummaryTally>("summary", scan.cols, scan.job, 0, scan.rows).finish();
   return summaryOf(scan, mergeSummaryTallies(tallies, scan.job));
 }
 

@@ -1,5 +1,5 @@
 import type { CountedActors } from "../funnels/column-funnel.ts";
-import { scanThreads, splitRange, startTask } from "../parallel/pool.ts";
+import { startRowTask } from "../parallel/pool.ts";
 import type { QueryWindow } from "../shared/date-range.ts";
 import type { SnapshotColumns } from "../shared/event-read.ts";
 import { indexRange } from "../shared/scan.ts";
@@ -9,8 +9,6 @@ import { mergeCorrelationBits } from "./partition.ts";
 
 /** Most bitset words a thread may allocate (32 MiB): past it the main thread visits the spans instead. */
 const MAX_BITSET_WORDS = 8 << 20;
-/** Row chunks per thread: a thread the machine schedules late leaves its share to the others. */
-const CHUNKS_PER_THREAD = 4;
 
 /**
  * Event correlation's table over every core (partition.ts): per event name, the successful and failed entrants who
@@ -38,8 +36,7 @@ export function columnEventCounts(
   const job: CorrelationJob = { skipped: Uint8Array.from({ length: snap.names }, (_, id) => (skipped(events.nameOfId(id)) ? 1 : 0)), from, to, names: snap.names, words };
   const cols: CorrelationColumns = { ts: snap.ts, name: snap.name, did: snap.did, slotOfDid: table.slotOfDid };
   const [start, end] = indexRange(events, window.from, window.to).map((i) => Math.min(i, snap.length)) as [number, number];
-  const ranges = splitRange(start, end, scanThreads(end - start) * CHUNKS_PER_THREAD);
-  const bits = mergeCorrelationBits(startTask<CorrelationColumns, CorrelationJob, Int32Array>("correlate", cols, job, ranges.length, end - start, Float64Array.from(ranges.flat())).finish());
+  const bits = mergeCorrelationBits(startRowTask<CorrelationColumns, CorrelationJob, Int32Array>("correlate", cols, job, start, end).finish());
   const counts = new Map<string, ActorCounts>();
   for (let n = 0; n < snap.names; n++) {
     let [success, failure] = [0, 0];

@@ -1,5 +1,5 @@
 import type { EventList } from "../../store/schema.ts";
-import { scanThreads, splitRange, startTask } from "../parallel/pool.ts";
+import { scanThreads, startRowTask, startTask } from "../parallel/pool.ts";
 import { actorTableOf, partOfDid, type ActorTable } from "../shared/actor-table.ts";
 import type { Actor } from "../shared/actors.ts";
 import { breakdownText, type PropertyPart } from "../shared/breakdown.ts";
@@ -41,8 +41,6 @@ import type { Buckets } from "../shared/buckets.ts";
 
 /** Parts of the actors per thread: a thread the machine schedules late leaves its share to the others. */
 const PARTS_PER_THREAD = 2;
-/** Row chunks per thread in pass 1, for the same reason. */
-const CHUNKS_PER_THREAD = 4;
 
 /** The conversion trends tally over `periods`, or undefined when the funnel needs the general collection. */
 export function columnFunnelTrend(events: EventList, spec: FunnelSpec, window: QueryWindow, ctx: AnalysisContext, rules: AttemptRules, periods: Buckets): TrendTally | undefined {
@@ -124,9 +122,8 @@ function funnelOverParts(
   const none = touch ? noValueTable(events, touch, end - start) : null;
   if (touch && !none) return undefined;
   const breakdown = touch && none ? { keyPos: events.keyPositions(touch.key).slice(0, snap.shapes), none, last: spec.attribution === "last_touch" } : null;
-  const ranges = splitRange(start, end, threads * CHUNKS_PER_THREAD);
   const rows: FunnelRowsJob = { ...rowsOf, keepAll: keepsEveryEvent(spec), parts };
-  const chunks = startTask<FunnelColumns, FunnelRowsJob, ChunkRows[]>("funnelRows", cols, rows, ranges.length, end - start, Float64Array.from(ranges.flat()))
+  const chunks = startRowTask<FunnelColumns, FunnelRowsJob, ChunkRows[]>("funnelRows", cols, rows, start, end)
     .finish()
     .flat()
     .sort((a, b) => a.chunk - b.chunk);

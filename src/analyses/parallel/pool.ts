@@ -152,8 +152,14 @@ export function scanThreads(rows: number): number {
 }
 
 /** Rows [start, end) cut for the threads of a scan of them (scanThreads), as the chunk bounds startTask takes. */
-export function rowChunks(start: number, end: number): Float64Array {
+function rowChunks(start: number, end: number): Float64Array {
   return Float64Array.from(splitRange(start, end, scanThreads(end - start) * CHUNKS_PER_THREAD).flat());
+}
+
+/** Starts `task` over the rows [start, end), cut into row chunks for the run's threads (rowChunks). */
+export function startRowTask<C extends object, J, R>(task: TaskName, cols: C, job: J, start: number, end: number): PendingTask<R> {
+  const chunks = rowChunks(start, end);
+  return startTask<C, J, R>(task, cols, job, chunks.length / 2, end - start, chunks);
 }
 
 /**

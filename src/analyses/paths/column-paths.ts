@@ -7,7 +7,7 @@ import { ALWAYS, type RowPredicate } from "../shared/property-filter.ts";
 import { indexRange } from "../shared/scan.ts";
 import type { ScanSnapshot } from "../../store/event-table.ts";
 import type { PathsSpec } from "./filter.ts";
-import { scanThreads, splitRange, startTask } from "../parallel/pool.ts";
+import { scanThreads, startRowTask, startTask } from "../parallel/pool.ts";
 import { passes, type KernelFilter } from "../parallel/count-kernel.ts";
 import { kernelFilterOf } from "../shared/column-filter.ts";
 import { itemOf } from "./items.ts";
@@ -23,8 +23,6 @@ export interface EdgeTally {
 
 /** Parts per thread: a thread the machine schedules late leaves its share to the others. */
 const PARTS_PER_THREAD = 2;
-/** Row chunks per thread in pass 1, for the same reason. */
-const CHUNKS_PER_THREAD = 4;
 
 /**
  * Paths' edges read straight from the columns, for persons (under a filter the kernel tests, ../shared/column-filter.ts):
@@ -46,8 +44,7 @@ export function columnEdges(events: EventList, spec: PathsSpec, window: QueryWin
   const threads = scanThreads(end - start);
   const parts = threads === 1 ? 1 : threads * PARTS_PER_THREAD;
   const cols: PathsColumns = { ts: snap.ts, did: snap.did, slotOfDid: table.slotOfDid, partOfDid: partOfDid(table, parts), item };
-  const ranges = splitRange(start, end, threads * CHUNKS_PER_THREAD);
-  const chunks = startTask<PathsColumns, PathsRowsJob, PathsChunkRows[]>("pathsRows", cols, { start, parts }, ranges.length, end - start, Float64Array.from(ranges.flat()))
+  const chunks = startRowTask<PathsColumns, PathsRowsJob, PathsChunkRows[]>("pathsRows", cols, { start, parts }, start, end)
     .finish()
     .flat()
     .sort((a, b) => a.chunk - b.chunk);

@@ -2,12 +2,9 @@ import type { ActorTable } from "./actor-table.ts";
 import type { EventMatcher } from "./entity-match.ts";
 import type { SnapshotColumns } from "./event-read.ts";
 import type { FirstSeenColumns, FirstSeenJob } from "./first-seen-rows.ts";
-import { scanThreads, splitRange, startTask } from "../parallel/pool.ts";
+import { startRowTask } from "../parallel/pool.ts";
 import { ALWAYS } from "./property-filter.ts";
 import { kernelFilterOf } from "./column-filter.ts";
-
-/** Row chunks per thread: a thread the machine schedules late leaves its share to the others. */
-const CHUNKS_PER_THREAD = 4;
 
 /**
  * Per actor slot of `table`, the time of its first event among the snapshot's rows before `before` that `matcher`
@@ -23,10 +20,9 @@ export function firstSeenByActor(events: SnapshotColumns, matcher: EventMatcher,
     wanted = new Uint8Array(snap.names);
     for (let id = 0; id < snap.names; id++) if (matcher.names.has(events.nameOfId(id))) wanted[id] = 1;
   }
-  const ranges = splitRange(0, end, scanThreads(end) * CHUNKS_PER_THREAD);
   const job: FirstSeenJob = { wanted, filter, distinctIds: snap.distinctIds };
   const cols: FirstSeenColumns = { ts: snap.ts, name: snap.name, did: snap.did, shape: snap.shape, voff: snap.voff, vals: snap.vals };
-  const parts = startTask<FirstSeenColumns, FirstSeenJob, Float64Array>("firstSeen", cols, job, ranges.length, end, Float64Array.from(ranges.flat())).finish();
+  const parts = startRowTask<FirstSeenColumns, FirstSeenJob, Float64Array>("firstSeen", cols, job, 0, end).finish();
   const bySlot = new Float64Array(table.actors.length).fill(Infinity);
   for (const first of parts) {
     for (let d = 0; d < snap.distinctIds; d++) {
