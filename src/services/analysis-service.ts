@@ -175,31 +175,37 @@ export function createAnalysisService(store: Store, clock: Clock, options: Analy
     return plan.engine === "columns" ? events : generalScanView(events);
   };
 
-  function computeWith(project: ProjectRecord, kind: string, filter: Filter, ctx: AnalysisContext, plan: AnalysisPlan): unknown {
-    const analysis = Object.hasOwn(COMPUTE, kind) ? COMPUTE[kind as AnalysisKind] : undefined;
-    if (!analysis) throw fail.invalid("insight", `Insights of kind ${kind} cannot be computed here.`);
-    return analysis(eventsFor(project, plan), filter, ctx);
-  }
+  /** One analysis (or actors list) over the events as its plan's engine reads them, with its context. */
+  type PlannedRun<T> = (events: EventList, ctx: AnalysisContext) => T;
 
-  /** On the main thread: planned, then run with the plan's threads. */
-  function compute(project: ProjectRecord, kind: string, filter: Filter): unknown {
+  /** On the main thread: planned once, then run with the plan's engine and threads. */
+  function planned<T>(project: ProjectRecord, kind: string, filter: Filter, run: PlannedRun<T>): T {
     const plan = planOf(project, kind, filter, false);
-    return withThreads(plan.threads, () => computeWith(project, kind, filter, contextOf(project), plan));
+    return withThreads(plan.threads, () => run(eventsFor(project, plan), contextOf(project)));
   }
 
   /**
-   * The same computation with its scans on the workers and the event loop free meanwhile: one plan and one context
-   * (one clock reading) for every run, and the runs start over when the project's data changes in between.
+   * The same with its scans on the workers and the event loop free meanwhile: one plan and one context (one clock
+   * reading) for every run, and the runs start over when the project's data changes in between.
    */
-  function computeOffMain(project: ProjectRecord, kind: string, filter: Filter): Promise<unknown> {
-    stats.computed++;
+  function plannedOffMain<T>(project: ProjectRecord, kind: string, filter: Filter, run: PlannedRun<T>): Promise<T> {
     const plan = planOf(project, kind, filter, true);
-    return withContextOffMain(project, plan, (ctx) => computeWith(project, kind, filter, ctx, plan));
+    const ctx = contextOf(project);
+    return offMainThread(() => run(eventsFor(project, plan), ctx), sameVersion(() => store.analysisData.version(project.id)), plan.threads);
   }
 
-  function withContextOffMain<T>(project: ProjectRecord, plan: AnalysisPlan, run: (ctx: AnalysisContext) => T): Promise<T> {
-    const ctx = contextOf(project);
-    return offMainThread(() => run(ctx), sameVersion(() => store.analysisData.version(project.id)), plan.threads);
+  /** The analysis of `kind` over `filter`; a kind this server cannot compute is a 400. */
+  function analysisOf(kind: string, filter: Filter): PlannedRun<unknown> {
+    const analysis = Object.hasOwn(COMPUTE, kind) ? COMPUTE[kind as AnalysisKind] : undefined;
+    if (!analysis) throw fail.invalid("insight", `Insights of kind ${kind} cannot be computed here.`);
+    return (events, ctx) => analysis(events, filter, ctx);
+  }
+
+  const compute = (project: ProjectRecord, kind: string, filter: Filter): unknown => planned(project, kind, filter, analysisOf(kind, filter));
+
+  function computeOffMain(project: ProjectRecord, kind: string, filter: Filter): Promise<unknown> {
+    stats.computed++;
+    return plannedOffMain(project, kind, filter, analysisOf(kind, filter));
   }
 
   /**
@@ -262,16 +268,13 @@ export function createAnalysisService(store: Store, clock: Clock, options: Analy
     return run(project, kind, filter, opts, keyOf(project, kind, filterKey));
   }
 
-  function actorsNow(project: ProjectRecord, kind: ActorsKind, filter: Filter, point: DataPoint): ActorRow[] {
-    const plan = planOf(project, kind, filter, false);
-    return withThreads(plan.threads, () => ACTORS_OF[kind](eventsFor(project, plan), filter, contextOf(project), point));
-  }
+  const actorsOf = (kind: ActorsKind, filter: Filter, point: DataPoint): PlannedRun<ActorRow[]> => (events, ctx) => ACTORS_OF[kind](events, filter, ctx, point);
 
   /** The actors behind one data point, cached like the analyses (same data version, same filter and point). */
   function actors(project: ProjectRecord, kind: ActorsKind, filter: Filter, point: DataPoint): ActorsPackage {
     const key = keyOf(project, `ACTORS:${kind}`, filterKeyOf({ filter, point }));
     const cachedEntry = cache.get(key);
-    const entry = cachedEntry ?? { result: actorsNow(project, kind, filter, point), computedAt: clock.now() };
+    const entry = cachedEntry ?? { result: planned(project, kind, filter, actorsOf(kind, filter, point)), computedAt: clock.now() };
     if (!cachedEntry) remember(key, entry);
     const isCached = Boolean(cachedEntry) && !entry.unserved;
     if (entry.unserved) {
@@ -286,8 +289,7 @@ export function createAnalysisService(store: Store, clock: Clock, options: Analy
     const key = keyOf(project, `ACTORS:${kind}`, filterKeyOf({ filter, point }));
     if (!cache.has(key)) {
       const now = clock.now();
-      const plan = planOf(project, kind, filter, true);
-      const result = await withContextOffMain(project, plan, (ctx) => ACTORS_OF[kind](eventsFor(project, plan), filter, ctx, point));
+      const result = await plannedOffMain(project, kind, filter, actorsOf(kind, filter, point));
       // Keyed anew: a write while it ran started it over on the data version now current.
       remember(keyOf(project, `ACTORS:${kind}`, filterKeyOf({ filter, point })), { result, computedAt: now, unserved: true });
     }
