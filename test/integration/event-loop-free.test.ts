@@ -86,6 +86,21 @@ describe("actor lists compute off the event loop", () => {
     expectOffMain(scans);
   });
 
+  it("the persons behind a trend's breakdown value (/persons/trends/, the day's Chrome pageviews)", async () => {
+    const filter = { events: [{ id: "$pageview", type: "events", order: 0 }], breakdown: "$browser", breakdown_type: "event", date_from: "-30d" };
+    const trend = (await call("POST", `${P}/insights/trend/`, filter)).body.result.find((row: { breakdown_value: string }) => row.breakdown_value === "Chrome");
+    const day = trend.data.findIndex((n: number) => n > 0);
+    const point = { ...filter, date_from: trend.days[day], date_to: trend.days[day], entity_order: 0, breakdown_value: "Chrome" };
+    const query = Object.entries(point).map(([k, v]) => `${k}=${typeof v === "string" ? encodeURIComponent(v) : json(v)}`).join("&");
+    const scans = await scansOf(() => call("GET", `${P}/persons/trends/?${query}`));
+    expect(scans.answer.status).toBe(200);
+    // Each person's value is their events: with every person on one page, they add up to the day's number.
+    const people = scans.answer.body.results[0].people as { value_at_data_point: number }[];
+    expect([scans.answer.body.next, scans.answer.body.missing_persons]).toEqual([null, 0]);
+    expect(people.reduce((sum, p) => sum + p.value_at_data_point, 0)).toBe(trend.data[day]);
+    expectOffMain(scans);
+  });
+
   it("the persons behind a correlation row (/persons/funnel/correlation/, the row's success_people_url)", async () => {
     const correlation = (await call("POST", `${P}/insights/funnel/correlation/`, { events: signupFunnel, date_from: "-30d" })).body.result;
     const row = correlation.events.find((r: { success_count: number }) => r.success_count > 0);

@@ -6,13 +6,14 @@ import { upperBound } from "../shared/buckets.ts";
 import type { AnalysisContext } from "../shared/context.ts";
 import { parseAbsolute } from "../shared/date-parse.ts";
 import { resolveDateRange } from "../shared/date-range.ts";
-import { compileGlobalFilter } from "../shared/entity-match.ts";
+import { compileGlobalFilter, NEVER } from "../shared/entity-match.ts";
 import { readString, type Loose } from "../shared/filter-read.ts";
 import { stickinessSeries } from "../stickiness/index.ts";
 import { readTrendFilter, type TrendSpec } from "../trends/filter.ts";
 import type { SeriesEntity } from "../shared/series.ts";
 import type { ActorKey } from "../trends/maths.ts";
-import { runSeries, type Row } from "../trends/run.ts";
+import { columnTrendActors } from "../trends/column-actors.ts";
+import { runSeries, seriesBuckets, seriesMatcher, type Row, type SeriesRun } from "../trends/run.ts";
 import { pickSeries, requiredNumber, sameValue, withPointSeries, type DataPoint } from "./point.ts";
 import { actorRows, asGroups, onceEach, type ActorRow } from "./types.ts";
 
@@ -29,11 +30,17 @@ export function trendActors(events: EventList, filter: Loose, ctx: AnalysisConte
   const spec = readTrendFilter(trendFilter, ctx);
   const entity = pickSeries(spec.series, point);
   const window = resolveDateRange(trendFilter, spec.totalValue ? "day" : spec.interval, ctx, events.at(0)?.timestamp);
-  const run = runSeries(entity, window, { events, spec, ctx, actorOf: actorResolver(ctx), global: compileGlobalFilter(trendFilter, ctx), collectActors: true });
   const asked = readString(point, "breakdown_value");
+  const shared = { events, spec, ctx, actorOf: actorResolver(ctx), global: compileGlobalFilter(trendFilter, ctx), collectActors: true };
+  const matcher = seriesMatcher(entity, shared);
+  const counted = matcher === NEVER ? new Map() : columnTrendActors(events, { entity, spec, matcher, buckets: seriesBuckets(spec, window, ctx), ctx, collectActors: true }, asked);
+  return asGroups(actorRows(counted ?? scannedActors(runSeries(entity, window, shared), entity, asked)), groupTypeOf(entity, spec));
+}
+
+/** The actors of the general scan's run: the rows of the asked breakdown value (every row without one). */
+function scannedActors(run: SeriesRun | undefined, entity: SeriesEntity, asked: string | undefined): Map<ActorKey, number | null> {
   const rows = (run?.rows ?? []).filter((row) => asked === undefined || (row.breakdown !== undefined && sameValue(row.breakdown.value, asked)));
-  const counts = (entity.math ?? "total") === "total";
-  return asGroups(actorRows(union(rows, counts)), groupTypeOf(entity, spec));
+  return union(rows, (entity.math ?? "total") === "total");
 }
 
 /** The group type the series counts (unique_group, else aggregation_group_type_index); undefined = persons. */

@@ -1,6 +1,6 @@
 import type { EventList } from "../../store/schema.ts";
 import type { ScanSnapshot } from "../../store/event-table.ts";
-import type { CountJob, CountResult, ValuesPart } from "../parallel/count-kernel.ts";
+import type { CountJob, CountResult, KernelFilter, ValuesPart } from "../parallel/count-kernel.ts";
 import { startCount, type PendingCount } from "../parallel/pool.ts";
 import { actorTableOf, type ActorTable } from "../shared/actor-table.ts";
 import { groupLookup } from "../shared/groups.ts";
@@ -41,7 +41,7 @@ export interface CountSeries {
 }
 
 /** The group type whose groups are the actors (unique_group, aggregation_group_type_index), else undefined. */
-const aggregationGroup = (s: Pick<CountSeries, "entity" | "spec">): number | undefined =>
+export const aggregationGroup = (s: Pick<CountSeries, "entity" | "spec">): number | undefined =>
   s.entity.math === "unique_group" ? s.entity.math_group_type_index : s.spec.groupIndex;
 
 /**
@@ -91,7 +91,7 @@ interface JobInputs {
 }
 
 /** The job over the snapshot's rows in the buckets' range, or undefined when the general scan must run. */
-function jobOf(events: SnapshotColumns, snap: ScanSnapshot, s: JobInputs, mode: CountJob["mode"]): CountJob | undefined {
+export function jobOf(events: SnapshotColumns, snap: ScanSnapshot, s: JobInputs, mode: CountJob["mode"]): CountJob | undefined {
   const edges = s.windows ? windowEdges(s.windows) : s.buckets.edges;
   const [from, to] = s.windows ? indexRange(events, edges[0]!, edges[edges.length - 1]! - 1) : indexRange(events, s.buckets.from, s.buckets.to);
   const [start, end] = [Math.min(from, snap.length), Math.min(to, snap.length)];
@@ -133,8 +133,18 @@ const positions = (events: SnapshotColumns, snap: ScanSnapshot, key: string): In
  */
 export type KeyedCounts = (mapKey?: (key: string) => string) => Map<string, number[]>;
 
+export interface ColumnCounts {
+  pending: PendingCount;
+  finish(): KeyedCounts;
+  /**
+   * Once finished, with a breakdown: the row filter passing exactly the counted rows whose breakdown key `wanted`
+   * takes, keys made as the counts make them (so a kernel counting those rows again counts one row of the answer).
+   */
+  rowsOfKeys(wanted: (key: string) => boolean): KernelFilter;
+}
+
 /** Starts counting the series (the workers begin at once), or undefined when it needs the general scan. */
-export function startColumnCounts(events: EventList, s: CountSeries): { pending: PendingCount; finish(): KeyedCounts } | undefined {
+export function startColumnCounts(events: EventList, s: CountSeries): ColumnCounts | undefined {
   const mode = modeOf(s);
   if (mode === undefined || !hasSnapshots(events)) return undefined;
   const snap = events.scanSnapshot();
@@ -146,15 +156,31 @@ export function startColumnCounts(events: EventList, s: CountSeries): { pending:
   const labelOf = persons ? (code: number) => persons.labels[code - 1]! : (code: number) => breakdownText(events.valueOfId(code - 1), part?.normalizeUrl ?? false);
   const keyOf = (code: number): string => (code === 0 ? BREAKDOWN_NULL : (labelOf(code) ?? BREAKDOWN_NULL));
   const pending = startCount(snap, job);
+  let finished: CountResult | undefined;
   return {
     pending,
     finish: () => {
-      const result = pending.finish();
+      const result = (finished = pending.finish());
       if (result.mode === "values") return (mapKey = same) => keyedValues(result.parts, s.buckets.length, AGGREGATES[s.entity.math!]!, (code) => mapKey(keyOf(code)));
       const counts = keyedCounts(events, snap, s, result, keyOf);
       return (mapKey = same) => mergedKeys(counts, mapKey);
     },
+    rowsOfKeys: (wanted) => {
+      if (persons) return { kind: "did", accept: sharedBytes(persons.didCode.length, (d) => wanted(keyOf(persons.didCode[d]!))) };
+      if (finished?.mode !== "breakdown" || job.keyPos === null) throw new Error("rowsOfKeys reads a finished breakdown count");
+      const { codes } = finished;
+      const accept = sharedBytes(codes.reduce((most, code) => Math.max(most, code), 0), () => false);
+      for (const code of codes) if (code > 0) accept[code - 1] = wanted(keyOf(code)) ? 1 : 0;
+      return { kind: "value", keyPos: job.keyPos, accept, absent: wanted(keyOf(0)) ? 1 : 0 };
+    },
   };
+}
+
+/** Bytes in shared memory (a worker reads them in place), 1 where `at` holds. */
+function sharedBytes(length: number, at: (i: number) => boolean): Uint8Array {
+  const bytes = new Uint8Array(new SharedArrayBuffer(Math.max(1, length)));
+  for (let i = 0; i < length; i++) bytes[i] = at(i) ? 1 : 0;
+  return bytes;
 }
 
 const same = (key: string): string => key;

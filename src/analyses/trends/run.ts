@@ -43,8 +43,8 @@ export interface RunShared {
 /** Computes one series over one window; undefined when the series' action does not exist (PostHog skips it). */
 export function runSeries(entity: SeriesEntity, window: QueryWindow, shared: RunShared): SeriesRun | undefined {
   const { spec, ctx } = shared;
-  const buckets = spec.totalValue ? singleBucket(window) : buildBuckets(window, ctx.timezone, ctx.weekStartDay);
-  const matcher = compileEntityMatcher(entity, ctx, shared.global, `${entity.type}__${entity.position}`);
+  const buckets = seriesBuckets(spec, window, ctx);
+  const matcher = seriesMatcher(entity, shared);
   if (matcher === NEVER) return undefined;
   const hogql = entity.math === "hogql" ? { plan: mathHogqlPlan(entity, ctx), personOf: ctx.personOf } : undefined;
   const planned = planMath(buckets, { math: entity.math, mathProperty: entity.math_property, cumulative: spec.cumulative, totalValue: spec.totalValue, timezone: ctx.timezone, hogql });
@@ -57,6 +57,14 @@ export function runSeries(entity: SeriesEntity, window: QueryWindow, shared: Run
   const keying = keyingFor(spec.breakdown, { events: shared.events, range: buckets, matcher, actorOf: shared.actorOf });
   return { entity, buckets, rows: breakdownRows(scan, keying) };
 }
+
+/** A series' buckets over a window: one for a total-value display. */
+export const seriesBuckets = (spec: Pick<TrendSpec, "totalValue">, window: QueryWindow, ctx: Pick<AnalysisContext, "timezone" | "weekStartDay">): Buckets =>
+  spec.totalValue ? singleBucket(window) : buildBuckets(window, ctx.timezone, ctx.weekStartDay);
+
+/** What a series counts: its event or action under its own and the insight's conditions. */
+export const seriesMatcher = (entity: SeriesEntity, shared: Pick<RunShared, "ctx" | "global">): EventMatcher =>
+  compileEntityMatcher(entity, shared.ctx, shared.global, `${entity.type}__${entity.position}`);
 
 interface Scan {
   shared: RunShared;

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vites
 import { countRows, type CountJob, type CountResult } from "../../../src/analyses/parallel/count-kernel.ts";
 import { parallelScanReady, parallelScanStats, setParallelScan, splitRange, startCount } from "../../../src/analyses/parallel/pool.ts";
 import { correlationActors, funnelActors } from "../../../src/analyses/actors/funnels.ts";
+import { trendActors } from "../../../src/analyses/actors/trends.ts";
 import { computeCorrelation } from "../../../src/analyses/correlation/index.ts";
 import { computeFunnel } from "../../../src/analyses/funnels/index.ts";
 import { computeLifecycle } from "../../../src/analyses/lifecycle/index.ts";
@@ -16,6 +17,7 @@ import { computeStickiness } from "../../../src/analyses/stickiness/index.ts";
 import { computeTrends } from "../../../src/analyses/trends/index.ts";
 import { createClock } from "../../../src/clock.ts";
 import { analysisStats, createAnalysisService, type AnalysisKind } from "../../../src/services/analysis-service.ts";
+import type { ActorsKind } from "../../../src/analyses/actors/index.ts";
 import { generatedState } from "../../../src/fixtures/generated-state.ts";
 import { EventTable, type ScanSnapshot } from "../../../src/store/event-table.ts";
 import type { EventList, EventRecord } from "../../../src/store/schema.ts";
@@ -307,6 +309,37 @@ describe("the actors behind a funnel, read from the columns, are the general sca
   for (const [name, compute] of cases) it(name, () => equalsGeneralScan(compute, CORRELATION[0]![1], /"key":[1-9]/));
 });
 
+/**
+ * A distinct id without a person is an actor of its own, listed only in `missing_persons`: each engine numbers such
+ * actors its own way (negative keys), so they are compared as one kind, in their places in the list.
+ */
+const withoutPersonKeys = (rows: { key: unknown; value: unknown }[]) => rows.map((row) => (typeof row.key === "number" && row.key < 0 ? { ...row, key: "no person" } : row));
+
+const TREND_ACTORS: [string, Record<string, unknown>, Record<string, unknown>][] = [
+  ["the events of a 60-day total", { events: [{ id: "$pageview" }], ...last60 }, { entity_order: 0 }],
+  ["the daily actives of one day", { events: [{ id: "$pageview", math: "dau" }], date_from: "2025-05-20", date_to: "2025-05-20" }, { entity_order: 0 }],
+  ["a filtered series' events by week", { events: [{ id: "$pageview", properties: [chromeOrPro] }], date_from: "-60d", interval: "week", filter_test_accounts: true }, { entity_order: 0 }],
+  ["a browser's events", { events: [{ id: "$pageview" }], breakdown: "$browser", breakdown_type: "event", ...last60 }, { entity_order: 0, breakdown_value: "Chrome" }],
+  ["the events of the other browsers", { events: [{ id: "$pageview" }], breakdown: "$browser", breakdown_type: "event", breakdown_limit: 2, ...last60 }, { entity_order: 0, breakdown_value: "$$_posthog_breakdown_other_$$" }],
+  ["the events without a plan", { events: [{ id: null, type: "events" }], breakdown: "plan", breakdown_type: "event", ...last60 }, { entity_order: 0, breakdown_value: "$$_posthog_breakdown_null_$$" }],
+  ["every row but the hidden other", { events: [{ id: "$pageview" }], breakdown: "$browser", breakdown_type: "event", breakdown_limit: 2, breakdown_hide_other_aggregation: true, ...last60 }, { entity_order: 0 }],
+  ["a person property's value", { events: [{ id: "$pageview" }], breakdown: "plan", breakdown_type: "person", ...last60 }, { entity_order: 0, breakdown_value: "pro" }],
+];
+
+describe("the actors behind a trend, read from the columns, are the general scan's", () => {
+  for (const [name, filter, point] of TREND_ACTORS) {
+    it(name, () => {
+      const table = store.analysisData.events("1");
+      const records: EventList = [...table].map((row) => row.toJSON());
+      const before = parallelScanStats().partitioned;
+      const fromColumns = trendActors(table, filter, analysisContextOf(store, NOW, table), point);
+      expect(parallelScanStats().partitioned).toBeGreaterThan(before);
+      expect(fromColumns.filter((row) => typeof row.key === "number" && row.key > 0).length).toBeGreaterThan(0);
+      expect(withoutPersonKeys(fromColumns)).toEqual(withoutPersonKeys(trendActors(records, filter, analysisContextOf(store, NOW, records), point)));
+    });
+  }
+});
+
 describe("an analysis for a request", () => {
   const cases: [AnalysisKind, Record<string, unknown>][] = [
     ["TRENDS", { events: [{ id: "$pageview" }, { id: "signed_up", math: "dau" }], breakdown: "$browser", breakdown_type: "event", ...last60 }],
@@ -330,17 +363,24 @@ describe("an analysis for a request", () => {
     });
   }
 
-  it("leaves every scan of a funnel's actors to the workers, with the same actors", async () => {
-    const service = createAnalysisService(store, createClock(NOW.getTime()));
-    const project = store.projects.get("1")!;
-    const { workerChunks, mainChunks } = parallelScanStats();
-    const pkg = await service.actorsAsync(project, "FUNNELS", threeSteps, { funnel_step: 2 });
-    expect(parallelScanStats().workerChunks).toBeGreaterThan(workerChunks);
-    expect(parallelScanStats().mainChunks).toBe(mainChunks);
-    expect(pkg.is_cached).toBe(false);
-    expect(pkg.actors.length).toBeGreaterThan(0);
-    expect(pkg.actors).toEqual(createAnalysisService(store, createClock(NOW.getTime())).actors(project, "FUNNELS", threeSteps, { funnel_step: 2 }).actors);
-  });
+  const actorCases: [ActorsKind, Record<string, unknown>, Record<string, unknown>][] = [
+    ["FUNNELS", threeSteps, { funnel_step: 2 }],
+    ["TRENDS", TREND_ACTORS[4]![1], TREND_ACTORS[4]![2]],
+    ["TRENDS", TREND_ACTORS[1]![1], TREND_ACTORS[1]![2]],
+  ];
+  for (const [kind, filter, point] of actorCases) {
+    it(`leaves every scan of ${kind === "FUNNELS" ? "a funnel" : "a trend"}'s actors to the workers, with the same actors (${JSON.stringify(point)})`, async () => {
+      const service = createAnalysisService(store, createClock(NOW.getTime()));
+      const project = store.projects.get("1")!;
+      const { workerChunks, mainChunks } = parallelScanStats();
+      const pkg = await service.actorsAsync(project, kind, filter, point);
+      expect(parallelScanStats().workerChunks).toBeGreaterThan(workerChunks);
+      expect(parallelScanStats().mainChunks).toBe(mainChunks);
+      expect(pkg.is_cached).toBe(false);
+      expect(pkg.actors.length).toBeGreaterThan(0);
+      expect(pkg.actors).toEqual(createAnalysisService(store, createClock(NOW.getTime())).actors(project, kind, filter, point).actors);
+    });
+  }
 });
 
 /**
