@@ -8,7 +8,7 @@ import { countRows, type CountJob, type CountResult, type KernelFilter } from ".
 import { funnelChunkRows, funnelPart, type FunnelColumns, type FunnelPartJob, type FunnelRowsJob, type PartBest } from "../../src/analyses/funnels/partition.ts";
 import { correlateRows, type CorrelationColumns, type CorrelationJob } from "../../src/analyses/correlation/partition.ts";
 import { firstSeenRows, type FirstSeenColumns, type FirstSeenJob } from "../../src/analyses/shared/first-seen-rows.ts";
-import { pathsChunkRows, pathsPart, type PathsChunkRows, type PathsColumns, type PathsPartJob, type PathsRowsJob } from "../../src/analyses/paths/partition.ts";
+import { newItemCodes, pathsChunkRows, pathsItemRows, pathsPart, type PathsChunkRows, type PathsColumns, type PathsItemsJob, type PathsPartJob, type PathsRowsJob } from "../../src/analyses/paths/partition.ts";
 import { newSummaryTally, summaryRows, type SummaryColumns, type SummaryJob } from "../../src/store/event-summary.ts";
 import { projectFile } from "../../src/util/project-files.ts";
 
@@ -183,14 +183,22 @@ it("finds when each distinct id first did an event as the main thread does", { t
 
 it("tallies path edges as the main thread does", { timeout: 30_000 }, async () => {
   while (Atomics.load(signal, 1) !== 1) await new Promise((r) => setTimeout(r, 10));
-  const item = shared((b) => new Int32Array(b), Array.from({ length: ROWS }, (_, i) => (i % 4 === 3 ? -1 : i % 3)));
-  const pathCols: PathsColumns = { ts: cols.ts, did: cols.did, slotOfDid, partOfDid, item };
-  // Pass 1 on the worker: the rows with an item, by part, as the main thread finds them.
-  const rowsJob: PathsRowsJob = { start: 0, parts: 2 };
+  // Pass 0 on the worker: name a's item is its URL (value 0 at position 0 of shape 0), name b's its name, others none.
+  const itemsJob: PathsItemsJob = { detailOf: shared((b) => new Uint8Array(b), [1, 0, 0]), urlPos: shared((b) => new Int32Array(b), [0]), screenPos: shared((b) => new Int32Array(b), [-1]), itemOfName: shared((b) => new Int32Array(b), [-1, 1, -1]), filter: null, slots: 2 };
+  const coded = await run("pathsItems", cols, itemsJob, 2);
+  const expectedCodes = newItemCodes(itemsJob);
+  pathsItemRows(cols, itemsJob, 0, ROWS / 2, expectedCodes);
+  pathsItemRows(cols, itemsJob, ROWS / 2, ROWS, expectedCodes);
+  expect(coded.reply.result).toEqual(expectedCodes);
+  expect(Array.from(expectedCodes.used)).toEqual([1, 0]);
+  // Pass 1 on the worker: the rows with an item, by part, as the main thread finds them (the URL's item is 0).
+  const pathCols: PathsColumns = { ts: cols.ts, did: cols.did, slotOfDid, partOfDid };
+  const rowsJob: PathsRowsJob = { parts: 2, codes: expectedCodes.chunks.map((c) => c.codes), itemOfDetail: shared((b) => new Int32Array(b), [0, -1]) };
   const found = await run("pathsRows", pathCols, rowsJob, 2);
   const chunks = found.reply.result as PathsChunkRows[];
   expect(chunks).toEqual([pathsChunkRows(pathCols, rowsJob, 0, ROWS / 2, 0), pathsChunkRows(pathCols, rowsJob, ROWS / 2, ROWS, 1)]);
-  const job: PathsPartJob = { start: 0, chunks, parts: 2, actors: 4, sessionGapMs: 30 * 60_000, cut: { start: undefined, end: undefined, stepLimit: 5, ellipsis: 3 } };
+  expect(new Set(chunks.flatMap((c) => Array.from(c.items)))).toEqual(new Set([0, 1]));
+  const job: PathsPartJob = { chunks, parts: 2, actors: 4, sessionGapMs: 30 * 60_000, cut: { start: undefined, end: undefined, stepLimit: 5, ellipsis: 3 } };
   const { reply, taken } = await run("paths", pathCols, job, 2);
   expect(taken).toBe(2);
   const expected = [pathsPart(pathCols, job, 0), pathsPart(pathCols, job, 1)];

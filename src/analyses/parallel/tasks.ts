@@ -1,7 +1,7 @@
 import { funnelChunkRows, funnelPart, type ChunkRows, type FunnelColumns, type FunnelPartJob, type FunnelRowsJob, type PartResult } from "../funnels/partition.ts";
 import { correlateRows, type CorrelationColumns, type CorrelationJob } from "../correlation/partition.ts";
 import { firstSeenRows, type FirstSeenColumns, type FirstSeenJob } from "../shared/first-seen-rows.ts";
-import { pathsChunkRows, pathsPart, type PartEdges, type PathsChunkRows, type PathsColumns, type PathsPartJob, type PathsRowsJob } from "../paths/partition.ts";
+import { newItemCodes, pathsChunkRows, pathsItemRows, pathsPart, type PartEdges, type PathsChunkRows, type PathsColumns, type PathsItemCodes, type PathsItemsColumns, type PathsItemsJob, type PathsPartJob, type PathsRowsJob } from "../paths/partition.ts";
 import { newSummaryTally, summaryRows, type SummaryColumns, type SummaryJob, type SummaryTally } from "../../store/event-summary.ts";
 import { countChunks, type ChunkClaim, type CountJob, type CountResult, type KernelColumns } from "./count-kernel.ts";
 
@@ -49,6 +49,9 @@ export const funnelRowChunks = listTask<FunnelColumns, FunnelRowsJob, ChunkRows>
 /** The funnel's parts of the actors (pass 2): counted attempts or trends tallies. */
 export const funnelParts = listTask<FunnelColumns, FunnelPartJob, PartResult>(partCount, (cols, job, k) => funnelPart(cols, job, k));
 
+/** The paths' row items (pass 0): each thread's chunks' codes and the detail values they use. */
+export const pathsItemChunks = tallyTask<PathsItemsColumns, PathsItemsJob, PathsItemCodes>(newItemCodes, pathsItemRows);
+
 /** The paths' row chunks (pass 1): each chunk's rows with an item by part, put in chunk order by the caller. */
 export const pathsRowChunks = listTask<PathsColumns, PathsRowsJob, PathsChunkRows>(chunkCount, (cols, job, k, claim) => pathsChunkRows(cols, job, claim.chunks[2 * k]!, claim.chunks[2 * k + 1]!, k));
 
@@ -68,6 +71,7 @@ export const TASKS = {
   count: countChunks as TaskRun<KernelColumns, CountJob, CountResult>,
   funnelRows: funnelRowChunks,
   funnel: funnelParts,
+  pathsItems: pathsItemChunks,
   pathsRows: pathsRowChunks,
   paths: pathsParts,
   correlate: correlateChunks,

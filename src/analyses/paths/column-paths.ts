@@ -8,10 +8,10 @@ import { indexRange } from "../shared/scan.ts";
 import type { ScanSnapshot } from "../../store/event-table.ts";
 import type { PathsSpec } from "./filter.ts";
 import { scanThreads, startRowTask, startTask } from "../parallel/pool.ts";
-import { passes, type KernelFilter } from "../parallel/count-kernel.ts";
+import type { KernelFilter } from "../parallel/count-kernel.ts";
 import { kernelFilterOf } from "../shared/column-filter.ts";
 import { itemOf } from "./items.ts";
-import { mergePartEdges, type PartEdges, type PathsChunkRows, type PathsColumns, type PathsPartJob, type PathsRowsJob } from "./partition.ts";
+import { mergePartEdges, SCREEN_DETAIL, URL_DETAIL, type PartEdges, type PathsChunkRows, type PathsColumns, type PathsItemCodes, type PathsItemsColumns, type PathsItemsJob, type PathsPartJob, type PathsRowsJob } from "./partition.ts";
 
 /** An edge between two path nodes, with the paths using it and the sum of their times between the two, in ms. */
 export interface EdgeTally {
@@ -38,17 +38,17 @@ export function columnEdges(events: EventList, spec: PathsSpec, window: QueryWin
   const table = actorTableOf(ctx, events, snap.distinctIds);
   const filter = global === ALWAYS ? null : kernelFilterOf(global, { events, shapes: snap.shapes, actors: () => table, maxValues: end - start });
   if (filter === undefined) return undefined;
-  const { item, names } = rowItems(events, snap, spec, start, end, filter);
+  const { codes, itemOfDetail, names } = rowItems(events, snap, spec, start, end, filter);
   const idOf = (point: string | undefined) => (point === undefined ? undefined : Math.max(-2, names.indexOf(point)));
   const cut = { start: idOf(spec.startPoint), end: idOf(spec.endPoint), stepLimit: spec.stepLimit, ellipsis: names.length };
   const threads = scanThreads(end - start);
   const parts = threads === 1 ? 1 : threads * PARTS_PER_THREAD;
-  const cols: PathsColumns = { ts: snap.ts, did: snap.did, slotOfDid: table.slotOfDid, partOfDid: partOfDid(table, parts), item };
-  const chunks = startRowTask<PathsColumns, PathsRowsJob, PathsChunkRows[]>("pathsRows", cols, { start, parts }, start, end)
+  const cols: PathsColumns = { ts: snap.ts, did: snap.did, slotOfDid: table.slotOfDid, partOfDid: partOfDid(table, parts) };
+  const chunks = startRowTask<PathsColumns, PathsRowsJob, PathsChunkRows[]>("pathsRows", cols, { parts, codes, itemOfDetail }, start, end)
     .finish()
     .flat()
     .sort((a, b) => a.chunk - b.chunk);
-  const job: PathsPartJob = { start, chunks, parts, actors: table.actors.length, sessionGapMs, cut };
+  const job: PathsPartJob = { chunks, parts, actors: table.actors.length, sessionGapMs, cut };
   const edges = startTask<PathsColumns, PathsPartJob, PartEdges[]>("paths", cols, job, parts, end - start).finish();
   const span = names.length + 1;
   const itemName = (id: number) => (id === names.length ? "..." : names[id]!);
@@ -61,65 +61,47 @@ export function columnEdges(events: EventList, spec: PathsSpec, window: QueryWin
   });
 }
 
-/** `a` copied into a larger array (at least `length`), the new places -2. */
-function grownFilled(a: Int32Array, length: number): Int32Array {
-  const next = new Int32Array(Math.max(length, a.length * 2)).fill(-2);
-  next.set(a);
-  return next;
-}
-
-/** Detail property read for an event name: 1 the URL of a pageview, 2 the screen name of a screen, 0 none. */
-const URL_DETAIL = 1;
-const SCREEN_DETAIL = 2;
-
 /**
- * Each row's item id (-1: no item) over [start, end), and the items by id: itemOf runs once per event name and
- * detail value id, not once per row.
+ * Pass 0 over [start, end), and the items by id. Which item a row stands for follows from its event name and, for
+ * page views and screens, one detail value: the workers read the rows (pathsItems), and itemOf runs here once per
+ * event name and once per detail value the rows use, never once per row. Pass 1 resolves the codes with
+ * `itemOfDetail`.
  */
-function rowItems(events: SnapshotColumns, snap: ScanSnapshot, spec: PathsSpec, start: number, end: number, filter: KernelFilter | null): { item: Int32Array; names: string[] } {
+function rowItems(events: SnapshotColumns, snap: ScanSnapshot, spec: PathsSpec, start: number, end: number, filter: KernelFilter | null): { codes: Int32Array[]; itemOfDetail: Int32Array; names: string[] } {
   const wants = (type: string) => spec.eventTypes.length === 0 || spec.eventTypes.includes(type);
-  const detailOf = new Uint8Array(snap.names);
+  const detailOf = new Uint8Array(new SharedArrayBuffer(Math.max(1, snap.names)));
   for (let n = 0; n < snap.names; n++) {
     const name = events.nameOfId(n);
     detailOf[n] = name === "$pageview" && wants("$pageview") ? URL_DETAIL : name === "$screen" && wants("$screen") ? SCREEN_DETAIL : 0;
   }
-  const urlPos = events.keyPositions("$current_url").slice(0, snap.shapes);
-  const screenPos = events.keyPositions("$screen_name").slice(0, snap.shapes);
   const names: string[] = [];
   const idOfItem = new Map<string, number>();
-  const idOf = (nameId: number, valueId: number): number => {
-    const name = events.nameOfId(nameId);
-    const detailKey = detailOf[nameId] === URL_DETAIL ? "$current_url" : "$screen_name";
-    const event = { event: name, properties: valueId < 0 ? {} : { [detailKey]: events.valueOfId(valueId) } } as EventRecord;
+  const idOf = (event: EventRecord): number => {
     const text = itemOf(event, spec);
     if (text === undefined) return -1;
     const id = idOfItem.get(text) ?? names.push(text) - 1;
     idOfItem.set(text, id);
     return id;
   };
-  // Item ids found so far (-2: not yet): per name id for rows without a detail value, per detail value id for the
-  // page views' URLs and the screens' names (one name each), grown as larger value ids come.
-  const byName = new Int32Array(snap.names).fill(-2);
-  const byValue: Int32Array[] = [new Int32Array(0), new Int32Array(1024).fill(-2), new Int32Array(1024).fill(-2)];
-  const { name, shape, voff, vals } = snap;
-  const item = new Int32Array(new SharedArrayBuffer(4 * Math.max(1, end - start)));
-  for (let i = start; i < end; i++) {
-    const n = name[i]!;
-    const detail = detailOf[n]!;
-    const pos = detail === URL_DETAIL ? urlPos[shape[i]!]! : detail === SCREEN_DETAIL ? screenPos[shape[i]!]! : -1;
-    let id: number;
-    if (pos < 0) {
-      id = byName[n]!;
-      if (id === -2) id = byName[n] = idOf(n, -1);
-    } else {
-      const v = vals[voff[i]! + pos]!;
-      let known = byValue[detail]!;
-      if (v >= known.length) known = byValue[detail] = grownFilled(known, v + 1);
-      id = known[v]!;
-      if (id === -2) id = known[v] = idOf(n, v);
-    }
-    // A row the paths' own filter drops is no item, as if it were not there.
-    item[i - start] = id >= 0 && filter !== null && !passes(filter, snap, i) ? -1 : id;
+  const itemOfName = sharedInts(snap.names);
+  for (let n = 0; n < snap.names; n++) itemOfName[n] = idOf({ event: events.nameOfId(n), properties: {} } as EventRecord);
+  const slots = 2 * events.valueCount();
+  const cols: PathsItemsColumns = { name: snap.name, did: snap.did, shape: snap.shape, voff: snap.voff, vals: snap.vals };
+  const job: PathsItemsJob = { detailOf, urlPos: positions(events, snap, "$current_url"), screenPos: positions(events, snap, "$screen_name"), itemOfName, filter, slots };
+  const threads = startRowTask<PathsItemsColumns, PathsItemsJob, PathsItemCodes>("pathsItems", cols, job, start, end).finish();
+  const itemOfDetail = sharedInts(slots);
+  const made = new Uint8Array(slots);
+  for (const { used } of threads) {
+    used.forEach((isUsed, slot) => {
+      if (!isUsed || made[slot]) return;
+      made[slot] = 1;
+      const [event, key] = slot % 2 === URL_DETAIL - 1 ? ["$pageview", "$current_url"] : ["$screen", "$screen_name"];
+      itemOfDetail[slot] = idOf({ event, properties: { [key]: events.valueOfId(slot >> 1) } } as EventRecord);
+    });
   }
-  return { item, names };
+  const chunks = threads.flatMap((t) => t.chunks).sort((a, b) => a.from - b.from);
+  return { codes: chunks.map((c) => c.codes), itemOfDetail, names };
 }
+
+const sharedInts = (length: number): Int32Array => new Int32Array(new SharedArrayBuffer(4 * Math.max(1, length)));
+const positions = (events: SnapshotColumns, snap: ScanSnapshot, key: string): Int32Array => events.keyPositions(key).slice(0, snap.shapes);

@@ -1,3 +1,4 @@
+import { passes, type KernelColumns, type KernelFilter } from "../parallel/count-kernel.ts";
 import { cutPath, type PathCut } from "./items.ts";
 
 /**
@@ -11,27 +12,87 @@ export interface PathsColumns {
   slotOfDid: Int32Array;
   /** The part of each distinct id's actor (../shared/actor-table.ts). */
   partOfDid: Uint8Array;
-  /** Item id of each row of [start, end), at index row − start; −1: the row is no path item. */
-  item: Int32Array;
+}
+
+/**
+ * Pass 0 over row chunks: each row's item where its event name alone decides it, else which detail value (a page
+ * view's URL, a screen's name) decides it, that value marked as used. Items follow from strings, which the main
+ * thread alone holds: it makes the items of the values marked (a few thousand URLs), not of millions of rows.
+ */
+export type PathsItemsColumns = Pick<KernelColumns, "name" | "did" | "shape" | "voff" | "vals">;
+
+export interface PathsItemsJob {
+  /** Per event name id: 1 a page view's URL is its item's detail, 2 a screen's name, 0 the name alone. */
+  detailOf: Uint8Array;
+  /** Per shape, where the URL and the screen name sit in its key list (−1: absent). */
+  urlPos: Int32Array;
+  screenPos: Int32Array;
+  /** Per event name id, the item of a row without a detail value (−1: none). */
+  itemOfName: Int32Array;
+  /** The paths' own filter: a row it drops is no item. */
+  filter: KernelFilter | null;
+  /** Detail slots there are (2 · the values in the dictionary). */
+  slots: number;
+}
+
+/** What one thread's chunks of pass 0 found: per chunk (by its first row) each row's code, and the slots used. */
+export interface PathsItemCodes {
+  /** Per chunk: its first row, and per row the item (≥ 0), none (−1), or −2 − the detail slot its item waits on. */
+  chunks: { from: number; codes: Int32Array }[];
+  /** 1 at each detail slot a row reads. */
+  used: Uint8Array;
+}
+
+/** Kinds of detail a row's item reads (PathsItemsJob.detailOf). */
+export const URL_DETAIL = 1;
+export const SCREEN_DETAIL = 2;
+
+/** The detail slot of a value id read as a URL or a screen name. */
+export const detailSlot = (valueId: number, detail: number): number => 2 * valueId + detail - 1;
+
+export const newItemCodes = (job: PathsItemsJob): PathsItemCodes => ({ chunks: [], used: new Uint8Array(new SharedArrayBuffer(Math.max(1, job.slots))) });
+
+/** Pass 0 over the rows [from, to) into this thread's codes. */
+export function pathsItemRows(cols: PathsItemsColumns, job: PathsItemsJob, from: number, to: number, into: PathsItemCodes): void {
+  const { name, shape, voff, vals } = cols;
+  const codes = new Int32Array(new SharedArrayBuffer(4 * Math.max(1, to - from)));
+  for (let i = from; i < to; i++) {
+    const n = name[i]!;
+    const detail = job.detailOf[n]!;
+    const pos = detail === URL_DETAIL ? job.urlPos[shape[i]!]! : detail === SCREEN_DETAIL ? job.screenPos[shape[i]!]! : -1;
+    let code = job.itemOfName[n]!;
+    if (pos >= 0) {
+      const slot = detailSlot(vals[voff[i]! + pos]!, detail);
+      into.used[slot] = 1;
+      code = -2 - slot;
+    }
+    codes[i - from] = code !== -1 && job.filter !== null && !passes(job.filter, cols, i) ? -1 : code;
+  }
+  into.chunks.push({ from, codes });
 }
 
 /** Pass 1 over row chunks: each chunk's rows with an item, grouped by the part of their person. */
 export interface PathsRowsJob {
-  /** The first row of the range: `item` is indexed from it. */
-  start: number;
   parts: number;
+  /** Pass 0's codes of each chunk, in chunk order. */
+  codes: Int32Array[];
+  /** The item of each detail slot pass 0 marked (detailSlot). */
+  itemOfDetail: Int32Array;
 }
 
-/** One chunk's rows with an item, part after part (part p's at [offsets[p], offsets[p + 1]), in time order); shared memory. */
+/**
+ * One chunk's rows with an item, part after part (part p's at [offsets[p], offsets[p + 1]), in time order), and
+ * each one's item; shared memory.
+ */
 export interface PathsChunkRows {
   chunk: number;
   offsets: Int32Array;
   rows: Int32Array;
+  items: Int32Array;
 }
 
 /** Pass 2 over the parts of the persons, each reading only its own rows of every chunk. */
 export interface PathsPartJob {
-  start: number;
   /** Pass 1's chunks, in chunk (time) order. */
   chunks: PathsChunkRows[];
   parts: number;
@@ -49,7 +110,7 @@ export interface PartEdges {
 }
 
 export function pathsPart(cols: PathsColumns, job: PathsPartJob, part: number): PartEdges {
-  const { offsets, row } = rowsOfPart(cols, job, part);
+  const { offsets, row, item } = rowsOfPart(cols, job, part);
   const span = job.cut.ellipsis + 1;
   const tally = new Map<number, { value: number; total: number }>();
   const count = (items: number[], times: number[]) => {
@@ -71,13 +132,12 @@ export function pathsPart(cols: PathsColumns, job: PathsPartJob, part: number): 
   for (let a = 0; a + 1 < offsets.length; a++) {
     items.length = times.length = 0;
     for (let k = offsets[a]!; k < offsets[a + 1]!; k++) {
-      const i = row[k]!;
-      const t = cols.ts[i]!;
+      const t = cols.ts[row[k]!]!;
       if (times.length > 0 && t - times[times.length - 1]! >= job.sessionGapMs) {
         emit(items, times);
         items.length = times.length = 0;
       }
-      items.push(cols.item[i - job.start]!);
+      items.push(item[k]!);
       times.push(t);
     }
     if (times.length > 0) emit(items, times);
@@ -88,18 +148,30 @@ export function pathsPart(cols: PathsColumns, job: PathsPartJob, part: number): 
 
 /** Pass 1: the rows [from, to) with an item, grouped by the part of their person (one read counts, one places). */
 export function pathsChunkRows(cols: PathsColumns, job: PathsRowsJob, from: number, to: number, chunk: number): PathsChunkRows {
-  const { parts, start } = job;
+  const { parts, itemOfDetail } = job;
+  const codes = job.codes[chunk]!;
+  const itemAt = (i: number): number => {
+    const code = codes[i - from]!;
+    return code <= -2 ? itemOfDetail[-2 - code]! : code;
+  };
   const offsets = new Int32Array(parts + 1);
-  for (let i = from; i < to; i++) if (cols.item[i - start]! >= 0) offsets[cols.partOfDid[cols.did[i]!]! + 1]!++;
+  for (let i = from; i < to; i++) if (itemAt(i) >= 0) offsets[cols.partOfDid[cols.did[i]!]! + 1]!++;
   for (let p = 0; p < parts; p++) offsets[p + 1]! += offsets[p]!;
   const rows = new Int32Array(new SharedArrayBuffer(4 * Math.max(1, offsets[parts]!)));
+  const items = new Int32Array(new SharedArrayBuffer(4 * Math.max(1, offsets[parts]!)));
   const fill = offsets.slice(0, parts);
-  for (let i = from; i < to; i++) if (cols.item[i - start]! >= 0) rows[fill[cols.partOfDid[cols.did[i]!]!]!++] = i;
-  return { chunk, offsets, rows };
+  for (let i = from; i < to; i++) {
+    const item = itemAt(i);
+    if (item < 0) continue;
+    const at = fill[cols.partOfDid[cols.did[i]!]!]!++;
+    rows[at] = i;
+    items[at] = item;
+  }
+  return { chunk, offsets, rows, items };
 }
 
-/** The part's rows, grouped by person (stable: chunks come in time order, so each person's rows stay in it). */
-function rowsOfPart(cols: PathsColumns, job: PathsPartJob, part: number): { offsets: Int32Array; row: Int32Array } {
+/** The part's rows and their items, grouped by person (stable: chunks come in time order, so each person's rows stay in it). */
+function rowsOfPart(cols: PathsColumns, job: PathsPartJob, part: number): { offsets: Int32Array; row: Int32Array; item: Int32Array } {
   const { parts } = job;
   const locals = Math.ceil(Math.max(0, job.actors - part) / parts);
   const offsets = new Int32Array(locals + 1);
@@ -108,8 +180,15 @@ function rowsOfPart(cols: PathsColumns, job: PathsPartJob, part: number): { offs
   for (let a = 0; a < locals; a++) offsets[a + 1]! += offsets[a]!;
   const fill = offsets.slice(0, locals);
   const row = new Int32Array(offsets[locals]!);
-  for (const { offsets: at, rows } of job.chunks) for (let k = at[part]!; k < at[part + 1]!; k++) row[fill[localOf(rows[k]!)]!++] = rows[k]!;
-  return { offsets, row };
+  const item = new Int32Array(offsets[locals]!);
+  for (const { offsets: at, rows, items } of job.chunks) {
+    for (let k = at[part]!; k < at[part + 1]!; k++) {
+      const j = fill[localOf(rows[k]!)]!++;
+      row[j] = rows[k]!;
+      item[j] = items[k]!;
+    }
+  }
+  return { offsets, row, item };
 }
 
 /** The parts' edge tallies summed, by key. */
