@@ -90,14 +90,12 @@ function rowItems(events: SnapshotColumns, snap: ScanSnapshot, spec: PathsSpec, 
   const job: PathsItemsJob = { detailOf, urlPos: positions(events, snap, "$current_url"), screenPos: positions(events, snap, "$screen_name"), itemOfName, filter, slots };
   const threads = startRowTask<PathsItemsColumns, PathsItemsJob, PathsItemCodes>("pathsItems", cols, job, start, end).finish();
   const itemOfDetail = sharedInts(slots);
-  const made = new Uint8Array(slots);
-  for (const { used } of threads) {
-    used.forEach((isUsed, slot) => {
-      if (!isUsed || made[slot]) return;
-      made[slot] = 1;
-      const [event, key] = slot % 2 === URL_DETAIL - 1 ? ["$pageview", "$current_url"] : ["$screen", "$screen_name"];
-      itemOfDetail[slot] = idOf({ event, properties: { [key]: events.valueOfId(slot >> 1) } } as EventRecord);
-    });
+  const made = new Set<number>();
+  for (const slot of threads.flatMap((t) => t.slots)) {
+    if (made.has(slot)) continue;
+    made.add(slot);
+    const [event, key] = slot % 2 === URL_DETAIL - 1 ? ["$pageview", "$current_url"] : ["$screen", "$screen_name"];
+    itemOfDetail[slot] = idOf({ event, properties: { [key]: events.valueOfId(slot >> 1) } } as EventRecord);
   }
   const chunks = threads.flatMap((t) => t.chunks).sort((a, b) => a.from - b.from);
   return { codes: chunks.map((c) => c.codes), itemOfDetail, names };

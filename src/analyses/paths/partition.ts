@@ -39,8 +39,10 @@ export interface PathsItemsJob {
 export interface PathsItemCodes {
   /** Per chunk: its first row, and per row the item (≥ 0), none (−1), or −2 − the detail slot its item waits on. */
   chunks: { from: number; codes: Int32Array }[];
-  /** 1 at each detail slot a row reads. */
-  used: Uint8Array;
+  /** The detail slots the rows read, once each. */
+  slots: number[];
+  /** 1 at each slot in `slots` (shared memory: the answer carries it back without a copy). */
+  seen: Uint8Array;
 }
 
 /** Kinds of detail a row's item reads (PathsItemsJob.detailOf). */
@@ -50,7 +52,7 @@ export const SCREEN_DETAIL = 2;
 /** The detail slot of a value id read as a URL or a screen name. */
 export const detailSlot = (valueId: number, detail: number): number => 2 * valueId + detail - 1;
 
-export const newItemCodes = (job: PathsItemsJob): PathsItemCodes => ({ chunks: [], used: new Uint8Array(new SharedArrayBuffer(Math.max(1, job.slots))) });
+export const newItemCodes = (job: PathsItemsJob): PathsItemCodes => ({ chunks: [], slots: [], seen: new Uint8Array(new SharedArrayBuffer(Math.max(1, job.slots))) });
 
 /** Pass 0 over the rows [from, to) into this thread's codes. */
 export function pathsItemRows(cols: PathsItemsColumns, job: PathsItemsJob, from: number, to: number, into: PathsItemCodes): void {
@@ -63,7 +65,10 @@ export function pathsItemRows(cols: PathsItemsColumns, job: PathsItemsJob, from:
     let code = job.itemOfName[n]!;
     if (pos >= 0) {
       const slot = detailSlot(vals[voff[i]! + pos]!, detail);
-      into.used[slot] = 1;
+      if (into.seen[slot] === 0) {
+        into.seen[slot] = 1;
+        into.slots.push(slot);
+      }
       code = -2 - slot;
     }
     codes[i - from] = code !== -1 && job.filter !== null && !passes(job.filter, cols, i) ? -1 : code;
