@@ -22,7 +22,7 @@ const LISTS: Record<string, (k: number) => [string, Record<string, unknown>]> = 
   stickiness: (k) => ["persons/stickiness", { events: pageview, insight: "STICKINESS", date_from: `-${30 - k}d`, stickiness_days: 2 }],
   lifecycle: (k) => ["persons/lifecycle", { events: pageview, insight: "LIFECYCLE", date_from: `-${30 - k}d`, target_date: "2024-05-20", lifecycle_type: "returning" }],
   retention: (k) => ["persons/retention", { period: "Day", total_intervals: 14 - k, selected_interval: 0 }],
-  paths: (k) => ["persons/path", { include_event_types: ["$pageview"], date_from: `-${30 - k}d`, path_start_key: "1_/", path_end_key: "2_/pricing" }],
+  paths: (k) => ["persons/path", { include_event_types: ["$pageview"], date_from: `-${30 - k}d`, path_start_key: "1_https://app.example.com/dashboard", path_end_key: "2_https://app.example.com/settings" }],
 };
 
 export async function benchActorLists(events: number, runs: number) {

@@ -101,6 +101,19 @@ describe("actor lists compute off the event loop", () => {
     expectOffMain(scans);
   });
 
+  it("the persons behind a paths edge (/persons/path/): their paths through it add up to its value", async () => {
+    const filter = { include_event_types: ["$pageview"], date_from: "-30d" };
+    const edge = (await call("POST", `${P}/insights/path/`, filter)).body.result[0];
+    const point = { ...filter, path_start_key: edge.source, path_end_key: edge.target };
+    const query = Object.entries(point).map(([k, v]) => `${k}=${typeof v === "string" ? encodeURIComponent(v) : json(v)}`).join("&");
+    const scans = await scansOf(() => call("GET", `${P}/persons/path/?${query}`));
+    expect(scans.answer.status).toBe(200);
+    const people = scans.answer.body.results[0].people as { value_at_data_point: number }[];
+    expect([scans.answer.body.next, scans.answer.body.missing_persons]).toEqual([null, 0]);
+    expect(people.reduce((sum, p) => sum + p.value_at_data_point, 0)).toBe(edge.value);
+    expectOffMain(scans);
+  });
+
   it("the persons behind a correlation row (/persons/funnel/correlation/, the row's success_people_url)", async () => {
     const correlation = (await call("POST", `${P}/insights/funnel/correlation/`, { events: signupFunnel, date_from: "-30d" })).body.result;
     const row = correlation.events.find((r: { success_count: number }) => r.success_count > 0);

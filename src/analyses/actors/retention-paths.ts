@@ -1,10 +1,12 @@
 import { reject } from "../errors.ts";
 import type { EventList } from "../../store/schema.ts";
-import { nodeOf, pathsOf, type Path } from "../paths/index.ts";
+import { pathActorShares } from "../paths/index.ts";
+import { readPathsFilter } from "../paths/filter.ts";
+import { pathNodeOf, type PathNode, type PathPoint } from "../paths/items.ts";
 import { inCell, retentionActivity } from "../retention/index.ts";
 import type { AnalysisContext } from "../shared/context.ts";
 import { readNumber, readString, type Loose } from "../shared/filter-read.ts";
-import { actorRows, asGroups, onceEach, type ActorKey, type ActorRow } from "./types.ts";
+import { actorRows, asGroups, onceEach, type ActorRow } from "./types.ts";
 import { sameValue, type DataPoint } from "./point.ts";
 
 /** The actors of retention cohort selected_interval (0-based, default 0), of breakdown_value when given. */
@@ -29,25 +31,15 @@ export function retentionActors(events: EventList, filter: Loose, ctx: AnalysisC
  * the actor's number of such paths: summed over the actors it is the edge's value.
  */
 export function pathActors(events: EventList, filter: Loose, ctx: AnalysisContext, point: DataPoint): ActorRow[] {
-  const { spec, paths } = pathsOf(events, filter, ctx);
-  const start = readString(point, "path_start_key");
-  const end = readString(point, "path_end_key");
-  const dropoff = readString(point, "path_dropoff_key");
-  const shares = new Map<ActorKey, number>();
-  for (const path of paths) {
-    const n = dropoff !== undefined ? (nodeOf(path, path.items.length - 1) === dropoff ? 1 : 0) : matchingNodes(path, start, end);
-    if (n > 0) shares.set(path.actor, (shares.get(path.actor) ?? 0) + n);
-  }
-  return asGroups(actorRows(shares), spec.groupIndex);
+  return asGroups(actorRows(pathActorShares(events, filter, ctx, pathPointOf(point))), readPathsFilter(filter).groupIndex);
 }
 
-/** PostHog's rows per path node: `last_path_key = start` and/or `path_key = end`; every node when neither is given. */
-function matchingNodes(path: Path, start: string | undefined, end: string | undefined): number {
-  let n = 0;
-  for (let k = 0; k < path.items.length; k++) {
-    if (start !== undefined && (k === 0 || nodeOf(path, k - 1) !== start)) continue;
-    if (end !== undefined && nodeOf(path, k) !== end) continue;
-    n++;
-  }
-  return n;
+/** The point's nodes: each key given, parsed. */
+function pathPointOf(point: DataPoint): PathPoint<string> {
+  const node = (key: string): PathNode<string> | null | undefined => {
+    const value = readString(point, key);
+    return value === undefined ? undefined : pathNodeOf(value);
+  };
+  const dropoff = node("path_dropoff_key");
+  return dropoff !== undefined ? { dropoff } : { start: node("path_start_key"), end: node("path_end_key") };
 }

@@ -1,7 +1,7 @@
 import { funnelChunkRows, funnelPart, type ChunkRows, type FunnelColumns, type FunnelPartJob, type FunnelRowsJob, type PartResult } from "../funnels/partition.ts";
 import { correlateRows, type CorrelationColumns, type CorrelationJob } from "../correlation/partition.ts";
 import { firstSeenRows, type FirstSeenColumns, type FirstSeenJob } from "../shared/first-seen-rows.ts";
-import { newItemCodes, pathsChunkRows, pathsItemRows, pathsPart, type PartEdges, type PathsChunkRows, type PathsColumns, type PathsItemCodes, type PathsItemsColumns, type PathsItemsJob, type PathsPartJob, type PathsRowsJob } from "../paths/partition.ts";
+import { newItemCodes, pathsActorsPart, pathsChunkRows, pathsItemRows, pathsPart, type PartActors, type PartEdges, type PathsActorsJob, type PathsChunkRows, type PathsColumns, type PathsItemCodes, type PathsItemsColumns, type PathsItemsJob, type PathsPartJob, type PathsRowsJob } from "../paths/partition.ts";
 import { newSummaryTally, summaryRows, type SummaryColumns, type SummaryJob, type SummaryTally } from "../../store/event-summary.ts";
 import { countChunks, type ChunkClaim, type CountJob, type CountResult, type KernelColumns } from "./count-kernel.ts";
 
@@ -58,6 +58,9 @@ export const pathsRowChunks = listTask<PathsColumns, PathsRowsJob, PathsChunkRow
 /** The paths' parts (pass 2): edge tallies, summed by the caller. */
 export const pathsParts = listTask<PathsColumns, PathsPartJob, PartEdges>(partCount, (cols, job, k) => pathsPart(cols, job, k));
 
+/** The paths' parts for an actors request (pass 2): each person's count for the point. */
+export const pathsActorsParts = listTask<PathsColumns, PathsActorsJob, PartActors>(partCount, (cols, job, k) => pathsActorsPart(cols, job, k));
+
 /** Event correlation's row chunks: one bitset per name over actor slots, OR'ed by the caller. */
 export const correlateChunks = tallyTask<CorrelationColumns, CorrelationJob, Int32Array>((job) => new Int32Array(job.names * job.words), correlateRows);
 
@@ -74,6 +77,7 @@ export const TASKS = {
   pathsItems: pathsItemChunks,
   pathsRows: pathsRowChunks,
   paths: pathsParts,
+  pathsActors: pathsActorsParts,
   correlate: correlateChunks,
   firstSeen: firstSeenChunks,
   summary: summaryChunks,

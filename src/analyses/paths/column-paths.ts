@@ -1,5 +1,5 @@
 import type { EventList, EventRecord } from "../../store/schema.ts";
-import { actorTableOf, partOfDid } from "../shared/actor-table.ts";
+import { actorTableOf, partOfDid, type ActorTable } from "../shared/actor-table.ts";
 import type { AnalysisContext } from "../shared/context.ts";
 import type { QueryWindow } from "../shared/date-range.ts";
 import { hasSnapshots, type SnapshotColumns } from "../shared/event-read.ts";
@@ -10,8 +10,9 @@ import type { PathsSpec } from "./filter.ts";
 import { scanThreads, startRowTask, startTask } from "../parallel/pool.ts";
 import type { KernelFilter } from "../parallel/count-kernel.ts";
 import { kernelFilterOf } from "../shared/column-filter.ts";
-import { itemOf } from "./items.ts";
-import { mergePartEdges, SCREEN_DETAIL, URL_DETAIL, type PartEdges, type PathsChunkRows, type PathsColumns, type PathsItemCodes, type PathsItemsColumns, type PathsItemsJob, type PathsPartJob, type PathsRowsJob } from "./partition.ts";
+import { itemOf, type PathNode, type PathPoint } from "./items.ts";
+import type { ActorKey } from "../trends/maths.ts";
+import { mergePartEdges, SCREEN_DETAIL, URL_DETAIL, type PartActors, type PartEdges, type PathsActorsJob, type PathsChunkRows, type PathsColumns, type PathsItemCodes, type PathsItemsColumns, type PathsItemsJob, type PathsPartJob, type PathsRowsJob } from "./partition.ts";
 
 /** An edge between two path nodes, with the paths using it and the sum of their times between the two, in ms. */
 export interface EdgeTally {
@@ -25,12 +26,22 @@ export interface EdgeTally {
 const PARTS_PER_THREAD = 2;
 
 /**
- * Paths' edges read straight from the columns, for persons (under a filter the kernel tests, ../shared/column-filter.ts):
+ * Paths read straight from the columns, for persons (under a filter the kernel tests, ../shared/column-filter.ts):
  * each row's item found once per (event name, URL or screen name) pair by ids; the rows with an item grouped by the
- * part of their person over row chunks, then the persons' parts, every core taking chunks and parts in turn
- * (partition.ts). Undefined when the general scan must run.
+ * part of their person over row chunks; then the persons' parts cut their paths, every core taking chunks and parts
+ * in turn (partition.ts). Undefined when the general scan must run.
  */
-export function columnEdges(events: EventList, spec: PathsSpec, window: QueryWindow, global: RowPredicate, ctx: AnalysisContext, sessionGapMs: number): EdgeTally[] | undefined {
+interface ColumnPaths {
+  cols: PathsColumns;
+  /** Pass 2's job: the persons' parts. */
+  job: PathsPartJob;
+  rows: number;
+  /** Items by id. */
+  names: string[];
+  table: ActorTable;
+}
+
+function columnPaths(events: EventList, spec: PathsSpec, window: QueryWindow, global: RowPredicate, ctx: AnalysisContext, sessionGapMs: number): ColumnPaths | undefined {
   if (spec.groupIndex !== undefined || !hasSnapshots(events)) return undefined;
   const snap = events.scanSnapshot();
   const [from, to] = indexRange(events, window.from, window.to);
@@ -48,8 +59,15 @@ export function columnEdges(events: EventList, spec: PathsSpec, window: QueryWin
     .finish()
     .flat()
     .sort((a, b) => a.chunk - b.chunk);
-  const job: PathsPartJob = { chunks, parts, actors: table.actors.length, sessionGapMs, cut };
-  const edges = startTask<PathsColumns, PathsPartJob, PartEdges[]>("paths", cols, job, parts, end - start).finish();
+  return { cols, job: { chunks, parts, actors: table.actors.length, sessionGapMs, cut }, rows: end - start, names, table };
+}
+
+/** Paths' edges from the columns, else undefined. */
+export function columnEdges(events: EventList, spec: PathsSpec, window: QueryWindow, global: RowPredicate, ctx: AnalysisContext, sessionGapMs: number): EdgeTally[] | undefined {
+  const run = columnPaths(events, spec, window, global, ctx, sessionGapMs);
+  if (!run) return undefined;
+  const { names } = run;
+  const edges = startTask<PathsColumns, PathsPartJob, PartEdges[]>("paths", run.cols, run.job, run.job.parts, run.rows).finish();
   const span = names.length + 1;
   const itemName = (id: number) => (id === names.length ? "..." : names[id]!);
   return Array.from(mergePartEdges(edges.flat()), ([key, { value, total }]) => {
@@ -59,6 +77,23 @@ export function columnEdges(events: EventList, spec: PathsSpec, window: QueryWin
     const k = (rest - source) / span;
     return { source: `${k + 1}_${itemName(source)}`, target: `${k + 2}_${itemName(target)}`, value, total };
   });
+}
+
+/** Per person, how many times its paths count for an actors request's point, from the columns; else undefined. */
+export function columnPathActors(events: EventList, spec: PathsSpec, window: QueryWindow, global: RowPredicate, ctx: AnalysisContext, sessionGapMs: number, point: PathPoint<string>): Map<ActorKey, number> | undefined {
+  const run = columnPaths(events, spec, window, global, ctx, sessionGapMs);
+  if (!run) return undefined;
+  const idOf = (node: PathNode<string> | null | undefined): PathNode<number> | null | undefined => {
+    if (!node) return node;
+    const id = node.item === "..." ? run.names.length : run.names.indexOf(node.item);
+    return id < 0 ? null : { k: node.k, item: id };
+  };
+  const job: PathsActorsJob = { ...run.job, point: { start: idOf(point.start), end: idOf(point.end), dropoff: idOf(point.dropoff) } };
+  const shares = new Map<ActorKey, number>();
+  for (const { slots, counts } of startTask<PathsColumns, PathsActorsJob, PartActors[]>("pathsActors", run.cols, job, job.parts, run.rows).finish().flat()) {
+    slots.forEach((slot, j) => shares.set(run.table.actors[slot]!.id, counts[j]!));
+  }
+  return shares;
 }
 
 /**

@@ -7,8 +7,8 @@ import { resolveDateRange } from "../shared/date-range.ts";
 import { compileGlobalFilter } from "../shared/entity-match.ts";
 import { forEachMatch } from "../shared/scan.ts";
 import { readPathsFilter, type PathsFilter, type PathsSpec } from "./filter.ts";
-import { columnEdges, type EdgeTally } from "./column-paths.ts";
-import { pathItems, cutPath, pathCutOf } from "./items.ts";
+import { columnEdges, columnPathActors, type EdgeTally } from "./column-paths.ts";
+import { pathItems, cutPath, pathCutOf, pointMatches, type PathPoint } from "./items.ts";
 
 export type { PathsFilter } from "./filter.ts";
 
@@ -102,6 +102,23 @@ function reachable<E extends { source: string; target: string }>(edges: E[]): E[
     stack.push(...(next.get(node) ?? []));
   }
   return edges.filter((e) => seen.has(e.source));
+}
+
+/**
+ * Per actor, how many times its paths count for an actors request's point (summed over the actors: the edge's
+ * value), from the columns when they serve the request, else from the general scan's paths.
+ */
+export function pathActorShares(events: EventList, filter: PathsFilter, ctx: AnalysisContext, point: PathPoint<string>): Map<ActorKey, number> {
+  const spec = readPathsFilter(filter);
+  const window = resolveDateRange(filter, "day", ctx, events.at(0)?.timestamp);
+  const counted = columnPathActors(events, spec, window, compileGlobalFilter(filter, ctx), ctx, SESSION_GAP_MS, point);
+  if (counted) return counted;
+  const shares = new Map<ActorKey, number>();
+  for (const path of pathsOf(events, filter, ctx).paths) {
+    const n = pointMatches(path.items, point);
+    if (n > 0) shares.set(path.actor, (shares.get(path.actor) ?? 0) + n);
+  }
+  return shares;
 }
 
 /** Every path of the range: the edges count them, the actors endpoint lists their actors. */

@@ -109,3 +109,40 @@ function indexOfItem<T>(list: readonly number[], items: readonly T[], point: T):
   for (let k = 0; k < list.length; k++) if (items[list[k]!] === point) return k;
   return -1;
 }
+
+/** A path node named by an actors request (`<k+1>_<item>`): its position and item. */
+export interface PathNode<T> {
+  k: number;
+  item: T;
+}
+
+/** The node a key names, or null when no node can be named so (node names have no leading zero nor empty position). */
+export function pathNodeOf(key: string): PathNode<string> | null {
+  const match = /^([1-9]\d*)_(.*)$/s.exec(key);
+  return match ? { k: Number(match[1]) - 1, item: match[2]! } : null;
+}
+
+/** What an actors request asks of each path (PostHog's rows per path node: `last_path_key = start` and/or `path_key = end`). */
+export interface PathPoint<T> {
+  start?: PathNode<T> | null;
+  end?: PathNode<T> | null;
+  /** Paths ending at this node. */
+  dropoff?: PathNode<T> | null;
+}
+
+const isAt = <T>(items: readonly T[], k: number, node: PathNode<T> | null): boolean => node !== null && node.k === k && items[k] === node.item;
+
+/**
+ * How many times one path counts for the point: 1 when it ends at the dropoff node; else its nodes preceded by
+ * `start` and/or equal to `end` (every node when neither is given).
+ */
+export function pointMatches<T>(items: readonly T[], point: PathPoint<T>): number {
+  if (point.dropoff !== undefined) return isAt(items, items.length - 1, point.dropoff) ? 1 : 0;
+  let n = 0;
+  for (let k = 0; k < items.length; k++) {
+    if (point.start !== undefined && (k === 0 || !isAt(items, k - 1, point.start))) continue;
+    if (point.end !== undefined && !isAt(items, k, point.end)) continue;
+    n++;
+  }
+  return n;
+}

@@ -1,5 +1,5 @@
 import { passes, type KernelColumns, type KernelFilter } from "../parallel/count-kernel.ts";
-import { cutPath, type PathCut } from "./items.ts";
+import { cutPath, pointMatches, type PathCut, type PathPoint } from "./items.ts";
 
 /**
  * Paths over one part of the persons (actor slot mod `parts`), from each row's item id: the persons' rows grouped
@@ -115,10 +115,9 @@ export interface PartEdges {
 }
 
 export function pathsPart(cols: PathsColumns, job: PathsPartJob, part: number): PartEdges {
-  const { offsets, row, item } = rowsOfPart(cols, job, part);
   const span = job.cut.ellipsis + 1;
   const tally = new Map<number, { value: number; total: number }>();
-  const count = (items: number[], times: number[]) => {
+  forEachPartPath(cols, job, part, (_slot, items, times) => {
     for (let k = 1; k < items.length; k++) {
       const key = ((k - 1) * span + items[k - 1]!) * span + items[k]!;
       let edge = tally.get(key);
@@ -126,29 +125,54 @@ export function pathsPart(cols: PathsColumns, job: PathsPartJob, part: number): 
       edge.value++;
       edge.total += times[k]! - times[k - 1]!;
     }
-  };
-  const emit = (items: number[], times: number[]) => {
-    const path = cutPath(items, times, job.cut);
-    if (path) count(path.items, path.times);
-  };
-  // One pair of arrays serves every session: cutPath copies what it keeps.
+  });
+  const keys = Float64Array.from(tally.keys());
+  return { keys, values: Float64Array.from(tally.values(), (e) => e.value), totals: Float64Array.from(tally.values(), (e) => e.total) };
+}
+
+/** Pass 2 for an actors request: per person of the part, how many times its paths count for the point. */
+export interface PathsActorsJob extends PathsPartJob {
+  point: PathPoint<number>;
+}
+
+/** Actor slots and their counts (none zero). */
+export interface PartActors {
+  slots: Int32Array;
+  counts: Float64Array;
+}
+
+export function pathsActorsPart(cols: PathsColumns, job: PathsActorsJob, part: number): PartActors {
+  const counts = new Map<number, number>();
+  forEachPartPath(cols, job, part, (slot, items) => {
+    const n = pointMatches(items, job.point);
+    if (n > 0) counts.set(slot, (counts.get(slot) ?? 0) + n);
+  });
+  return { slots: Int32Array.from(counts.keys()), counts: Float64Array.from(counts.values()) };
+}
+
+/**
+ * Each cut path of the part's persons, with its person's actor slot: a person's rows split into sessions at the
+ * gap and cut as the general scan cuts them. The arrays passed are the cut's own (cutPath copies what it keeps).
+ */
+function forEachPartPath(cols: PathsColumns, job: PathsPartJob, part: number, visit: (slot: number, items: number[], times: number[]) => void): void {
+  const { offsets, row, item } = rowsOfPart(cols, job, part);
   const items: number[] = [];
   const times: number[] = [];
-  for (let a = 0; a + 1 < offsets.length; a++) {
+  const emit = (slot: number) => {
+    const path = cutPath(items, times, job.cut);
+    if (path) visit(slot, path.items, path.times);
     items.length = times.length = 0;
+  };
+  for (let a = 0; a + 1 < offsets.length; a++) {
+    const slot = a * job.parts + part;
     for (let k = offsets[a]!; k < offsets[a + 1]!; k++) {
       const t = cols.ts[row[k]!]!;
-      if (times.length > 0 && t - times[times.length - 1]! >= job.sessionGapMs) {
-        emit(items, times);
-        items.length = times.length = 0;
-      }
+      if (times.length > 0 && t - times[times.length - 1]! >= job.sessionGapMs) emit(slot);
       items.push(item[k]!);
       times.push(t);
     }
-    if (times.length > 0) emit(items, times);
+    if (times.length > 0) emit(slot);
   }
-  const keys = Float64Array.from(tally.keys());
-  return { keys, values: Float64Array.from(tally.values(), (e) => e.value), totals: Float64Array.from(tally.values(), (e) => e.total) };
 }
 
 /** Pass 1: the rows [from, to) with an item, grouped by the part of their person (one read counts, one places). */

@@ -8,6 +8,7 @@ import { countRows, type CountJob, type CountResult } from "../../../src/analyse
 import { parallelScanReady, parallelScanStats, setParallelScan, splitRange, startCount } from "../../../src/analyses/parallel/pool.ts";
 import { correlationActors, funnelActors } from "../../../src/analyses/actors/funnels.ts";
 import { trendActors } from "../../../src/analyses/actors/trends.ts";
+import { pathActors } from "../../../src/analyses/actors/retention-paths.ts";
 import { computeCorrelation } from "../../../src/analyses/correlation/index.ts";
 import { computeFunnel } from "../../../src/analyses/funnels/index.ts";
 import { computeLifecycle } from "../../../src/analyses/lifecycle/index.ts";
@@ -340,6 +341,42 @@ describe("the actors behind a trend, read from the columns, are the general scan
   }
 });
 
+describe("the actors behind paths, read from the columns, are the general scan's", () => {
+  type Edge = { source: string; target: string };
+  /** Points on a paths answer: an edge, what leaves its source, what reaches its target, paths ending there. */
+  const pointsOf = (edges: Edge[]): Record<string, string>[] => [
+    { path_start_key: edges[0]!.source, path_end_key: edges[0]!.target },
+    { path_start_key: edges[1]!.source },
+    { path_end_key: edges[2]!.target },
+    { path_dropoff_key: edges[3]!.target },
+    { path_start_key: "0_/", path_end_key: edges[0]!.target },
+    {},
+    // The cut middle of paths longer than the step limit between two points.
+    ...edges.filter((e) => e.target.endsWith("_...")).slice(0, 1).map((e) => ({ path_start_key: e.source, path_end_key: e.target })),
+  ];
+  const cases: [string, Record<string, unknown>][] = [
+    ["pageview paths", PATHS[0]![1]],
+    ["paths of every event between two points, the middle cut", { insight: "PATHS", include_event_types: ["$pageview", "custom_event"], start_point: "https://app.example.com/dashboard", end_point: "https://app.example.com/pricing", step_limit: 4, ...last60 }],
+    ["filtered, cleaned and grouped paths", PATHS[5]![1]],
+  ];
+  for (const [name, filter] of cases) {
+    it(name, () => {
+      const table = store.analysisData.events("1");
+      const records: EventList = [...table].map((row) => row.toJSON());
+      const edges = computePaths(records, filter, analysisContextOf(store, NOW, records)) as Edge[];
+      expect(edges.length).toBeGreaterThan(3);
+      if (filter.start_point) expect(edges.some((e) => e.target.endsWith("_..."))).toBe(true);
+      for (const point of pointsOf(edges)) {
+        const before = parallelScanStats().partitioned;
+        const fromColumns = pathActors(table, filter, analysisContextOf(store, NOW, table), point);
+        expect(parallelScanStats().partitioned).toBeGreaterThan(before);
+        expect(fromColumns, JSON.stringify(point)).toEqual(pathActors(records, filter, analysisContextOf(store, NOW, records), point));
+        if (!String(point.path_start_key).startsWith("0_")) expect(fromColumns.length, JSON.stringify(point)).toBeGreaterThan(0);
+      }
+    });
+  }
+});
+
 describe("an analysis for a request", () => {
   const cases: [AnalysisKind, Record<string, unknown>][] = [
     ["TRENDS", { events: [{ id: "$pageview" }, { id: "signed_up", math: "dau" }], breakdown: "$browser", breakdown_type: "event", ...last60 }],
@@ -367,9 +404,10 @@ describe("an analysis for a request", () => {
     ["FUNNELS", threeSteps, { funnel_step: 2 }],
     ["TRENDS", TREND_ACTORS[4]![1], TREND_ACTORS[4]![2]],
     ["TRENDS", TREND_ACTORS[1]![1], TREND_ACTORS[1]![2]],
+    ["PATHS", PATHS[0]![1], { path_start_key: "1_https://app.example.com/dashboard", path_end_key: "2_https://app.example.com/settings" }],
   ];
   for (const [kind, filter, point] of actorCases) {
-    it(`leaves every scan of ${kind === "FUNNELS" ? "a funnel" : "a trend"}'s actors to the workers, with the same actors (${JSON.stringify(point)})`, async () => {
+    it(`leaves every scan of the actors of ${kind.toLowerCase()} to the workers, with the same actors (${JSON.stringify(point)})`, async () => {
       const service = createAnalysisService(store, createClock(NOW.getTime()));
       const project = store.projects.get("1")!;
       const { workerChunks, mainChunks } = parallelScanStats();
