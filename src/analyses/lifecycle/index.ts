@@ -46,7 +46,7 @@ export interface LifecycleStatuses {
  * bucket before the range is looked at, so the first bucket can be returning or dormant.
  */
 export function computeLifecycle(events: EventList, filter: TrendFilter, ctx: AnalysisContext): LifecycleItem[] {
-  const { entity, buckets, persons } = lifecycleStatuses(events, filter, ctx, { countsOnly: true });
+  const { entity, buckets, persons } = lifecycleStatuses(events, filter, ctx);
   const label = seriesLabel(entity, ctx);
   const days = bucketKeys(buckets, ctx.timezone);
   const labels = buckets.edges.slice(0, buckets.length).map((start) => legacyLabel(start, buckets.interval, ctx.timezone));
@@ -59,10 +59,10 @@ export function computeLifecycle(events: EventList, filter: TrendFilter, ctx: An
 }
 
 /**
- * The persons behind every lifecycle number: the items count them, the actors endpoint lists them. `countsOnly`:
- * the sets' sizes matter, not the order the actors come in (the columns may then find them).
+ * The persons behind every lifecycle number: the items count them, the actors endpoint lists them (in an order of
+ * its own, so the columns may find them in any).
  */
-export function lifecycleStatuses(events: EventList, filter: TrendFilter, ctx: AnalysisContext, opts: { countsOnly?: boolean } = {}): LifecycleStatuses {
+export function lifecycleStatuses(events: EventList, filter: TrendFilter, ctx: AnalysisContext): LifecycleStatuses {
   const spec = readTrendFilter(filter, ctx);
   if (spec.series.length !== 1) throw reject.invalid("events", "Lifecycle insights need exactly one series.");
   const entity = spec.series[0]!;
@@ -71,7 +71,7 @@ export function lifecycleStatuses(events: EventList, filter: TrendFilter, ctx: A
   // Bucket 0 of `extended` is the one before the range; PostHog counts whole buckets here, from their start.
   const start = plus(buckets.edges[0]!, -1, spec.interval, ctx.timezone);
   const extended = buildBuckets({ from: start, to: buckets.edges[buckets.length]! - 1, interval: spec.interval }, ctx.timezone, ctx.weekStartDay);
-  const activity = (opts.countsOnly && columnActivity(events, extended, entity, spec, filter, ctx)) || activeBuckets(events, extended, entity, spec, filter, ctx);
+  const activity = columnActivity(events, extended, entity, spec, filter, ctx) ?? activeBuckets(events, extended, entity, spec, filter, ctx);
   const persons = Object.fromEntries(LIFECYCLE_STATUSES.map((s) => [s, buckets.edges.slice(1).map(() => new Set<ActorKey>())])) as LifecycleStatuses["persons"];
   for (const { key, createdAt, active } of activity.values()) {
     const created = createdAt === undefined ? -1 : extended.indexOf(createdAt);

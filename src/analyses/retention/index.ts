@@ -58,7 +58,7 @@ export const inCell = (a: RetentionActivity, i: number, j: number): boolean =>
  * returning event j periods later, inside the window.
  */
 export function computeRetention(events: EventList, filter: RetentionFilter, ctx: AnalysisContext): RetentionCohort[] {
-  const { spec, groups } = retentionActivity(events, filter, ctx, { countsOnly: true });
+  const { spec, groups } = retentionActivity(events, filter, ctx);
   const n = spec.totalIntervals;
   return groups.flatMap((group) =>
     Array.from({ length: n }, (_, i) => {
@@ -78,17 +78,17 @@ const countCell = (activities: readonly RetentionActivity[], i: number, j: numbe
 };
 
 /**
- * Every actor's cohorts and returns, per breakdown value: the table counts them, the actors endpoint lists them.
- * `countsOnly`: the cells' counts matter, not the order the actors come in (the columns may then find them).
+ * Every actor's cohorts and returns, per breakdown value: the table counts them, the actors endpoint lists them
+ * (in an order of its own, so the columns may find them in any).
  */
-export function retentionActivity(events: EventList, filter: RetentionFilter, ctx: AnalysisContext, opts: { countsOnly?: boolean } = {}): { spec: RetentionSpec; groups: RetentionGroup[] } {
+export function retentionActivity(events: EventList, filter: RetentionFilter, ctx: AnalysisContext): { spec: RetentionSpec; groups: RetentionGroup[] } {
   const spec = readRetentionFilter(filter, ctx);
   const n = spec.totalIntervals;
   const buckets = buildBuckets({ from: spec.edges[0]!, to: spec.edges[n]! - 1, interval: spec.interval }, ctx.timezone, ctx.weekStartDay);
   const matchers = matchersOf(spec, filter, ctx);
-  const fromColumns = opts.countsOnly ? (columnRecurring(events, spec, buckets, matchers, ctx) ?? columnFirstTime(events, spec, buckets, matchers, ctx)) : undefined;
+  const fromColumns = columnRecurring(events, spec, buckets, matchers, ctx) ?? columnFirstTime(events, spec, buckets, matchers, ctx);
   if (fromColumns) return { spec, groups: [{ key: "", breakdownValue: undefined, activities: fromColumns }] };
-  // In order of first appearance (the actors endpoint lists them so); found by actor, then breakdown value.
+  // Found by actor, then breakdown value.
   const activities: GroupedActivity[] = [];
   const byActor = new Map<ActorKey, Map<string, GroupedActivity>>();
   const actorKeyOf = actorKeying(spec, ctx);

@@ -40,17 +40,17 @@ export interface StickinessSeries {
  * `$group_N` values with unique_group / aggregation_group_type_index; every other math counts persons.
  */
 export function computeStickiness(events: EventList, filter: TrendFilter, ctx: AnalysisContext): StickinessItem[] {
-  return stickinessSeries(events, filter, ctx, { countsOnly: true }).map((series) => stickinessItem(series, ctx));
+  return stickinessSeries(events, filter, ctx).map((series) => stickinessItem(series, ctx));
 }
 
 /**
  * The active-bucket count of every actor, per series and compare period: the items count them, the actors endpoint
- * lists them. `countsOnly`: the counts matter, not the order the actors come in (the columns may then count them).
+ * lists them (in an order of its own, so the columns may count them in any).
  */
-export function stickinessSeries(events: EventList, filter: TrendFilter, ctx: AnalysisContext, opts: { countsOnly?: boolean } = {}): StickinessSeries[] {
+export function stickinessSeries(events: EventList, filter: TrendFilter, ctx: AnalysisContext): StickinessSeries[] {
   const spec = readTrendFilter(filter, ctx);
   const window = resolveDateRange(filter, spec.interval, ctx, events.at(0)?.timestamp);
-  const shared = { events, spec, ctx, actorOf: actorResolver(ctx), global: compileGlobalFilter(filter, ctx), countsOnly: Boolean(opts.countsOnly) };
+  const shared = { events, spec, ctx, actorOf: actorResolver(ctx), global: compileGlobalFilter(filter, ctx) };
   return comparePeriods(window, spec, ctx).flatMap((period) =>
     spec.series.flatMap((entity) => {
       const activeBuckets = countActiveBuckets(entity, period.window, shared);
@@ -66,7 +66,6 @@ interface Shared {
   ctx: AnalysisContext;
   actorOf: ActorOf;
   global: RowPredicate;
-  countsOnly: boolean;
 }
 
 /** Events come in time order, so an actor's bucket index never decreases: a new bucket is a change of index. */
@@ -75,7 +74,7 @@ function countActiveBuckets(entity: SeriesEntity, window: QueryWindow, shared: S
   const matcher = compileEntityMatcher(entity, shared.ctx, shared.global, `${entity.type}__${entity.position}`);
   if (matcher === NEVER) return undefined;
   const personsAreActors = entity.math !== "unique_group" && shared.spec.groupIndex === undefined;
-  const fromColumns = shared.countsOnly && personsAreActors ? activeBucketsOfActors(shared.events, matcher, buckets, shared.ctx) : undefined;
+  const fromColumns = personsAreActors ? activeBucketsOfActors(shared.events, matcher, buckets, shared.ctx) : undefined;
   if (fromColumns) return { buckets, counts: new Map(Array.from(fromColumns, ([actor, active]) => [actor.id, active.length])) };
   const keyOf = actorKeyOf(entity, shared.spec, shared.ctx);
   const counts = new Map<ActorKey, number>();

@@ -7,8 +7,9 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vites
 import { countRows, type CountJob, type CountResult } from "../../../src/analyses/parallel/count-kernel.ts";
 import { parallelScanReady, parallelScanStats, setParallelScan, splitRange, startCount } from "../../../src/analyses/parallel/pool.ts";
 import { correlationActors, funnelActors } from "../../../src/analyses/actors/funnels.ts";
-import { trendActors } from "../../../src/analyses/actors/trends.ts";
-import { pathActors } from "../../../src/analyses/actors/retention-paths.ts";
+import { lifecycleActors, stickinessActors, trendActors } from "../../../src/analyses/actors/trends.ts";
+import { pathActors, retentionActors } from "../../../src/analyses/actors/retention-paths.ts";
+import type { ActorRow } from "../../../src/analyses/actors/types.ts";
 import { computeCorrelation } from "../../../src/analyses/correlation/index.ts";
 import { computeFunnel } from "../../../src/analyses/funnels/index.ts";
 import { computeLifecycle } from "../../../src/analyses/lifecycle/index.ts";
@@ -337,6 +338,28 @@ describe("the actors behind a trend, read from the columns, are the general scan
       expect(parallelScanStats().partitioned).toBeGreaterThan(before);
       expect(fromColumns.filter((row) => typeof row.key === "number" && row.key > 0).length).toBeGreaterThan(0);
       expect(withoutPersonKeys(fromColumns)).toEqual(withoutPersonKeys(trendActors(records, filter, analysisContextOf(store, NOW, records), point)));
+    });
+  }
+});
+
+describe("the actors behind stickiness, lifecycle and retention, read from the columns, are the general scan's", () => {
+  const cases: [string, Compute][] = [
+    ["stickiness: active on exactly 3 days", (events, _filter, ctx) => stickinessActors(events, STICKINESS[1]![1], ctx, { stickiness_days: 3 })],
+    ["stickiness under an event and a cohort condition: active on one day", (events, _filter, ctx) => stickinessActors(events, STICKINESS[0]![1], ctx, { stickiness_days: 1 })],
+    ["lifecycle: returning on a day", (events, _filter, ctx) => lifecycleActors(events, LIFECYCLE[0]![1], ctx, { target_date: "2025-05-20", lifecycle_type: "returning" })],
+    ["lifecycle: resurrecting on a day", (events, _filter, ctx) => lifecycleActors(events, LIFECYCLE[0]![1], ctx, { target_date: "2025-05-20", lifecycle_type: "resurrecting" })],
+    ["retention: a recurring cohort", (events, _filter, ctx) => retentionActors(events, RETENTION[0]![1], ctx, { selected_interval: 1 })],
+    ["retention: a first-time cohort", (events, _filter, ctx) => retentionActors(events, RETENTION[2]![1], ctx, { selected_interval: 1 })],
+  ];
+  for (const [name, compute] of cases) {
+    it(name, () => {
+      const table = store.analysisData.events("1");
+      const records: EventList = [...table].map((row) => row.toJSON());
+      const before = parallelScanStats().partitioned;
+      const fromColumns = compute(table, {} as never, analysisContextOf(store, NOW, table)) as ActorRow[];
+      expect(parallelScanStats().partitioned).toBeGreaterThan(before);
+      expect(fromColumns.filter((row) => typeof row.key === "number" && row.key > 0).length).toBeGreaterThan(0);
+      expect(withoutPersonKeys(fromColumns)).toEqual(withoutPersonKeys(compute(records, {} as never, analysisContextOf(store, NOW, records)) as ActorRow[]));
     });
   }
 });
