@@ -22,6 +22,7 @@ const RENAMED: Readonly<Record<string, string>> = { paths_hogql_expression: "pat
 /** Keys the query keeps at its top level under their own name (the sources of query-node.ts's commonFields). */
 const TOP_LEVEL: Readonly<Record<string, string>> = {
   interval: "interval",
+  interval_count: "intervalCount",
   properties: "properties",
   filter_test_accounts: "filterTestAccounts",
   sampling_factor: "samplingFactor",
@@ -47,7 +48,7 @@ export function filtersToQuery(filter: Loose): Loose {
   for (const [key, value] of Object.entries(filter)) {
     if (value === undefined || DROPPED.has(key)) continue;
     if (key in DATE_RANGE) parts.dateRange[DATE_RANGE[key]!] = value;
-    else if (key in TOP_LEVEL) source[TOP_LEVEL[key]!] = value;
+    else if (key in TOP_LEVEL) source[TOP_LEVEL[key]!] = key === "properties" ? propertyList(value) : value;
     else if (isBreakdownKey(key)) parts.breakdownFilter[key] = value;
     else if (COMPARE.has(key)) parts.compareFilter[key] = value;
     else parts.sub[camel(key)] = key === "exclusions" && Array.isArray(value) ? value.map(exclusionNode) : value;
@@ -87,8 +88,20 @@ function seriesNode(entity: Loose): Loose {
     ["math_property", entity.math_property],
     ["math_hogql", entity.math_hogql],
     ["math_group_type_index", entity.math_group_type_index],
-    ["properties", entity.properties],
+    ["properties", propertyList(entity.properties)],
   ]);
+}
+
+/**
+ * The legacy shorthand `{ "$browser": "Safari", "email__icontains": ".com" }` (a plain object, not an AND/OR group)
+ * as the list of event property filters it stands for, as filter_to_query cleans it (key, operator after `__`).
+ */
+function propertyList(value: unknown): unknown {
+  if (!isObject(value) || (Array.isArray(value.values) && typeof value.type === "string")) return value;
+  return Object.entries(value).map(([name, v]) => {
+    const [key, operator] = name.includes("__") ? [name.slice(0, name.lastIndexOf("__")), name.slice(name.lastIndexOf("__") + 2)] : [name, "exact"];
+    return { key, value: v, operator, type: "event" };
+  });
 }
 
 function exclusionNode(value: unknown): unknown {

@@ -44,6 +44,11 @@ const NODE_FIELD_OF: Readonly<Record<string, string>> = {
   date_from: "dateRange__date_from",
   date_to: "dateRange__date_to",
   explicit_date: "dateRange__explicitDate",
+  interval_count: "intervalCount",
+  stickiness_criteria: "stickinessFilter__stickinessCriteria",
+  stickiness_criteria__operator: "stickinessFilter__stickinessCriteria__operator",
+  stickiness_criteria__value: "stickinessFilter__stickinessCriteria__value",
+  computed_as: "stickinessFilter__computedAs",
 };
 
 /** The node's field a converted filter field came from (`date_from` → `dateRange__date_from`), where it is known. */
@@ -51,12 +56,17 @@ export const nodeFieldOf = (filterAttr: string): string | undefined => NODE_FIEL
 
 function commonFields(source: Loose): Loose {
   const dateRange = isObject(source.dateRange) ? source.dateRange : {};
-  const interval = source.interval === "minute" ? "hour" : source.interval;
+  // A TrendsQuery computes minutes (PostHog test_trends_math_first_time_for_user_interval_types); the legacy filter
+  // maps `minute` to `hour`, so the minute interval travels as `query_interval`, which only the trends reader reads.
+  const minute = source.interval === "minute";
+  const interval = minute ? "hour" : source.interval;
   return defined([
     ["date_from", dateRange.date_from ?? undefined],
     ["date_to", dateRange.date_to ?? undefined],
     ["explicit_date", dateRange.explicitDate ?? undefined],
     ["interval", interval ?? undefined],
+    ["interval_count", source.intervalCount ?? undefined],
+    ["query_interval", minute && source.kind === "TrendsQuery" ? "minute" : undefined],
     ["properties", source.properties],
     ["filter_test_accounts", source.filterTestAccounts],
     ["sampling_factor", source.samplingFactor ?? undefined],
@@ -91,6 +101,7 @@ function entityOf(node: Loose, order?: number): Loose {
     ["custom_name", node.custom_name],
     ["math", node.math],
     ["math_property", node.math_property],
+    ["math_property_type", node.math_property_type ?? undefined],
     ["math_hogql", node.math_hogql],
     ["math_group_type_index", node.math_group_type_index],
     ["properties", node.properties],

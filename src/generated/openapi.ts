@@ -879,7 +879,7 @@ export interface paths {
         /**
          * Run a retention analysis
          * @description Runs a retention analysis.
-         *     `total_intervals` cohorts of actors (by the period of their target event) and, for each, how many performed the returning event in each following period. The last cohort is the period containing `date_to` (default now); weeks start on the project's week start day. Value 0 of a cohort counts the cohort itself, value j those of its actors who performed the returning event j periods later, inside the window (current engine). Each row's `people_url` lists its cohort through `/persons/retention/`.
+         *     Cohorts of actors (by the period of their target event) and, for each, how many performed the returning event in each of the `total_intervals` periods from it. The cohorts are the periods from `date_from`'s to `date_to`'s (default now), or without `date_from` the `total_intervals` periods ending with `date_to`'s; weeks start on the project's week start day. Value 0 of a cohort counts the cohort itself, value j those of its actors who performed the returning event j periods later, inside the window (current engine). Each row's `people_url` lists its cohort through `/persons/retention/`.
          */
         get: operations["insights_retention_retrieve"];
         put?: never;
@@ -3041,7 +3041,8 @@ export interface components {
              * @enum {string|null}
              */
             breakdown_attribution_type?: "first_touch" | "last_touch" | "all_events" | "step" | null;
-            breakdown_attribution_value?: number | null;
+            /** @description The step (0-based) of `breakdown_attribution_type` `step`; a numeric string is read as its number, as the real service does. */
+            breakdown_attribution_value?: number | string | null;
             /** @description Conversion window size, in `funnel_window_interval_unit` units. Default: `14`. */
             funnel_window_interval?: number;
             /**
@@ -3070,7 +3071,7 @@ export interface components {
              */
             funnel_order_type?: "ordered" | "strict" | "unordered" | null;
             exclusions?: components["schemas"]["FunnelExclusion"][];
-            /** @description Spec: "0 aggregates by users, greater than 0 by a group type". Events outside a group of that type drop out of the funnel, as in the real service; the steps, conversion times, breakdowns and the actors endpoint (`/persons/funnel/`, which then lists groups) all count groups. Consequence: group type 0 cannot aggregate a funnel through this field. The real service reads the field differently (null = persons, N = group type N, so 0 is the first group type); a client written for it that aggregates by group type 0 gets persons here. Person property filters still test the person of each event. Default: `0`. */
+            /** @description Count groups of this group type (0 to 4) instead of persons; null or absent counts persons, as in the real service. Events outside a group of that type drop out of the funnel; the steps, conversion times, breakdowns and the actors endpoint (`/persons/funnel/`, which then lists groups) all count groups. Person property filters still test the person of each event. */
             aggregation_group_type_index?: number | null;
             /** @description First step (0-based) of the `trends` and `time_to_convert` visualisations; default the first step. */
             funnel_from_step?: number | null;
@@ -3213,8 +3214,8 @@ export interface components {
         FunnelStep: {
             /** @description Event name or action id of the step; null for unordered funnels. */
             action_id: string | number | null;
-            /** @description Event or action name. */
-            name: string;
+            /** @description Event or action name; null for an all-events step. */
+            name: string | null;
             custom_name: string | null;
             /** @description Step index (0-based). */
             order: number;
@@ -3915,7 +3916,7 @@ export interface components {
              * @enum {string|null}
              */
             path_type?: "$pageview" | "$screen" | "custom_event" | "hogql" | null;
-            /** @description Path item expression for the `hogql` kind. */
+            /** @description Path item expression (HogQL, evaluated per event) used with the `hogql` kind, or when no kind is named, for every event that is not a page view or screen of an included kind; null is the empty item. */
             paths_hogql_expression?: string | null;
             /** @description Keep only paths starting at this item (trailing `/` ignored). */
             start_point?: string | null;
@@ -4428,10 +4429,10 @@ export interface components {
              */
             operator?: "exact" | "is_not" | "icontains" | "not_icontains" | "regex" | "not_regex" | "gt" | "gte" | "lt" | "lte" | "is_set" | "is_not_set" | "is_date_exact" | "is_date_before" | "is_date_after" | "between" | "not_between" | "min" | "max" | "in" | "not_in";
             /**
-             * @description What the key refers to; `person` filters use the current properties of the event's person. Default: `event`.
+             * @description What the key refers to; `person` filters use the current properties of the event's person. Default: `event`. `event_metadata` filters a column of the event itself (`event`, `distinct_id`, `timestamp`, `$group_0`…`$group_4`). `hogql`: `key` is a HogQL condition over the event (`properties.$browser == 'Chrome'`), kept where it is true.
              * @enum {string}
              */
-            type?: "event" | "person" | "cohort" | "element" | "group" | "session" | "hogql";
+            type?: "event" | "person" | "cohort" | "element" | "group" | "session" | "hogql" | "event_metadata";
             /** @description Group type of a `group` filter: the filter tests the current properties of the event's group of that type (an event outside such a group, or a group without the key, has the property missing). A `group` filter without it is ignored. */
             group_type_index?: number | null;
             /** @description Negates a cohort filter (same as `operator` `not_in`). */
@@ -4586,7 +4587,7 @@ export interface components {
             breakdown_value?: unknown;
         };
         /**
-         * @description Retention filter: what the query parameters of `GET /insights/retention/` decode to (the endpoint has no body), and the `filters` of a retention insight. The window is `total_intervals` periods ending with the period that contains `date_to`. Any key not listed is a 400 naming it; keys the web app sends that the mock does not model are listed as accepted and ignored.
+         * @description Retention filter: what the query parameters of `GET /insights/retention/` decode to (the endpoint has no body), and the `filters` of a retention insight. The cohorts are the periods from `date_from`'s to `date_to`'s, or without `date_from` the `total_intervals` periods ending with the one that contains `date_to`; each cohort has `total_intervals` values. Any key not listed is a 400 naming it; keys the web app sends that the mock does not model are listed as accepted and ignored.
          * @example {
          *       "insight": "RETENTION",
          *       "target_entity": {
@@ -4623,12 +4624,16 @@ export interface components {
              * @enum {string}
              */
             period?: "Hour" | "Day" | "Week" | "Month";
-            /** @description Number of cohorts and of columns. Default: `11`. */
+            /** @description Number of values of each cohort (the cohort, then the periods after it), and of cohorts when `date_from` is absent. Default: `11`. */
             total_intervals?: number;
             /** @description The last cohort is the period containing this date (the date grammar of `TrendRequest.date_from`, except `all`); default now. */
             date_to?: string | null;
-            /** @description Ignored (the window follows from `date_to` and `total_intervals`), but it must be in the date grammar of `TrendRequest.date_from`. */
+            /** @description The first cohort is the period containing this date (the date grammar of `TrendRequest.date_from`; `all` is read as absent); absent, the cohorts follow from `date_to` and `total_intervals`. */
             date_from?: string | null;
+            /** @description A return counts in a period only when the actor did the returning event at least this many times in it (the cohort itself is not affected). Default `1`. */
+            minimum_occurrences?: number | null;
+            /** @description With a property breakdown, the values with the most actors are kept, up to this many; the others make one `$$_posthog_breakdown_other_$$` row. Default no limit. */
+            breakdown_limit?: number | null;
             properties?: components["schemas"]["PropertyFilters"];
             /** @description Default: `false`. */
             filter_test_accounts?: boolean;
@@ -4659,7 +4664,7 @@ export interface components {
             cache_invalidation_key?: string | null;
             /** @description Accepted and ignored: the web app's id for cancelling a running query (see /insights/cancel/). */
             client_query_id?: string | null;
-            /** @description Accepted and ignored: cumulative retention is not modelled. */
+            /** @description Rolling retention when true, each value counts the cohort's actors who returned in that period or any later one. Default `false`. */
             cumulative?: boolean | null;
             /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
             display?: string | null;
@@ -4759,6 +4764,11 @@ export interface components {
             math?: "total" | "dau" | "weekly_active" | "monthly_active" | "unique_session" | "unique_group" | "sum" | "avg" | "min" | "max" | "median" | "p75" | "p90" | "p95" | "p99" | "avg_count_per_actor" | "min_count_per_actor" | "max_count_per_actor" | "median_count_per_actor" | "p75_count_per_actor" | "p90_count_per_actor" | "p95_count_per_actor" | "p99_count_per_actor" | "first_time_for_user" | "first_matching_event_for_user" | "hogql" | null;
             /** @description Numeric property aggregated by the property maths (`sum`, `avg`, `min`, `max`, `median`, `p75`…`p99`). */
             math_property?: string | null;
+            /**
+             * @description Whether the property maths read `math_property` from the event (default) or from the event's person (`person_properties`).
+             * @enum {string|null}
+             */
+            math_property_type?: "event_properties" | "person_properties" | null;
             /** @description Aggregate expression for `math` `hogql`, computed per bucket: `count()`, `count(x)`, `count(distinct x)`, `sum`, `avg`, `min`, `max`, `median`, `uniq`, `uniqExact` over an expression of the events API's HogQL subset (`properties.amount`, `person_id`, `person.properties.plan`…), and arithmetic over aggregates (`sum(properties.amount) / count()`). Null arguments are skipped; an empty bucket is 0. Required with `math` `hogql`; anything else is a 400 naming `events__N__math_hogql`. */
             math_hogql?: string | null;
             /** @description Group type counted by `math` `unique_group` (required with it: 400 otherwise): the distinct keys `properties.$groups[<group type name>]` of the matching events; events outside such a group are not counted. */
@@ -4807,7 +4817,7 @@ export interface components {
          */
         TrendRequest: {
             /**
-             * @description `TRENDS` (default) counts per bucket. `STICKINESS` counts the actors by the number of buckets they were active in (positions 1 to buckets + 1); actors are persons, or groups with `unique_group` or `aggregation_group_type_index`, whatever the math; `compare` applies, formulas and breakdowns are ignored. `LIFECYCLE` takes exactly one series and persons only: the bucket before `date_from` is looked at, `new` follows the person's `created_at`, dormant counts are negative, and labels keep the `1-Mar-2024` form for every interval.
+             * @description `TRENDS` (default) counts per bucket. `STICKINESS` counts the actors by the number of buckets they were active in (positions 1 to the number of buckets); actors are persons, groups with `unique_group` or `aggregation_group_type_index`, or the values of `math_hogql` with math `hogql`, whatever the math; `compare` applies, formulas and breakdowns are ignored. `LIFECYCLE` takes exactly one series and persons only: the bucket before `date_from` is looked at, `new` follows the person's `created_at`, dormant counts are negative, and labels keep the `1-Mar-2024` form for every interval.
              * @enum {string}
              */
             insight?: "TRENDS" | "STICKINESS" | "LIFECYCLE";
@@ -4851,10 +4861,10 @@ export interface components {
             /** @description Property to break down by (a key, or a HogQL expression with `breakdown_type` `hogql`); for `breakdown_type` `cohort` a list of cohort ids and/or `all`. */
             breakdown?: string | number | (string | number)[] | null;
             /**
-             * @description `events` is a legacy spelling of `event`. `session`: a property of the event's session (the events sharing `properties.$session_id`, all of the project's events counted, as the real service's sessions table does): `$session_duration` (alias `duration`; whole seconds between the first and the last event, ClickHouse `dateDiff('second', …)`), `$entry_current_url`, `$entry_pathname`, `$entry_hostname`, `$exit_current_url`, `$exit_pathname`, `$exit_hostname` (aliases `$end_current_url`, `$end_pathname`; the `$current_url` of the session's first and last event, whatever that event is), `$pageview_count`, `$autocapture_count`, `$screen_count`, `$num_uniq_urls`, `$start_timestamp`, `$end_timestamp`, `$entry_referring_domain`, `$entry_referrer`, `$entry_utm_source|campaign|medium|term|content`, `$entry_gclid`, `$entry_fbclid`, and `$is_bounce` (the real service's default: null without a pageview, else true unless there was more than one pageview, any `$autocapture` or a duration of 10 s or more). Events without a session id fall in the null value. Numeric session properties break down by value, or into bins with `breakdown_histogram_bin_count`. `hogql`: `breakdown` is a HogQL expression evaluated per event by the events API's evaluator (`properties.$browser`, `concat(…)`, `toString(person.properties.plan)`, `if(…)`); an unsupported construct is a 400 naming `breakdown`. Default: `event`.
+             * @description `events` is a legacy spelling of `event`. `event_metadata`: a column of the event itself (`distinct_id`, `event`, `timestamp`, `$group_0`…`$group_4`). `session`: a property of the event's session (the events sharing `properties.$session_id`, all of the project's events counted, as the real service's sessions table does): `$session_duration` (alias `duration`; whole seconds between the first and the last event, ClickHouse `dateDiff('second', …)`), `$entry_current_url`, `$entry_pathname`, `$entry_hostname`, `$exit_current_url`, `$exit_pathname`, `$exit_hostname` (aliases `$end_current_url`, `$end_pathname`; the `$current_url` of the session's first and last event, whatever that event is), `$pageview_count`, `$autocapture_count`, `$screen_count`, `$num_uniq_urls`, `$start_timestamp`, `$end_timestamp`, `$entry_referring_domain`, `$entry_referrer`, `$entry_utm_source|campaign|medium|term|content`, `$entry_gclid`, `$entry_fbclid`, and `$is_bounce` (the real service's default: null without a pageview, else true unless there was more than one pageview, any `$autocapture` or a duration of 10 s or more). Events without a session id fall in the null value. Numeric session properties break down by value, or into bins with `breakdown_histogram_bin_count`. `hogql`: `breakdown` is a HogQL expression evaluated per event by the events API's evaluator (`properties.$browser`, `concat(…)`, `toString(person.properties.plan)`, `if(…)`); an unsupported construct is a 400 naming `breakdown`. Default: `event`.
              * @enum {string|null}
              */
-            breakdown_type?: "event" | "events" | "person" | "cohort" | "group" | "session" | "hogql" | null;
+            breakdown_type?: "event" | "events" | "person" | "cohort" | "group" | "session" | "hogql" | "event_metadata" | null;
             /** @description Number of top breakdown values kept; the rest are summed into one `$$_posthog_breakdown_other_$$` item. Default: `25`. */
             breakdown_limit?: number;
             /** @description Drop the "other" item. */
@@ -4883,8 +4893,10 @@ export interface components {
             breakdowns?: ({
                 property?: string | number;
                 /** @enum {string|null} */
-                type?: "event" | "events" | "person" | "cohort" | "group" | "session" | "hogql" | null;
+                type?: "event" | "events" | "person" | "cohort" | "group" | "session" | "hogql" | "event_metadata" | null;
                 normalize_url?: boolean;
+                /** @description Puts this item's numeric values into that many equal-width bins, as `breakdown_histogram_bin_count` does. */
+                histogram_bin_count?: number | null;
             } & {
                 [key: string]: unknown;
             })[] | null;
@@ -4939,6 +4951,21 @@ export interface components {
             show_percent_stack_view?: boolean | null;
             /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
             show_values_on_series?: boolean | null;
+            /** @description Stickiness (StickinessQuery `intervalCount`): count periods of this many intervals, counted back from the end of the range, instead of single buckets; 1 to 365 (400 otherwise). */
+            interval_count?: number | null;
+            /** @description Stickiness (`stickinessFilter.stickinessCriteria`): an interval counts for an actor only when their number of events in it is `gte`, `lte` or `exact` `value`; a negative value, and 0 with `exact` or `lte`, are a 400. */
+            stickiness_criteria?: ({
+                /** @enum {string} */
+                operator: "gte" | "lte" | "exact";
+                value: number;
+            } & {
+                [key: string]: unknown;
+            }) | null;
+            /**
+             * @description Stickiness (`stickinessFilter.computedAs`): `cumulative` makes position k count the actors active on k or more intervals (labels `k days or more`); `count` stays the number of actors. Default: `non_cumulative`.
+             * @enum {string|null}
+             */
+            computed_as?: "non_cumulative" | "cumulative" | null;
             /** @description Accepted and ignored: a data point key of the stickiness actors (their GET form takes it as a query parameter). */
             stickiness_days?: number | null;
             /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
@@ -5113,10 +5140,15 @@ export interface components {
                 [key: string]: unknown;
             } | null;
         };
-        /** @description A query node, selected by `kind`. Insight kinds (`TrendsQuery`, `FunnelsQuery`, `RetentionQuery`, `PathsQuery`, `StickinessQuery`, `LifecycleQuery`) run the same analyses as the legacy insight endpoints; `FunnelCorrelationQuery` the funnel correlation; `HogQLQuery` SQL over `events`, `persons` and `groups`; `EventsQuery` columns of events; `ActorsQuery`/`InsightActorsQuery` the persons (or groups) behind a data point, or every person. `InsightVizNode`, `DataVisualizationNode` and `DataTableNode` wrap one of these in `source`. Fields beyond the ones listed are accepted (the real nodes have many display-only ones). What each kind requires (series, SQL, columns) is checked when it runs, with `attr` naming the field. */
+        /** @description A query node, selected by `kind`. Insight kinds (`TrendsQuery`, `FunnelsQuery`, `RetentionQuery`, `PathsQuery`, `StickinessQuery`, `LifecycleQuery`) run the same analyses as the legacy insight endpoints; `FunnelCorrelationQuery` the funnel correlation; `HogQLQuery` SQL over `events`, `persons` and `groups`; `EventsQuery` columns of events; `ActorsQuery`/`InsightActorsQuery` the persons (or groups) behind a data point, or every person; `StickinessActorsQuery` those of a stickiness position compared by `operator`. `InsightVizNode`, `DataVisualizationNode` and `DataTableNode` wrap one of these in `source`. Fields beyond the ones listed are accepted (the real nodes have many display-only ones). What each kind requires (series, SQL, columns) is checked when it runs, with `attr` naming the field. */
         QueryNode: {
             /** @enum {string} */
-            kind: "InsightVizNode" | "DataVisualizationNode" | "DataTableNode" | "TrendsQuery" | "FunnelsQuery" | "RetentionQuery" | "PathsQuery" | "StickinessQuery" | "LifecycleQuery" | "FunnelCorrelationQuery" | "HogQLQuery" | "EventsQuery" | "ActorsQuery" | "InsightActorsQuery";
+            kind: "InsightVizNode" | "DataVisualizationNode" | "DataTableNode" | "TrendsQuery" | "FunnelsQuery" | "RetentionQuery" | "PathsQuery" | "StickinessQuery" | "LifecycleQuery" | "FunnelCorrelationQuery" | "HogQLQuery" | "EventsQuery" | "ActorsQuery" | "InsightActorsQuery" | "StickinessActorsQuery";
+            /**
+             * @description In a StickinessActorsQuery, how the actors' number of active intervals compares with `day`. Default: `exact` (`gte` when the source's `stickinessFilter.computedAs` is `cumulative`).
+             * @enum {string}
+             */
+            operator?: "gte" | "lte" | "exact";
             source?: components["schemas"]["QuerySourceNode"];
             /** @description The fields of an insight query node that matter to its numbers (camelCase, as the real service's schema): `series` (EventsNode/ActionsNode), `dateRange`, `interval`, `properties`, `filterTestAccounts`, `breakdownFilter`, `compareFilter`, and the kind's own filter (`trendsFilter`, `funnelsFilter`, `retentionFilter`, `pathsFilter`, `stickinessFilter`, `lifecycleFilter`). They are converted to the legacy filter and checked as the legacy endpoints check it. In an InsightActorsQuery, `series` is the index of the series the actors are asked for. */
             series?: ({
@@ -5132,8 +5164,8 @@ export interface components {
             } & {
                 [key: string]: unknown;
             };
-            /** @enum {string} */
-            interval?: "minute" | "hour" | "day" | "week" | "month";
+            /** @description The insight's interval; in an InsightActorsQuery of a RetentionQuery, the index of the cohort whose actors are asked for. */
+            interval?: ("minute" | "hour" | "day" | "week" | "month") | number;
             /** @description SQL (HogQL), run by ClickHouse (embedded) over the project's rows in the tables of the real service's HogQL database: `events` (with `$session_id`, `$group_0`…`$group_4`, `elements_chain`, `person_id`, and the joins `person.*`, `pdi.*`, `session.*`, `group_0`…`group_4.*`, and `poe.*`, which reads the person's current properties: no person properties are kept per event here), `persons`, `person_distinct_ids`, `groups` and `sessions`. HogQL's rules apply: only its functions and aggregates, property reads as strings typed by the project's property definitions (Numeric, Boolean, DateTime), null-safe `=`/`!=`/`LIKE`, `= NULL` as `isNull`, date-times in the project's time zone, `now()` the server's clock; JOINs, subqueries, `IN (SELECT …)`, `WITH`, `UNION ALL`, window functions, `LIMIT … BY`, `ARRAY JOIN`, lambdas; placeholders `{filters}` (the node's `filters`: `dateRange`, `properties`, `filterTestAccounts`) and `{variables.<code_name>}` (the node's `variables`). Without LIMIT 100 rows are returned, at most 50,000, with `hasMore`. Refused with a 400 naming the construct (`attr` `query__query`): table functions (`file`, `url`, `numbers`…), `system.*` and any other table, SETTINGS, unknown fields and functions (with HogQL's messages), and what ClickHouse itself refuses (its message). A query runs at most 30 s and 2 GiB (code `timeout_exceeded`, `memory_limit_exceeded`). Text limits (a 400 naming the limit): at most 65,536 characters, 16 levels of parentheses and brackets, 2,048 terms and 128 operators. */
             query?: string;
             /** @description Columns of events: `select` is HogQL expressions (` -- Label` comments dropped; aggregates group by the other columns), `where` HogQL conditions, `event` an event name, `after`/`before` ISO dates or relative (`-24h`, `-7d`; as the real service, `after` defaults to `-24h`, `all` means no bound), `orderBy` HogQL order expressions (default `timestamp DESC`), `limit` (default 100) and `offset`. ActorsQuery columns: `actor`/`person`, `id`, `created_at`, `event_count`, `person_display_name`, `matched_recordings`, `properties.<key>`. Without a `source` (every person) it runs as HogQL over `persons`: `id`, `created_at` and `properties.<key>` are HogQL's values (a property as text unless its definition types it; times in the project's zone) with ClickHouse's types; `search` matches email, name, the id or a distinct id (ILIKE); `orderBy` HogQL order expressions (`person` orders by email; default `created_at DESC`). */
@@ -5144,7 +5176,7 @@ export interface components {
         /** @description The node a wrapper runs (its `source`): any query kind but the wrappers themselves. An unknown kind is a 400 naming `query__source__kind`. */
         QuerySourceNode: {
             /** @enum {string} */
-            kind: "TrendsQuery" | "FunnelsQuery" | "RetentionQuery" | "PathsQuery" | "StickinessQuery" | "LifecycleQuery" | "FunnelCorrelationQuery" | "HogQLQuery" | "EventsQuery" | "ActorsQuery" | "InsightActorsQuery" | "FunnelsActorsQuery";
+            kind: "TrendsQuery" | "FunnelsQuery" | "RetentionQuery" | "PathsQuery" | "StickinessQuery" | "LifecycleQuery" | "FunnelCorrelationQuery" | "HogQLQuery" | "EventsQuery" | "ActorsQuery" | "InsightActorsQuery" | "StickinessActorsQuery" | "FunnelsActorsQuery";
             /** @description The insight of an InsightActorsQuery or ActorsQuery, the FunnelsActorsQuery of a FunnelCorrelationQuery. */
             source?: {
                 [key: string]: unknown;
@@ -5163,8 +5195,8 @@ export interface components {
             } & {
                 [key: string]: unknown;
             };
-            /** @enum {string} */
-            interval?: "minute" | "hour" | "day" | "week" | "month";
+            /** @description The insight's interval; in an InsightActorsQuery of a RetentionQuery, the index of the cohort whose actors are asked for. */
+            interval?: ("minute" | "hour" | "day" | "week" | "month") | number;
             /** @description SQL (HogQL) over the tables `events`, `persons` and `groups`. Supported: SELECT with expressions and aliases, `*`, DISTINCT, WHERE, GROUP BY (expressions, aliases, positions), HAVING, ORDER BY (ASC/DESC, nulls last), LIMIT/OFFSET (no LIMIT: 100 rows; at most 50,000), BETWEEN, table aliases; aggregates `count()`, `count(x)`, `count(DISTINCT x)`, `countIf`, `sum`, `sumIf`, `avg`, `avgIf`, `min`, `max`, `median`, `uniq`, `uniqExact`, `uniqIf`, `any`; functions `now`, `today`, `yesterday`, `toDate`, `toDateTime`, `toStartOfMinute/Hour/Day/Week/Month/Quarter/Year`, `toMonday`, `toYear`, `toMonth`, `toDayOfMonth`, `toDayOfWeek`, `toHour`, `toMinute`, `dateDiff`, `INTERVAL n unit`, `toString`, `toInt`, `toFloat`, `lower`, `upper`, `length`, `concat`, `coalesce`, `ifNull`, `if`, `round`, `floor`, `ceil`, `abs`, `isNull`, `isNotNull`, `match`, `like`/`ilike`, `in`. Fields of events: `uuid`, `event`, `timestamp`, `distinct_id`, `elements_chain`, `person_id`, `properties`, `properties.<key>`, `person.properties.<key>`, `person.id`, `person.created_at`; of persons: `id`, `created_at`, `is_identified`, `properties`, `properties.<key>`; of groups: `index` (the group type index), `key`, `created_at`, `properties`, `properties.<key>`. Calendar functions use the project's time zone. Refused with a 400 naming the construct (`attr` `query__query`): JOIN, subqueries, UNION and other set operations, WITH, window functions, LIMIT BY, SAMPLE, ARRAY JOIN, placeholders (`{filters}`), unknown tables, fields and functions, a column neither aggregated nor grouped. */
             query?: string;
             /** @description Columns of events: `select` is HogQL expressions (` -- Label` comments dropped; aggregates group by the other columns), `where` HogQL conditions, `event` an event name, `after`/`before` ISO dates or relative (`-24h`, `-7d`; as the real service, `after` defaults to `-24h`, `all` means no bound), `orderBy` HogQL order expressions (default `timestamp DESC`), `limit` (default 100) and `offset`. ActorsQuery columns: `actor`/`person`, `id`, `created_at`, `event_count`, `person_display_name`, `matched_recordings`, `properties.<key>`. */
@@ -6014,8 +6046,8 @@ export interface components {
          */
         breakdown: string;
         /** @description Kind of breakdown; default `event`. */
-        breakdown_type: "event" | "events" | "person" | "cohort" | "group" | "session" | "hogql";
-        /** @description Number of top breakdown values kept; default 25 for trends, 10 for funnels. */
+        breakdown_type: "event" | "events" | "person" | "cohort" | "group" | "session" | "hogql" | "event_metadata";
+        /** @description Number of top breakdown values kept (the rest make one "other" row); default 25 for trends, 10 for funnels, every value for retention. */
         breakdown_limit: number;
         /** @description Drop the "other" item. */
         breakdown_hide_other_aggregation: boolean;
@@ -6025,7 +6057,7 @@ export interface components {
         breakdown_normalize_url: boolean;
         /** @description Group type of a `group` breakdown. */
         breakdown_group_type_index: number;
-        /** @description Count groups of this group type instead of persons (events outside such a group drop out). Funnels read it as the spec's table does: 0 counts persons, 1 to 4 the group type of that index (see `FunnelRequest.aggregation_group_type_index`); the other analyses as the real service does: 0 to 4 name a group type, absent counts persons. */
+        /** @description Count groups of this group type instead of persons (events outside such a group drop out): 0 to 4 name a group type, absent counts persons, as in the real service. */
         aggregation_group_type_index: number;
         /** @description Analysis kind; default `TRENDS`. */
         trend_insight: "TRENDS" | "STICKINESS" | "LIFECYCLE";
@@ -6115,7 +6147,7 @@ export interface components {
         include_event_types: string;
         /** @description Legacy single-kind form of `include_event_types`. */
         path_type: "$pageview" | "$screen" | "custom_event" | "hogql";
-        /** @description Path item expression for the `hogql` kind. */
+        /** @description Path item expression (HogQL, evaluated per event) used with the `hogql` kind, or when no kind is named, for every event that is not a page view or screen of an included kind; null is the empty item. */
         paths_hogql_expression: string;
         /** @description Keep only paths starting at this item. */
         start_point: string;
@@ -6195,6 +6227,10 @@ export interface components {
         breakdowns: string;
         /** @description Feature flag id. An id that names no live flag of the project is 404. */
         feature_flag_id: number;
+        /** @description A return counts in a period only when the actor did the returning event at least this many times in it. Default `1`. */
+        retention_minimum_occurrences: number;
+        /** @description Rolling retention when true, each value counts the cohort's actors who returned in that period or any later one. Default `false`. */
+        retention_cumulative: boolean;
     };
     requestBodies: never;
     headers: never;
@@ -7963,7 +7999,7 @@ export interface operations {
                 breakdown?: components["parameters"]["breakdown"];
                 /** @description Kind of breakdown; default `event`. */
                 breakdown_type?: components["parameters"]["breakdown_type"];
-                /** @description Number of top breakdown values kept; default 25 for trends, 10 for funnels. */
+                /** @description Number of top breakdown values kept (the rest make one "other" row); default 25 for trends, 10 for funnels, every value for retention. */
                 breakdown_limit?: components["parameters"]["breakdown_limit"];
                 /** @description Group type of a `group` breakdown. */
                 breakdown_group_type_index?: components["parameters"]["breakdown_group_type_index"];
@@ -7991,7 +8027,7 @@ export interface operations {
                  * @example [{"id":"$pageleave","type":"events","funnel_from_step":0,"funnel_to_step":1}]
                  */
                 exclusions?: components["parameters"]["exclusions"];
-                /** @description Count groups of this group type instead of persons (events outside such a group drop out). Funnels read it as the spec's table does: 0 counts persons, 1 to 4 the group type of that index (see `FunnelRequest.aggregation_group_type_index`); the other analyses as the real service does: 0 to 4 name a group type, absent counts persons. */
+                /** @description Count groups of this group type instead of persons (events outside such a group drop out): 0 to 4 name a group type, absent counts persons, as in the real service. */
                 aggregation_group_type_index?: components["parameters"]["aggregation_group_type_index"];
                 /** @description First step (0-based) of the trends and time-to-convert visualisations. */
                 funnel_from_step?: components["parameters"]["funnel_from_step"];
@@ -8119,7 +8155,7 @@ export interface operations {
                 breakdown?: components["parameters"]["breakdown"];
                 /** @description Kind of breakdown; default `event`. */
                 breakdown_type?: components["parameters"]["breakdown_type"];
-                /** @description Number of top breakdown values kept; default 25 for trends, 10 for funnels. */
+                /** @description Number of top breakdown values kept (the rest make one "other" row); default 25 for trends, 10 for funnels, every value for retention. */
                 breakdown_limit?: components["parameters"]["breakdown_limit"];
                 /** @description Group type of a `group` breakdown. */
                 breakdown_group_type_index?: components["parameters"]["breakdown_group_type_index"];
@@ -8147,7 +8183,7 @@ export interface operations {
                  * @example [{"id":"$pageleave","type":"events","funnel_from_step":0,"funnel_to_step":1}]
                  */
                 exclusions?: components["parameters"]["exclusions"];
-                /** @description Count groups of this group type instead of persons (events outside such a group drop out). Funnels read it as the spec's table does: 0 counts persons, 1 to 4 the group type of that index (see `FunnelRequest.aggregation_group_type_index`); the other analyses as the real service does: 0 to 4 name a group type, absent counts persons. */
+                /** @description Count groups of this group type instead of persons (events outside such a group drop out): 0 to 4 name a group type, absent counts persons, as in the real service. */
                 aggregation_group_type_index?: components["parameters"]["aggregation_group_type_index"];
                 /** @description First step (0-based) of the trends and time-to-convert visualisations. */
                 funnel_from_step?: components["parameters"]["funnel_from_step"];
@@ -8301,7 +8337,7 @@ export interface operations {
                 include_event_types?: components["parameters"]["include_event_types"];
                 /** @description Legacy single-kind form of `include_event_types`. */
                 path_type?: components["parameters"]["path_type"];
-                /** @description Path item expression for the `hogql` kind. */
+                /** @description Path item expression (HogQL, evaluated per event) used with the `hogql` kind, or when no kind is named, for every event that is not a page view or screen of an included kind; null is the empty item. */
                 paths_hogql_expression?: components["parameters"]["paths_hogql_expression"];
                 /** @description Keep only paths starting at this item. */
                 start_point?: components["parameters"]["start_point"];
@@ -8338,7 +8374,7 @@ export interface operations {
                 properties?: components["parameters"]["properties"];
                 /** @description Apply the project's test-account filters. */
                 filter_test_accounts?: components["parameters"]["filter_test_accounts"];
-                /** @description Count groups of this group type instead of persons (events outside such a group drop out). Funnels read it as the spec's table does: 0 counts persons, 1 to 4 the group type of that index (see `FunnelRequest.aggregation_group_type_index`); the other analyses as the real service does: 0 to 4 name a group type, absent counts persons. */
+                /** @description Count groups of this group type instead of persons (events outside such a group drop out): 0 to 4 name a group type, absent counts persons, as in the real service. */
                 aggregation_group_type_index?: components["parameters"]["aggregation_group_type_index"];
             };
             header?: never;
@@ -8428,6 +8464,10 @@ export interface operations {
                 period?: components["parameters"]["period"];
                 /** @description Number of cohorts and columns. */
                 total_intervals?: components["parameters"]["total_intervals"];
+                /** @description A return counts in a period only when the actor did the returning event at least this many times in it. Default `1`. */
+                minimum_occurrences?: components["parameters"]["retention_minimum_occurrences"];
+                /** @description Rolling retention when true, each value counts the cohort's actors who returned in that period or any later one. Default `false`. */
+                cumulative?: components["parameters"]["retention_cumulative"];
                 /** @description End of the range, the grammar of `date_from` except `all` (anything else is a 400 naming `date_to`); default now. */
                 date_to?: components["parameters"]["date_to"];
                 /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. */
@@ -8446,7 +8486,9 @@ export interface operations {
                 breakdown?: components["parameters"]["breakdown"];
                 /** @description Kind of breakdown; default `event`. */
                 breakdown_type?: components["parameters"]["breakdown_type"];
-                /** @description Count groups of this group type instead of persons (events outside such a group drop out). Funnels read it as the spec's table does: 0 counts persons, 1 to 4 the group type of that index (see `FunnelRequest.aggregation_group_type_index`); the other analyses as the real service does: 0 to 4 name a group type, absent counts persons. */
+                /** @description Number of top breakdown values kept (the rest make one "other" row); default 25 for trends, 10 for funnels, every value for retention. */
+                breakdown_limit?: components["parameters"]["breakdown_limit"];
+                /** @description Count groups of this group type instead of persons (events outside such a group drop out): 0 to 4 name a group type, absent counts persons, as in the real service. */
                 aggregation_group_type_index?: components["parameters"]["aggregation_group_type_index"];
             };
             header?: never;
@@ -8569,7 +8611,7 @@ export interface operations {
                 breakdown?: components["parameters"]["breakdown"];
                 /** @description Kind of breakdown; default `event`. */
                 breakdown_type?: components["parameters"]["breakdown_type"];
-                /** @description Number of top breakdown values kept; default 25 for trends, 10 for funnels. */
+                /** @description Number of top breakdown values kept (the rest make one "other" row); default 25 for trends, 10 for funnels, every value for retention. */
                 breakdown_limit?: components["parameters"]["breakdown_limit"];
                 /** @description Drop the "other" item. */
                 breakdown_hide_other_aggregation?: components["parameters"]["breakdown_hide_other_aggregation"];
@@ -8581,7 +8623,7 @@ export interface operations {
                 breakdown_group_type_index?: components["parameters"]["breakdown_group_type_index"];
                 /** @description Moving average window in buckets; default 1. */
                 smoothing_intervals?: components["parameters"]["smoothing_intervals"];
-                /** @description Count groups of this group type instead of persons (events outside such a group drop out). Funnels read it as the spec's table does: 0 counts persons, 1 to 4 the group type of that index (see `FunnelRequest.aggregation_group_type_index`); the other analyses as the real service does: 0 to 4 name a group type, absent counts persons. */
+                /** @description Count groups of this group type instead of persons (events outside such a group drop out): 0 to 4 name a group type, absent counts persons, as in the real service. */
                 aggregation_group_type_index?: components["parameters"]["aggregation_group_type_index"];
                 /** @description Accepted and ignored. */
                 sampling_factor?: components["parameters"]["sampling_factor"];
@@ -9580,7 +9622,7 @@ export interface operations {
                 breakdown?: components["parameters"]["breakdown"];
                 /** @description Kind of breakdown; default `event`. */
                 breakdown_type?: components["parameters"]["breakdown_type"];
-                /** @description Number of top breakdown values kept; default 25 for trends, 10 for funnels. */
+                /** @description Number of top breakdown values kept (the rest make one "other" row); default 25 for trends, 10 for funnels, every value for retention. */
                 breakdown_limit?: components["parameters"]["breakdown_limit"];
                 /** @description Group type of a `group` breakdown. */
                 breakdown_group_type_index?: components["parameters"]["breakdown_group_type_index"];
@@ -9613,7 +9655,7 @@ export interface operations {
                  * @example [{"id":"$pageleave","type":"events","funnel_from_step":0,"funnel_to_step":1}]
                  */
                 exclusions?: components["parameters"]["exclusions"];
-                /** @description Count groups of this group type instead of persons (events outside such a group drop out). Funnels read it as the spec's table does: 0 counts persons, 1 to 4 the group type of that index (see `FunnelRequest.aggregation_group_type_index`); the other analyses as the real service does: 0 to 4 name a group type, absent counts persons. */
+                /** @description Count groups of this group type instead of persons (events outside such a group drop out): 0 to 4 name a group type, absent counts persons, as in the real service. */
                 aggregation_group_type_index?: components["parameters"]["aggregation_group_type_index"];
                 /** @description First step (0-based) of the trends and time-to-convert visualisations. */
                 funnel_from_step?: components["parameters"]["funnel_from_step"];
@@ -9751,7 +9793,7 @@ export interface operations {
                 breakdown?: components["parameters"]["breakdown"];
                 /** @description Kind of breakdown; default `event`. */
                 breakdown_type?: components["parameters"]["breakdown_type"];
-                /** @description Number of top breakdown values kept; default 25 for trends, 10 for funnels. */
+                /** @description Number of top breakdown values kept (the rest make one "other" row); default 25 for trends, 10 for funnels, every value for retention. */
                 breakdown_limit?: components["parameters"]["breakdown_limit"];
                 /** @description Group type of a `group` breakdown. */
                 breakdown_group_type_index?: components["parameters"]["breakdown_group_type_index"];
@@ -9784,7 +9826,7 @@ export interface operations {
                  * @example [{"id":"$pageleave","type":"events","funnel_from_step":0,"funnel_to_step":1}]
                  */
                 exclusions?: components["parameters"]["exclusions"];
-                /** @description Count groups of this group type instead of persons (events outside such a group drop out). Funnels read it as the spec's table does: 0 counts persons, 1 to 4 the group type of that index (see `FunnelRequest.aggregation_group_type_index`); the other analyses as the real service does: 0 to 4 name a group type, absent counts persons. */
+                /** @description Count groups of this group type instead of persons (events outside such a group drop out): 0 to 4 name a group type, absent counts persons, as in the real service. */
                 aggregation_group_type_index?: components["parameters"]["aggregation_group_type_index"];
                 /** @description First step (0-based) of the trends and time-to-convert visualisations. */
                 funnel_from_step?: components["parameters"]["funnel_from_step"];
@@ -9959,7 +10001,7 @@ export interface operations {
                 breakdown?: components["parameters"]["breakdown"];
                 /** @description Kind of breakdown; default `event`. */
                 breakdown_type?: components["parameters"]["breakdown_type"];
-                /** @description Number of top breakdown values kept; default 25 for trends, 10 for funnels. */
+                /** @description Number of top breakdown values kept (the rest make one "other" row); default 25 for trends, 10 for funnels, every value for retention. */
                 breakdown_limit?: components["parameters"]["breakdown_limit"];
                 /** @description Drop the "other" item. */
                 breakdown_hide_other_aggregation?: components["parameters"]["breakdown_hide_other_aggregation"];
@@ -9971,7 +10013,7 @@ export interface operations {
                 breakdown_group_type_index?: components["parameters"]["breakdown_group_type_index"];
                 /** @description Moving average window in buckets; default 1. */
                 smoothing_intervals?: components["parameters"]["smoothing_intervals"];
-                /** @description Count groups of this group type instead of persons (events outside such a group drop out). Funnels read it as the spec's table does: 0 counts persons, 1 to 4 the group type of that index (see `FunnelRequest.aggregation_group_type_index`); the other analyses as the real service does: 0 to 4 name a group type, absent counts persons. */
+                /** @description Count groups of this group type instead of persons (events outside such a group drop out): 0 to 4 name a group type, absent counts persons, as in the real service. */
                 aggregation_group_type_index?: components["parameters"]["aggregation_group_type_index"];
                 /** @description Accepted and ignored. */
                 sampling_factor?: components["parameters"]["sampling_factor"];
@@ -10037,7 +10079,7 @@ export interface operations {
                 include_event_types?: components["parameters"]["include_event_types"];
                 /** @description Legacy single-kind form of `include_event_types`. */
                 path_type?: components["parameters"]["path_type"];
-                /** @description Path item expression for the `hogql` kind. */
+                /** @description Path item expression (HogQL, evaluated per event) used with the `hogql` kind, or when no kind is named, for every event that is not a page view or screen of an included kind; null is the empty item. */
                 paths_hogql_expression?: components["parameters"]["paths_hogql_expression"];
                 /** @description Keep only paths starting at this item. */
                 start_point?: components["parameters"]["start_point"];
@@ -10074,7 +10116,7 @@ export interface operations {
                 properties?: components["parameters"]["properties"];
                 /** @description Apply the project's test-account filters. */
                 filter_test_accounts?: components["parameters"]["filter_test_accounts"];
-                /** @description Count groups of this group type instead of persons (events outside such a group drop out). Funnels read it as the spec's table does: 0 counts persons, 1 to 4 the group type of that index (see `FunnelRequest.aggregation_group_type_index`); the other analyses as the real service does: 0 to 4 name a group type, absent counts persons. */
+                /** @description Count groups of this group type instead of persons (events outside such a group drop out): 0 to 4 name a group type, absent counts persons, as in the real service. */
                 aggregation_group_type_index?: components["parameters"]["aggregation_group_type_index"];
                 /** @description Node the listed actors' paths go through as an edge source, for example `1_/`. */
                 path_start_key?: components["parameters"]["path_start_key"];
@@ -10209,7 +10251,7 @@ export interface operations {
                 breakdowns?: components["parameters"]["breakdowns"];
                 /** @description Group type of a `group` breakdown. */
                 breakdown_group_type_index?: components["parameters"]["breakdown_group_type_index"];
-                /** @description Count groups of this group type instead of persons (events outside such a group drop out). Funnels read it as the spec's table does: 0 counts persons, 1 to 4 the group type of that index (see `FunnelRequest.aggregation_group_type_index`); the other analyses as the real service does: 0 to 4 name a group type, absent counts persons. */
+                /** @description Count groups of this group type instead of persons (events outside such a group drop out): 0 to 4 name a group type, absent counts persons, as in the real service. */
                 aggregation_group_type_index?: components["parameters"]["aggregation_group_type_index"];
                 /** @description Cohort (0-based row) of the retention data point; default 0. */
                 selected_interval?: components["parameters"]["selected_interval"];
@@ -10298,7 +10340,7 @@ export interface operations {
                 breakdown?: components["parameters"]["breakdown"];
                 /** @description Kind of breakdown; default `event`. */
                 breakdown_type?: components["parameters"]["breakdown_type"];
-                /** @description Number of top breakdown values kept; default 25 for trends, 10 for funnels. */
+                /** @description Number of top breakdown values kept (the rest make one "other" row); default 25 for trends, 10 for funnels, every value for retention. */
                 breakdown_limit?: components["parameters"]["breakdown_limit"];
                 /** @description Drop the "other" item. */
                 breakdown_hide_other_aggregation?: components["parameters"]["breakdown_hide_other_aggregation"];
@@ -10310,7 +10352,7 @@ export interface operations {
                 breakdown_group_type_index?: components["parameters"]["breakdown_group_type_index"];
                 /** @description Moving average window in buckets; default 1. */
                 smoothing_intervals?: components["parameters"]["smoothing_intervals"];
-                /** @description Count groups of this group type instead of persons (events outside such a group drop out). Funnels read it as the spec's table does: 0 counts persons, 1 to 4 the group type of that index (see `FunnelRequest.aggregation_group_type_index`); the other analyses as the real service does: 0 to 4 name a group type, absent counts persons. */
+                /** @description Count groups of this group type instead of persons (events outside such a group drop out): 0 to 4 name a group type, absent counts persons, as in the real service. */
                 aggregation_group_type_index?: components["parameters"]["aggregation_group_type_index"];
                 /** @description Accepted and ignored. */
                 sampling_factor?: components["parameters"]["sampling_factor"];
@@ -10409,7 +10451,7 @@ export interface operations {
                 breakdown?: components["parameters"]["breakdown"];
                 /** @description Kind of breakdown; default `event`. */
                 breakdown_type?: components["parameters"]["breakdown_type"];
-                /** @description Number of top breakdown values kept; default 25 for trends, 10 for funnels. */
+                /** @description Number of top breakdown values kept (the rest make one "other" row); default 25 for trends, 10 for funnels, every value for retention. */
                 breakdown_limit?: components["parameters"]["breakdown_limit"];
                 /** @description Drop the "other" item. */
                 breakdown_hide_other_aggregation?: components["parameters"]["breakdown_hide_other_aggregation"];
@@ -10421,7 +10463,7 @@ export interface operations {
                 breakdown_group_type_index?: components["parameters"]["breakdown_group_type_index"];
                 /** @description Moving average window in buckets; default 1. */
                 smoothing_intervals?: components["parameters"]["smoothing_intervals"];
-                /** @description Count groups of this group type instead of persons (events outside such a group drop out). Funnels read it as the spec's table does: 0 counts persons, 1 to 4 the group type of that index (see `FunnelRequest.aggregation_group_type_index`); the other analyses as the real service does: 0 to 4 name a group type, absent counts persons. */
+                /** @description Count groups of this group type instead of persons (events outside such a group drop out): 0 to 4 name a group type, absent counts persons, as in the real service. */
                 aggregation_group_type_index?: components["parameters"]["aggregation_group_type_index"];
                 /** @description Accepted and ignored. */
                 sampling_factor?: components["parameters"]["sampling_factor"];

@@ -17,6 +17,7 @@ import { offMainThread, planThreads, sameVersion, withThreads } from "../analyse
 import { planAnalysis, type AnalysisPlan, type Engine } from "../analyses/plan.ts";
 import { generalScanView } from "../analyses/shared/event-read.ts";
 import { resolveDateRange, type TimeContext } from "../analyses/shared/date-range.ts";
+import { retentionWindow } from "../analyses/retention/filter.ts";
 import { deriveSessions, type SessionTable } from "../analyses/shared/session-properties.ts";
 import { asClientError, fail } from "../http/errors.ts";
 import type { EventList, InsightRecord, ProjectRecord } from "../store/schema.ts";
@@ -80,9 +81,12 @@ const DAY = 86_400_000;
  * 1 min for minute intervals, 3 min for hourly ones or ranges of at most 7 days, 15 min otherwise.
  */
 export function minimumRefreshInterval(filter: Filter, ctx: TimeContext): number {
-  const interval = INTERVALS.find((i) => i === filter.interval) ?? "day";
+  // Retention's window follows its own rules (reference §7.2): date_to alone is a full window, not one from -7d.
+  const retention = filter.insight === "RETENTION";
+  const interval = retention ? retentionWindow(filter, ctx).interval : (INTERVALS.find((i) => i === filter.interval) ?? "day");
   if (interval === "minute") return MINUTE;
-  const window = resolveDateRange(filter, interval, ctx, undefined);
+  // Paths answer an inverted range (with no edges) instead of refusing it; the interval follows all the same.
+  const window = retention ? retentionWindow(filter, ctx) : resolveDateRange(filter, interval, ctx, undefined, filter.insight === "PATHS" ? "keep" : "reject");
   return interval === "hour" || window.to - window.from <= 7 * DAY ? 3 * MINUTE : 15 * MINUTE;
 }
 

@@ -342,10 +342,11 @@ function toPersons(
       is_identified: p.distinct_ids.some((d) => !looksAnonymous(d)),
     };
   });
-  // An event whose distinct id belongs to no person gets a person of its own (fixtures.schema.json, events).
+  // An event whose distinct id belongs to no person gets a person of its own (fixtures.schema.json, events), unless
+  // it is personless ($process_person_profile: false), which ingestion keeps without a person.
   for (const e of events) {
     const key = `${e.project_id}:${e.distinct_id}`;
-    if (owner.has(key)) continue;
+    if (owner.has(key) || e.properties?.$process_person_profile === false) continue;
     owner.set(key, persons.length);
     persons.push({
       id: ++nextId,

@@ -15,6 +15,8 @@ export interface RefEvent {
   distinct_id: string;
   timestamp: string;
   properties?: Record<string, unknown>;
+  /** The elements of an `$autocapture` event, as PostHog's elements chain string. */
+  elements_chain?: string;
 }
 
 /** One person (`_create_person`): its distinct ids, properties and creation time. */
@@ -35,6 +37,8 @@ export interface RefData {
   /** Further fixture collections as the fixture document takes them (cohorts, actions, groups, group types). */
   extra?: Partial<Pick<FixtureDocument, "cohorts" | "actions" | "groups">>;
   groupTypes?: { group_type_index: number; group_type: string }[];
+  /** The team's test account filters (`filterTestAccounts`); PostHog's test team has none unless set. */
+  testAccountFilters?: Record<string, unknown>[];
 }
 
 /** A naive PostHog timestamp ("2020-01-01 12:00:00", "2020-01-01") as ISO UTC; one with an offset is kept. */
@@ -74,10 +78,11 @@ export function referenceDocument(data: RefData): FixtureDocument {
         timezone: data.timezone ?? "UTC",
         members: [1],
         ...(data.groupTypes ? { group_types: data.groupTypes } : {}),
+        ...(data.testAccountFilters ? { test_account_filters: data.testAccountFilters } : {}),
       },
     ],
     persons: (data.persons ?? []).map((p, i) => ({ id: i + 1, project_id: "1", distinct_ids: p.distinct_ids, properties: p.properties ?? {}, ...(p.created_at ? { created_at: isoOf(p.created_at) } : {}) })),
-    events: data.events.map((e) => ({ project_id: "1", event: e.event, distinct_id: e.distinct_id, timestamp: isoOf(e.timestamp), properties: e.properties ?? {} })),
+    events: data.events.map((e) => ({ project_id: "1", event: e.event, distinct_id: e.distinct_id, timestamp: isoOf(e.timestamp), properties: e.properties ?? {}, ...(e.elements_chain ? { elements_chain: e.elements_chain } : {}) })),
     ...data.extra,
   } as FixtureDocument;
 }

@@ -28,11 +28,15 @@ export function funnelActors(events: EventList, filter: Loose, ctx: AnalysisCont
   const keep = (a: ReachedSteps) => (step > 0 ? a.level >= step : a.level === -step - 1);
   const actors = new Set<ActorKey>();
   for (const [key, attempts] of population.byKey) {
-    if (asked !== undefined && !sameValue(population.present(key)?.breakdown_value ?? "", asked)) continue;
+    if (asked !== undefined && !matchesBreakdown(population.present(key)?.breakdown_value ?? "", asked)) continue;
     for (const [id, attempt] of attempts) if (keep(attempt)) actors.add(actorKey(population.actors.get(id)!));
   }
   return asGroups(onceEach(actors), population.spec.groupIndex);
 }
+
+/** A one-property breakdown value (a list of one) is also asked for by its bare value. */
+const matchesBreakdown = (value: unknown, asked: string): boolean =>
+  sameValue(value, asked) || (Array.isArray(value) && value.length === 1 && sameValue(value[0], asked));
 
 /**
  * The actors behind a correlation row (`/persons/funnel/correlation/`): the converted (or dropped-off) entrants

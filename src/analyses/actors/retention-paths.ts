@@ -13,8 +13,8 @@ import { sameValue, type DataPoint } from "./point.ts";
 export function retentionActors(events: EventList, filter: Loose, ctx: AnalysisContext, point: DataPoint): ActorRow[] {
   const { spec, groups } = retentionActivity(events, filter, ctx);
   const cohort = readNumber(point, "selected_interval") ?? 0;
-  if (!Number.isInteger(cohort) || cohort < 0 || cohort >= spec.totalIntervals) {
-    throw reject.invalid("selected_interval", `selected_interval must be between 0 and ${spec.totalIntervals - 1}.`);
+  if (!Number.isInteger(cohort) || cohort < 0 || cohort >= spec.periods) {
+    throw reject.invalid("selected_interval", `selected_interval must be between 0 and ${spec.periods - 1}.`);
   }
   const asked = readString(point, "breakdown_value");
   const keys = new Set(

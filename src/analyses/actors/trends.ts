@@ -9,6 +9,7 @@ import { resolveDateRange } from "../shared/date-range.ts";
 import { compileGlobalFilter, NEVER } from "../shared/entity-match.ts";
 import { readString, type Loose } from "../shared/filter-read.ts";
 import { stickinessSeries } from "../stickiness/index.ts";
+import { CRITERIA_OPERATORS, meetsCriteria, readStickinessOptions, type CriteriaOperator } from "../stickiness/options.ts";
 import { readTrendFilter, type TrendSpec } from "../trends/filter.ts";
 import type { SeriesEntity } from "../shared/series.ts";
 import type { ActorKey } from "../trends/maths.ts";
@@ -55,14 +56,23 @@ function union(rows: readonly Row[], counts: boolean): Map<ActorKey, number | nu
   return shares;
 }
 
-/** The actors of a stickiness position (`/persons/stickiness/`): active on exactly stickiness_days buckets. */
+/**
+ * The actors of a stickiness position (`/persons/stickiness/`): active on exactly stickiness_days buckets, on that
+ * many or more when cumulative, or as `stickiness_operator` (gte, lte, exact: StickinessActorsQuery's operator) says.
+ */
 export function stickinessActors(events: EventList, filter: Loose, ctx: AnalysisContext, point: DataPoint): ActorRow[] {
   const days = requiredNumber(point, "stickiness_days");
+  const meets = positionTest(readStickinessOptions(filter).cumulative ? "gte" : (readString(point, "stickiness_operator") ?? "exact"), days);
   const series = stickinessSeries(events, { ...withPointSeries(filter, point), compare: false }, ctx);
   const entity = pickSeries(series.map((s) => s.entity), point);
   const counts = series.find((s) => s.entity === entity)!.activeBuckets;
   const spec = readTrendFilter(withPointSeries(filter, point), ctx);
-  return asGroups(onceEach([...counts].filter(([, k]) => k === days).map(([key]) => key)), groupTypeOf(entity, spec));
+  return asGroups(onceEach([...counts].filter(([, k]) => meets(k)).map(([key]) => key)), groupTypeOf(entity, spec));
+}
+
+function positionTest(operator: string, days: number): (k: number) => boolean {
+  if (!(CRITERIA_OPERATORS as readonly string[]).includes(operator)) throw reject.invalid("stickiness_operator", `"${operator}" is not an operator (gte, lte, exact).`);
+  return (k) => meetsCriteria({ operator: operator as CriteriaOperator, value: days }, k);
 }
 
 /** The persons of a lifecycle status in the bucket holding target_date (`/persons/lifecycle/`). */

@@ -59,10 +59,14 @@ export function forEachAttemptStart(journey: JourneyEvents, rules: AttemptRules,
 /**
  * The attempt that counts for the actor: the furthest; among those the first to reach that step, and of
  * those the latest start (the most recent step-1 event, as the UDF's lineage). Unordered: the first run.
+ * Ordered and strict: when an excluded attempt got further than every valid one, the actor is out of the funnel
+ * altogether (PostHog test_funnel.py::test_excluded_completion), whereas an excluded attempt no further than a valid
+ * one does not matter (test_funnel_exclusion_multiple_possible_no_end_event2).
  */
 export function bestAttemptOf(journey: JourneyEvents, rules: AttemptRules): Attempt | undefined {
   let best: Attempt | undefined;
   let bestIndexes: number[] = [];
+  let furthestExcluded = 0;
   const bound = levelBound(journey, rules);
   // Once the best attempt is as far as any can get, a later one could only win by reaching that step sooner
   // (or as soon, starting later): impossible once it starts after the best one reached it, as every attempt
@@ -72,7 +76,11 @@ export function bestAttemptOf(journey: JourneyEvents, rules: AttemptRules): Atte
   forEachAttempt(
     journey,
     rules,
-    (level, indexes) => {
+    (level, indexes, excluded) => {
+      if (excluded) {
+        furthestExcluded = Math.max(furthestExcluded, level);
+        return;
+      }
       const reachedAt = journey.ts[indexes[level - 1]!]!;
       const startedAt = journey.ts[indexes[0]!]!;
       if (best && !isBetter(level, reachedAt, startedAt, best, rules.orderType)) return;
@@ -80,7 +88,10 @@ export function bestAttemptOf(journey: JourneyEvents, rules: AttemptRules): Atte
       best = { level, times: [startedAt, reachedAt], indexes: bestIndexes };
     },
     cannotImprove,
+    true,
   );
+  // Unordered funnels only void the excluded attempts (test_funnel_unordered.py::test_funnel_exclusions_full_window).
+  if (best && rules.orderType !== "unordered" && furthestExcluded > best.level) return undefined;
   return best && { level: best.level, times: bestIndexes.map((i) => journey.ts[i]!), indexes: bestIndexes };
 }
 
@@ -119,10 +130,13 @@ function copy(journey: JourneyEvents, level: number, indexes: Int32Array): Attem
   return { level, times: list.map((i) => journey.ts[i]!), indexes: list };
 }
 
-type Visit = (level: number, indexes: Int32Array) => void;
+type Visit = (level: number, indexes: Int32Array, excluded: boolean) => void;
 
-/** Visits each valid attempt in start order; `stop`, asked before each start, ends the walk early. */
-function forEachAttempt(journey: JourneyEvents, rules: AttemptRules, visit: Visit, stop?: (start: number) => boolean): void {
+/**
+ * Visits each valid attempt in start order (with `withExcluded`, the excluded ones too, flagged); `stop`, asked
+ * before each start, ends the walk early.
+ */
+function forEachAttempt(journey: JourneyEvents, rules: AttemptRules, visit: Visit, stop?: (start: number) => boolean, withExcluded = false): void {
   const n = journey.ts.length;
   const lists = (rules.orderType === "ordered" ? rules.stepCount : 0) + rules.exclusions.length;
   scratch.ensure(n, lists);
@@ -134,7 +148,8 @@ function forEachAttempt(journey: JourneyEvents, rules: AttemptRules, visit: Visi
     if (rules.orderType === "unordered" ? mask === 0 : (mask & 1) === 0) continue;
     if (stop?.(i)) return;
     const level = step(journey, i, rules);
-    if (!isExcluded(journey, level, rules)) visit(level, scratch.indexes);
+    const excluded = isExcluded(journey, level, rules);
+    if (!excluded || withExcluded) visit(level, scratch.indexes, excluded);
   }
 }
 
@@ -215,8 +230,11 @@ function isExcluded(journey: JourneyEvents, level: number, rules: AttemptRules):
   const deadline = ts[scratch.indexes[0]!]! + rules.windowMs;
   return rules.exclusions.some(({ fromStep, toStep }, x) => {
     if (level <= fromStep) return false;
-    const upper = level > toStep ? ts[scratch.indexes[toStep]!]! : deadline;
+    // Strictly before the step-b event (§5.3): one at the same instant does not void the attempt
+    // (test_funnel.py::test_multiple_events_same_timestamp_exclusions); without step b, up to the window's end.
+    const reached = level > toStep;
+    const upper = reached ? ts[scratch.indexes[toStep]!]! : deadline;
     const c = nextFree(firstTable + x, scratch.indexes[fromStep]!, level, n);
-    return c < n && ts[c]! <= upper;
+    return c < n && (reached ? ts[c]! < upper : ts[c]! <= upper);
   });
 }

@@ -42,8 +42,10 @@ export function funnelKeying(def: BreakdownDef, spec: FunnelSpec): FunnelKeying 
   return {
     assign: (journey) => attribute(journey, spec, (i) => keyAt(journey, i), empty),
     present: (key) => {
-      if (key === FUNNEL_OTHER) return other(def.multi);
-      const value = def.multi ? (JSON.parse(key) as string[]) : key;
+      // A property breakdown's value is a list even for one property, as PostHog's funnels give it
+      // (test_funnel.py::test_parses_breakdowns_correctly: ["test'123"]).
+      if (key === FUNNEL_OTHER) return other(true);
+      const value = def.multi ? (JSON.parse(key) as string[]) : [key];
       return { breakdown: value, breakdown_value: value };
     },
   };
@@ -63,7 +65,8 @@ function attribute(journey: Journey, spec: FunnelSpec, keyAt: (i: number) => str
     case "step": {
       const bit = 1 << spec.attributionStep;
       const keys = [...new Set(stepIndexes.filter((i) => (journey.steps[i]! & bit) !== 0).map((i) => keyAt(i) ?? empty))];
-      if (keys.length === 0) return [{ key: empty, journey }];
+      // An actor who never does the attributed step has no value to count under: PostHog leaves it out.
+      if (keys.length === 0) return [];
       return keys.map((key) => ({ key, journey: onlyStepValue(journey, bit, (i) => (keyAt(i) ?? empty) === key) }));
     }
     default:
@@ -86,11 +89,12 @@ function onlyStepValue(journey: Journey, bit: number, carries: (i: number) => bo
   return { ...journey, steps: journey.steps.map((mask, i) => (carries(i) ? mask : mask & ~bit)) };
 }
 
-/** Keeps the top `limit` values by actors entering the funnel; the others merge into "Other". */
-export function limitValues<T>(results: Map<string, Map<number, T>>, limit: number, merge: (a: T, b: T) => T): Map<string, Map<number, T>> {
+/** Keeps the top `limit` values by actors entering the funnel; the others merge into "Other" (or, without `other`, are dropped). */
+export function limitValues<T>(results: Map<string, Map<number, T>>, limit: number, merge: (a: T, b: T) => T, other = true): Map<string, Map<number, T>> {
   const ranked = [...results.keys()].sort((a, b) => results.get(b)!.size - results.get(a)!.size || (a < b ? -1 : a > b ? 1 : 0));
   if (ranked.length <= limit) return new Map(ranked.map((key) => [key, results.get(key)!]));
   const kept = new Map(ranked.slice(0, limit).map((key) => [key, results.get(key)!]));
+  if (!other) return kept;
   const merged = new Map<number, T>();
   for (const key of ranked.slice(limit)) {
     for (const [actor, value] of results.get(key)!) {

@@ -14,6 +14,7 @@ import { keptTable } from "../shared/kept-tables.ts";
 import { ALWAYS } from "../shared/property-filter.ts";
 import { indexRange } from "../shared/scan.ts";
 import type { AttemptRules, ReachedSteps } from "./attempts.ts";
+import { isFirstTimeStep } from "./first-time.ts";
 import { keepsEveryEvent, type FunnelSpec } from "./filter.ts";
 import {
   mergeBest,
@@ -106,6 +107,8 @@ function funnelOverParts(
   // Groups as actors: their slots are the lookup's dense group ids (no breakdown: its keys are per person).
   const groups = spec.groupIndex === undefined ? undefined : groupLookup(ctx.groups).idsOf(spec.groupIndex, events);
   if ((spec.breakdown && (!touch || groups)) || !hasSnapshots(events)) return undefined;
+  // First-time steps look at every event of a person, before the range too: journeys.ts (first-time.ts).
+  if (spec.steps.some(isFirstTimeStep)) return undefined;
   const steps = spec.steps.slice(0, rules.stepCount).map((entity) => compileEntityMatcher(entity, ctx, ALWAYS, `${entity.type}__${entity.position}`));
   const exclusions = spec.exclusions.map((x, i) => compileEntityMatcher(x.entity, ctx, ALWAYS, `exclusions__${i}`));
   const snap = events.scanSnapshot();

@@ -37,7 +37,7 @@ export interface FunnelSpec {
   attribution: (typeof ATTRIBUTIONS)[number];
   attributionStep: number;
   binCount: number | undefined;
-  /** Group type whose groups are the actors (aggregation_group_type_index 1–4); undefined = persons. */
+  /** Group type whose groups are the actors (aggregation_group_type_index 0–4); undefined = persons. */
   groupIndex: number | undefined;
 }
 
@@ -50,15 +50,16 @@ export function readFunnelFilter(filter: FunnelFilter, ctx: AnalysisContext): Fu
   const toStep = readNumber(filter, "funnel_to_step") ?? steps.length - 1;
   rejectUnknownStepRange(fromStep, toStep, steps.length);
   const exclusions = readExclusions(filter, steps.length);
-  checkExclusions(exclusions, steps);
+  const orderType = oneOf(filter, "funnel_order_type", ORDER_TYPES, "ordered");
+  checkExclusions(exclusions, steps, orderType);
   const limit = readNumber(filter, "breakdown_limit");
   const attribution = oneOf(filter, "breakdown_attribution_type", ATTRIBUTIONS, "first_touch");
   const attributionStep = readNumber(filter, "breakdown_attribution_value") ?? 0;
-  rejectUnknownAttributionStep(attribution, attributionStep, steps.length);
+  rejectUnknownAttributionStep(attribution, attributionStep, steps.length, orderType);
   return {
     raw: filter,
     steps,
-    orderType: oneOf(filter, "funnel_order_type", ORDER_TYPES, "ordered"),
+    orderType,
     viz: readViz(filter),
     windowMs: readWindowMs(filter),
     exclusions,

@@ -9,6 +9,7 @@ import { attemptsOf, bestAttempt, bestAttemptOf, type Attempt, type AttemptRules
 import { FUNNEL_OTHER, funnelKeying, limitValues, type Assignment, type Presented } from "./attribution.ts";
 import { keepsEveryEvent, readFunnelFilter, type FunnelFilter, type FunnelSpec } from "./filter.ts";
 import { columnFunnelBest, columnFunnelTrend, type CountedActors } from "./column-funnel.ts";
+import { firstTimeMatcher, isFirstTimeStep } from "./first-time.ts";
 import { collectJourneys, type Journey } from "./journeys.ts";
 import { stepObjects, type FunnelStep } from "./steps.ts";
 import { funnelTrend, timeToConvert, trendBuckets, trendItem, type FunnelTrendItem, type TimeToConvert } from "./viz.ts";
@@ -28,8 +29,9 @@ export type FunnelResult = FunnelStep[] | FunnelStep[][] | FunnelTrendItem[] | T
 export function computeFunnel(events: EventList, filter: FunnelFilter, ctx: AnalysisContext): FunnelResult {
   const spec = readFunnelFilter(filter, ctx);
   const window = resolveDateRange(filter, spec.interval, ctx, events.at(0)?.timestamp);
-  // Trends and time to convert stop at funnel_to_step (PostHog max_steps_override).
-  const stepCount = spec.viz === "steps" ? spec.steps.length : spec.toStep + 1;
+  // Trends and time to convert stop at funnel_to_step (PostHog max_steps_override), except unordered funnels, where
+  // any step may come first (test_funnel_time_to_convert.py::test_basic_unordered).
+  const stepCount = spec.viz === "steps" || spec.orderType === "unordered" ? spec.steps.length : spec.toStep + 1;
   const rules: AttemptRules = { stepCount, windowMs: spec.windowMs, orderType: spec.orderType, exclusions: spec.exclusions };
   if (spec.viz === "trends") {
     const periods = trendBuckets(window, ctx);
@@ -65,7 +67,7 @@ function stepsWithoutBreakdown(attempts: Iterable<ReachedSteps>, spec: FunnelSpe
 /** A steps list per breakdown key, in the order of the actors entering (see orderedKeys). */
 function breakdownSteps(byKey: Map<string, Map<number, ReachedSteps>>, spec: FunnelSpec, ctx: AnalysisContext): FunnelStep[][] {
   const keying = funnelKeying(spec.breakdown!, spec);
-  return orderedKeys(byKey).map((key) => stepObjects(byKey.get(key)!.values(), spec, ctx, keying.present(key)));
+  return orderedKeys(byKey, spec.steps.length, (a) => a.level).map((key) => stepObjects(byKey.get(key)!.values(), spec, ctx, keying.present(key)));
 }
 
 /**
@@ -83,7 +85,7 @@ function countedByKey(counted: CountedActors, spec: FunnelSpec): Map<string, Map
   return spec.breakdown ? limitValues(byKey, spec.breakdownLimit, (a) => a) : byKey;
 }
 
-/** The group actors of a group-aggregated funnel (aggregation_group_type_index 1–4); undefined when persons are the actors. */
+/** The group actors of a group-aggregated funnel (aggregation_group_type_index 0–4); undefined when persons are the actors. */
 const groupActorsOf = (spec: FunnelSpec, ctx: AnalysisContext, events: EventList): GroupActorOf | undefined =>
   spec.groupIndex === undefined ? undefined : groupActorResolver(groupLookup(ctx.groups), spec.groupIndex, events);
 
@@ -96,7 +98,13 @@ function collect(
   actorOf = actorResolver(ctx),
   aggregate = groupActorsOf(spec, ctx, events),
 ): Journey[] {
-  const steps = spec.steps.slice(0, stepCount).map((entity) => compileEntityMatcher(entity, ctx, ALWAYS, `${entity.type}__${entity.position}`));
+  const steps = spec.steps.slice(0, stepCount).map((entity) => {
+    const attr = `${entity.type}__${entity.position}`;
+    const matcher = compileEntityMatcher(entity, ctx, ALWAYS, attr);
+    if (!isFirstTimeStep(entity)) return matcher;
+    // A resolver of its own: this pass over every event must not number the funnel's actors.
+    return firstTimeMatcher(entity, matcher, compileEntityMatcher({ ...entity, properties: [] }, ctx, ALWAYS, attr), events, actorResolver(ctx));
+  });
   const exclusions = spec.exclusions.map((x, i) => compileEntityMatcher(x.entity, ctx, ALWAYS, `exclusions__${i}`));
   return collectJourneys({
     events,
@@ -183,11 +191,25 @@ export function funnelPopulation(events: EventList, filter: FunnelFilter, ctx: A
   return { spec, window, byKey, present: (key) => keying?.present(key), actorOfEvent, actors };
 }
 
-/** Breakdown funnels by actors entering, descending, ties by value; "Other" last. */
-function orderedKeys<T>(byKey: Map<string, Map<number, T>>): string[] {
+/**
+ * Breakdown funnels by actors entering, descending, then (steps) by the actors reaching each later step, descending,
+ * as PostHog orders its step columns (test_funnel_strict.py::test_strict_breakdown_events_with_multiple_properties);
+ * ties by value; "Other" last.
+ */
+function orderedKeys<T>(byKey: Map<string, Map<number, T>>, stepCount = 0, levelOf?: (value: T) => number): string[] {
+  const reached = new Map([...byKey].map(([key, actors]) => {
+    const counts = new Array<number>(stepCount).fill(0);
+    if (levelOf) for (const value of actors.values()) for (let k = 0; k < Math.min(levelOf(value), stepCount); k++) counts[k]!++;
+    return [key, counts] as const;
+  }));
+  const byLaterSteps = (a: string, b: string) => {
+    const [ca, cb] = [reached.get(a)!, reached.get(b)!];
+    for (let k = 1; k < stepCount; k++) if (ca[k] !== cb[k]) return cb[k]! - ca[k]!;
+    return 0;
+  };
   return [...byKey.keys()]
     .filter((key) => byKey.get(key)!.size > 0)
-    .sort((a, b) => Number(a === FUNNEL_OTHER) - Number(b === FUNNEL_OTHER) || byKey.get(b)!.size - byKey.get(a)!.size || (a < b ? -1 : a > b ? 1 : 0));
+    .sort((a, b) => Number(a === FUNNEL_OTHER) - Number(b === FUNNEL_OTHER) || byKey.get(b)!.size - byKey.get(a)!.size || byLaterSteps(a, b) || (a < b ? -1 : a > b ? 1 : 0));
 }
 
 function trendsResult(journeys: Journey[], assign: (j: Journey) => Assignment[], rules: AttemptRules, spec: FunnelSpec, window: QueryWindow, ctx: AnalysisContext): FunnelTrendItem[] {
@@ -198,6 +220,8 @@ function trendsResult(journeys: Journey[], assign: (j: Journey) => Assignment[],
   const byKey = groupByKey(journeys, assign, attempts, (a, b) => [...a, ...b]);
   if (!spec.breakdown) return [funnelTrend(byKey.get("")?.values() ?? [], spec, window, ctx)];
   const keying = funnelKeying(spec.breakdown, spec);
-  const limited = limitValues(byKey, spec.breakdownLimit, (a, b) => [...a, ...b]);
+  // Conversion trends keep the top breakdown_limit values and drop the rest, without an "Other" series
+  // (test_funnel_trends.py::test_funnel_step_breakdown_event_with_breakdown_limit).
+  const limited = limitValues(byKey, spec.breakdownLimit, (a, b) => [...a, ...b], false);
   return orderedKeys(limited).map((key) => ({ ...funnelTrend(limited.get(key)!.values(), spec, window, ctx), breakdown_value: keying.present(key).breakdown_value }));
 }

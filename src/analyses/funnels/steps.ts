@@ -2,7 +2,7 @@ import type { AnalysisContext } from "../shared/context.ts";
 import type { Loose } from "../shared/filter-read.ts";
 import { meanSeconds, quantile } from "../shared/math.ts";
 import { filterParams, paramValue } from "../shared/people-url.ts";
-import { seriesLabel } from "../shared/series.ts";
+import { seriesLabel, type SeriesEntity } from "../shared/series.ts";
 import type { ReachedSteps } from "./attempts.ts";
 import type { Presented } from "./attribution.ts";
 import type { FunnelSpec } from "./filter.ts";
@@ -10,7 +10,7 @@ import type { FunnelSpec } from "./filter.ts";
 /** One step of the funnel `result` (reference: analytics §5.5). */
 export interface FunnelStep {
   action_id: string | number | null;
-  name: string;
+  name: string | null;
   custom_name: string | null;
   order: number;
   type: "events" | "actions";
@@ -35,7 +35,7 @@ export function stepObjects(attempts: Iterable<ReachedSteps>, spec: FunnelSpec, 
     const unordered = spec.orderType === "unordered";
     const step: FunnelStep = {
       action_id: unordered ? null : entity.id,
-      name: unordered ? `Completed ${k + 1} step${k > 0 ? "s" : ""}` : seriesLabel(entity, ctx),
+      name: unordered ? `Completed ${k + 1} step${k > 0 ? "s" : ""}` : stepName(entity, ctx),
       custom_name: unordered ? null : entity.custom_name,
       order: k,
       type: entity.type,
@@ -50,6 +50,10 @@ export function stepObjects(attempts: Iterable<ReachedSteps>, spec: FunnelSpec, 
     return step;
   });
 }
+
+/** An all-events step has no name, as PostHog's step is named by its event (test_funnel.py::test_funnel_with_any_event). */
+const stepName = (entity: SeriesEntity, ctx: AnalysisContext): string | null =>
+  entity.type === "events" && entity.id === null ? null : seriesLabel(entity, ctx);
 
 /** The legacy persons URL: the filter as query parameters, lists and objects JSON-encoded (§5.5). */
 function peopleUrlBase(filter: Loose, ctx: AnalysisContext): string {

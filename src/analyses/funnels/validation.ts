@@ -20,9 +20,8 @@ export function requireTwoSteps(steps: readonly SeriesEntity[]): void {
 }
 
 /**
- * The funnel's actors: the spec's table says "0 aggregates by users, greater than 0 by a group type", so absent,
- * null and 0 mean persons and 1–4 the group type of that index (the real service reads 0 as group type 0 and null as
- * persons; group type 0 therefore cannot aggregate a funnel here). undefined = persons.
+ * The funnel's actors: absent or null mean persons, 0–4 the groups of that group type, as the real service reads it
+ * (test_funnel.py::test_funnel_aggregation_with_groups aggregates by group type 0). undefined = persons.
  */
 export function readFunnelAggregation(filter: Loose): number | undefined {
   const raw = filter.aggregation_group_type_index;
@@ -31,7 +30,7 @@ export function readFunnelAggregation(filter: Loose): number | undefined {
   if (!Number.isInteger(index) || index < 0 || index > 4) {
     throw reject.invalid("aggregation_group_type_index", "aggregation_group_type_index must be a group type index from 0 to 4, or null.");
   }
-  return index === 0 ? undefined : index;
+  return index;
 }
 
 export function rejectUnknownStepRange(fromStep: number, toStep: number, stepCount: number): void {
@@ -43,8 +42,11 @@ export function rejectUnknownStepRange(fromStep: number, toStep: number, stepCou
   }
 }
 
-/** Exclusion ranges must be forward, inside the funnel, and must not repeat a step of their range. */
-export function checkExclusions(exclusions: readonly Exclusion[], steps: readonly SeriesEntity[]): void {
+/**
+ * Exclusion ranges must be forward, inside the funnel, and must not repeat a step of their range; an unordered
+ * funnel's exclusions span the whole funnel (test_funnel_unordered.py::test_funnel_exclusions_invalid_params).
+ */
+export function checkExclusions(exclusions: readonly Exclusion[], steps: readonly SeriesEntity[], orderType = "ordered"): void {
   exclusions.forEach(({ entity, fromStep, toStep }, i) => {
     const attr = `exclusions__${i}`;
     if (!Number.isInteger(fromStep) || fromStep < 0 || fromStep > steps.length - 2) {
@@ -54,6 +56,9 @@ export function checkExclusions(exclusions: readonly Exclusion[], steps: readonl
       throw reject.invalid(`${attr}__funnel_to_step`, "Exclusion funnel_to_step must be after its funnel_from_step.");
     }
     if (toStep > steps.length - 1) throw reject.invalid(`${attr}__funnel_to_step`, `Exclusion funnel_to_step must be at most ${steps.length - 1}.`);
+    if (orderType === "unordered" && (fromStep !== 0 || toStep !== steps.length - 1)) {
+      throw reject.invalid(`${attr}__funnel_from_step`, "Partial exclusions are not supported in unordered funnels: exclude from step 0 to the last step.");
+    }
     if (steps.slice(fromStep, toStep + 1).some((step) => sameEntity(step, entity))) {
       throw reject.invalid(`${attr}__id`, "Exclusion steps cannot contain an event that's part of funnel, using the same filters.");
     }
@@ -67,8 +72,12 @@ function sameEntity(a: SeriesEntity, b: SeriesEntity): boolean {
 }
 
 /** Step attribution names a step of the funnel. */
-export function rejectUnknownAttributionStep(attribution: string, step: number, stepCount: number): void {
+export function rejectUnknownAttributionStep(attribution: string, step: number, stepCount: number, orderType = "ordered"): void {
   if (attribution === "step" && (!Number.isInteger(step) || step < 0 || step >= stepCount)) {
     throw reject.invalid("breakdown_attribution_value", `breakdown_attribution_value must be a step between 0 and ${stepCount - 1}.`);
+  }
+  // An unordered funnel has no step but the first to attribute to (test_funnel_unordered.py::test_funnel_step_breakdown_with_step_one_attribution).
+  if (attribution === "step" && orderType === "unordered" && step !== 0) {
+    throw reject.invalid("breakdown_attribution_value", "Unordered funnels attribute a breakdown to step 0 only.");
   }
 }

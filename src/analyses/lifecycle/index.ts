@@ -92,7 +92,9 @@ interface Activity {
 
 /**
  * Each actor's active buckets. Actors are persons, or with aggregation_group_type_index the events' groups of that
- * type (reference: analytics §1.1), whose `new` bucket is the one holding the group's created_at.
+ * type (reference: analytics §1.1), whose `new` bucket is the one holding the group's created_at. Personless
+ * events (no person behind their distinct id) count for no one: PostHog's lifecycle joins persons for created_at
+ * (test_lifecycle_query_runner.py::test_excludes_personless_events).
  */
 function activeBuckets(events: EventList, extended: Buckets, entity: SeriesEntity, spec: TrendSpec, filter: TrendFilter, ctx: AnalysisContext): Map<ActorKey, Activity> {
   const matcher = compileEntityMatcher(entity, ctx, compileGlobalFilter(filter, ctx), `${entity.type}__${entity.position}`);
@@ -105,6 +107,7 @@ function activeBuckets(events: EventList, extended: Buckets, entity: SeriesEntit
   };
   const byActor = new Map<ActorKey, Activity>();
   forEachMatch(events, extended, matcher, actorResolver(ctx), (event, actor) => {
+    if (spec.groupIndex === undefined && !actor.person) return;
     const key = keyOf(event, actor);
     if (key === undefined) return;
     let activity = byActor.get(key);
@@ -122,7 +125,7 @@ function columnActivity(events: EventList, extended: Buckets, entity: SeriesEnti
   const active = activeBucketsOfActors(events, matcher, extended, ctx);
   if (!active) return undefined;
   const byActor = new Map<ActorKey, Activity>();
-  for (const [actor, list] of active) byActor.set(actor.id, { key: actor.id, createdAt: actor.person ? Date.parse(actor.person.created_at) : undefined, active: list });
+  for (const [actor, list] of active) if (actor.person) byActor.set(actor.id, { key: actor.id, createdAt: Date.parse(actor.person.created_at), active: list });
   return byActor;
 }
 

@@ -42,7 +42,8 @@ interface ColumnPaths {
 }
 
 function columnPaths(events: EventList, spec: PathsSpec, window: QueryWindow, global: RowPredicate, ctx: AnalysisContext, sessionGapMs: number): ColumnPaths | undefined {
-  if (spec.groupIndex !== undefined || !hasSnapshots(events)) return undefined;
+  // HogQL items are computed per event: the general scan's.
+  if (spec.groupIndex !== undefined || spec.hogql !== undefined || !hasSnapshots(events)) return undefined;
   const snap = events.scanSnapshot();
   const [from, to] = indexRange(events, window.from, window.to);
   const [start, end] = [Math.min(from, snap.length), Math.min(to, snap.length)];

@@ -6,6 +6,7 @@ import type { AnalysisContext } from "../shared/context.ts";
 import { resolveDateRange } from "../shared/date-range.ts";
 import { compileGlobalFilter } from "../shared/entity-match.ts";
 import { forEachMatch } from "../shared/scan.ts";
+import { hogqlReader } from "../shared/hogql-breakdown.ts";
 import { readPathsFilter, type PathsFilter, type PathsSpec } from "./filter.ts";
 import { columnEdges, columnPathActors, type EdgeTally } from "./column-paths.ts";
 import { pathItems, cutPath, pathCutOf, pointMatches, type PathPoint } from "./items.ts";
@@ -40,7 +41,8 @@ export const SESSION_GAP_MS = 30 * 60_000;
  */
 export function computePaths(events: EventList, filter: PathsFilter, ctx: AnalysisContext): PathEdge[] {
   const spec = readPathsFilter(filter);
-  const window = resolveDateRange(filter, "day", ctx, events.at(0)?.timestamp);
+  const window = pathsWindow(events, filter, ctx);
+  if (window.to < window.from) return [];
   const edges = columnEdges(events, spec, window, compileGlobalFilter(filter, ctx), ctx, SESSION_GAP_MS) ?? edgesOf(pathsOf(events, filter, ctx).paths);
   const kept = edges
     .filter((e) => (spec.minEdgeWeight === undefined || e.value >= spec.minEdgeWeight) && (spec.maxEdgeWeight === undefined || e.value <= spec.maxEdgeWeight))
@@ -75,10 +77,7 @@ function edgesOf(paths: readonly Path[]): EdgeTally[] {
 
 const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-/** Node k (0-based) of a path: `<k+1>_<item>`. */
-export const nodeOf = (path: Path, k: number): string => `${k + 1}_${path.items[k]}`;
-
-/** nodeOf by position and item, each name built once per analysis (edges name the same few nodes again and again). */
+/** Node k (0-based) of a path, `<k+1>_<item>`, each name built once per analysis (edges name the same few nodes again and again). */
 function nodeNames(): (k: number, item: string) => string {
   const byPosition: Map<string, string>[] = [];
   return (k, item) => {
@@ -110,7 +109,8 @@ function reachable<E extends { source: string; target: string }>(edges: E[]): E[
  */
 export function pathActorShares(events: EventList, filter: PathsFilter, ctx: AnalysisContext, point: PathPoint<string>): Map<ActorKey, number> {
   const spec = readPathsFilter(filter);
-  const window = resolveDateRange(filter, "day", ctx, events.at(0)?.timestamp);
+  const window = pathsWindow(events, filter, ctx);
+  if (window.to < window.from) return new Map();
   const counted = columnPathActors(events, spec, window, compileGlobalFilter(filter, ctx), ctx, SESSION_GAP_MS, point);
   if (counted) return counted;
   const shares = new Map<ActorKey, number>();
@@ -124,9 +124,10 @@ export function pathActorShares(events: EventList, filter: PathsFilter, ctx: Ana
 /** Every path of the range: the edges count them, the actors endpoint lists their actors. */
 export function pathsOf(events: EventList, filter: PathsFilter, ctx: AnalysisContext): { spec: PathsSpec; paths: Path[] } {
   const spec = readPathsFilter(filter);
-  const window = resolveDateRange(filter, "day", ctx, events.at(0)?.timestamp);
+  const window = pathsWindow(events, filter, ctx);
+  if (window.to < window.from) return { spec, paths: [] };
   const groupKeyOf = spec.groupIndex === undefined ? undefined : groupLookup(ctx.groups).keyOf(spec.groupIndex);
-  const itemFor = pathItems(spec);
+  const itemFor = pathItems(spec, spec.hogql === undefined ? undefined : hogqlReader(spec.hogql, "paths_hogql_expression", { now: ctx.now ?? 0, timezone: ctx.timezone, propertyTypes: ctx.propertyTypes?.(), timeLimitMs: ctx.queryTimeLimitMs }));
   const open = new Map<ActorKey, { items: string[]; times: number[] }>();
   const paths: Path[] = [];
   const cut = pathCutOf(spec);
@@ -137,7 +138,7 @@ export function pathsOf(events: EventList, filter: PathsFilter, ctx: AnalysisCon
   const matcher = { names: namesOfTypes(spec.eventTypes), rest: compileGlobalFilter(filter, ctx) };
   // Transient rows: only the item, the time and the actor are kept.
   forEachMatch(events, window, matcher, actorResolver(ctx), (event, person) => {
-    const item = itemFor(event);
+    const item = itemFor(event, person.person);
     if (item === undefined) return;
     const actor = groupKeyOf ? groupKeyOf(event) : person.id;
     if (actor === undefined) return;
@@ -154,8 +155,11 @@ export function pathsOf(events: EventList, filter: PathsFilter, ctx: AnalysisCon
   return { spec, paths };
 }
 
+/** The range of a paths request; inverted, it is kept and answers no paths (PostHog's runner: no edges, no 400). */
+const pathsWindow = (events: EventList, filter: PathsFilter, ctx: AnalysisContext) => resolveDateRange(filter, "day", ctx, events.at(0)?.timestamp, "keep");
+
 /** Only these event names can be items when the types leave out custom events; null: any name may be. */
 function namesOfTypes(types: readonly string[]): ReadonlySet<string> | null {
-  if (types.length === 0 || types.includes("custom_event")) return null;
+  if (!types.some((t) => t !== "hogql") || types.includes("custom_event")) return null;
   return new Set(types.filter((t) => t === "$pageview" || t === "$screen"));
 }

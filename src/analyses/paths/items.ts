@@ -1,4 +1,4 @@
-import type { EventRecord } from "../../store/schema.ts";
+import type { EventRecord, PersonRecord } from "../../store/schema.ts";
 import { stringForm } from "../shared/property-operators.ts";
 import { trimSlash, type PathsSpec } from "./filter.ts";
 import { eventProperty } from "../shared/event-read.ts";
@@ -8,35 +8,72 @@ import { eventProperty } from "../shared/event-read.ts";
  * for, and how one session becomes the path whose edges are counted.
  */
 
-/** The event's path item, or undefined when its type is not included or the item is excluded. */
-export function itemOf(event: EventRecord, spec: PathsSpec): string | undefined {
+/**
+ * The event's path item, or undefined when its type is not included or the item is excluded. `other` is the item
+ * of an event that is not a page view or screen of an included type: its name, or the HogQL item's value. The
+ * `hogql` type selects no events itself: with only it, every event has an item (PostHog's paths runner).
+ */
+export function itemOf(event: EventRecord, spec: PathsSpec, other: string = event.event): string | undefined {
   const types = spec.eventTypes;
   const wants = (type: string) => types.length === 0 || types.includes(type);
   const isPageview = event.event === "$pageview";
   const isScreen = event.event === "$screen";
-  if (types.length > 0 && !(isPageview && wants("$pageview")) && !(isScreen && wants("$screen")) && !(wants("custom_event") && !event.event.startsWith("$"))) {
+  const selective = types.some((t) => t !== "hogql");
+  if (selective && !(isPageview && wants("$pageview")) && !(isScreen && wants("$screen")) && !(wants("custom_event") && !event.event.startsWith("$"))) {
     return undefined;
   }
-  let item = event.event;
+  let item = other;
   if (isPageview && wants("$pageview")) item = trimSlash(text(eventProperty(event, "$current_url")));
   else if (isScreen && wants("$screen")) item = text(eventProperty(event, "$screen_name"));
   for (const { re, alias } of spec.cleaning) item = item.replace(re, alias);
-  const grouping = spec.groupings.find((g) => g.re.test(item));
+  const grouping = groupingOf(item, spec.groupings);
   if (grouping) item = grouping.pattern;
   return spec.excluded.has(item) ? undefined : item;
+}
+
+/**
+ * The grouping an item falls in. PostHog matches every pattern anywhere in the item at once (ClickHouse
+ * multiMatchAnyIndex, on Hyperscan, which reports matches by where they end): the pattern whose match ends first
+ * wins, the earlier listed on a tie (test_paths_query_runner_ee.py::test_wildcard_groups_evil_input: "/2/3?q=1"
+ * is "/3*", not "/3?q=1").
+ */
+function groupingOf<G extends { parts: string[] }>(item: string, groupings: readonly G[]): G | undefined {
+  let best: G | undefined;
+  let bestEnd = Infinity;
+  for (const grouping of groupings) {
+    const end = earliestEnd(item, grouping.parts);
+    if (end < bestEnd) [best, bestEnd] = [grouping, end];
+  }
+  return best;
+}
+
+/** Where the first match of the literal `parts` joined by "anything" ends in `text` (each part found as early as it can be), or Infinity. */
+function earliestEnd(text: string, parts: readonly string[]): number {
+  let end = 0;
+  for (const part of parts) {
+    if (part === "") continue;
+    const at = text.indexOf(part, end);
+    if (at < 0) return Infinity;
+    end = at + part.length;
+  }
+  return end;
 }
 
 /**
  * itemOf per event, memoised: an item follows from the event name and its URL or screen name alone, so the
  * cleaning rules, groupings and exclusions run once per distinct value, not once per event.
  */
-export function pathItems(spec: PathsSpec): (event: EventRecord) => string | undefined {
+export function pathItems(spec: PathsSpec, hogql?: HogqlItem): (event: EventRecord, person: PersonRecord | undefined) => string | undefined {
   const known = new Map<string, string | undefined>();
   const wantsPageviews = spec.eventTypes.length === 0 || spec.eventTypes.includes("$pageview");
   const wantsScreens = spec.eventTypes.length === 0 || spec.eventTypes.includes("$screen");
-  return (event) => {
+  return (event, person) => {
     const name = event.event;
-    const detail = name === "$pageview" && wantsPageviews ? eventProperty(event, "$current_url") : name === "$screen" && wantsScreens ? eventProperty(event, "$screen_name") : undefined;
+    const isPageview = name === "$pageview" && wantsPageviews;
+    const isScreen = name === "$screen" && wantsScreens;
+    // A HogQL item reads more than the name: computed per event (null is the empty item, PostHog's ifNull(…, '')).
+    if (hogql && !isPageview && !isScreen) return itemOf(event, spec, text(hogql(event, person)));
+    const detail = isPageview ? eventProperty(event, "$current_url") : isScreen ? eventProperty(event, "$screen_name") : undefined;
     // Values of other types than strings keep their own entry: `1` and "1" may be cleaned alike but are read apart.
     const key = detail === undefined ? `e${name}` : typeof detail === "string" ? `${name === "$pageview" ? "p" : "s"}${detail}` : undefined;
     if (key === undefined) return itemOf(event, spec);
@@ -46,6 +83,9 @@ export function pathItems(spec: PathsSpec): (event: EventRecord) => string | und
     return item;
   };
 }
+
+/** The value of paths_hogql_expression for one event (shared/hogql-breakdown.ts hogqlReader). */
+export type HogqlItem = (event: EventRecord, person: PersonRecord | undefined) => unknown;
 
 const text = (value: unknown): string => (value === undefined || value === null ? "" : stringForm(value));
 

@@ -20,9 +20,16 @@ export interface RetentionSpec {
   type: (typeof RETENTION_TYPES)[number];
   period: Period;
   interval: Interval;
+  /** Values per cohort row: the cohort (0), then the periods after it. */
   totalIntervals: number;
-  /** edges[i] is the start of period i; edges[totalIntervals] the end of the window. */
+  /** Cohort rows, one per period of the window (total_intervals of them unless date_from is given). */
+  periods: number;
+  /** edges[i] is the start of period i; edges[periods] the end of the window. */
   edges: number[];
+  /** A return counts in a period only with at least this many returning events in it (1: any). */
+  minimumOccurrences: number;
+  /** Rolling retention: value j counts the cohort's actors who return in period i + j or any later one. */
+  cumulative: boolean;
   breakdown: BreakdownDef | undefined;
   /** aggregation_group_type_index: actors are `$group_N` values (§1.1). */
   groupIndex: number | undefined;
@@ -40,6 +47,8 @@ export function readRetentionFilter(filter: RetentionFilter, ctx: AnalysisContex
   if (!Number.isInteger(totalIntervals) || totalIntervals < 1 || totalIntervals > 100) {
     throw reject.invalid("total_intervals", "total_intervals must be an integer between 1 and 100.");
   }
+  rejectUnmodelled(filter);
+  const edges = windowEdges(filter, interval, totalIntervals, ctx);
   return {
     raw: filter,
     target: readEntity(filter, "target_entity"),
@@ -48,7 +57,10 @@ export function readRetentionFilter(filter: RetentionFilter, ctx: AnalysisContex
     period,
     interval,
     totalIntervals,
-    edges: windowEdges(filter, interval, totalIntervals, ctx),
+    periods: edges.length - 1,
+    edges,
+    minimumOccurrences: readMinimumOccurrences(filter),
+    cumulative: filter.cumulative === true || filter.cumulative === "true",
     breakdown: readBreakdown(filter, ctx),
     groupIndex: readNumber(filter, "aggregation_group_type_index"),
   };
@@ -77,12 +89,50 @@ function readType(filter: Loose): RetentionSpec["type"] {
 }
 
 /**
- * The window: total_intervals periods ending with the one that contains date_to (default now); weeks start on
- * the project's week start, months on the 1st (reference §7.2). date_from is ignored, but must still be a date.
+ * The window (reference §7.2): with date_from, one cohort per period from date_from's to date_to's (default now);
+ * without it, total_intervals periods ending with the one that contains date_to. Weeks start on the project's week
+ * start, months on the 1st. `date_from: "all"` is read as absent.
  */
-function windowEdges(filter: Loose, interval: Interval, count: number, ctx: AnalysisContext): number[] {
-  if (filter.date_from !== "all") readDateField(filter, "date_from", ctx);
+function windowEdges(filter: Loose, interval: Interval, count: number, ctx: Pick<AnalysisContext, "now" | "timezone" | "weekStartDay">): number[] {
+  const from = filter.date_from === "all" ? undefined : readDateField(filter, "date_from", ctx);
   const to = readDateField(filter, "date_to", ctx)?.ms ?? ctx.now;
   const last = startOf(to, interval, ctx.timezone, ctx.weekStartDay);
-  return Array.from({ length: count + 1 }, (_, i) => plus(last, i - (count - 1), interval, ctx.timezone));
+  if (from === undefined) return Array.from({ length: count + 1 }, (_, i) => plus(last, i - (count - 1), interval, ctx.timezone));
+  const first = startOf(from.ms, interval, ctx.timezone, ctx.weekStartDay);
+  if (first > last) throw reject.invalid("date_to", "date_to is before date_from: swap them, or move date_to later.");
+  const edges = [first];
+  while (edges.at(-1)! <= last) {
+    if (edges.length > MAX_PERIODS) throw reject.invalid("date_from", `date_from to date_to spans more than ${MAX_PERIODS} periods: narrow the range or use a longer period.`);
+    edges.push(plus(first, edges.length, interval, ctx.timezone));
+  }
+  return edges;
+}
+
+/** The retention window's first and last instant (for the refresh interval, which needs no analysis). */
+export function retentionWindow(filter: RetentionFilter, ctx: Pick<AnalysisContext, "now" | "timezone" | "weekStartDay">): { from: number; to: number; interval: Interval } {
+  const interval = readPeriod(filter).toLowerCase() as Interval;
+  const edges = windowEdges(filter, interval, readNumber(filter, "total_intervals") ?? DEFAULT_INTERVALS, ctx);
+  return { from: edges[0]!, to: edges.at(-1)! - 1, interval };
+}
+
+/** Cohort rows a date range may ask for (each row holds total_intervals values). */
+const MAX_PERIODS = 2000;
+
+function readMinimumOccurrences(filter: Loose): number {
+  const value = readNumber(filter, "minimum_occurrences") ?? 1;
+  if (!Number.isInteger(value) || value < 1) throw reject.invalid("minimum_occurrences", "minimum_occurrences must be a positive integer.");
+  return value;
+}
+
+/** Retention options of the real service that change the numbers and are not modelled: a 400, never ignored. */
+const UNMODELLED = ["aggregation_type", "aggregation_property", "aggregation_property_type", "retention_custom_brackets"] as const;
+
+function rejectUnmodelled(filter: Loose): void {
+  for (const key of UNMODELLED) {
+    if (filter[key] !== undefined && filter[key] !== null) throw reject.invalid(key, `${key} is not supported by this mock's retention.`);
+  }
+  const mode = filter.time_window_mode;
+  if (mode !== undefined && mode !== null && mode !== "strict_calendar_dates") {
+    throw reject.invalid("time_window_mode", `time_window_mode "${String(mode)}" is not supported by this mock's retention (only strict_calendar_dates).`);
+  }
 }

@@ -1,7 +1,8 @@
 import type { EventList, EventRecord } from "../../store/schema.ts";
 import type { Actor } from "../shared/actors.ts";
 import { actorResolver } from "../shared/actors.ts";
-import { cohortHas, partValue, type BreakdownDef } from "../shared/breakdown.ts";
+import { BREAKDOWN_OTHER, cohortHas, partValue, type BreakdownDef } from "../shared/breakdown.ts";
+import { readNumber } from "../shared/filter-read.ts";
 import { buildBuckets, type Buckets } from "../shared/buckets.ts";
 import type { AnalysisContext } from "../shared/context.ts";
 import { isoInZone } from "../shared/date-parse.ts";
@@ -33,8 +34,6 @@ export interface RetentionActivity {
   key: ActorKey;
   cohorts: Uint8Array;
   returns: Uint8Array;
-  /** First-time retention: the actor's first target event (all time) has been seen. */
-  firstTargetSeen?: boolean;
 }
 
 export interface RetentionGroup {
@@ -52,17 +51,17 @@ export const inCell = (a: RetentionActivity, i: number, j: number): boolean =>
   a.cohorts[i] === 1 && (j === 0 || (i + j < a.returns.length && a.returns[i + j] === 1));
 
 /**
- * Retention (reference: analytics §7): total_intervals cohorts ending with the period of date_to. Recurring: an
+ * Retention (reference: analytics §7): one cohort per period from date_from's to date_to's, or without date_from
+ * total_intervals cohorts ending with the period of date_to; each has total_intervals values. Recurring: an
  * actor is in the cohort of every period with a target event (§11 item 15); first time: only in the cohort of its
  * first-ever target event, if inside the window. Value j counts the cohort (j = 0), then its actors that did the
  * returning event j periods later, inside the window.
  */
 export function computeRetention(events: EventList, filter: RetentionFilter, ctx: AnalysisContext): RetentionCohort[] {
   const { spec, groups } = retentionActivity(events, filter, ctx);
-  const n = spec.totalIntervals;
   return groups.flatMap((group) =>
-    Array.from({ length: n }, (_, i) => {
-      const values = Array.from({ length: n }, (_, j) => ({ count: countCell(group.activities, i, j), people: [] as never[], label: `${spec.period} ${j}` }));
+    Array.from({ length: spec.periods }, (_, i) => {
+      const values = Array.from({ length: spec.totalIntervals }, (_, j) => ({ count: countCell(group.activities, i, j), people: [] as never[], label: `${spec.period} ${j}` }));
       const point = { selected_interval: i, ...(group.breakdownValue === undefined ? {} : { breakdown_value: group.breakdownValue }) };
       const row: RetentionCohort = { values, label: `${spec.period} ${i}`, date: isoInZone(spec.edges[i]!, ctx.timezone), people_url: peopleUrl(ctx, "retention", spec.raw, point) };
       if (group.breakdownValue !== undefined) row.breakdown_value = group.breakdownValue;
@@ -83,17 +82,20 @@ const countCell = (activities: readonly RetentionActivity[], i: number, j: numbe
  */
 export function retentionActivity(events: EventList, filter: RetentionFilter, ctx: AnalysisContext): { spec: RetentionSpec; groups: RetentionGroup[] } {
   const spec = readRetentionFilter(filter, ctx);
-  const n = spec.totalIntervals;
+  const n = spec.periods;
   const buckets = buildBuckets({ from: spec.edges[0]!, to: spec.edges[n]! - 1, interval: spec.interval }, ctx.timezone, ctx.weekStartDay);
   const matchers = matchersOf(spec, filter, ctx);
-  const fromColumns = columnRecurring(events, spec, buckets, matchers, ctx) ?? columnFirstTime(events, spec, buckets, matchers, ctx);
-  if (fromColumns) return { spec, groups: [{ key: "", breakdownValue: undefined, activities: fromColumns }] };
+  // The columns mark a period's returns, they do not count them.
+  const fromColumns = spec.minimumOccurrences > 1 ? undefined : (columnRecurring(events, spec, buckets, matchers, ctx) ?? columnFirstTime(events, spec, buckets, matchers, ctx));
+  if (fromColumns) return { spec, groups: [{ key: "", breakdownValue: undefined, activities: rolling(fromColumns, spec) }] };
   // Found by actor, then breakdown value.
   const activities: GroupedActivity[] = [];
   const byActor = new Map<ActorKey, Map<string, GroupedActivity>>();
   const actorKeyOf = actorKeying(spec, ctx);
   // First-time retention needs every earlier target event; returns and recurring cohorts only the window's.
   const range = { from: spec.type === "retention_recurring" ? buckets.from : -Infinity, to: buckets.to };
+  // First-time retention: an actor's first target event puts it in one cohort, under that event's breakdown values.
+  const firstSeen = new Set<ActorKey>();
   const names = matchers.cohorting.names && matchers.returning.names ? new Set([...matchers.cohorting.names, ...matchers.returning.names]) : null;
   // Transient rows: only values read from the event are kept.
   forEachMatch(events, range, { names, rest: matchers.global }, actorResolver(ctx), (event, actor) => {
@@ -103,22 +105,38 @@ export function retentionActivity(events: EventList, filter: RetentionFilter, ct
     const key = actorKeyOf(event, actor);
     if (key === undefined) return;
     const period = buckets.indexOf(event.timestamp);
+    const first = cohorting && spec.type !== "retention_recurring" && !firstSeen.has(key);
+    if (first) firstSeen.add(key);
     let groups = byActor.get(key);
     if (!groups) byActor.set(key, (groups = new Map()));
     for (const group of breakdownKeys(spec.breakdown, event, actor)) {
       let a = groups.get(group);
       if (!a) {
-        activities.push((a = { key, group, cohorts: new Uint8Array(n), returns: new Uint8Array(n) }));
+        activities.push((a = { key, group, cohorts: new Uint8Array(n), returns: new Uint8Array(n), ...(spec.minimumOccurrences > 1 ? { occurrences: new Uint32Array(n) } : {}) }));
         groups.set(group, a);
       }
-      if (returned && period >= 0) a.returns[period] = 1;
-      if (cohorting) cohort(a, period, spec, () => matchesEvent(matchers.target, event, actor.person));
+      if (returned && period >= 0 && (!a.occurrences || ++a.occurrences[period]! >= spec.minimumOccurrences)) a.returns[period] = 1;
+      if (cohorting) cohort(a, period, spec, first, () => matchesEvent(matchers.target, event, actor.person));
     }
   }, true);
-  return { spec, groups: groupsOf(activities, spec.breakdown) };
+  return { spec, groups: groupsOf(rolling(activities, spec), spec.breakdown, readNumber(filter, "breakdown_limit")) };
 }
 
-type GroupedActivity = RetentionActivity & { group: string };
+/** Per period, the actor's returning events so far (only with minimum_occurrences above 1). */
+type GroupedActivity = RetentionActivity & { group: string; occurrences?: Uint32Array };
+
+/**
+ * Rolling (cumulative) retention: an actor who returns in a period has returned "in or after" every earlier one, so
+ * each period up to its last return is marked; cells then read as before.
+ */
+function rolling<T extends RetentionActivity>(activities: T[], spec: RetentionSpec): T[] {
+  if (!spec.cumulative) return activities;
+  for (const a of activities) {
+    const last = a.returns.lastIndexOf(1);
+    if (last > 0) a.returns.fill(1, 0, last);
+  }
+  return activities;
+}
 
 /**
  * Recurring retention of persons without breakdown or property condition, read from the columns over every core:
@@ -131,7 +149,7 @@ function columnRecurring(events: EventList, spec: RetentionSpec, buckets: Bucket
   const returns = cohorts && sameEvents(cohorting, returning) ? cohorts : cohorts && activeBucketsOfActors(events, returning, buckets, ctx);
   if (!cohorts || !returns) return undefined;
   const flags = (periods: readonly number[] | undefined) => {
-    const set = new Uint8Array(spec.totalIntervals);
+    const set = new Uint8Array(spec.periods);
     for (const p of periods ?? []) set[p] = 1;
     return set;
   };
@@ -158,9 +176,9 @@ function columnFirstTime(events: EventList, spec: RetentionSpec, buckets: Bucket
     const period = at === Infinity ? -1 : buckets.indexOf(at);
     if (period < 0) return;
     const actor = table.actors[slot]!;
-    const cohorts = new Uint8Array(spec.totalIntervals);
+    const cohorts = new Uint8Array(spec.periods);
     cohorts[period] = 1;
-    const returned = new Uint8Array(spec.totalIntervals);
+    const returned = new Uint8Array(spec.periods);
     for (const p of returnsOf.get(actor.id) ?? []) returned[p] = 1;
     activities.push({ key: actor.id, cohorts, returns: returned });
   });
@@ -187,13 +205,12 @@ function matchersOf(spec: RetentionSpec, filter: RetentionFilter, ctx: AnalysisC
 }
 
 /** Recurring: every target period is a cohort; first time: only the first target event's, if it is in the window. */
-function cohort(a: RetentionActivity, period: number, spec: RetentionSpec, matchesTarget: () => boolean): void {
+function cohort(a: RetentionActivity, period: number, spec: RetentionSpec, first: boolean, matchesTarget: () => boolean): void {
   if (spec.type === "retention_recurring") {
     if (period >= 0) a.cohorts[period] = 1;
     return;
   }
-  if (a.firstTargetSeen) return;
-  a.firstTargetSeen = true;
+  if (!first) return;
   const counts = spec.type === "retention_first_time" || matchesTarget();
   if (counts && period >= 0) a.cohorts[period] = 1;
 }
@@ -212,8 +229,11 @@ function breakdownKeys(def: BreakdownDef | undefined, event: EventRecord, actor:
   return [partValue(def.parts[0]!, event, actor.person) ?? ""];
 }
 
-/** Breakdown values by the number of actors in any cohort, descending, then by value; cohorts in the order asked. */
-function groupsOf(activities: GroupedActivity[], def: BreakdownDef | undefined): RetentionGroup[] {
+/**
+ * Breakdown values by the number of actors in any cohort, descending, then by value; with breakdown_limit, the values
+ * after the first `limit` are one "other" row (each actor once). Cohorts in the order asked; all users is "0".
+ */
+function groupsOf(activities: GroupedActivity[], def: BreakdownDef | undefined, limit: number | undefined): RetentionGroup[] {
   const byGroup = new Map<string, RetentionActivity[]>();
   for (const a of activities) {
     if (!a.cohorts.includes(1)) continue;
@@ -223,9 +243,25 @@ function groupsOf(activities: GroupedActivity[], def: BreakdownDef | undefined):
   }
   if (!def) return [{ key: "", breakdownValue: undefined, activities: byGroup.get("") ?? [] }];
   if (def.kind === "cohort") {
-    return def.cohorts.filter((c) => byGroup.has(String(c.value))).map((c) => ({ key: String(c.value), breakdownValue: c.value, activities: byGroup.get(String(c.value))! }));
+    return def.cohorts
+      .filter((c) => byGroup.has(String(c.value)))
+      .map((c) => ({ key: String(c.value), breakdownValue: c.value === "all" ? "0" : c.value, activities: byGroup.get(String(c.value))! }));
   }
-  return [...byGroup]
+  const ranked = [...byGroup]
     .sort(([a, la], [b, lb]) => lb.length - la.length || (a < b ? -1 : a > b ? 1 : 0))
-    .map(([key, list]) => ({ key, breakdownValue: key, activities: list }));
+    .map(([key, list]): RetentionGroup => ({ key, breakdownValue: key, activities: list }));
+  if (limit === undefined || limit < 1 || ranked.length <= limit) return ranked;
+  const other = mergedByActor(ranked.slice(limit).flatMap((g) => g.activities));
+  return [...ranked.slice(0, limit), { key: BREAKDOWN_OTHER, breakdownValue: BREAKDOWN_OTHER, activities: other }];
+}
+
+/** One activity per actor: its cohorts and returns under any of the merged values. */
+function mergedByActor(activities: RetentionActivity[]): RetentionActivity[] {
+  const byKey = new Map<ActorKey, RetentionActivity>();
+  for (const a of activities) {
+    const merged = byKey.get(a.key);
+    if (!merged) byKey.set(a.key, { key: a.key, cohorts: a.cohorts.slice(), returns: a.returns.slice() });
+    else a.cohorts.forEach((v, i) => ((merged.cohorts[i]! |= v), (merged.returns[i]! |= a.returns[i]!)));
+  }
+  return [...byKey.values()];
 }

@@ -4,7 +4,7 @@ import type { AnalysisContext } from "./context.ts";
 import { decodeJsonish, isObject, readBool, readNumber, readString, type Loose } from "./filter-read.ts";
 import { groupBreakdownSource, type GroupPropertiesOf } from "./groups.ts";
 import { hogqlReader } from "./hogql-breakdown.ts";
-import { cohortMembers } from "./property-filter.ts";
+import { cohortMembers, metadataReader } from "./property-filter.ts";
 import { stringForm } from "./property-operators.ts";
 import { sessionPropertyReader, SESSION_PROPERTY_NAMES, UNDERIVED_SESSION_PROPERTIES } from "./session-properties.ts";
 import { eventProperty } from "./event-read.ts";
@@ -13,8 +13,8 @@ import { eventProperty } from "./event-read.ts";
 export const BREAKDOWN_NULL = "$$_posthog_breakdown_null_$$";
 export const BREAKDOWN_OTHER = "$$_posthog_breakdown_other_$$";
 
-export const BREAKDOWN_TYPES = ["event", "person", "cohort", "group", "session", "hogql"] as const;
-const NOT_MODELLED = new Set(["data_warehouse", "data_warehouse_person_property", "event_metadata"]);
+export const BREAKDOWN_TYPES = ["event", "person", "cohort", "group", "session", "hogql", "event_metadata"] as const;
+const NOT_MODELLED = new Set(["data_warehouse", "data_warehouse_person_property"]);
 type PartType = (typeof BREAKDOWN_TYPES)[number];
 
 export interface PropertyPart {
@@ -25,6 +25,8 @@ export interface PropertyPart {
   groupProperties?: GroupPropertiesOf;
   /** Session properties and HogQL expressions: how the value is read (event and person properties need none). */
   read?: (event: EventRecord, person: PersonRecord | undefined) => unknown;
+  /** An item of a breakdowns list with `histogram_bin_count`: its values fall into that many equal-width bins. */
+  bins?: number;
 }
 
 type BreakdownContext = Pick<AnalysisContext, "cohorts" | "groups"> & Partial<Pick<AnalysisContext, "now" | "sessions" | "timezone" | "propertyTypes" | "queryTimeLimitMs">>;
@@ -41,15 +43,21 @@ export type BreakdownDef =
   | { kind: "property"; parts: PropertyPart[]; multi: boolean; histogramBins: number | undefined }
   | { kind: "cohort"; cohorts: CohortTarget[] };
 
+const MAX_BREAKDOWNS = 3;
+
 /** Reads breakdown/breakdowns/breakdown_type; undefined when there is no breakdown. */
 export function readBreakdown(filter: Loose, ctx: BreakdownContext): BreakdownDef | undefined {
   const normalizeUrl = readBool(filter, "breakdown_normalize_url");
   const multiple = decodeJsonish(filter.breakdowns, "breakdowns");
   if (Array.isArray(multiple) && multiple.length > 0) {
+    // PostHog's BreakdownFilter takes at most three (test_trends_multiple_breakdowns_have_max_limit).
+    if (multiple.length > MAX_BREAKDOWNS) throw reject.invalid("breakdowns", `At most ${MAX_BREAKDOWNS} breakdowns are allowed.`);
     const parts = multiple.filter(isObject).map((b, i) => {
       const type = typeOf(b.type, `breakdowns__${i}__type`);
       const group = type === "group" ? groupBreakdownSource(b.group_type_index, `breakdowns__${i}__group_type_index`, ctx) : undefined;
-      return partOf(readString(b, "property") ?? "", type, b.normalize_url === true || normalizeUrl, ctx, `breakdowns__${i}__property`, group);
+      const part = partOf(readString(b, "property") ?? "", type, b.normalize_url === true || normalizeUrl, ctx, `breakdowns__${i}__property`, group);
+      const bins = readNumber(b, "histogram_bin_count");
+      return bins !== undefined && bins > 0 ? { ...part, bins: Math.floor(bins) } : part;
     });
     return { kind: "property", parts, multi: true, histogramBins: undefined };
   }
@@ -71,6 +79,11 @@ export function readBreakdown(filter: Loose, ctx: BreakdownContext): BreakdownDe
 function partOf(key: string, type: PartType, normalizeUrl: boolean, ctx: BreakdownContext, attr: string, group?: GroupPropertiesOf): PropertyPart {
   if (group) return { key, source: "group", normalizeUrl, groupProperties: group };
   if (type === "session") return { key, source: "session", normalizeUrl, read: sessionRead(key, ctx, attr) };
+  // A column of the event row (`distinct_id`, `event`, `$group_0`…; PostHog test_trends.py::test_breakdown_by_event_metadata).
+  if (type === "event_metadata") {
+    const read = metadataReader(key, ctx);
+    return { key, source: "event", normalizeUrl, read: (event) => read(event) };
+  }
   if (type === "hogql") return { key, source: "hogql", normalizeUrl, read: hogqlReader(key, attr, { now: ctx.now ?? 0, timezone: ctx.timezone, propertyTypes: ctx.propertyTypes?.(), timeLimitMs: ctx.queryTimeLimitMs }) };
   return { key, source: type === "person" ? "person" : "event", normalizeUrl };
 }

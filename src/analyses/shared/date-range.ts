@@ -23,15 +23,19 @@ export type TimeContext = Pick<AnalysisContext, "now" | "timezone" | "weekStartD
 
 const SUB_DAY_UNITS = new Set(["h", "M", "s"]);
 
-/** Resolves date_from/date_to/explicit_date for an interval; `earliest` is the project's first event (for `all`). */
-export function resolveDateRange(filter: Loose, interval: Interval, ctx: TimeContext, earliest: number | undefined): QueryWindow {
+/**
+ * Resolves date_from/date_to/explicit_date for an interval; `earliest` is the project's first event (for `all`).
+ * An inverted range is a 400, or with `inverted: "keep"` (paths, whose PostHog runner answers it with no edges)
+ * kept as it is, for the caller to answer empty.
+ */
+export function resolveDateRange(filter: Loose, interval: Interval, ctx: TimeContext, earliest: number | undefined, inverted: "reject" | "keep" = "reject"): QueryWindow {
   const explicit = readBool(filter, "explicit_date");
   const fromParsed = parseFrom(filter, ctx, earliest);
   const toParsed = readDateField(filter, "date_to", ctx);
   const from = explicit ? fromParsed.ms : alignFrom(fromParsed, interval, ctx);
   const to = explicit ? (toParsed?.ms ?? ctx.now) : alignTo(toParsed, interval, ctx);
   // An inverted range would answer an empty result that looks like "no data"; it is a mistake in date_to.
-  if (to < from) throw reject.invalid("date_to", `date_to (${new Date(to).toISOString()}) is before date_from (${new Date(from).toISOString()}): swap them, or move date_to later.`);
+  if (to < from && inverted === "reject") throw reject.invalid("date_to", `date_to (${new Date(to).toISOString()}) is before date_from (${new Date(from).toISOString()}): swap them, or move date_to later.`);
   return { from, to, interval, fromParsed, toParsed };
 }
 
@@ -60,9 +64,15 @@ function parseFrom(filter: Loose, ctx: TimeContext, earliest: number | undefined
   return readDateField(filter, "date_from", ctx) ?? parseDateExpression("-7d", ctx.now, ctx.timezone, ctx.weekStartDay);
 }
 
-/** date_from: day granularity truncates (except -Nh), hour truncates absolute values only, month goes to the 1st. */
+/**
+ * date_from: day granularity truncates (except -Nh), month goes to the 1st; hour truncates absolute values to the
+ * hour and relative ones in days or more (`-2d`) to the start of their day, as PostHog's QueryDateRange
+ * (test_stickiness_query_runner.py::test_interval_hour_last_days); `-Nh` is kept as is.
+ */
 function alignFrom(parsed: ParsedDate, interval: Interval, ctx: TimeContext): number {
   const relative = parsed.kind === "relative";
+  const subDay = parsed.unit === undefined || SUB_DAY_UNITS.has(parsed.unit);
+  if (interval === "hour" && relative && !subDay) return startOf(parsed.ms, "day", ctx.timezone);
   if (interval === "minute" || interval === "hour") return relative ? parsed.ms : startOf(parsed.ms, interval, ctx.timezone);
   if (relative && parsed.unit !== undefined && SUB_DAY_UNITS.has(parsed.unit)) return parsed.ms;
   const day = startOf(parsed.ms, "day", ctx.timezone);

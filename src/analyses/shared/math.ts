@@ -6,6 +6,12 @@ export const sum = (values: readonly number[]): number => {
   return total;
 };
 
+/** Running totals: value i is the sum of values 0 … i (a cumulative line). */
+export function cumulate(data: readonly number[]): number[] {
+  let running = 0;
+  return data.map((v) => (running += v));
+}
+
 export const mean = (values: readonly number[]): number => (values.length === 0 ? 0 : sum(values) / values.length);
 
 /**

@@ -4,11 +4,12 @@ import { decodeJsonish, isObject, type Loose } from "./filter-read.ts";
 import { groupLookup, groupPropertiesOf, groupTypeIndexOf } from "./groups.ts";
 import { compileOperator } from "./property-operators.ts";
 import { eventProperty } from "./event-read.ts";
+import { hogqlPredicate } from "./hogql-filter.ts";
 
 /**
  * Property filters (reference: analytics §1.4): flat lists (AND) and nested AND/OR groups of event,
- * person, group and cohort filters, compiled once into closures. Filters that cannot be parsed, and types this
- * mock does not model (session, element, hogql), are ignored, i.e. true.
+ * person, group, cohort and HogQL filters, compiled once into closures. Filters that cannot be parsed, and types this
+ * mock does not model (session, element), are ignored, i.e. true.
  */
 export type RowPredicate = (event: EventRecord | undefined, person: PersonRecord | undefined) => boolean;
 
@@ -100,7 +101,8 @@ function any(predicates: RowPredicate[]): RowPredicate {
 function compileFilter(filter: Loose, ctx: FilterContext, attr: string): RowPredicate {
   const type = typeof filter.type === "string" ? filter.type : "event";
   if (COHORT_TYPES.has(type)) return described(compileCohort(filter, ctx.cohorts), { kind: "person" });
-  if ((type !== "event" && type !== "person" && type !== "group") || typeof filter.key !== "string") return ALWAYS;
+  if (type === "hogql") return typeof filter.key === "string" ? hogqlPredicate(filter.key, attr, ctx) : ALWAYS;
+  if ((type !== "event" && type !== "person" && type !== "group" && type !== "event_metadata") || typeof filter.key !== "string") return ALWAYS;
   const operator = typeof filter.operator === "string" ? filter.operator : "exact";
   const valueTest = compileOperator(operator, filter.value, ctx, attr);
   if (!valueTest) return ALWAYS;
@@ -116,6 +118,14 @@ function compileFilter(filter: Loose, ctx: FilterContext, attr: string): RowPred
       return value === undefined || value === null ? missing : test(value);
     };
   }
+  if (type === "event_metadata") {
+    // A column of the event row (PostHog test_trends_event_metadata_filter_group); opaque to the column kernels.
+    const read = metadataReader(key, ctx);
+    return (event) => {
+      const value = event === undefined ? undefined : read(event);
+      return value === undefined || value === null || value === "" ? missing : test(value);
+    };
+  }
   if (type === "person") {
     return described((_event, person) => {
       const value = person?.properties[key];
@@ -126,6 +136,16 @@ function compileFilter(filter: Loose, ctx: FilterContext, attr: string): RowPred
     const value = event === undefined ? undefined : eventProperty(event, key);
     return value === undefined || value === null ? missing : test(value);
   }, { kind: "event", key, sig: signature(key, operator, filter.value, ctx) });
+}
+
+/** An event_metadata key: the event's name, distinct id or time, or its group key of `$group_N`; else its property. */
+export function metadataReader(key: string, ctx: Pick<FilterContext, "groups">): (event: EventRecord) => unknown {
+  if (key === "event") return (event) => event.event;
+  if (key === "distinct_id") return (event) => event.distinct_id;
+  if (key === "timestamp") return (event) => new Date(event.timestamp).toISOString();
+  const group = /^\$group_([0-4])$/.exec(key);
+  if (group) return groupLookup(ctx.groups).keyOf(Number(group[1]));
+  return (event) => eventProperty(event, key);
 }
 
 /**

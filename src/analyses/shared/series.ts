@@ -39,11 +39,13 @@ const entityOf = (raw: Loose, type: "events" | "actions", position = 0): Omit<Se
   raw,
 });
 
-/** Entries without `order` first; equal orders put actions before events; otherwise stable. */
+/** Entries without `order` (or with 0) first; equal orders put actions before events; otherwise stable. */
 export function mergeSeries(filter: Loose, keys: { events: string; actions: string } = { events: "events", actions: "actions" }): SeriesEntity[] {
   const actions = readObjects(filter, keys.actions).map((raw, i) => entityOf(raw, "actions", i));
   const events = readObjects(filter, keys.events).map((raw, i) => entityOf(raw, "events", i));
-  const rank = (e: { order: number | undefined }) => (e.order === undefined || Number.isNaN(e.order) ? -Infinity : e.order);
+  // A missing, NaN or 0 order ranks as -1, as PostHog's legacy Filter sorts (`order if order else -1`), so an entry
+  // with order 0 stays before one without (PostHog test_trends.py::test_breakdown_filtering).
+  const rank = (e: { order: number | undefined }) => (e.order === undefined || Number.isNaN(e.order) || e.order === 0 ? -1 : e.order);
   return [...actions, ...events]
     .map((entity, position) => ({ entity, position }))
     .sort((a, b) => rank(a.entity) - rank(b.entity) || typeOrder(a.entity) - typeOrder(b.entity) || a.position - b.position)

@@ -15,9 +15,13 @@ export type BreakdownKey = string | readonly string[] | null;
 export interface Keying {
   keyOf: (event: EventRecord, actor: Actor) => BreakdownKey;
   present: (key: string) => { value: string | number | string[]; label: string };
-  /** "rank": top values by total with an "other" item; "fixed": the order of `order` (cohorts, bins). */
+  /** "rank": top values by total with an "other" item; "fixed": the order of `order` (cohorts). */
   ordering: "rank" | "fixed";
   order?: (a: string, b: string) => number;
+  /** "rank": which of the kept values show first (default: the null value after the others). */
+  display?: (a: string, b: string) => number;
+  /** The "other" item's value and label: a one-item list with a breakdowns list. */
+  other: { value: string | string[]; label: string };
 }
 
 export interface ScanSource {
@@ -36,32 +40,54 @@ export function keyingFor(def: BreakdownDef, source: ScanSource): Keying {
       present: (key) => ({ value: labels.get(key)!.value, label: labels.get(key)!.label }),
       ordering: "fixed",
       order: (a, b) => position.get(a)! - position.get(b)!,
+      other: OTHER_ITEM,
     };
   }
   const [first] = def.parts;
   if (def.histogramBins !== undefined && first) return histogramKeying(first, def.histogramBins, source);
-  if (def.multi) {
-    return {
-      keyOf: (event, actor) => JSON.stringify(def.parts.map((p) => partValue(p, event, actor.person) ?? BREAKDOWN_NULL)),
-      present: (key) => {
-        const values = JSON.parse(key) as string[];
-        return { value: values, label: values.join("::") };
-      },
-      ordering: "rank",
-    };
-  }
+  if (def.multi) return multiKeying(def.parts, source);
   const part = first!;
-  return { keyOf: (event, actor) => partValue(part, event, actor.person) ?? BREAKDOWN_NULL, present: (key) => ({ value: key, label: key }), ordering: "rank" };
+  return { keyOf: (event, actor) => partValue(part, event, actor.person) ?? BREAKDOWN_NULL, present: (key) => ({ value: key, label: key }), ordering: "rank", other: OTHER_ITEM };
+}
+
+const OTHER_ITEM = { value: BREAKDOWN_OTHER, label: BREAKDOWN_OTHER };
+
+/**
+ * A breakdowns list: per event the list of its parts' values (a part with histogram_bin_count gives its bin),
+ * ranked by total like one value. Shown with the rows whose first parts have values first: per part in order, a
+ * value before the null placeholder, then as ranked (PostHog test_trends_event_with_two_group_breakdowns).
+ */
+function multiKeying(parts: readonly PropertyPart[], source: ScanSource): Keying {
+  const readers = parts.map((part): ((event: EventRecord, actor: Actor) => string | null) =>
+    part.bins !== undefined ? histogramBins(part, part.bins, source).binOf : (event, actor) => partValue(part, event, actor.person),
+  );
+  const nulls = (key: string) => (JSON.parse(key) as string[]).map((v) => (v === BREAKDOWN_NULL ? 1 : 0));
+  return {
+    keyOf: (event, actor) => JSON.stringify(readers.map((read) => read(event, actor) ?? BREAKDOWN_NULL)),
+    present: (key) => {
+      const values = JSON.parse(key) as string[];
+      return { value: values, label: values.join("::") };
+    },
+    ordering: "rank",
+    display: (a, b) => {
+      const [na, nb] = [nulls(a), nulls(b)];
+      for (let i = 0; i < na.length; i++) if (na[i] !== nb[i]) return na[i]! - nb[i]!;
+      return 0;
+    },
+    // One "other" per part (PostHog test_trends.py::test_multiple_breakdowns_label_formatting).
+    other: { value: parts.map(() => BREAKDOWN_OTHER), label: parts.map(() => BREAKDOWN_OTHER).join("::") },
+  };
 }
 
 const minimal = (n: number): string => String(Math.round(n * 100) / 100);
 
 /**
- * Equal-width bins over [min, max] of the values in range; the last bin ends at max + 0.01 (§2.5).
+ * Equal-width bins over [min, max] of the values in range; the last bin ends at max + 0.01 (§2.5), and when every
+ * value is the same they all fall in it ([4,4.01], PostHog test_trends_event_breakdowns_handle_null).
  * Labels are made for the bins that hold a value only: empty bins never appear, and the bin count
  * is unbounded (a huge count must not allocate one label per bin).
  */
-function histogramKeying(part: PropertyPart, binCount: number, source: ScanSource): Keying {
+function histogramBins(part: PropertyPart, binCount: number, source: ScanSource): { binOf: (event: EventRecord, actor: Actor) => string | null } {
   let min = Infinity;
   let max = -Infinity;
   forEachMatch(
@@ -76,37 +102,40 @@ function histogramKeying(part: PropertyPart, binCount: number, source: ScanSourc
     true,
   );
   const width = (max - min) / binCount;
-  const lowerBin = new Map<string, number>();
   // One label per bin that holds a value, made on first use (not per event: building strings dominated the scan).
   const labels = new Map<number, string>();
   const labelOf = (bin: number) => {
     const known = labels.get(bin);
     if (known !== undefined) return known;
     const label = `[${minimal(min + bin * width)},${minimal(bin === binCount - 1 ? max + 0.01 : min + (bin + 1) * width)}]`;
-    lowerBin.set(label, Math.min(bin, lowerBin.get(label) ?? Infinity));
     labels.set(bin, label);
     return label;
   };
-  return {
-    keyOf: (event, actor) => {
-      const n = numericForm(partValue(part, event, actor.person));
-      if (Number.isNaN(n)) return BREAKDOWN_NULL;
-      return labelOf(width > 0 ? Math.min(binCount - 1, Math.floor((n - min) / width)) : 0);
-    },
-    present: (key) => ({ value: key, label: key }),
-    ordering: "fixed",
-    order: (a, b) => (lowerBin.get(a) ?? Infinity) - (lowerBin.get(b) ?? Infinity),
+  const binOf = (event: EventRecord, actor: Actor) => {
+    const n = numericForm(partValue(part, event, actor.person));
+    if (Number.isNaN(n)) return null;
+    return labelOf(width > 0 ? Math.min(binCount - 1, Math.floor((n - min) / width)) : binCount - 1);
   };
+  return { binOf };
+}
+
+/** Bins are ranked by total like values (PostHog test_unique_session_with_session_breakdown: [10,15.01] first). */
+function histogramKeying(part: PropertyPart, binCount: number, source: ScanSource): Keying {
+  const { binOf } = histogramBins(part, binCount, source);
+  return { keyOf: (event, actor) => binOf(event, actor) ?? BREAKDOWN_NULL, present: (key) => ({ value: key, label: key }), ordering: "rank", other: OTHER_ITEM };
 }
 
 /**
  * Top values: ranked by total (descending, ties by value ascending), the first `limit` kept; the others
- * become one "other" item. Display order: regular values, then null, then other (§2.5, §11 item 5).
+ * become one "other" item. Display order: regular values, then null, then other (§2.5, §11 item 5). A breakdowns
+ * list ranks by its `display` order first: a row with the null placeholder in an earlier part is also kept last
+ * (PostHog test_trends_event_multiple_numeric_breakdowns_into_bins).
  */
 export function rankKeys(totals: Map<string, number>, keying: Keying, limit: number): { keep: string[]; other: boolean } {
   const keys = [...totals.keys()].filter((k) => totals.get(k) !== 0);
   if (keying.ordering === "fixed") return { keep: keys.sort(keying.order), other: false };
-  const ranked = keys.sort((a, b) => totals.get(b)! - totals.get(a)! || (a < b ? -1 : a > b ? 1 : 0));
+  const display = keying.display ?? (() => 0);
+  const ranked = keys.sort((a, b) => display(a, b) || totals.get(b)! - totals.get(a)! || (a < b ? -1 : a > b ? 1 : 0));
   const keep = ranked.slice(0, limit);
   const displayed = [...keep.filter((k) => k !== BREAKDOWN_NULL), ...keep.filter((k) => k === BREAKDOWN_NULL)];
   return { keep: displayed, other: ranked.length > limit };

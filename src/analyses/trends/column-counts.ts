@@ -16,6 +16,7 @@ import type { EventMatcher } from "../shared/entity-match.ts";
 import { hasSnapshots, type SnapshotColumns } from "../shared/event-read.ts";
 import { filterTreeOf } from "../shared/property-filter.ts";
 import { indexRange } from "../shared/scan.ts";
+import { SESSION_PROPERTY_NAMES } from "../shared/session-properties.ts";
 import type { SeriesEntity } from "../shared/series.ts";
 import type { TrendSpec } from "./filter.ts";
 
@@ -65,7 +66,11 @@ function modeOf(s: CountSeries): CountJob["mode"] | undefined {
     if (math === "total") return "count";
     return (math === "dau" || math === "unique_group") && !s.spec.cumulative ? "unique" : undefined;
   }
-  if (MATHS[math]?.kind === "property") return s.spec.groupIndex === undefined && (!s.spec.breakdown || breakdownPart(s.spec.breakdown)) ? "values" : undefined;
+  if (MATHS[math]?.kind === "property") {
+    // The columns hold event properties: a math over the person's property (math_property_type) or a session's is the general scan's.
+    if (s.entity.raw.math_property_type === "person_properties" || SESSION_PROPERTY_NAMES.includes(s.entity.math_property ?? "")) return undefined;
+    return s.spec.groupIndex === undefined && (!s.spec.breakdown || breakdownPart(s.spec.breakdown)) ? "values" : undefined;
+  }
   if (math === "unique_session") return !s.spec.breakdown && s.spec.groupIndex === undefined ? "unique" : undefined;
   if (MATHS[math]?.kind === "perActor") return !s.spec.breakdown && !s.spec.cumulative && s.spec.groupIndex === undefined ? "actorCounts" : undefined;
   if (!s.spec.breakdown) {

@@ -56,18 +56,26 @@ export function readTrendFilter(filter: TrendFilter, ctx: AnalysisContext): Tren
     compare: readBool(filter, "compare"),
     compareTo: readDateField(filter, "compare_to", ctx) ? readString(filter, "compare_to") : undefined,
     breakdown: readBreakdown(filter, ctx),
-    breakdownLimit: limit !== undefined && limit > 0 ? Math.floor(limit) : 25,
+    // A world map shows every country (PostHog test_breakdown_values_world_map_limit).
+    breakdownLimit: display === "WorldMap" ? Infinity : limit !== undefined && limit > 0 ? Math.floor(limit) : 25,
     hideOther: readBool(filter, "breakdown_hide_other_aggregation"),
     groupIndex: readNumber(filter, "aggregation_group_type_index"),
   };
 }
 
-/** Legacy filters map `minute` to `hour` (reference §1.2, §10). */
+/**
+ * Legacy filters map `minute` to `hour` (reference §1.2, §10); a TrendsQuery's minutes arrive as `query_interval`
+ * (query-node.ts) and are computed as minutes.
+ */
 function readInterval(filter: Loose): Interval {
+  if (readString(filter, "query_interval") === "minute") return "minute";
   const value = readString(filter, "interval") || "day";
   if (!(INTERVALS as readonly string[]).includes(value)) throw reject.invalid("interval", `"${value}" is not a valid interval.`);
   return value === "minute" ? "hour" : (value as Interval);
 }
+
+/** Where a property math reads its property: the event (default) or the event's person. */
+const MATH_PROPERTY_TYPES = ["event_properties", "person_properties"] as const;
 
 function checkMath(entity: SeriesEntity): void {
   const attr = `${entity.type}__${entity.position}`;
@@ -75,6 +83,10 @@ function checkMath(entity: SeriesEntity): void {
   const spec = MATHS[math];
   if (!spec) throw reject.invalid(`${attr}__math`, `"${math}" is not a supported math.`);
   if (spec.needsProperty && !entity.math_property) throw reject.invalid(`${attr}__math_property`, `Math "${math}" needs a math_property.`);
+  const propertyType = entity.raw.math_property_type;
+  if (propertyType !== undefined && propertyType !== null && !(MATH_PROPERTY_TYPES as readonly unknown[]).includes(propertyType)) {
+    throw reject.invalid(`${attr}__math_property_type`, `math_property_type "${String(propertyType)}" is not supported by this server (${MATH_PROPERTY_TYPES.join(", ")}).`);
+  }
   if (math === "hogql" && !readString(entity.raw, "math_hogql")) throw reject.invalid(`${attr}__math_hogql`, `Math "hogql" needs a math_hogql expression.`);
   if (math === "unique_group" && entity.math_group_type_index === undefined) {
     throw reject.invalid(`${attr}__math_group_type_index`, `Math "unique_group" needs a math_group_type_index.`);

@@ -44,7 +44,9 @@ function evaluate(formula: FormulaSpec, row: (TrendResultItem | undefined)[], sp
  * descending), then by the value's Python repr, descending (apply_formula sorts that tuple in reverse).
  */
 function byRankThenTotal(a: Evaluated, b: Evaluated): number {
-  const rank = (i: TrendResultItem) => (i.breakdown_value === BREAKDOWN_OTHER ? 2 : i.breakdown_value === BREAKDOWN_NULL ? 1 : 0);
+  const only = (i: TrendResultItem, value: string) =>
+    i.breakdown_value === value || (Array.isArray(i.breakdown_value) && i.breakdown_value.length > 0 && i.breakdown_value.every((v) => v === value));
+  const rank = (i: TrendResultItem) => (only(i, BREAKDOWN_OTHER) ? 2 : only(i, BREAKDOWN_NULL) ? 1 : 0);
   return (
     rank(a.item) - rank(b.item) || b.sortTotal - a.sortTotal || b.item.count - a.item.count || compareLists(b.item.data ?? [], a.item.data ?? []) || compareStrings(pyRepr(b.item.breakdown_value), pyRepr(a.item.breakdown_value))
   );

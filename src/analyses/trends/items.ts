@@ -2,6 +2,7 @@ import { bucketKeys, bucketLabels, type Buckets } from "../shared/buckets.ts";
 import type { AnalysisContext } from "../shared/context.ts";
 import { isoInZone, type QueryWindow } from "../shared/date-range.ts";
 import { readBool, type Loose } from "../shared/filter-read.ts";
+import { cumulate } from "../shared/math.ts";
 import { seriesLabel, type SeriesEntity } from "../shared/series.ts";
 import type { TrendSpec } from "./filter.ts";
 import type { Row, SeriesRun } from "./run.ts";
@@ -33,11 +34,6 @@ export function smooth(data: readonly number[], n: number): number[] {
     const window = data.slice(Math.max(0, i - n + 1), i + 1);
     return Math.floor(window.reduce((a, b) => a + b, 0) / window.length);
   });
-}
-
-export function cumulate(data: readonly number[]): number[] {
-  let running = 0;
-  return data.map((v) => (running += v));
 }
 
 /** The items of one series in one period: one per row (breakdown value). */

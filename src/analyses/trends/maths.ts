@@ -58,6 +58,10 @@ export interface MathOptions {
   cumulative: boolean;
   totalValue: boolean;
   timezone: string;
+  /** What the property maths read instead of the event's `mathProperty` (the person's property, a session's). */
+  readProperty?: (event: EventRecord) => unknown;
+  /** A session's property counts once per session and bucket, not once per event: the session id of an event. */
+  onceBy?: (event: EventRecord) => string;
   /** math "hogql": the compiled `math_hogql` aggregate, and the person each event's row sees. */
   hogql?: { plan: AggregatePlan; personOf: (distinctId: string) => PersonRecord | undefined };
 }
@@ -82,7 +86,7 @@ export function planMath(buckets: Buckets, o: MathOptions): MathPlan {
       return { ...plan(() => windowedUnique(windows, keyOfActor), windows.starts[0] ?? buckets.from, reach), windows };
     }
     case "property":
-      return plan(() => propertyValues(buckets, o.mathProperty ?? "", AGGREGATES[spec.aggregate!]!));
+      return plan(() => propertyValues(buckets, o.readProperty ?? ((event) => eventProperty(event, o.mathProperty ?? "")), AGGREGATES[spec.aggregate!]!, o.onceBy));
     case "perActor":
       return plan(() => perActor(buckets, AGGREGATES[spec.aggregate!]!));
     case "hogql":
@@ -144,7 +148,7 @@ function ownWindows(buckets: Buckets): Windows {
 /**
  * weekly_active/monthly_active: actors active on the bucket's (last) day and the 6 (29) before — trailing
  * windows, not calendar weeks (§11 item 7). With week/month intervals weekly_active is plain uniques, and
- * monthly_active is with month intervals. A total value covers the whole range plus the look-back.
+ * monthly_active is with month intervals. A total value counts the window ending on the range's last day.
  */
 function activeWindows(buckets: Buckets, days: number, kind: "weekly" | "monthly", o: MathOptions): Windows {
   const plain = buckets.interval === "month" || (kind === "weekly" && buckets.interval === "week");
@@ -152,7 +156,16 @@ function activeWindows(buckets: Buckets, days: number, kind: "weekly" | "monthly
   const starts: number[] = [];
   const ends: number[] = [];
   for (let b = 0; b < buckets.length; b++) {
-    const firstDay = startOf(o.totalValue ? buckets.from : Math.min(buckets.edges[b + 1]! - 1, buckets.to), "day", o.timezone);
+    // Hours (minutes) trail from the bucket's end to the same instant 7 (30) days before (PostHog
+    // test_trends.py::test_weekly_active_users_hourly_full_week).
+    if (!o.totalValue && (buckets.interval === "hour" || buckets.interval === "minute")) {
+      const end = Math.min(buckets.to + 1, buckets.edges[b + 1]!);
+      starts.push(plus(buckets.edges[b + 1]!, -days, "day", o.timezone));
+      ends.push(end);
+      continue;
+    }
+    // A total value is the window of the range's last day (PostHog test_weekly_active_users_aggregated_range_wider_than_week).
+    const firstDay = startOf(o.totalValue ? buckets.to : Math.min(buckets.edges[b + 1]! - 1, buckets.to), "day", o.timezone);
     starts.push(plus(firstDay, -(days - 1), "day", o.timezone));
     ends.push(o.totalValue ? buckets.to + 1 : Math.min(buckets.to + 1, plus(firstDay, 1, "day", o.timezone)));
   }
@@ -190,12 +203,18 @@ function windowedUnique(windows: Windows, keyOf: (event: EventRecord, key: Actor
 }
 
 /** sum/avg/min/max/median/pNN of a numeric property; events lacking it are ignored, empty buckets are 0. */
-function propertyValues(buckets: Buckets, property: string, aggregate: (values: readonly number[]) => number): Accumulator {
+function propertyValues(buckets: Buckets, read: (event: EventRecord) => unknown, aggregate: (values: readonly number[]) => number, onceBy?: (event: EventRecord) => string): Accumulator {
   const perBucket: number[][] = Array.from({ length: buckets.length }, () => []);
+  const seen: Set<string>[] = onceBy ? Array.from({ length: buckets.length }, () => new Set()) : [];
   return {
     add(event) {
       const i = buckets.indexOf(event.timestamp);
-      const value = numericForm(eventProperty(event, property));
+      if (onceBy && i >= 0) {
+        const key = onceBy(event);
+        if (seen[i]!.has(key)) return;
+        seen[i]!.add(key);
+      }
+      const value = numericForm(read(event));
       if (i >= 0 && !Number.isNaN(value)) perBucket[i]!.push(value);
     },
     values: () => perBucket.map((values) => aggregate(values)),

@@ -13,7 +13,10 @@ import type { SeriesEntity } from "../shared/series.ts";
 import { BREAKDOWN_OTHER, keyingFor, rankKeys, type BreakdownKey, type Keying } from "./breakdown-values.ts";
 import type { TrendSpec } from "./filter.ts";
 import { mathHogqlPlan } from "./math-hogql.ts";
-import { planMath, type Accumulator, type ActorKey, type BucketActors, type MathPlan } from "./maths.ts";
+import { cumulate } from "../shared/math.ts";
+import { SESSION_PROPERTY_NAMES, sessionPropertyReader, UNDERIVED_SESSION_PROPERTIES } from "../shared/session-properties.ts";
+import { eventProperty } from "../shared/event-read.ts";
+import { planMath, SESSION_PROPERTY, sessionText, type Accumulator, type ActorKey, type BucketActors, type MathPlan } from "./maths.ts";
 
 /** One series in one period: a row per breakdown value (a single row without breakdown). */
 export interface Row {
@@ -47,7 +50,9 @@ export function runSeries(entity: SeriesEntity, window: QueryWindow, shared: Run
   const matcher = seriesMatcher(entity, shared);
   if (matcher === NEVER) return undefined;
   const hogql = entity.math === "hogql" ? { plan: mathHogqlPlan(entity, ctx), personOf: ctx.personOf } : undefined;
-  const planned = planMath(buckets, { math: entity.math, mathProperty: entity.math_property, cumulative: spec.cumulative, totalValue: spec.totalValue, timezone: ctx.timezone, hogql });
+  const readProperty = mathPropertyReader(entity, ctx);
+  const onceBy = readProperty && isSessionProperty(entity) ? (event: EventRecord) => sessionText(eventProperty(event, SESSION_PROPERTY)) : undefined;
+  const planned = planMath(buckets, { math: entity.math, mathProperty: entity.math_property, readProperty, onceBy, cumulative: spec.cumulative, totalValue: spec.totalValue, timezone: ctx.timezone, hogql });
   const plan = shared.collectActors ? collecting(planned, buckets.length) : planned;
   const scan: Scan = { shared, entity, matcher, plan, buckets, actorKey: actorKeyOf(entity, spec, ctx) };
   if (!spec.breakdown) {
@@ -57,6 +62,22 @@ export function runSeries(entity: SeriesEntity, window: QueryWindow, shared: Run
   const keying = keyingFor(spec.breakdown, { events: shared.events, range: buckets, matcher, actorOf: shared.actorOf });
   return { entity, buckets, rows: breakdownRows(scan, keying) };
 }
+
+/**
+ * Where a property math reads its property, when not from the event: the person's (math_property_type
+ * person_properties, PostHog test_trends_aggregation_property_avg_person_property) or the event's session's
+ * (`$session_duration`…, PostHog test_trends.py::test_trends_with_session_property_single_aggregate_math).
+ */
+export function mathPropertyReader(entity: SeriesEntity, ctx: Pick<AnalysisContext, "personOf" | "sessions">): ((event: EventRecord) => unknown) | undefined {
+  const property = entity.math_property;
+  if (property === undefined) return undefined;
+  if (entity.raw.math_property_type === "person_properties") return (event) => ctx.personOf(event.distinct_id)?.properties[property];
+  return ctx.sessions && isSessionProperty(entity) ? sessionPropertyReader(property, ctx.sessions) : undefined;
+}
+
+/** A property math over a session property: each session's value counts once (its median is over sessions, not events). */
+const isSessionProperty = (entity: SeriesEntity): boolean =>
+  entity.raw.math_property_type !== "person_properties" && SESSION_PROPERTY_NAMES.includes(entity.math_property ?? "") && !UNDERIVED_SESSION_PROPERTIES.has(entity.math_property ?? "");
 
 /** A series' buckets over a window: one for a total-value display. */
 export const seriesBuckets = (spec: Pick<TrendSpec, "totalValue">, window: QueryWindow, ctx: Pick<AnalysisContext, "timezone" | "weekStartDay">): Buckets =>
@@ -83,7 +104,8 @@ const total = (data: number[]): number => data.reduce((a, b) => a + b, 0);
 function breakdownRows(scan: Scan, keying: Keying): Row[] {
   const { spec } = scan.shared;
   let accumulators = accumulate(scan, keying);
-  const totals = new Map([...accumulators].map(([key, acc]) => [key, total(acc.values())]));
+  // A cumulative line ranks its values by the cumulated data (PostHog test_trends.py::test_trends_breakdown_cumulative).
+  const totals = new Map([...accumulators].map(([key, acc]) => [key, total(spec.cumulative ? cumulate(acc.values()) : acc.values())]));
   const { keep, other } = rankKeys(totals, keying, spec.breakdownLimit);
   if (other) {
     // Values with a zero total (look-back events only) are not shown, and must not leak into "other".
@@ -93,7 +115,7 @@ function breakdownRows(scan: Scan, keying: Keying): Row[] {
   const rows: Row[] = keep.map((key) => ({ key, breakdown: keying.present(key), data: accumulators.get(key)!.values(), actors: accumulators.get(key)!.actors?.() }));
   const otherAcc = accumulators.get(BREAKDOWN_OTHER);
   if (other && otherAcc && !spec.hideOther) {
-    rows.push({ key: BREAKDOWN_OTHER, breakdown: { value: BREAKDOWN_OTHER, label: BREAKDOWN_OTHER }, data: otherAcc.values(), actors: otherAcc.actors?.() });
+    rows.push({ key: BREAKDOWN_OTHER, breakdown: keying.other, data: otherAcc.values(), actors: otherAcc.actors?.() });
   }
   return rows;
 }
@@ -185,13 +207,15 @@ function countedAccumulators(counted: Map<string, number[]>): Map<string, Accumu
 
 /**
  * first_time_for_user: the actor's first-ever event of this event/action, counted only if it also passes
- * the filters; first_matching_event_for_user: the first event passing everything. Either way only when
- * it falls inside the range (reference §2.3).
+ * the filters (every event at that first instant is a first event: PostHog
+ * test_trends_math_first_time_for_user_prioritizes_first_event); first_matching_event_for_user: the first event
+ * passing everything. Either way once per actor, and only when it falls inside the range (reference §2.3).
  */
 function firstTimeScan(scan: Scan, visit: (event: EventRecord, actor: Actor) => void): void {
   const { shared, entity, matcher, buckets } = scan;
   const base = scan.plan.firstTime === "event" ? compileEntityMatcher({ ...entity, properties: undefined }, shared.ctx, ALWAYS, "events") : matcher;
-  const seen = new Set<ActorKey>();
+  const firstAt = new Map<ActorKey, number>();
+  const counted = new Set<ActorKey>();
   const [, end] = indexRange(shared.events, -Infinity, buckets.to);
   for (let i = 0; i < end; i++) {
     const event = shared.events.at(i)!;
@@ -199,9 +223,12 @@ function firstTimeScan(scan: Scan, visit: (event: EventRecord, actor: Actor) => 
     const actor = shared.actorOf(event.distinct_id);
     if (!base.rest(event, actor.person)) continue;
     const key = scan.actorKey(event, actor);
-    if (key === undefined || seen.has(key)) continue;
-    seen.add(key);
+    if (key === undefined || counted.has(key)) continue;
+    const first = firstAt.get(key);
+    if (first === undefined) firstAt.set(key, event.timestamp);
+    else if (first !== event.timestamp) continue;
     if (event.timestamp < buckets.from || (base !== matcher && !matchesEvent(matcher, event, actor.person))) continue;
+    counted.add(key);
     visit(event, actor);
   }
 }

@@ -24,11 +24,13 @@ export function insightActorsDefinition(node: Loose, attr: string, timezone: str
   if (!isObject(node.source)) throw reject.required(`${attr}__source`);
   const { kind, filter } = insightDefinition(node.source, `${attr}__source`);
   if (kind === "FUNNEL_CORRELATION") throw reject.invalid(`${attr}__source__kind`, "Correlation actors (FunnelCorrelationActorsQuery) are not supported.");
+  if (node.kind === "StickinessActorsQuery" && kind !== "STICKINESS") throw reject.invalid(`${attr}__source__kind`, "A StickinessActorsQuery's source is a StickinessQuery.");
   const point: DataPoint = {};
   const set = (key: string, value: unknown) => void (value !== undefined && value !== null ? (point[key] = value) : 0);
   set("entity_order", node.series);
   set("breakdown_value", Array.isArray(node.breakdown) ? node.breakdown[0] : node.breakdown);
   set("lifecycle_type", node.status);
+  set("stickiness_operator", node.kind === "StickinessActorsQuery" ? node.operator : undefined);
   set("funnel_step", node.funnelStep);
   set("funnel_step_breakdown", node.funnelStepBreakdown);
   set("selected_interval", node.interval);

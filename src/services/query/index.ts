@@ -36,7 +36,9 @@ export interface QueryRequest {
 }
 
 /** Kinds answered by the SQL engine or the actors (the others are insight kinds, computed by the analysis service). */
-const COMPUTED_KINDS = new Set(["HogQLQuery", "EventsQuery", "ActorsQuery", "InsightActorsQuery"]);
+const COMPUTED_KINDS = new Set(["HogQLQuery", "EventsQuery", "ActorsQuery", "InsightActorsQuery", "StickinessActorsQuery"]);
+/** The insight actors kinds: StickinessActorsQuery is an InsightActorsQuery of a stickiness with an `operator`. */
+const INSIGHT_ACTORS_KINDS = new Set(["InsightActorsQuery", "StickinessActorsQuery"]);
 
 /** Kinds that parse HogQL (the parser is loaded before they run). */
 export const needsHogqlParser = (body: QueryRequest): boolean => /HogQLQuery|EventsQuery|ActorsQuery|hogql/i.test(JSON.stringify(body.query));
@@ -131,14 +133,15 @@ function personsResponse(deps: QueryDeps, project: ProjectRecord, node: Loose, a
   return runPersonsQuery(node, attr, select, sqlContext(deps, project, signal), lookup);
 }
 
-/** ActorsQuery over an InsightActorsQuery source, and a bare InsightActorsQuery. */
+/** ActorsQuery over an InsightActorsQuery (or StickinessActorsQuery) source, and a bare one. */
 async function actorsResponse(deps: QueryDeps, project: ProjectRecord, node: Loose, attr: string): Promise<Loose> {
-  const insightNode = node.kind === "InsightActorsQuery" ? node : (node.source as Loose | undefined);
-  const insightAttr = node.kind === "InsightActorsQuery" ? attr : `${attr}__source`;
-  if (!insightNode || insightNode.kind !== "InsightActorsQuery") {
-    throw reject.invalid(`${insightAttr}__kind`, `ActorsQuery source kind "${String(insightNode?.kind)}" is not supported (InsightActorsQuery, or none for every person).`);
+  const bare = INSIGHT_ACTORS_KINDS.has(String(node.kind));
+  const insightNode = bare ? node : (node.source as Loose | undefined);
+  const insightAttr = bare ? attr : `${attr}__source`;
+  if (!insightNode || !INSIGHT_ACTORS_KINDS.has(String(insightNode.kind))) {
+    throw reject.invalid(`${insightAttr}__kind`, `ActorsQuery source kind "${String(insightNode?.kind)}" is not supported (InsightActorsQuery, StickinessActorsQuery, or none for every person).`);
   }
-  const select = node.kind === "InsightActorsQuery" ? ["actor"] : Array.isArray(node.select) ? (node.select as string[]) : DEFAULT_ACTOR_COLUMNS;
+  const select = bare ? ["actor"] : Array.isArray(node.select) ? (node.select as string[]) : DEFAULT_ACTOR_COLUMNS;
   const columns = actorColumns(select, attr, deps.personName);
   if (Array.isArray(node.properties) && node.properties.length > 0) throw reject.invalid(`${attr}__properties`, "Property filters on ActorsQuery are not supported.");
   let actors = await insightActors(deps, project, insightNode, insightAttr);

@@ -9,7 +9,7 @@ import { INSIGHT_OF_KIND as INSIGHT_KINDS } from "../../analyses/query-node.ts";
 export const QUERY_KINDS = [
   "InsightVizNode", "DataVisualizationNode", "DataTableNode",
   ...Object.keys(INSIGHT_KINDS),
-  "FunnelCorrelationQuery", "HogQLQuery", "EventsQuery", "ActorsQuery", "InsightActorsQuery",
+  "FunnelCorrelationQuery", "HogQLQuery", "EventsQuery", "ActorsQuery", "InsightActorsQuery", "StickinessActorsQuery",
 ] as const;
 
 const WRAPPERS = new Set(["InsightVizNode", "DataVisualizationNode", "DataTableNode"]);

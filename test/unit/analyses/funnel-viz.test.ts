@@ -51,7 +51,7 @@ describe("funnel trends (reference §5.6)", () => {
 
   it("with a breakdown: one item per value", () => {
     const w = journeys({ a: [ev("view", "2024-03-01T10:00", { b: "x" }), ev("signup", "2024-03-01T11:00")], c: [ev("view", "2024-03-01T10:00", { b: "y" })] });
-    expect((funnel(w, { ...march, breakdown: "b" }) as { breakdown_value: string; data: number[] }[]).map((i) => [i.breakdown_value, i.data])).toEqual([["x", [100, 0, 0]], ["y", [0, 0, 0]]]);
+    expect((funnel(w, { ...march, breakdown: "b" }) as { breakdown_value: string[]; data: number[] }[]).map((i) => [i.breakdown_value, i.data])).toEqual([[["x"], [100, 0, 0]], [["y"], [0, 0, 0]]]);
   });
 });
 

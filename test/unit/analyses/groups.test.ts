@@ -61,7 +61,8 @@ describe("funnels and trends by group", () => {
 
   it.each([
     ["persons (absent)", {}, [3, 1]],
-    ["persons (0, the spec's users)", { aggregation_group_type_index: 0 }, [3, 1]],
+    // 0 is group type 0 (company), as the real service reads it (PostHog test_funnel.py::test_funnel_aggregation_with_groups).
+    ["group type 0 (company): acme converts across two persons, globex does not, dan drops out", { aggregation_group_type_index: 0 }, [2, 1]],
     ["group type 1 (workspace): nobody is in one", { aggregation_group_type_index: 1 }, []],
   ])("%s", (_name, extra, want) => {
     expect(counts(computeFunnel(world.events, { ...funnel, ...extra }, ctx))).toEqual(want);

@@ -30,6 +30,14 @@ describe("lifecycle (reference §4, §11 item 13)", () => {
       { date_from: "2024-03-01", date_to: "2024-03-02" }, {
         new: [0, 0], returning: [1, 0], resurrecting: [0, 0], dormant: [0, -1],
       }],
+    // PostHog joins persons for created_at: events of a distinct id with no person count for no one
+    // (test_lifecycle_query_runner.py::test_excludes_personless_events).
+    ["personless events are left out", journeys({
+      p: { created_at: "2024-03-01T09:00:00Z", events: [ev("$pageview", "2024-03-01T10:00"), ev("$pageview", "2024-03-02T10:00")] },
+      ghost: { anonymous: true, events: [ev("$pageview", "2024-03-01T10:00"), ev("$pageview", "2024-03-03T10:00")] },
+    }), { date_from: "2024-03-01", date_to: "2024-03-03" }, {
+      new: [1, 0, 0], returning: [0, 1, 0], resurrecting: [0, 0, 0], dormant: [0, 0, -1],
+    }],
     // Weeks of 25 Feb, 3 Mar, 10 Mar: all three are created and active in the first; A again in the second.
     ["week interval", worked(), { date_from: "2024-03-01", date_to: "2024-03-14", interval: "week" }, {
       new: [3, 0, 0], returning: [0, 1, 0], resurrecting: [0, 0, 0], dormant: [0, -2, -1],

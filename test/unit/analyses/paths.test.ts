@@ -26,6 +26,10 @@ describe("paths (reference §8)", () => {
     ["end_point: paths up to the first /pricing", example(), { end_point: "/pricing" }, [edge("1_/", "2_/pricing", 2, 7)]],
     ["exclude_events drops the items, and their events from the sessions", example(), { exclude_events: ["/pricing"] }, [edge("1_/", "2_/signup", 1, 7)]],
     ["path_groupings: a matching item becomes the pattern", example(), { path_groupings: ["/pri*"] }, [edge("1_/", "2_/pri*", 2, 7), edge("2_/pri*", "3_/signup", 1, 2)]],
+    // "/sig*" ends its match in /signup before "gnup" does: the earliest-ending match wins, whatever the list order.
+    ["path_groupings: the match that ends first wins", example(), { path_groupings: ["gnup", "/sig*"] }, [edge("1_/", "2_/pricing", 2, 7), edge("2_/pricing", "3_/sig*", 1, 2)]],
+    // The hogql type selects no events itself; the expression is every item, a page view's too when $pageview is not included.
+    ["hogql items: paths_hogql_expression per event", example(), { include_event_types: ["hogql"], paths_hogql_expression: "concat(properties.$current_url, '!')" }, [edge("1_/!", "2_/pricing!", 2, 7), edge("2_/pricing!", "3_/signup!", 1, 2)]],
     // /pricing and /signup both become /page, so actor 1's two collapse onto the later one (10:07): 7 and 9 minutes.
     ["local_path_cleaning_filters rewrite items before repeats collapse", example(), { local_path_cleaning_filters: [{ regex: "^/(p|s)\\w+", alias: "/page" }] }, [edge("1_/", "2_/page", 2, 8)]],
     ["min_edge_weight drops lighter edges", example(), { min_edge_weight: 2 }, [edge("1_/", "2_/pricing", 2, 7)]],
@@ -71,7 +75,8 @@ describe("paths (reference §8)", () => {
   });
 
   it.each([
-    ["include_event_types", { include_event_types: ["hogql"] }],
+    ["include_event_types", { include_event_types: ["autocapture"] }],
+    ["paths_hogql_expression", { include_event_types: ["hogql"], paths_hogql_expression: "event +" }],
     ["funnel_paths", { funnel_paths: "funnel_path_after_step" }],
     ["step_limit", { step_limit: 0 }],
   ])("answers 400 on %s for what it does not model or accept", (attr, filter) => {

@@ -49,7 +49,7 @@ describe("the planner", () => {
       threads: 2,
     });
     expect(planAnalysis("STICKINESS", { events: pageviews, computed_as: "cumulative" }, 1).unknownFields).toEqual(["computed_as"]);
-    expect(planAnalysis("RETENTION", { target_entity: { id: "a", type: "events" }, cumulative: true }, 1).unknownFields).toEqual(["cumulative"]);
+    expect(planAnalysis("RETENTION", { target_entity: { id: "a", type: "events" }, minimum_occurrences: 2 }, 1).unknownFields).toEqual(["minimum_occurrences"]);
   });
 
   it("looks inside series, exclusions and retention entities, also when they come JSON-encoded", () => {
@@ -88,14 +88,17 @@ describe("the planner over the document's request bodies", () => {
     return Object.fromEntries(propertiesOf(doc).map((key) => [key, 1]));
   };
   const trendOnly = ["formula", "breakdown", "breakdown_type", "breakdown_limit", "breakdown_hide_other_aggregation", "breakdown_histogram_bin_count", "breakdown_normalize_url", "breakdown_group_type_index", "smoothing_intervals", "breakdowns", "formulas", "formulaNodes"];
+  // Stickiness' own options: every kind sends them to the general scan (only the general scan reads them).
+  const stickinessOnly = ["interval_count", "stickiness_criteria", "computed_as"];
   const funnelUnread = ["drop_off", "entrance_period_start", "funnel_aggregate_by_hogql", "funnel_custom_steps"];
   const cases: [string, string, string[]][] = [
-    ["TrendRequest", "TRENDS", []],
-    ["TrendRequest", "STICKINESS", trendOnly],
-    ["TrendRequest", "LIFECYCLE", ["compare", "compare_to", ...trendOnly].sort()],
+    ["TrendRequest", "TRENDS", stickinessOnly],
+    ["TrendRequest", "STICKINESS", [...trendOnly, ...stickinessOnly]],
+    ["TrendRequest", "LIFECYCLE", ["compare", "compare_to", ...trendOnly, ...stickinessOnly].sort()],
     ["FunnelRequest", "FUNNELS", funnelUnread],
     ["FunnelCorrelationRequest", "FUNNEL_CORRELATION", funnelUnread],
-    ["RetentionRequest", "RETENTION", ["cumulative"]],
+    // The columns mark a period's returns without counting them: minimum_occurrences is the general scan's.
+    ["RetentionRequest", "RETENTION", ["minimum_occurrences"]],
     ["PathRequest", "PATHS", ["breakdowns", "funnel_filter", "paths_hogql_expression"]],
   ];
   for (const [schema, kind, unknown] of cases) {

@@ -101,9 +101,17 @@ describe("property operators (reference §1.4, §11 item 17)", () => {
   });
 
   it("filters that cannot be parsed, or types not modelled, are ignored", () => {
-    for (const f of [{}, { value: 1 }, { type: "hogql", key: "1 = 2" }, { type: "group", key: "x", value: "y" }]) {
+    for (const f of [{}, { value: 1 }, { type: "session", key: "$session_duration", value: 1 }, { type: "group", key: "x", value: "y" }]) {
       expect(compilePropertyFilters([f], ctx)({ event: event({}) })).toBe(true);
     }
+  });
+
+  // PostHog test_stickiness_query_runner.py::test_property_filtering_hogql: a HogQL condition keeps the rows where it holds.
+  it("a hogql filter keeps the events where its condition is true", () => {
+    const chrome = compilePropertyFilters([{ type: "hogql", key: "properties.$browser == 'Chrome'" }], ctx);
+    expect(chrome({ event: event({ $browser: "Chrome" }) })).toBe(true);
+    expect(chrome({ event: event({ $browser: "Firefox" }) })).toBe(false);
+    expect(compilePropertyFilters([{ type: "hogql", key: "1 = 2" }], ctx)({ event: event({}) })).toBe(false);
   });
 });
 

@@ -97,7 +97,12 @@ describe("query nodes (reference §10)", () => {
       filter: { insight: "RETENTION", retention_type: "retention_first_time", total_intervals: 5, period: "Week" },
     });
     expect(queryNodeToFilter({ kind: "PathsQuery", pathsFilter: { pathsHogQLExpression: "event", stepLimit: 4 } }).filter).toMatchObject({ paths_hogql_expression: "event", step_limit: 4 });
-    expect(queryNodeToFilter({ kind: "TrendsQuery", series: [], interval: "minute" }).filter).toMatchObject({ interval: "hour" });
+    // A TrendsQuery keeps its minutes beside the legacy `hour` (PostHog test_trends_math_first_time_for_user_interval_types); other kinds do not.
+    expect(queryNodeToFilter({ kind: "TrendsQuery", series: [], interval: "minute" }).filter).toMatchObject({ interval: "hour", query_interval: "minute" });
+    expect(queryNodeToFilter({ kind: "StickinessQuery", series: [], interval: "minute" }).filter).not.toHaveProperty("query_interval");
+    expect(queryNodeToFilter({ kind: "TrendsQuery", series: [{ kind: "EventsNode", event: "a", math: "avg", math_property: "score", math_property_type: "person_properties" }] }).filter.events).toMatchObject([
+      { math_property_type: "person_properties" },
+    ]);
     expect(queryNodeToFilter({ kind: "LifecycleQuery", series: [] }).kind).toBe("LIFECYCLE");
     expect(queryNodeToFilter({ kind: "StickinessQuery", series: [] }).kind).toBe("STICKINESS");
   });
