@@ -4951,16 +4951,22 @@ export interface components {
             show_percent_stack_view?: boolean | null;
             /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
             show_values_on_series?: boolean | null;
-            /** @description Stickiness (StickinessQuery `intervalCount`): count periods of this many intervals, counted back from the end of the range, instead of single buckets; 1 to 365 (400 otherwise). */
+            /** @description Stickiness (StickinessQuery `intervalCount`): count periods of this many intervals, counted back from the end of the range, instead of single buckets. */
             interval_count?: number | null;
-            /** @description Stickiness (`stickinessFilter.stickinessCriteria`): an interval counts for an actor only when their number of events in it is `gte`, `lte` or `exact` `value`; a negative value, and 0 with `exact` or `lte`, are a 400. */
-            stickiness_criteria?: ({
+            /** @description Stickiness (`stickinessFilter.stickinessCriteria`): an interval counts for an actor only when their number of events in it is `gte`, `lte` or `exact` `value`; `gte` takes 0 and more, `lte` and `exact` more than 0. */
+            stickiness_criteria?: null | ({
                 /** @enum {string} */
-                operator: "gte" | "lte" | "exact";
+                operator: "gte";
                 value: number;
             } & {
                 [key: string]: unknown;
-            }) | null;
+            }) | ({
+                /** @enum {string} */
+                operator: "lte" | "exact";
+                value: number;
+            } & {
+                [key: string]: unknown;
+            });
             /**
              * @description Stickiness (`stickinessFilter.computedAs`): `cumulative` makes position k count the actors active on k or more intervals (labels `k days or more`); `count` stays the number of actors. Default: `non_cumulative`.
              * @enum {string|null}
