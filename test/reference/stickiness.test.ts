@@ -6,28 +6,7 @@
  * through the legacy endpoint (`insights/trend` with insight STICKINESS).
  */
 import { describe, expect, it } from "vitest";
-import { withReference, type RefData, type RefEvent, type RefPerson, type Reference } from "./support.ts";
-
-interface SeriesData {
-  distinctId: string;
-  events: { event: string; timestamps: string[] }[];
-  properties: Record<string, unknown>;
-}
-
-/** `_create_events`: a person per entry (created at its first event; p1 has an email), every event carries the entry's properties. */
-function createEvents(data: SeriesData[]): Pick<RefData, "persons" | "events"> {
-  const persons: RefPerson[] = [];
-  const events: RefEvent[] = [];
-  for (const p of data) {
-    persons.push({
-      distinct_ids: [p.distinctId],
-      properties: { name: p.distinctId, ...(p.distinctId === "p1" ? { email: "test@posthog.com" } : {}) },
-      created_at: p.events[0]!.timestamps[0]!,
-    });
-    for (const e of p.events) for (const timestamp of e.timestamps) events.push({ event: e.event, distinct_id: p.distinctId, timestamp, properties: p.properties });
-  }
-  return { persons, events };
-}
+import { createEvents, withReference, type RefData, type Reference } from "./support.ts";
 
 const days = (from: number, to: number, step = 1): string[] => {
   const out: string[] = [];
@@ -39,18 +18,18 @@ const days = (from: number, to: number, step = 1): string[] => {
 const testEvents = (): Pick<RefData, "persons" | "events"> =>
   createEvents([
     {
-      distinctId: "p1",
+      distinct_id: "p1",
       events: [
-        { event: "$pageview", timestamps: days(11, 19) },
-        { event: "$pageleave", timestamps: days(11, 19) },
+        ["$pageview", days(11, 19)],
+        ["$pageleave", days(11, 19)],
       ],
       properties: { $browser: "Chrome", prop: 10, bool_field: true, $group_0: "org:1" },
     },
     {
-      distinctId: "p2",
+      distinct_id: "p2",
       events: [
-        { event: "$pageview", timestamps: days(11, 19, 2) },
-        { event: "$pageleave", timestamps: days(11, 19, 2) },
+        ["$pageview", days(11, 19, 2)],
+        ["$pageleave", days(11, 19, 2)],
       ],
       properties: { $browser: "Firefox", prop: 10, bool_field: false, $group_0: "org:1" },
     },
@@ -59,9 +38,9 @@ const testEvents = (): Pick<RefData, "persons" | "events"> =>
 /** Three persons active on 3, 2 and 1 of 11–13 January (the cumulative and actors tests). */
 const threeDays = (): Pick<RefData, "persons" | "events"> =>
   createEvents([
-    { distinctId: "p1", events: [{ event: "$pageview", timestamps: days(11, 13) }], properties: {} },
-    { distinctId: "p2", events: [{ event: "$pageview", timestamps: days(11, 12) }], properties: {} },
-    { distinctId: "p3", events: [{ event: "$pageview", timestamps: days(11, 11) }], properties: {} },
+    { distinct_id: "p1", events: [["$pageview", days(11, 13)]], properties: {} },
+    { distinct_id: "p2", events: [["$pageview", days(11, 12)]], properties: {} },
+    { distinct_id: "p3", events: [["$pageview", days(11, 11)]], properties: {} },
   ]);
 
 /** PostHog's tests run without a frozen clock unless they freeze one: any now after the data does. */
@@ -189,8 +168,8 @@ describe("stickiness (PostHog's StickinessQueryRunner tests)", () => {
   // posthog/hogql_queries/insights/stickiness/test/test_stickiness_query_runner.py::test_interval_2_day_filtering
   it("test_interval_2_day_filtering: periods count from the end of the range; actors by day and operator", async () => {
     const events = createEvents([
-      { distinctId: "p1", events: [{ event: "$pageview", timestamps: days(11, 19) }], properties: { $browser: "Chrome", prop: 10, bool_field: true, $group_0: "org:1" } },
-      { distinctId: "p2", events: [{ event: "$pageview", timestamps: days(11, 15, 2) }], properties: { $browser: "Firefox", prop: 10, bool_field: false, $group_0: "org:1" } },
+      { distinct_id: "p1", events: [["$pageview", days(11, 19)]], properties: { $browser: "Chrome", prop: 10, bool_field: true, $group_0: "org:1" } },
+      { distinct_id: "p2", events: [["$pageview", days(11, 15, 2)]], properties: { $browser: "Firefox", prop: 10, bool_field: false, $group_0: "org:1" } },
     ]);
     await withReference({ now: NOW, ...events }, async (ref) => {
       const node = stickinessQuery({ interval: "day", intervalCount: 2 });
@@ -312,13 +291,13 @@ describe("stickiness (PostHog's StickinessQueryRunner tests)", () => {
   it("test_criteria: an interval counts only when the actor's events in it meet the criteria", async () => {
     const events = createEvents([
       {
-        distinctId: "p1",
-        events: [{ event: "$pageview", timestamps: [...days(11, 11), ...days(11, 11), ...days(13, 13), ...days(13, 13), ...days(15, 15), ...days(15, 15), ...days(17, 17), ...days(17, 17), ...days(17, 17), ...days(19, 19)] }],
+        distinct_id: "p1",
+        events: [["$pageview", [...days(11, 11), ...days(11, 11), ...days(13, 13), ...days(13, 13), ...days(15, 15), ...days(15, 15), ...days(17, 17), ...days(17, 17), ...days(17, 17), ...days(19, 19)]]],
         properties: { $browser: "Chrome", prop: 10, bool_field: true, $group_0: "org:1" },
       },
       {
-        distinctId: "p2",
-        events: [{ event: "$pageview", timestamps: [...days(12, 12), ...days(12, 12), ...days(13, 13), ...days(13, 13), ...days(19, 19)] }],
+        distinct_id: "p2",
+        events: [["$pageview", [...days(12, 12), ...days(12, 12), ...days(13, 13), ...days(13, 13), ...days(19, 19)]]],
         properties: { $browser: "Chrome", prop: 10, bool_field: true, $group_0: "org:1" },
       },
     ]);
@@ -373,8 +352,8 @@ describe("stickiness (PostHog's StickinessQueryRunner tests)", () => {
   // posthog/hogql_queries/insights/stickiness/test/test_stickiness_query_runner.py::test_cumulative_stickiness_with_intervals
   it("test_cumulative_stickiness_with_intervals: by hour", async () => {
     const events = createEvents([
-      { distinctId: "p1", events: [{ event: "$pageview", timestamps: ["2020-01-11T12:00:00Z", "2020-01-11T13:00:00Z", "2020-01-11T14:00:00Z"] }], properties: {} },
-      { distinctId: "p2", events: [{ event: "$pageview", timestamps: ["2020-01-11T12:00:00Z", "2020-01-11T13:00:00Z"] }], properties: {} },
+      { distinct_id: "p1", events: [["$pageview", ["2020-01-11T12:00:00Z", "2020-01-11T13:00:00Z", "2020-01-11T14:00:00Z"]]], properties: {} },
+      { distinct_id: "p2", events: [["$pageview", ["2020-01-11T12:00:00Z", "2020-01-11T13:00:00Z"]]], properties: {} },
     ]);
     await withReference({ now: NOW, ...events }, async (ref) => {
       const [result] = await run(ref, stickinessQuery({ date_from: "2020-01-11T12:00:00Z", date_to: "2020-01-11T14:00:00Z", interval: "hour", filters: { computedAs: "cumulative" } }));
@@ -386,8 +365,8 @@ describe("stickiness (PostHog's StickinessQueryRunner tests)", () => {
   // posthog/hogql_queries/insights/stickiness/test/test_stickiness_query_runner.py::test_cumulative_stickiness_with_property_filter
   it("test_cumulative_stickiness_with_property_filter: only the Chrome person", async () => {
     const events = createEvents([
-      { distinctId: "p1", events: [{ event: "$pageview", timestamps: days(11, 13) }], properties: { browser: "Chrome" } },
-      { distinctId: "p2", events: [{ event: "$pageview", timestamps: days(11, 12) }], properties: { browser: "Safari" } },
+      { distinct_id: "p1", events: [["$pageview", days(11, 13)]], properties: { browser: "Chrome" } },
+      { distinct_id: "p2", events: [["$pageview", days(11, 12)]], properties: { browser: "Safari" } },
     ]);
     await withReference({ now: NOW, ...events }, async (ref) => {
       const [result] = await run(
@@ -411,9 +390,9 @@ describe("stickiness (PostHog's StickinessQueryRunner tests)", () => {
   // posthog/hogql_queries/insights/stickiness/test/test_stickiness_query_runner.py::test_cumulative_stickiness_with_criteria
   it("test_cumulative_stickiness_with_criteria: days with two or more events, cumulated", async () => {
     const events = createEvents([
-      { distinctId: "p1", events: [{ event: "$pageview", timestamps: [...days(11, 11), ...days(11, 11), ...days(12, 12), ...days(12, 12), ...days(13, 13)] }], properties: {} },
-      { distinctId: "p2", events: [{ event: "$pageview", timestamps: [...days(11, 11), ...days(11, 11), ...days(12, 12)] }], properties: {} },
-      { distinctId: "p3", events: [{ event: "$pageview", timestamps: days(11, 11) }], properties: {} },
+      { distinct_id: "p1", events: [["$pageview", [...days(11, 11), ...days(11, 11), ...days(12, 12), ...days(12, 12), ...days(13, 13)]]], properties: {} },
+      { distinct_id: "p2", events: [["$pageview", [...days(11, 11), ...days(11, 11), ...days(12, 12)]]], properties: {} },
+      { distinct_id: "p3", events: [["$pageview", days(11, 11)]], properties: {} },
     ]);
     await withReference({ now: NOW, ...events }, async (ref) => {
       const [result] = await run(

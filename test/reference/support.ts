@@ -65,6 +65,30 @@ export function journeysFor(
   return { persons, events };
 }
 
+/** One person of PostHog's `_create_events` helper: a distinct id, events as `[event, timestamps]`, properties every event carries. */
+export interface SeriesData {
+  distinct_id: string;
+  events: [string, string[]][];
+  properties: Record<string, unknown>;
+}
+
+/** `_create_events` (trends and stickiness tests): a person per entry, created at its first event and named by its distinct id (p1 with an email), its events carrying its properties. */
+export function createEvents(data: SeriesData[]): Pick<RefData, "persons" | "events"> {
+  const persons: RefPerson[] = [];
+  const events: RefEvent[] = [];
+  for (const person of data) {
+    persons.push({
+      distinct_ids: [person.distinct_id],
+      properties: { name: person.distinct_id, ...(person.distinct_id === "p1" ? { email: "test@posthog.com" } : {}) },
+      created_at: person.events[0]![1][0]!,
+    });
+    for (const [event, timestamps] of person.events) {
+      for (const timestamp of timestamps) events.push({ event, distinct_id: person.distinct_id, timestamp, properties: person.properties });
+    }
+  }
+  return { persons, events };
+}
+
 /** The fixture document of a test's data: one project, one user holding the owner key. */
 export function referenceDocument(data: RefData): FixtureDocument {
   return {

@@ -3,36 +3,13 @@
  * the test's data, its TrendsQuery sent to the query API, and the numbers it asserts.
  */
 import { describe, expect, it } from "vitest";
-import { withReference, type RefData, type RefEvent, type RefPerson, type Reference } from "./support.ts";
+import { createEvents, withReference, type RefData, type RefEvent, type RefPerson, type Reference, type SeriesData } from "./support.ts";
 
 const FILE = "posthog/hogql_queries/insights/trends/test/test_trends_query_runner.py";
 void FILE;
 
 const NULL = "$$_posthog_breakdown_null_$$";
 const OTHER = "$$_posthog_breakdown_other_$$";
-
-interface SeriesData {
-  distinct_id: string;
-  events: [string, string[]][];
-  properties: Record<string, unknown>;
-}
-
-/** `_create_events`: a person per entry (named by its distinct id, p1 with an email), its events carrying its properties. */
-function createEvents(data: SeriesData[]): Pick<RefData, "persons" | "events"> {
-  const persons: RefPerson[] = [];
-  const events: RefEvent[] = [];
-  for (const person of data) {
-    persons.push({
-      distinct_ids: [person.distinct_id],
-      properties: { name: person.distinct_id, ...(person.distinct_id === "p1" ? { email: "test@posthog.com" } : {}) },
-      created_at: person.events[0]![1][0]!,
-    });
-    for (const [event, timestamps] of person.events) {
-      for (const timestamp of timestamps) events.push({ event, distinct_id: person.distinct_id, timestamp, properties: person.properties });
-    }
-  }
-  return { persons, events };
-}
 
 const P1_EVENTS: [string, string[]][] = [
   ["$pageview", ["2020-01-11T12:00:00Z", "2020-01-12T12:00:00Z", "2020-01-13T12:00:00Z", "2020-01-15T12:00:00Z", "2020-01-17T12:00:00Z", "2020-01-19T12:00:00Z"]],
