@@ -38,26 +38,72 @@ export const camel = (key: string): string => RENAMED[key] ?? key.replace(/_([a-
 
 const isBreakdownKey = (key: string) => key.startsWith("breakdown") && !FUNNEL_BREAKDOWN_KEYS.has(key);
 
-/** The query node of a legacy filter: `InsightVizNode` around the insight query of `filter.insight` (TRENDS when absent). */
+/** The fields every insight query node's sub-filter has, by node kind: what the OpenAPI document lists (a test holds the two equal). */
+const DISPLAY_TRENDS = ["aggregationAxisFormat", "aggregationAxisPostfix", "aggregationAxisPrefix", "confidenceLevel", "decimalPlaces", "minDecimalPlaces", "detailedResultsAggregationType", "goalLines", "hiddenLegendIndexes", "movingAverageIntervals", "resultCustomizationBy", "resultCustomizations", "showAlertThresholdLines", "showConfidenceIntervals", "showLabelsOnSeries", "showLegend", "showMovingAverage", "showMultipleYAxes", "showPercentStackView", "showTrendLines", "showValuesOnSeries", "yAxisScaleType"];
+export const SUB_FILTER_FIELDS: Readonly<Record<string, ReadonlySet<string>>> = {
+  TrendsQuery: new Set(["display", "formula", "formulas", "formulaNodes", "smoothingIntervals", "breakdown_histogram_bin_count", ...DISPLAY_TRENDS]),
+  FunnelsQuery: new Set(["funnelVizType", "funnelOrderType", "funnelWindowInterval", "funnelWindowIntervalUnit", "funnelFromStep", "funnelToStep", "binCount", "breakdownAttributionType", "breakdownAttributionValue", "exclusions", "funnelStepReference", "goalLines", "hiddenLegendBreakdowns", "layout", "resultCustomizations", "showValuesOnSeries", "useUdf"]),
+  RetentionQuery: new Set(["targetEntity", "returningEntity", "retentionType", "period", "totalIntervals", "minimumOccurrences", "cumulative", "aggregationType", "aggregationProperty", "aggregationPropertyType", "timeWindowMode", "dashboardDisplay", "display", "meanRetentionCalculation", "retentionReference", "selectedInterval", "showTrendLines"]),
+  PathsQuery: new Set(["includeEventTypes", "pathsHogQLExpression", "startPoint", "endPoint", "stepLimit", "edgeLimit", "minEdgeWeight", "maxEdgeWeight", "excludeEvents", "pathGroupings", "localPathCleaningFilters", "pathReplacements", "pathStartKey", "pathEndKey", "pathDropoffKey", "showFullUrls"]),
+  StickinessQuery: new Set(["stickinessCriteria", "computedAs", "display", "hiddenLegendIndexes", "resultCustomizationBy", "resultCustomizations", "showLegend", "showMultipleYAxes", "showValuesOnSeries"]),
+  LifecycleQuery: new Set(["showLegend", "showValuesOnSeries", "stacked", "toggledLifecycles"]),
+};
+
+const ALL_BREAKDOWN = ["breakdown", "breakdown_type", "breakdown_limit", "breakdown_hide_other_aggregation", "breakdown_histogram_bin_count", "breakdown_normalize_url", "breakdown_group_type_index", "breakdowns"];
+/** The breakdownFilter fields of each node kind that has one, and the kinds with a compareFilter. */
+export const BREAKDOWN_FIELDS: Readonly<Record<string, ReadonlySet<string>>> = {
+  TrendsQuery: new Set(ALL_BREAKDOWN),
+  FunnelsQuery: new Set(["breakdown", "breakdown_type", "breakdown_limit", "breakdown_normalize_url", "breakdown_group_type_index", "breakdowns"]),
+  RetentionQuery: new Set(["breakdown", "breakdown_type", "breakdown_limit", "breakdowns"]),
+};
+const HAS_COMPARE = new Set(["TrendsQuery", "StickinessQuery"]);
+
+/** The top-level fields each node kind has beyond its series, ranges and filters (StickinessQuery has no group aggregation, RetentionQuery and PathsQuery no interval). */
+const TOP_LEVEL_OF_KIND: Readonly<Record<string, ReadonlySet<string>>> = {
+  TrendsQuery: new Set(["interval", "properties", "filterTestAccounts", "samplingFactor", "aggregation_group_type_index"]),
+  FunnelsQuery: new Set(["interval", "properties", "filterTestAccounts", "samplingFactor", "aggregation_group_type_index"]),
+  RetentionQuery: new Set(["properties", "filterTestAccounts", "samplingFactor", "aggregation_group_type_index"]),
+  PathsQuery: new Set(["properties", "filterTestAccounts", "samplingFactor", "aggregation_group_type_index"]),
+  StickinessQuery: new Set(["interval", "intervalCount", "properties", "filterTestAccounts", "samplingFactor"]),
+  LifecycleQuery: new Set(["interval", "properties", "filterTestAccounts", "samplingFactor", "aggregation_group_type_index"]),
+};
+
+/**
+ * The query node of a legacy filter: `InsightVizNode` around the insight query of `filter.insight` (TRENDS when
+ * absent). A legacy key the node has no field for is left out, as filter_to_query leaves it (the legacy filters
+ * carry keys of the old web app's state, `show_mean`, `hidden_legend_keys`, that no node holds).
+ */
 export function filtersToQuery(filter: Loose): Loose {
   const insight = typeof filter.insight === "string" ? filter.insight.toUpperCase() : "TRENDS";
   const target = QUERY_OF_INSIGHT[insight] ?? QUERY_OF_INSIGHT.TRENDS!;
+  const topLevel = TOP_LEVEL_OF_KIND[target.kind]!;
+  const subFields = SUB_FILTER_FIELDS[target.kind]!;
   const source: Loose = { kind: target.kind };
   if (target.series) source.series = seriesOf(filter);
   const parts = { dateRange: {} as Loose, breakdownFilter: {} as Loose, compareFilter: {} as Loose, sub: {} as Loose };
-  for (const [key, value] of Object.entries(filter)) {
+  for (const [key, value] of Object.entries(withIncludedEventTypes(filter))) {
     if (value === undefined || DROPPED.has(key)) continue;
     if (key in DATE_RANGE) parts.dateRange[DATE_RANGE[key]!] = value;
-    else if (key in TOP_LEVEL) source[TOP_LEVEL[key]!] = key === "properties" ? propertyList(value) : value;
-    else if (isBreakdownKey(key)) parts.breakdownFilter[key] = value;
-    else if (COMPARE.has(key)) parts.compareFilter[key] = value;
-    else parts.sub[camel(key)] = key === "exclusions" && Array.isArray(value) ? value.map(exclusionNode) : value;
+    else if (key in TOP_LEVEL) {
+      if (topLevel.has(TOP_LEVEL[key]!)) source[TOP_LEVEL[key]!] = key === "properties" ? propertyList(value) : value;
+    } else if (isBreakdownKey(key)) {
+      if (BREAKDOWN_FIELDS[target.kind]?.has(key)) parts.breakdownFilter[key] = value;
+    } else if (COMPARE.has(key)) {
+      if (HAS_COMPARE.has(target.kind)) parts.compareFilter[key] = value;
+    }
+    else if (subFields.has(camel(key))) parts.sub[camel(key)] = key === "exclusions" && Array.isArray(value) ? value.map(exclusionNode) : value;
   }
   if (Object.keys(parts.dateRange).length) source.dateRange = parts.dateRange;
   if (Object.keys(parts.breakdownFilter).length) source.breakdownFilter = parts.breakdownFilter;
   if (Object.keys(parts.compareFilter).length) source.compareFilter = parts.compareFilter;
   source[target.subFilter] = parts.sub;
   return { kind: "InsightVizNode", source };
+}
+
+/** The legacy single-kind `path_type` as the list the node takes, unless the filter names the list itself. */
+function withIncludedEventTypes(filter: Loose): Loose {
+  if (typeof filter.path_type !== "string" || filter.include_event_types !== undefined) return filter;
+  return { ...filter, include_event_types: [filter.path_type] };
 }
 
 /** events and actions merged by their `order` (entities without one keep their place after those with one). */
@@ -86,6 +132,7 @@ function seriesNode(entity: Loose): Loose {
     ["custom_name", entity.custom_name],
     ["math", entity.math],
     ["math_property", entity.math_property],
+    ["math_property_type", entity.math_property_type],
     ["math_hogql", entity.math_hogql],
     ["math_group_type_index", entity.math_group_type_index],
     ["properties", propertyList(entity.properties)],

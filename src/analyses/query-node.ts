@@ -104,9 +104,17 @@ function entityOf(node: Loose, order?: number): Loose {
     ["math_property_type", node.math_property_type ?? undefined],
     ["math_hogql", node.math_hogql],
     ["math_group_type_index", node.math_group_type_index],
-    ["properties", node.properties],
+    ["properties", withFixedProperties(node.properties, node.fixedProperties)],
   ]);
   return entity;
+}
+
+/** A series' `fixedProperties` apply as its `properties` do, both at once (the real service ANDs them). */
+function withFixedProperties(properties: unknown, fixed: unknown): unknown {
+  if (fixed === undefined || fixed === null) return properties;
+  if (properties === undefined || properties === null) return fixed;
+  const asGroup = (filters: unknown) => (Array.isArray(filters) ? { type: "AND", values: filters } : filters);
+  return { type: "AND", values: [asGroup(properties), asGroup(fixed)] };
 }
 
 function subFilterFields(source: Loose): Loose {

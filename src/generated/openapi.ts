@@ -1418,7 +1418,7 @@ export interface paths {
         /**
          * Persons behind a funnel step (query form)
          * @description Lists the persons behind one step of a funnel.
-         *     `funnel_step` k (1-based) lists those who reached step k, -k those who reached step k−1 but not k; with a breakdown `funnel_step_breakdown` names the value. `next` is the request URL with `offset` advanced by `limit` when more actors follow, otherwise null; `initial` is the first page's URL. Without `funnel_step_breakdown` a breakdown funnel lists the actors of every value. The viz type is ignored (steps). The step objects' `converted_people_url` and `dropped_people_url` are URLs of this form.
+         *     `funnel_step` k (1-based) lists those who reached step k, -k those who reached step k−1 but not k; with a breakdown `funnel_step_breakdown` names the value. `next` is the request URL with `offset` advanced by `limit` when more actors follow, otherwise null; `initial` is the first page's URL. Without `funnel_step_breakdown` a breakdown funnel lists the actors of every value. A conversion trend (`funnel_viz_type=trends`) with `entrance_period_start` lists the actors of that entrance period (converted, or with `drop_off=true` dropped off); any other viz type lists by `funnel_step`. The step objects' `converted_people_url` and `dropped_people_url` are URLs of this form.
          */
         get: operations["persons_funnel_retrieve"];
         put?: never;
@@ -1447,7 +1447,7 @@ export interface paths {
         /**
          * Persons behind a funnel correlation row (query form)
          * @description Lists the persons behind one funnel correlation row.
-         *     The converted (`funnel_correlation_person_converted` true) or dropped-off actors of the funnel who performed `funnel_correlation_person_entity` or have the property values of `funnel_correlation_property_values`. `next` is the request URL with `offset` advanced by `limit` when more actors follow, otherwise null; `initial` is the first page's URL. The entity (with `properties` for an event property value) must happen inside the actor's correlated span, as in the analysis; property values are matched against the person. The rows of `/insights/funnel/correlation/` link here in `success_people_url` and `failure_people_url`.
+         *     The converted (`funnel_correlation_person_converted` true) or dropped-off actors of the funnel (both when it is absent) who performed `funnel_correlation_person_entity` or have the property values of `funnel_correlation_property_values`. `next` is the request URL with `offset` advanced by `limit` when more actors follow, otherwise null; `initial` is the first page's URL. The entity (with `properties` for an event property value) must happen inside the actor's correlated span, as in the analysis; the correlation's exclusions do not apply. Property values are added to the funnel's `properties` (a group filter matches the event's group). The rows of `/insights/funnel/correlation/` link here in `success_people_url` and `failure_people_url`.
          */
         get: operations["persons_funnel_correlation_retrieve"];
         put?: never;
@@ -2776,7 +2776,7 @@ export interface components {
              */
             type: "validation_error" | "authentication_error" | "invalid_request" | "throttled_error" | "server_error";
             /**
-             * @description Reason, for example `required`, `invalid_input`, `parse_error`, `not_authenticated`, `authentication_failed`, `permission_denied`, `not_found`, `method_not_allowed`, `payload_too_large`, `not_implemented`, `error`; `timeout_exceeded` when a HogQL evaluation ran past its time limit.
+             * @description Reason, for example `required`, `invalid_input`, `parse_error`, `not_authenticated`, `authentication_failed`, `permission_denied`, `not_found`, `method_not_allowed`, `payload_too_large`, `not_implemented`, `error`; `timeout_exceeded` when a HogQL evaluation ran past its time limit; for a funnel the real service's own codes: `funnels_require_at_least_two_steps`, `funnel_step_range_invalid` (`funnel_from_step`/`funnel_to_step`), `funnel_exclusions_invalid` (an exclusion's step range or event).
              * @example required
              */
             code: string;
@@ -2881,9 +2881,11 @@ export interface components {
             event: {
                 /** @description Event name, `<prop>::<value>` or `<event>::<prop>::<value>`. */
                 event: string;
+                /** @description `{$event_type}` of an `$autocapture` elements row; otherwise empty. */
                 properties: {
                     [key: string]: unknown;
                 };
+                /** @description The elements of an `$autocapture` elements row, parsed from its chain; otherwise empty. */
                 elements: components["schemas"]["Element"][];
             };
             /** @description Successful actors having the event or value. */
@@ -2923,11 +2925,11 @@ export interface components {
              * @enum {string}
              */
             funnel_correlation_type?: "events" | "properties" | "event_with_properties";
-            /** @description Person properties to correlate (`properties` type); `["$all"]` for all. */
+            /** @description Person properties to correlate (`properties` type), or the groups' properties when the funnel aggregates by groups (`aggregation_group_type_index`); `["$all"]` for all. */
             funnel_correlation_names?: string[];
             /** @description Person properties to leave out. */
             funnel_correlation_exclude_names?: string[];
-            /** @description Events whose properties are correlated (`event_with_properties` type). */
+            /** @description Events whose properties are correlated (`event_with_properties` type). With `$autocapture` among them, each event's one value is `elements_chain`: its `$event_type`, `__~~__` and its elements chain (as the real service). */
             funnel_correlation_event_names?: string[];
             /** @description Events to leave out of the `events` correlation. */
             funnel_correlation_exclude_event_names?: string[];
@@ -3028,12 +3030,14 @@ export interface components {
             /** @description Property (or cohort ids) to break down by; the result becomes one funnel per value. */
             breakdown?: string | number | (string | number)[] | null;
             /**
-             * @description As in trends: `session` breaks down by a property of the event's session, `hogql` by a HogQL expression (see TrendRequest `breakdown_type`). Default: `event`.
+             * @description As in trends: `session` breaks down by a property of the event's session, `hogql` by a HogQL expression, `event_metadata` by a column of the event itself (`distinct_id`, `event`, `timestamp`, `$group_0`…`$group_4`; see TrendRequest `breakdown_type`). Default: `event`.
              * @enum {string|null}
              */
-            breakdown_type?: "event" | "events" | "person" | "cohort" | "group" | "session" | "hogql" | null;
+            breakdown_type?: "event" | "events" | "person" | "cohort" | "group" | "session" | "hogql" | "event_metadata" | null;
             /** @description Number of top breakdown values kept (by actors entering step 1); the rest are merged into the value `Other`. Default: `10`. */
             breakdown_limit?: number;
+            /** @description Strip the query string, the hash and trailing `/` from breakdown values (for URL properties such as `$current_url` and `$pathname`): `https://example.com/home/?#` counts as `https://example.com/home`, and a path left empty as `/`. Default: `false`. */
+            breakdown_normalize_url?: boolean | null;
             /** @description Group type of a `group` breakdown (required with it: 400 otherwise): the value is the group's property, read from the group record of the event's group of that type. */
             breakdown_group_type_index?: number | null;
             /**
@@ -3043,8 +3047,8 @@ export interface components {
             breakdown_attribution_type?: "first_touch" | "last_touch" | "all_events" | "step" | null;
             /** @description The step (0-based) of `breakdown_attribution_type` `step`; a numeric string is read as its number, as the real service does. */
             breakdown_attribution_value?: number | string | null;
-            /** @description Conversion window size, in `funnel_window_interval_unit` units. Default: `14`. */
-            funnel_window_interval?: number;
+            /** @description Conversion window size, in `funnel_window_interval_unit` units. Default: `14`. Zero, a negative number or null mean the default, 14 of the unit (as the real service's funnel query context does). */
+            funnel_window_interval?: number | null;
             /**
              * @description Unit of the conversion window. Default: `day`.
              * @enum {string|null}
@@ -3091,7 +3095,7 @@ export interface components {
                 property?: string | number;
                 /** @enum {string|null} */
                 type?: "event" | "events" | "person" | "cohort" | "group" | "session" | "hogql" | null;
-                normalize_url?: boolean;
+                normalize_url?: boolean | null;
             } & {
                 [key: string]: unknown;
             })[] | null;
@@ -4429,10 +4433,10 @@ export interface components {
              */
             operator?: "exact" | "is_not" | "icontains" | "not_icontains" | "regex" | "not_regex" | "gt" | "gte" | "lt" | "lte" | "is_set" | "is_not_set" | "is_date_exact" | "is_date_before" | "is_date_after" | "between" | "not_between" | "min" | "max" | "in" | "not_in";
             /**
-             * @description What the key refers to; `person` filters use the current properties of the event's person. Default: `event`. `event_metadata` filters a column of the event itself (`event`, `distinct_id`, `timestamp`, `$group_0`…`$group_4`). `hogql`: `key` is a HogQL condition over the event (`properties.$browser == 'Chrome'`), kept where it is true.
+             * @description What the key refers to; `person` filters use the current properties of the event's person. Default: `event`. `precalculated-cohort` and `static-cohort` are older names of `cohort`, read as it. `event_metadata` filters a column of the event itself (`event`, `distinct_id`, `timestamp`, `$group_0`…`$group_4`). `hogql`: `key` is a HogQL condition over the event (`properties.$browser == 'Chrome'`), kept where it is true.
              * @enum {string}
              */
-            type?: "event" | "person" | "cohort" | "element" | "group" | "session" | "hogql" | "event_metadata";
+            type?: "event" | "person" | "cohort" | "precalculated-cohort" | "static-cohort" | "element" | "group" | "session" | "hogql" | "event_metadata";
             /** @description Group type of a `group` filter: the filter tests the current properties of the event's group of that type (an event outside such a group, or a group without the key, has the property missing). A `group` filter without it is ignored. */
             group_type_index?: number | null;
             /** @description Negates a cohort filter (same as `operator` `not_in`). */
@@ -4563,6 +4567,8 @@ export interface components {
         RetentionCohort: {
             values: {
                 count: number;
+                /** @description With `aggregation_type` `sum` or `avg` only, the cell's property sum or average. */
+                aggregation_value?: number;
                 /** @description Always empty (kept for compatibility). */
                 people: unknown[];
                 /**
@@ -4632,6 +4638,23 @@ export interface components {
             date_from?: string | null;
             /** @description A return counts in a period only when the actor did the returning event at least this many times in it (the cohort itself is not affected). Default `1`. */
             minimum_occurrences?: number | null;
+            /**
+             * @description With `aggregation_property`, `sum` or `avg` adds an `aggregation_value` to every value of the table: the sum of the property over the cell's events (value 0: the cohort period's target events, plus its returning events after the first target event when they are another event; value j: the returning events j periods later, however few), or that sum over the cell's actors (`avg`). A missing or non-numeric property counts 0. `minimum_occurrences` is then not read. Not with `cumulative` nor `time_window_mode` `24_hour_windows` (a 400). Default `count`: the counts alone.
+             * @enum {string|null}
+             */
+            aggregation_type?: "count" | "sum" | "avg" | null;
+            /** @description The property `aggregation_type` `sum` or `avg` adds up; without it the table has counts only. */
+            aggregation_property?: string | null;
+            /**
+             * @description Whether `aggregation_property` is read on each event or on its person (current properties, once per event). Default `event`.
+             * @enum {string|null}
+             */
+            aggregation_property_type?: "event" | "person" | null;
+            /**
+             * @description `24_hour_windows`: periods are counted from each actor's first target event (t0) instead of the calendar: an hour, 24 hours, 7 days or 30 days for `Hour`, `Day`, `Week`, `Month`. Each actor is in one cohort only, the period of t0 from the window's start (first-time types: their first target event), and value j counts it when it did the returning event j such periods after t0; `minimum_occurrences` is not read. With a cohort breakdown every actor counts under every cohort (the real service adds no cohort condition there). Not with `cumulative` (a 400). Default `strict_calendar_dates`.
+             * @enum {string|null}
+             */
+            time_window_mode?: "strict_calendar_dates" | "24_hour_windows" | null;
             /** @description With a property breakdown, the values with the most actors are kept, up to this many; the others make one `$$_posthog_breakdown_other_$$` row. Default no limit. */
             breakdown_limit?: number | null;
             properties?: components["schemas"]["PropertyFilters"];
@@ -4639,10 +4662,10 @@ export interface components {
             filter_test_accounts?: boolean;
             breakdown?: string | number | (string | number)[] | null;
             /**
-             * @description Default: `event`.
+             * @description `event_metadata`: a column of the event itself (`distinct_id`, `event`, `$group_0`…`$group_4`). Default: `event`.
              * @enum {string|null}
              */
-            breakdown_type?: "event" | "events" | "person" | "cohort" | "group" | "session" | "hogql" | null;
+            breakdown_type?: "event" | "events" | "person" | "cohort" | "group" | "session" | "hogql" | "event_metadata" | null;
             /** @description Cohorts of groups of this group type (0–4) instead of persons: an event's group is `properties.$groups[<group type name>]`; events outside such a group drop out. `/persons/retention/` then lists groups. */
             aggregation_group_type_index?: number | null;
             /** @description Accepted and ignored: retention reads `target_entity` and `returning_entity`. */
@@ -4655,8 +4678,8 @@ export interface components {
             breakdowns?: ({
                 property?: string | number;
                 /** @enum {string|null} */
-                type?: "event" | "events" | "person" | "cohort" | "group" | "session" | "hogql" | null;
-                normalize_url?: boolean;
+                type?: "event" | "events" | "person" | "cohort" | "group" | "session" | "hogql" | "event_metadata" | null;
+                normalize_url?: boolean | null;
             } & {
                 [key: string]: unknown;
             })[] | null;
@@ -4894,7 +4917,7 @@ export interface components {
                 property?: string | number;
                 /** @enum {string|null} */
                 type?: "event" | "events" | "person" | "cohort" | "group" | "session" | "hogql" | "event_metadata" | null;
-                normalize_url?: boolean;
+                normalize_url?: boolean | null;
                 /** @description Puts this item's numeric values into that many equal-width bins, as `breakdown_histogram_bin_count` does. */
                 histogram_bin_count?: number | null;
             } & {
@@ -4954,19 +4977,13 @@ export interface components {
             /** @description Stickiness (StickinessQuery `intervalCount`): count periods of this many intervals, counted back from the end of the range, instead of single buckets. */
             interval_count?: number | null;
             /** @description Stickiness (`stickinessFilter.stickinessCriteria`): an interval counts for an actor only when their number of events in it is `gte`, `lte` or `exact` `value`; `gte` takes 0 and more, `lte` and `exact` more than 0. */
-            stickiness_criteria?: null | ({
+            stickiness_criteria?: ({
                 /** @enum {string} */
-                operator: "gte";
+                operator: "gte" | "lte" | "exact";
                 value: number;
             } & {
                 [key: string]: unknown;
-            }) | ({
-                /** @enum {string} */
-                operator: "lte" | "exact";
-                value: number;
-            } & {
-                [key: string]: unknown;
-            });
+            }) | null;
             /**
              * @description Stickiness (`stickinessFilter.computedAs`): `cumulative` makes position k count the actors active on k or more intervals (labels `k days or more`); `count` stays the number of actors. Default: `non_cumulative`.
              * @enum {string|null}
@@ -5146,8 +5163,8 @@ export interface components {
                 [key: string]: unknown;
             } | null;
         };
-        /** @description A query node, selected by `kind`. Insight kinds (`TrendsQuery`, `FunnelsQuery`, `RetentionQuery`, `PathsQuery`, `StickinessQuery`, `LifecycleQuery`) run the same analyses as the legacy insight endpoints; `FunnelCorrelationQuery` the funnel correlation; `HogQLQuery` SQL over `events`, `persons` and `groups`; `EventsQuery` columns of events; `ActorsQuery`/`InsightActorsQuery` the persons (or groups) behind a data point, or every person; `StickinessActorsQuery` those of a stickiness position compared by `operator`. `InsightVizNode`, `DataVisualizationNode` and `DataTableNode` wrap one of these in `source`. Fields beyond the ones listed are accepted (the real nodes have many display-only ones). What each kind requires (series, SQL, columns) is checked when it runs, with `attr` naming the field. */
-        QueryNode: {
+        /** @description A query node, selected by `kind`. Insight kinds (`TrendsQuery`, `FunnelsQuery`, `RetentionQuery`, `PathsQuery`, `StickinessQuery`, `LifecycleQuery`) run the same analyses as the legacy insight endpoints; `FunnelCorrelationQuery` the funnel correlation; `HogQLQuery` SQL over `events`, `persons` and `groups`; `EventsQuery` columns of events; `ActorsQuery`/`InsightActorsQuery` the persons (or groups) behind a data point, or every person; `StickinessActorsQuery` those of a stickiness position compared by `operator`. `InsightVizNode`, `DataVisualizationNode` and `DataTableNode` wrap one of these in `source`. An insight kind and `InsightVizNode` take exactly the fields of their own schema (TrendsQuery, …; see InsightQueryNode): any other field is a 400 naming it, as the real service's schema forbids extra fields. Other kinds accept fields beyond the ones listed. What each kind requires (series, SQL, columns) is checked when it runs, with `attr` naming the field. */
+        QueryNode: ({
             /** @enum {string} */
             kind: "InsightVizNode" | "DataVisualizationNode" | "DataTableNode" | "TrendsQuery" | "FunnelsQuery" | "RetentionQuery" | "PathsQuery" | "StickinessQuery" | "LifecycleQuery" | "FunnelCorrelationQuery" | "HogQLQuery" | "EventsQuery" | "ActorsQuery" | "InsightActorsQuery" | "StickinessActorsQuery";
             /**
@@ -5178,15 +5195,25 @@ export interface components {
             select?: string[];
         } & {
             [key: string]: unknown;
-        };
-        /** @description The node a wrapper runs (its `source`): any query kind but the wrappers themselves. An unknown kind is a 400 naming `query__source__kind`. */
-        QuerySourceNode: {
+        }) & (components["schemas"]["InsightQueryNode"] & unknown);
+        /** @description The node a wrapper runs (its `source`): any query kind but the wrappers themselves. An unknown kind is a 400 naming `query__source__kind`. A FunnelsActorsQuery (an ActorsQuery's source) lists the actors of a funnel (`source`, a FunnelsQuery): `funnelStep` k (1-based, default 1) those who reached step k, −k those who reached step k−1 but not k (0, −1 and steps past the funnel are a 400); `funnelCustomSteps`, a list of 1-based steps, those whose furthest step is one of them (it wins over `funnelStep`); `funnelStepBreakdown` one breakdown value (a list for a multi-property breakdown); and for a conversion trend (`funnelVizType: trends`) `funnelTrendsEntrancePeriodStart` (`2021-05-01 00:00:00`, the start of one period, in the project's time zone) with `funnelTrendsDropOff`: those who entered in that period and converted, or with true dropped off. `includeRecordings` is accepted; recordings are not modelled, so `matched_recordings` is always empty. */
+        QuerySourceNode: ({
             /** @enum {string} */
-            kind: "TrendsQuery" | "FunnelsQuery" | "RetentionQuery" | "PathsQuery" | "StickinessQuery" | "LifecycleQuery" | "FunnelCorrelationQuery" | "HogQLQuery" | "EventsQuery" | "ActorsQuery" | "InsightActorsQuery" | "StickinessActorsQuery" | "FunnelsActorsQuery";
-            /** @description The insight of an InsightActorsQuery or ActorsQuery, the FunnelsActorsQuery of a FunnelCorrelationQuery. */
+            kind: "TrendsQuery" | "FunnelsQuery" | "RetentionQuery" | "PathsQuery" | "StickinessQuery" | "LifecycleQuery" | "FunnelCorrelationQuery" | "HogQLQuery" | "EventsQuery" | "ActorsQuery" | "InsightActorsQuery" | "StickinessActorsQuery" | "FunnelsActorsQuery" | "FunnelCorrelationActorsQuery";
+            /** @description The insight of an InsightActorsQuery or ActorsQuery, the FunnelsActorsQuery of a FunnelCorrelationQuery, the FunnelCorrelationQuery of a FunnelCorrelationActorsQuery (any other source of that kind is a 400, as is a FunnelCorrelationQuery under another actors kind). */
             source?: {
                 [key: string]: unknown;
             };
+            /** @description FunnelCorrelationActorsQuery: true for the actors who converted, false for those who dropped off; absent or null for both. */
+            funnelCorrelationPersonConverted?: boolean | null;
+            /** @description FunnelCorrelationActorsQuery: the row's event (an EventsNode, `event` and `properties`; or an ActionsNode): the actors who did it between entering the funnel and converting (or the end of the conversion window). */
+            funnelCorrelationPersonEntity?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description FunnelCorrelationActorsQuery: the row's property values (person, or group filters when the funnel aggregates by groups), added to the funnel's own properties: the funnel's actors under them. */
+            funnelCorrelationPropertyValues?: {
+                [key: string]: unknown;
+            }[] | null;
             /** @description The fields of an insight query node that matter to its numbers (camelCase, as the real service's schema): `series` (EventsNode/ActionsNode), `dateRange`, `interval`, `properties`, `filterTestAccounts`, `breakdownFilter`, `compareFilter`, and the kind's own filter (`trendsFilter`, `funnelsFilter`, `retentionFilter`, `pathsFilter`, `stickinessFilter`, `lifecycleFilter`). They are converted to the legacy filter and checked as the legacy endpoints check it. In an InsightActorsQuery, `series` is the index of the series the actors are asked for. */
             series?: ({
                 /** @enum {string} */
@@ -5209,7 +5236,340 @@ export interface components {
             select?: string[];
         } & {
             [key: string]: unknown;
+        }) & components["schemas"]["InsightQueryNode"];
+        /** @description The schema of an insight query node, chosen by its `kind` (TrendsQuery, FunnelsQuery, RetentionQuery, PathsQuery, StickinessQuery, LifecycleQuery); other kinds are not constrained here. */
+        InsightQueryNode: unknown & unknown & unknown & unknown & unknown & unknown;
+        InsightNodeDateRange: components["schemas"]["dateRange"];
+        InsightNodeInterval: components["schemas"]["interval"];
+        InsightNodeProperties: components["schemas"]["properties"];
+        InsightNodeFilterTestAccounts: components["schemas"]["filterTestAccounts"];
+        InsightNodeAggregationGroupTypeIndex: components["schemas"]["aggregation_group_type_index"];
+        InsightNodeSamplingFactor: components["schemas"]["sampling_factor"];
+        InsightNodeBreakdownFilter: components["schemas"]["breakdownFilter"];
+        InsightNodeCompareFilter: components["schemas"]["compareFilter"];
+        InsightNodeSeries: components["schemas"]["series"];
+        InsightNodeDataColorTheme: components["schemas"]["dataColorTheme"];
+        InsightNodeModifiers: components["schemas"]["modifiers"];
+        InsightNodeResponse: components["schemas"]["response"];
+        InsightNodeTags: components["schemas"]["tags"];
+        InsightNodeVersion: components["schemas"]["version"];
+        InsightNodeDisplay: components["schemas"]["InsightNodeParts_display"];
+        InsightNodeDisplayFlag: components["schemas"]["displayFlag"];
+        InsightNodeDisplayNumber: components["schemas"]["displayNumber"];
+        InsightNodeDisplayText: components["schemas"]["displayText"];
+        InsightNodeDisplayList: components["schemas"]["displayList"];
+        InsightNodeDisplayObject: components["schemas"]["displayObject"];
+        InsightNodePathPoint: components["schemas"]["pathPoint"];
+        /** @description The web app's wrapper of an insight query (`source`): every other field only shapes how the insight is shown. */
+        InsightVizNode: {
+            /** @constant */
+            kind: "InsightVizNode";
+            /** @description The insight query shown (one of the six insight kinds). */
+            source: {
+                /** @enum {string} */
+                kind: "TrendsQuery" | "FunnelsQuery" | "RetentionQuery" | "PathsQuery" | "StickinessQuery" | "LifecycleQuery";
+            } & components["schemas"]["InsightQueryNode"];
+            embedded?: components["schemas"]["displayFlag"];
+            full?: components["schemas"]["displayFlag"];
+            hidePersonsModal?: components["schemas"]["displayFlag"];
+            hideTooltipOnScroll?: components["schemas"]["displayFlag"];
+            showCorrelationTable?: components["schemas"]["displayFlag"];
+            showFilters?: components["schemas"]["displayFlag"];
+            showHeader?: components["schemas"]["displayFlag"];
+            showLastComputation?: components["schemas"]["displayFlag"];
+            showLastComputationRefresh?: components["schemas"]["displayFlag"];
+            showResults?: components["schemas"]["displayFlag"];
+            showTable?: components["schemas"]["displayFlag"];
+            suppressSessionAnalysisWarning?: components["schemas"]["displayFlag"];
+            version?: components["schemas"]["version"];
+            vizSpecificOptions?: components["schemas"]["displayObject"];
         };
+        /** @description A trends insight as a query node: computed as the legacy trend filter it converts to (TrendRequest), so its `results` equal `POST /insights/trend/`'s `result`. Every field the real service's TrendsQuery has is listed here or refused with a 400 naming it (`conversionGoal` is refused). */
+        TrendsQuery: {
+            /** @constant */
+            kind: "TrendsQuery";
+            series: components["schemas"]["series"];
+            dateRange?: components["schemas"]["dateRange"];
+            interval?: components["schemas"]["interval"];
+            properties?: components["schemas"]["properties"];
+            filterTestAccounts?: components["schemas"]["filterTestAccounts"];
+            aggregation_group_type_index?: components["schemas"]["aggregation_group_type_index"];
+            samplingFactor?: components["schemas"]["sampling_factor"];
+            breakdownFilter?: components["schemas"]["breakdownFilter"];
+            compareFilter?: components["schemas"]["compareFilter"];
+            /** @description What trends computes per series, and how the web app draws it. */
+            trendsFilter?: {
+                display?: components["schemas"]["display"];
+                formula?: components["schemas"]["formula"];
+                formulas?: components["schemas"]["formulas"];
+                formulaNodes?: components["schemas"]["formulaNodes"];
+                smoothingIntervals?: components["schemas"]["smoothing_intervals"];
+                breakdown_histogram_bin_count?: components["schemas"]["breakdown_histogram_bin_count"];
+                aggregationAxisFormat?: components["schemas"]["displayText"];
+                aggregationAxisPostfix?: components["schemas"]["displayText"];
+                aggregationAxisPrefix?: components["schemas"]["displayText"];
+                confidenceLevel?: components["schemas"]["displayNumber"];
+                decimalPlaces?: components["schemas"]["displayNumber"];
+                minDecimalPlaces?: components["schemas"]["displayNumber"];
+                detailedResultsAggregationType?: components["schemas"]["displayText"];
+                goalLines?: components["schemas"]["displayList"];
+                hiddenLegendIndexes?: components["schemas"]["displayList"];
+                movingAverageIntervals?: components["schemas"]["displayNumber"];
+                resultCustomizationBy?: components["schemas"]["displayText"];
+                resultCustomizations?: components["schemas"]["displayObject"];
+                showAlertThresholdLines?: components["schemas"]["displayFlag"];
+                showConfidenceIntervals?: components["schemas"]["displayFlag"];
+                showLabelsOnSeries?: components["schemas"]["displayFlag"];
+                showLegend?: components["schemas"]["displayFlag"];
+                showMovingAverage?: components["schemas"]["displayFlag"];
+                showMultipleYAxes?: components["schemas"]["displayFlag"];
+                showPercentStackView?: components["schemas"]["displayFlag"];
+                showTrendLines?: components["schemas"]["displayFlag"];
+                showValuesOnSeries?: components["schemas"]["displayFlag"];
+                yAxisScaleType?: components["schemas"]["displayText"];
+            } | null;
+            dataColorTheme?: components["schemas"]["dataColorTheme"];
+            modifiers?: components["schemas"]["modifiers"];
+            response?: components["schemas"]["response"];
+            tags?: components["schemas"]["tags"];
+            version?: components["schemas"]["version"];
+        };
+        /** @description A funnel as a query node: computed as the legacy funnel filter it converts to (FunnelRequest), so its `results` equal `POST /insights/funnel/`'s `result`. Every field the real service's FunnelsQuery has is listed here or refused with a 400 naming it (`funnelsFilter.funnelAggregateByHogQL` is refused). */
+        FunnelsQuery: {
+            /** @constant */
+            kind: "FunnelsQuery";
+            series: components["schemas"]["series"];
+            dateRange?: components["schemas"]["dateRange"];
+            interval?: components["schemas"]["interval"];
+            properties?: components["schemas"]["properties"];
+            filterTestAccounts?: components["schemas"]["filterTestAccounts"];
+            aggregation_group_type_index?: components["schemas"]["properties-aggregation_group_type_index"];
+            samplingFactor?: components["schemas"]["sampling_factor"];
+            /** @description How the funnel breaks down (one funnel per value). */
+            breakdownFilter?: {
+                breakdown?: components["schemas"]["properties-breakdown"];
+                breakdown_type?: components["schemas"]["properties-breakdown_type"];
+                breakdown_limit?: components["schemas"]["properties-breakdown_limit"];
+                breakdown_normalize_url?: components["schemas"]["properties-breakdown_normalize_url"];
+                breakdown_group_type_index?: components["schemas"]["properties-breakdown_group_type_index"];
+                breakdowns?: components["schemas"]["properties-breakdowns"];
+            } | null;
+            /** @description How the funnel is computed, and how the web app draws it. */
+            funnelsFilter?: {
+                funnelVizType?: components["schemas"]["funnel_viz_type"];
+                funnelOrderType?: components["schemas"]["funnel_order_type"];
+                funnelWindowInterval?: components["schemas"]["funnel_window_interval"];
+                funnelWindowIntervalUnit?: components["schemas"]["funnel_window_interval_unit"];
+                funnelFromStep?: components["schemas"]["funnel_from_step"];
+                funnelToStep?: components["schemas"]["funnel_to_step"];
+                binCount?: components["schemas"]["bin_count"];
+                breakdownAttributionType?: components["schemas"]["breakdown_attribution_type"];
+                breakdownAttributionValue?: components["schemas"]["breakdown_attribution_value"];
+                /** @description Events or actions that void a conversion between two steps. */
+                exclusions?: components["schemas"]["FunnelExclusionNode"][] | null;
+                funnelStepReference?: components["schemas"]["displayText"];
+                goalLines?: components["schemas"]["displayList"];
+                hiddenLegendBreakdowns?: components["schemas"]["displayList"];
+                layout?: components["schemas"]["displayText"];
+                resultCustomizations?: components["schemas"]["displayObject"];
+                showValuesOnSeries?: components["schemas"]["displayFlag"];
+                /** @description The real service's choice of SQL implementation; the numbers are the same either way. */
+                useUdf?: boolean | null;
+            } | null;
+            dataColorTheme?: components["schemas"]["dataColorTheme"];
+            modifiers?: components["schemas"]["modifiers"];
+            response?: components["schemas"]["response"];
+            tags?: components["schemas"]["tags"];
+            version?: components["schemas"]["version"];
+        };
+        /** @description A retention table as a query node: computed as the legacy retention filter it converts to (RetentionRequest), so its `results` equal `GET /insights/retention/`'s `result`. Every field the real service's RetentionQuery has is listed here or refused with a 400 naming it (`retentionFilter.retentionCustomBrackets` is refused). `dateRange.explicitDate` changes nothing: the cohorts are whole periods. */
+        RetentionQuery: {
+            /** @constant */
+            kind: "RetentionQuery";
+            dateRange?: components["schemas"]["dateRange"];
+            properties?: components["schemas"]["properties"];
+            filterTestAccounts?: components["schemas"]["filterTestAccounts"];
+            aggregation_group_type_index?: components["schemas"]["RetentionRequest_properties-aggregation_group_type_index"];
+            samplingFactor?: components["schemas"]["sampling_factor"];
+            /** @description How the cohorts break down (one table per value). */
+            breakdownFilter?: {
+                breakdown?: components["schemas"]["RetentionRequest_properties-breakdown"];
+                breakdown_type?: components["schemas"]["RetentionRequest_properties-breakdown_type"];
+                breakdown_limit?: components["schemas"]["RetentionRequest_properties-breakdown_limit"];
+                breakdowns?: components["schemas"]["RetentionRequest_properties-breakdowns"];
+            } | null;
+            /** @description Who enters a cohort, what counts as coming back, and over how many periods. */
+            retentionFilter: {
+                targetEntity?: components["schemas"]["RetentionEntityNode"];
+                returningEntity?: components["schemas"]["RetentionEntityNode"];
+                retentionType?: components["schemas"]["retention_type"];
+                period?: components["schemas"]["period"];
+                totalIntervals?: components["schemas"]["total_intervals"];
+                minimumOccurrences?: components["schemas"]["minimum_occurrences"];
+                cumulative?: components["schemas"]["cumulative"];
+                aggregationType?: components["schemas"]["aggregation_type"];
+                aggregationProperty?: components["schemas"]["aggregation_property"];
+                aggregationPropertyType?: components["schemas"]["aggregation_property_type"];
+                timeWindowMode?: components["schemas"]["time_window_mode"];
+                dashboardDisplay?: components["schemas"]["displayText"];
+                display?: components["schemas"]["InsightNodeParts_display"];
+                meanRetentionCalculation?: components["schemas"]["displayText"];
+                retentionReference?: components["schemas"]["displayText"];
+                selectedInterval?: components["schemas"]["displayNumber"];
+                showTrendLines?: components["schemas"]["displayFlag"];
+            };
+            dataColorTheme?: components["schemas"]["dataColorTheme"];
+            modifiers?: components["schemas"]["modifiers"];
+            response?: components["schemas"]["response"];
+            tags?: components["schemas"]["tags"];
+            version?: components["schemas"]["version"];
+        };
+        /** @description User paths as a query node: computed as the legacy paths filter it converts to (PathRequest), so its `results` equal `POST /insights/path/`'s `result`. Every field the real service's PathsQuery has is listed here or refused with a 400 naming it (`funnelPathsFilter` is refused: funnel paths are not modelled). */
+        PathsQuery: {
+            /** @constant */
+            kind: "PathsQuery";
+            dateRange?: components["schemas"]["dateRange"];
+            properties?: components["schemas"]["properties"];
+            filterTestAccounts?: components["schemas"]["filterTestAccounts"];
+            aggregation_group_type_index?: components["schemas"]["PathRequest_properties-aggregation_group_type_index"];
+            samplingFactor?: components["schemas"]["sampling_factor"];
+            /** @description Which events form the paths, where they start or end, and how many edges are kept. */
+            pathsFilter: {
+                includeEventTypes?: components["schemas"]["include_event_types"];
+                pathsHogQLExpression?: components["schemas"]["paths_hogql_expression"];
+                startPoint?: components["schemas"]["start_point"];
+                endPoint?: components["schemas"]["end_point"];
+                stepLimit?: components["schemas"]["step_limit"];
+                edgeLimit?: components["schemas"]["edge_limit"];
+                minEdgeWeight?: components["schemas"]["min_edge_weight"];
+                maxEdgeWeight?: components["schemas"]["max_edge_weight"];
+                excludeEvents?: components["schemas"]["exclude_events"];
+                pathGroupings?: components["schemas"]["path_groupings"];
+                localPathCleaningFilters?: components["schemas"]["local_path_cleaning_filters"];
+                /** @description Apply the project's path cleaning rules. A project here has none (they are not modelled), so nothing changes, as in a real project without rules. */
+                pathReplacements?: boolean | null;
+                pathStartKey?: components["schemas"]["pathPoint"];
+                pathEndKey?: components["schemas"]["pathPoint"];
+                pathDropoffKey?: components["schemas"]["pathPoint"];
+                showFullUrls?: components["schemas"]["displayFlag"];
+            };
+            dataColorTheme?: components["schemas"]["dataColorTheme"];
+            modifiers?: components["schemas"]["modifiers"];
+            response?: components["schemas"]["response"];
+            tags?: components["schemas"]["tags"];
+            version?: components["schemas"]["version"];
+        };
+        /** @description Stickiness as a query node: computed as the legacy trend filter with `insight` `STICKINESS` it converts to, so its `results` equal that endpoint's `result`. Every field the real service's StickinessQuery has is listed here or refused with a 400 naming it. */
+        StickinessQuery: {
+            /** @constant */
+            kind: "StickinessQuery";
+            series: components["schemas"]["series"];
+            dateRange?: components["schemas"]["dateRange"];
+            interval?: components["schemas"]["interval"];
+            intervalCount?: components["schemas"]["interval_count"];
+            properties?: components["schemas"]["properties"];
+            filterTestAccounts?: components["schemas"]["filterTestAccounts"];
+            samplingFactor?: components["schemas"]["sampling_factor"];
+            compareFilter?: components["schemas"]["compareFilter"];
+            /** @description What makes an interval count for an actor, and how positions add up. */
+            stickinessFilter?: {
+                stickinessCriteria?: components["schemas"]["stickiness_criteria"];
+                computedAs?: components["schemas"]["computed_as"];
+                display?: components["schemas"]["InsightNodeParts_display"];
+                hiddenLegendIndexes?: components["schemas"]["displayList"];
+                resultCustomizationBy?: components["schemas"]["displayText"];
+                resultCustomizations?: components["schemas"]["displayObject"];
+                showLegend?: components["schemas"]["displayFlag"];
+                showMultipleYAxes?: components["schemas"]["displayFlag"];
+                showValuesOnSeries?: components["schemas"]["displayFlag"];
+            } | null;
+            dataColorTheme?: components["schemas"]["dataColorTheme"];
+            modifiers?: components["schemas"]["modifiers"];
+            response?: components["schemas"]["response"];
+            tags?: components["schemas"]["tags"];
+            version?: components["schemas"]["version"];
+        };
+        /** @description A lifecycle as a query node: computed as the legacy trend filter with `insight` `LIFECYCLE` it converts to, so its `results` equal that endpoint's `result`. Every field the real service's LifecycleQuery has is listed here or refused with a 400 naming it. `dateRange.explicitDate` changes nothing: statuses are whole intervals. */
+        LifecycleQuery: {
+            /** @constant */
+            kind: "LifecycleQuery";
+            series: components["schemas"]["series"];
+            dateRange?: components["schemas"]["dateRange"];
+            interval?: components["schemas"]["interval"];
+            properties?: components["schemas"]["properties"];
+            filterTestAccounts?: components["schemas"]["filterTestAccounts"];
+            aggregation_group_type_index?: components["schemas"]["aggregation_group_type_index"];
+            samplingFactor?: components["schemas"]["sampling_factor"];
+            /** @description How the web app draws the lifecycle; no number depends on it. */
+            lifecycleFilter?: {
+                showLegend?: components["schemas"]["displayFlag"];
+                showValuesOnSeries?: components["schemas"]["displayFlag"];
+                stacked?: components["schemas"]["displayFlag"];
+                toggledLifecycles?: components["schemas"]["displayList"];
+            } | null;
+            dataColorTheme?: components["schemas"]["dataColorTheme"];
+            modifiers?: components["schemas"]["modifiers"];
+            response?: components["schemas"]["response"];
+            tags?: components["schemas"]["tags"];
+            version?: components["schemas"]["version"];
+        };
+        /** @description One series of an insight query node: an event (`EventsNode`) or an action (`ActionsNode`) and how it is counted. It is the legacy series entity (SeriesEntity) under the query API's names. The real service's `DataWarehouseNode` series is refused (400 naming `kind`). */
+        InsightSeriesNode: {
+            /** @enum {string} */
+            kind: "EventsNode" | "ActionsNode";
+            /** @description `EventsNode`: the event counted; null counts every event. */
+            event?: string | null;
+            /** @description `ActionsNode` (required there): the action's id. */
+            id?: number;
+            name?: components["schemas"]["name"];
+            custom_name?: components["schemas"]["custom_name"];
+            math?: components["schemas"]["math"];
+            math_property?: components["schemas"]["math_property"];
+            math_property_type?: components["schemas"]["math_property_type"];
+            math_hogql?: components["schemas"]["math_hogql"];
+            math_group_type_index?: components["schemas"]["math_group_type_index"];
+            properties?: components["schemas"]["properties"];
+            /** @description Property filters applied with `properties` (ANDed with them), as the real service applies them. */
+            fixedProperties?: components["schemas"]["PropertyFilters"] | null;
+            /** @description Read by event lists, not by insights (as in the real service). */
+            limit?: number | null;
+            /** @description Read by event lists, not by insights (as in the real service). */
+            orderBy?: string[] | null;
+            response?: components["schemas"]["response"];
+            version?: components["schemas"]["version"];
+        };
+        /** @description An excluded event or action of a funnel (the legacy FunnelExclusion under the query API's names): a series node with the range of steps it voids a conversion in. */
+        FunnelExclusionNode: {
+            kind: components["schemas"]["kind"];
+            event?: components["schemas"]["event"];
+            id?: components["schemas"]["id"];
+            name?: components["schemas"]["name"];
+            custom_name?: components["schemas"]["custom_name"];
+            properties?: components["schemas"]["properties"];
+            fixedProperties?: components["schemas"]["fixedProperties"];
+            /** @description The step after which the excluded event voids the conversion (the legacy `funnel_from_step`). */
+            funnelFromStep: number;
+            /** @description The step before which it does (the legacy `funnel_to_step`); above `funnelFromStep`. */
+            funnelToStep: number;
+            response?: components["schemas"]["response"];
+            version?: components["schemas"]["version"];
+        };
+        /** @description The event or action of a retention filter (the legacy `target_entity`/`returning_entity` under the query API's names). `name`, `custom_name` and `order` label it in the web app's editor; no number depends on them. */
+        RetentionEntityNode: {
+            id?: components["schemas"]["properties-id"];
+            type?: components["schemas"]["type"];
+            /**
+             * @description `ActionsNode` reads `id` as an action's id, as `type` `actions` does.
+             * @enum {string|null}
+             */
+            kind?: "EventsNode" | "ActionsNode" | null;
+            name?: components["schemas"]["name"];
+            custom_name?: components["schemas"]["custom_name"];
+            order?: components["schemas"]["order"];
+            properties?: components["schemas"]["properties"];
+            /** @description The web app's id for the entity in its editor; not read. */
+            uuid?: string | null;
+        } | null;
         /** @description The query API's answer. `results` follows the query's `kind`; the SQL, events and actors kinds also answer `columns` and `types`, and `hasMore`/`limit`/`offset` for paging. */
         QueryResponse: {
             /** @description By the query's `kind` (a node wrapped in `source` answers as its source): the same value as the legacy endpoint's `result` for the insight kinds, rows (one array per row, in `columns` order) for the others. To render it, check `Array.isArray` on each item (a row, or a funnel's breakdown) and `in` for the field that tells the rest apart (`"days"` for a series, `"cohort"`, `"source"`). */
@@ -5886,6 +6246,311 @@ export interface components {
             previous: string | null;
             results: components["schemas"]["Cohort"][];
         };
+        /** @description Event or action name (for labels). */
+        name: string | null;
+        /** @description Display name given by the user; travels in the result's `action`, the label stays the event name. */
+        custom_name: string | null;
+        /**
+         * @description Aggregation per bucket (trends and stickiness only); null or absent means `total`. Default: `total`.
+         * @enum {string|null}
+         */
+        math: "total" | "dau" | "weekly_active" | "monthly_active" | "unique_session" | "unique_group" | "sum" | "avg" | "min" | "max" | "median" | "p75" | "p90" | "p95" | "p99" | "avg_count_per_actor" | "min_count_per_actor" | "max_count_per_actor" | "median_count_per_actor" | "p75_count_per_actor" | "p90_count_per_actor" | "p95_count_per_actor" | "p99_count_per_actor" | "first_time_for_user" | "first_matching_event_for_user" | "hogql" | null;
+        /** @description Numeric property aggregated by the property maths (`sum`, `avg`, `min`, `max`, `median`, `p75`…`p99`). */
+        math_property: string | null;
+        /**
+         * @description Whether the property maths read `math_property` from the event (default) or from the event's person (`person_properties`).
+         * @enum {string|null}
+         */
+        math_property_type: "event_properties" | "person_properties" | null;
+        /** @description Aggregate expression for `math` `hogql`, computed per bucket: `count()`, `count(x)`, `count(distinct x)`, `sum`, `avg`, `min`, `max`, `median`, `uniq`, `uniqExact` over an expression of the events API's HogQL subset (`properties.amount`, `person_id`, `person.properties.plan`…), and arithmetic over aggregates (`sum(properties.amount) / count()`). Null arguments are skipped; an empty bucket is 0. Required with `math` `hogql`; anything else is a 400 naming `events__N__math_hogql`. */
+        math_hogql: string | null;
+        /** @description Group type counted by `math` `unique_group` (required with it: 400 otherwise): the distinct keys `properties.$groups[<group type name>]` of the matching events; events outside such a group are not counted. */
+        math_group_type_index: number | null;
+        /** @description Property filters every counted event must pass: a list of property filters (ANDed), or a property group (`{type: AND|OR, values: [...]}`). */
+        properties: components["schemas"]["PropertyFilters"] | null;
+        /** @description A cached answer the web app keeps in the node; not read. */
+        response: Record<string, never> | null;
+        /** @description The node's schema version; not read. */
+        version: number | null;
+        /** @description The series counted, in order (the formula letters A, B, … and the funnel steps). As in the real service, some fields of a series node change nothing for some kinds: `name` for every kind (labels come from the event and `custom_name`); a funnel step's `math` unless `first_time_for_user` (or its variants), and its property maths; stickiness' `math_property` and `math_property_type` (it counts actors); lifecycle's maths and `custom_name`. */
+        series: components["schemas"]["InsightSeriesNode"][];
+        /** @description Start of the range. The date grammar, shared by every date field of the analyses, their actors and their GET forms: `YYYY-MM-DD` (`YYYY-M-D` too); an ISO 8601 date-time `YYYY-MM-DD[T ]HH:MM[:SS[.ffffff]]` with an optional `Z` or `±HH[:MM]` offset (none ⇒ the project's time zone); a relative date `[-][N]U[Start|End]` where U is `h` hours, `d` days, `w` weeks, `m` months, `q` quarters (13 weeks), `y` years, `M` minutes or `s` seconds before now (`-7d`, `-24h`, `-2w`, `-1m`, `-1y`, `-30M`; N omitted = 0), and `Start`/`End` move to the start/end of that unit (`dStart` today 00:00, `-1mStart` the 1st of last month, `mEnd`, `yStart`, `wStart`, `qStart`, `hStart`); and, for `date_from` only, `all` (the project's earliest event). Null or an empty string means the default. A range holding more than 20,000 intervals (hourly: about 2.3 years) is a 400 on `date_from`. Default: `-7d`. */
+        date_from: string | null;
+        /** @description End of the range, same grammar as `date_from` (except `all`); a date covers its whole day unless `explicit_date` is true. */
+        date_to: string | null;
+        /** @description The range analysed. */
+        dateRange: {
+            date_from?: components["schemas"]["date_from"];
+            date_to?: components["schemas"]["date_to"];
+            /** @description Keep the exact `date_from`/`date_to` instants instead of widening them to whole intervals. Default `false`. */
+            explicitDate?: boolean | null;
+        } | null;
+        /**
+         * @description The bucket size. Default `day`. The real service also takes `second`, which is refused here (400 naming `interval`).
+         * @enum {string|null}
+         */
+        interval: "minute" | "hour" | "day" | "week" | "month" | null;
+        /** @description Apply the project's test-account filters (`test_account_filters`). Default `false`. */
+        filterTestAccounts: boolean | null;
+        /** @description Count groups of this group type (0–4) instead of persons: an event's group is `properties.$groups[<group type name>]`; events outside such a group count for nobody. Null counts persons. Trends, stickiness, lifecycle and their actors endpoints (which then list groups); a lifecycle's `new` bucket for a group is the one holding the group's `created_at`. */
+        aggregation_group_type_index: number | null;
+        /** @description Accepted and ignored (the mock never samples). */
+        sampling_factor: number | null;
+        /** @description Property to break down by (a key, or a HogQL expression with `breakdown_type` `hogql`); for `breakdown_type` `cohort` a list of cohort ids and/or `all`. */
+        breakdown: string | number | (string | number)[] | null;
+        /**
+         * @description `events` is a legacy spelling of `event`. `event_metadata`: a column of the event itself (`distinct_id`, `event`, `timestamp`, `$group_0`…`$group_4`). `session`: a property of the event's session (the events sharing `properties.$session_id`, all of the project's events counted, as the real service's sessions table does): `$session_duration` (alias `duration`; whole seconds between the first and the last event, ClickHouse `dateDiff('second', …)`), `$entry_current_url`, `$entry_pathname`, `$entry_hostname`, `$exit_current_url`, `$exit_pathname`, `$exit_hostname` (aliases `$end_current_url`, `$end_pathname`; the `$current_url` of the session's first and last event, whatever that event is), `$pageview_count`, `$autocapture_count`, `$screen_count`, `$num_uniq_urls`, `$start_timestamp`, `$end_timestamp`, `$entry_referring_domain`, `$entry_referrer`, `$entry_utm_source|campaign|medium|term|content`, `$entry_gclid`, `$entry_fbclid`, and `$is_bounce` (the real service's default: null without a pageview, else true unless there was more than one pageview, any `$autocapture` or a duration of 10 s or more). Events without a session id fall in the null value. Numeric session properties break down by value, or into bins with `breakdown_histogram_bin_count`. `hogql`: `breakdown` is a HogQL expression evaluated per event by the events API's evaluator (`properties.$browser`, `concat(…)`, `toString(person.properties.plan)`, `if(…)`); an unsupported construct is a 400 naming `breakdown`. Default: `event`.
+         * @enum {string|null}
+         */
+        breakdown_type: "event" | "events" | "person" | "cohort" | "group" | "session" | "hogql" | "event_metadata" | null;
+        /** @description Number of top breakdown values kept; the rest are summed into one `$$_posthog_breakdown_other_$$` item. Default: `25`. */
+        breakdown_limit: number;
+        /** @description Drop the "other" item. */
+        breakdown_hide_other_aggregation: boolean | null;
+        /** @description Break a numeric property into this many equal-width bins. */
+        breakdown_histogram_bin_count: number | null;
+        /** @description Strip a trailing `/`, query and hash from URL breakdown values. */
+        breakdown_normalize_url: boolean | null;
+        /** @description Group type of a `group` breakdown (required with it: 400 otherwise). The value is the property `breakdown` of the event's group of that type, read from the group's current properties; an event outside such a group, or a group without it, has the null value. */
+        breakdown_group_type_index: number | null;
+        /** @description Several property breakdowns at once (newer web apps): each item names a `property` and its `type`; results break down by the combination of their values. Wins over `breakdown`. */
+        breakdowns: ({
+            property?: string | number;
+            /** @enum {string|null} */
+            type?: "event" | "events" | "person" | "cohort" | "group" | "session" | "hogql" | "event_metadata" | null;
+            normalize_url?: boolean | null;
+            /** @description Puts this item's numeric values into that many equal-width bins, as `breakdown_histogram_bin_count` does. */
+            histogram_bin_count?: number | null;
+        } & {
+            [key: string]: unknown;
+        })[] | null;
+        /** @description How the results break down (one row per value). */
+        breakdownFilter: {
+            breakdown?: components["schemas"]["breakdown"];
+            breakdown_type?: components["schemas"]["breakdown_type"];
+            breakdown_limit?: components["schemas"]["breakdown_limit"];
+            breakdown_hide_other_aggregation?: components["schemas"]["breakdown_hide_other_aggregation"];
+            breakdown_histogram_bin_count?: components["schemas"]["breakdown_histogram_bin_count"];
+            breakdown_normalize_url?: components["schemas"]["breakdown_normalize_url"];
+            breakdown_group_type_index?: components["schemas"]["breakdown_group_type_index"];
+            breakdowns?: components["schemas"]["breakdowns"];
+        } | null;
+        /** @description Also return the previous period; every item then carries `compare` and `compare_label`. Default: `false`. */
+        compare: boolean;
+        /** @description Relative date (for example `-1w`) by which to shift the current range for the comparison instead of the previous period; the grammar of `date_from` (anything else is a 400 on `compare_to`). */
+        compare_to: string | null;
+        /** @description Compare with an earlier period. */
+        compareFilter: {
+            compare?: components["schemas"]["compare"];
+            compare_to?: components["schemas"]["compare_to"];
+        } | null;
+        /**
+         * @description Time-series displays return one value per bucket; `ActionsLineGraphCumulative` a running total; `ActionsTable`, `ActionsPie`, `ActionsBarValue`, `WorldMap` and `BoldNumber` one `aggregated_value` for the whole range. Default: `ActionsLineGraph`.
+         * @enum {string}
+         */
+        display: "ActionsLineGraph" | "ActionsLineGraphCumulative" | "ActionsTable" | "ActionsPie" | "ActionsBar" | "ActionsBarValue" | "ActionsAreaGraph" | "ActionsStackedBar" | "ActionsUnstackedBar" | "WorldMap" | "BoldNumber";
+        /**
+         * @description Combines the series bucket by bucket, for example `A+B` or `(A-B)/B`; letters follow the merged order of `events` and `actions`. Division by zero gives 0. Only the formula result is returned. With a breakdown the formula runs per value of any series (a series lacking the value adds zeros), as the real service's apply_formula: regular values, then null, then other; within them by total (where the first series lacks the value the total counts as 0, the real service's zero filler being the base), count and data, descending, then by the value descending. With `compare`, each period separately, ordered by count descending, ties in natural case-insensitive order of the value.
+         * @example (A-B)/B
+         */
+        formula: string | null;
+        /** @description Several formulas (newer web apps), each computed like `formula` into its own result; `formulaNodes` wins, then `formulas`, then `formula`. */
+        formulas: string[] | null;
+        /** @description Several formulas with their display names (the current web app); wins over `formulas` and `formula`. */
+        formulaNodes: ({
+            formula: string;
+            custom_name?: string | null;
+        } & {
+            [key: string]: unknown;
+        })[] | null;
+        /** @description Moving average over this many buckets (rounded down). Default: `1`. */
+        smoothing_intervals: number;
+        /** @description Display only (a setting of the web app's chart). */
+        displayText: string | null;
+        /** @description Display only (a setting of the web app's chart). */
+        displayNumber: number | null;
+        /** @description Display only (a setting of the web app's chart). */
+        displayList: (string | number | boolean | Record<string, never> | null)[] | null;
+        /** @description Display only (a setting of the web app's chart). */
+        displayObject: Record<string, never> | null;
+        /** @description Display only (a setting of the web app's chart). */
+        displayFlag: boolean | null;
+        /** @description Display only (the chart's colour theme). */
+        dataColorTheme: number | null;
+        /** @description HogQL modifiers change how the real service computes (persons on events, session tables, …); none is modelled, so only an empty object is accepted and any modifier is a 400 naming it. */
+        modifiers: Record<string, never> | null;
+        /** @description Tags for the real service's query log; not read. */
+        tags: Record<string, never> | null;
+        /** @description Count groups of this group type (0 to 4) instead of persons; null or absent counts persons, as in the real service. Events outside a group of that type drop out of the funnel; the steps, conversion times, breakdowns and the actors endpoint (`/persons/funnel/`, which then lists groups) all count groups. Person property filters still test the person of each event. */
+        "properties-aggregation_group_type_index": number | null;
+        /** @description Property (or cohort ids) to break down by; the result becomes one funnel per value. */
+        "properties-breakdown": string | number | (string | number)[] | null;
+        /**
+         * @description As in trends: `session` breaks down by a property of the event's session, `hogql` by a HogQL expression, `event_metadata` by a column of the event itself (`distinct_id`, `event`, `timestamp`, `$group_0`…`$group_4`; see TrendRequest `breakdown_type`). Default: `event`.
+         * @enum {string|null}
+         */
+        "properties-breakdown_type": "event" | "events" | "person" | "cohort" | "group" | "session" | "hogql" | "event_metadata" | null;
+        /** @description Number of top breakdown values kept (by actors entering step 1); the rest are merged into the value `Other`. Default: `10`. */
+        "properties-breakdown_limit": number;
+        /** @description Strip the query string, the hash and trailing `/` from breakdown values (for URL properties such as `$current_url` and `$pathname`): `https://example.com/home/?#` counts as `https://example.com/home`, and a path left empty as `/`. Default: `false`. */
+        "properties-breakdown_normalize_url": boolean | null;
+        /** @description Group type of a `group` breakdown (required with it: 400 otherwise): the value is the group's property, read from the group record of the event's group of that type. */
+        "properties-breakdown_group_type_index": number | null;
+        /** @description Several property breakdowns at once (newer web apps): each item names a `property` and its `type`; results break down by the combination of their values. Wins over `breakdown`. */
+        "properties-breakdowns": ({
+            property?: string | number;
+            /** @enum {string|null} */
+            type?: "event" | "events" | "person" | "cohort" | "group" | "session" | "hogql" | null;
+            normalize_url?: boolean | null;
+        } & {
+            [key: string]: unknown;
+        })[] | null;
+        /**
+         * @description `steps` conversion per step; `trends` conversion rate per entrance bucket; `time_to_convert` a histogram of conversion times. Default: `steps`.
+         * @enum {string|null}
+         */
+        funnel_viz_type: "steps" | "trends" | "time_to_convert" | null;
+        /**
+         * @description `ordered` any events between steps; `strict` each step must be the actor's very next event; `unordered` steps in any order. Default: `ordered`.
+         * @enum {string|null}
+         */
+        funnel_order_type: "ordered" | "strict" | "unordered" | null;
+        /** @description Conversion window size, in `funnel_window_interval_unit` units. Default: `14`. Zero, a negative number or null mean the default, 14 of the unit (as the real service's funnel query context does). */
+        funnel_window_interval: number | null;
+        /**
+         * @description Unit of the conversion window. Default: `day`.
+         * @enum {string|null}
+         */
+        funnel_window_interval_unit: "second" | "minute" | "hour" | "day" | "week" | "month" | "SECOND" | "MINUTE" | "HOUR" | "DAY" | "WEEK" | "MONTH" | null;
+        /** @description First step (0-based) of the `trends` and `time_to_convert` visualisations; default the first step. */
+        funnel_from_step: number | null;
+        /** @description Last step (0-based) of those visualisations; default the last step. Must be above `funnel_from_step` and inside the steps (400 otherwise). */
+        funnel_to_step: number | null;
+        /** @description Number of bins of `time_to_convert`; default the cube root of the number of converted actors, rounded up. */
+        bin_count: number | null;
+        /**
+         * @description Which event's value is an actor's breakdown value; `step` uses step `breakdown_attribution_value`. Default: `first_touch`.
+         * @enum {string|null}
+         */
+        breakdown_attribution_type: "first_touch" | "last_touch" | "all_events" | "step" | null;
+        /** @description The step (0-based) of `breakdown_attribution_type` `step`; a numeric string is read as its number, as the real service does. */
+        breakdown_attribution_value: number | string | null;
+        /** @enum {string} */
+        kind: "EventsNode" | "ActionsNode";
+        /** @description `EventsNode`: the event counted; null counts every event. */
+        event: string | null;
+        /** @description `ActionsNode` (required there): the action's id. */
+        id: number;
+        /** @description Property filters applied with `properties` (ANDed with them), as the real service applies them. */
+        fixedProperties: components["schemas"]["PropertyFilters"] | null;
+        /** @description Cohorts of groups of this group type (0–4) instead of persons: an event's group is `properties.$groups[<group type name>]`; events outside such a group drop out. `/persons/retention/` then lists groups. */
+        "RetentionRequest_properties-aggregation_group_type_index": number | null;
+        "RetentionRequest_properties-breakdown": string | number | (string | number)[] | null;
+        /**
+         * @description `event_metadata`: a column of the event itself (`distinct_id`, `event`, `$group_0`…`$group_4`). Default: `event`.
+         * @enum {string|null}
+         */
+        "RetentionRequest_properties-breakdown_type": "event" | "events" | "person" | "cohort" | "group" | "session" | "hogql" | "event_metadata" | null;
+        /** @description With a property breakdown, the values with the most actors are kept, up to this many; the others make one `$$_posthog_breakdown_other_$$` row. Default no limit. */
+        "RetentionRequest_properties-breakdown_limit": number | null;
+        /** @description Several property breakdowns at once (newer web apps): each item names a `property` and its `type`; results break down by the combination of their values. Wins over `breakdown`. */
+        "RetentionRequest_properties-breakdowns": ({
+            property?: string | number;
+            /** @enum {string|null} */
+            type?: "event" | "events" | "person" | "cohort" | "group" | "session" | "hogql" | "event_metadata" | null;
+            normalize_url?: boolean | null;
+        } & {
+            [key: string]: unknown;
+        })[] | null;
+        /**
+         * @description Event name for `events` (null = all events); action id for `actions`.
+         * @example $pageview
+         */
+        "properties-id": string | number | null;
+        /**
+         * @description Set by the list the entity is in when absent. Default: `events`.
+         * @enum {string}
+         */
+        type: "events" | "actions";
+        /** @description Position in the merged series list. */
+        order: number;
+        /**
+         * @description `retention_recurring` an actor is in the cohort of every period with a target event; `retention_first_time` (and its newer name `retention_first_ever_occurrence`) only in the cohort of its first-ever target event, if inside the window. Default: `retention_recurring`.
+         * @enum {string}
+         */
+        retention_type: "retention_recurring" | "retention_first_time" | "retention_first_ever_occurrence";
+        /**
+         * @description Default: `Day`.
+         * @enum {string}
+         */
+        period: "Hour" | "Day" | "Week" | "Month";
+        /** @description Number of values of each cohort (the cohort, then the periods after it), and of cohorts when `date_from` is absent. Default: `11`. */
+        total_intervals: number;
+        /** @description A return counts in a period only when the actor did the returning event at least this many times in it (the cohort itself is not affected). Default `1`. */
+        minimum_occurrences: number | null;
+        /** @description Rolling retention when true, each value counts the cohort's actors who returned in that period or any later one. Default `false`. */
+        cumulative: boolean | null;
+        /**
+         * @description With `aggregation_property`, `sum` or `avg` adds an `aggregation_value` to every value of the table: the sum of the property over the cell's events (value 0: the cohort period's target events, plus its returning events after the first target event when they are another event; value j: the returning events j periods later, however few), or that sum over the cell's actors (`avg`). A missing or non-numeric property counts 0. `minimum_occurrences` is then not read. Not with `cumulative` nor `time_window_mode` `24_hour_windows` (a 400). Default `count`: the counts alone.
+         * @enum {string|null}
+         */
+        aggregation_type: "count" | "sum" | "avg" | null;
+        /** @description The property `aggregation_type` `sum` or `avg` adds up; without it the table has counts only. */
+        aggregation_property: string | null;
+        /**
+         * @description Whether `aggregation_property` is read on each event or on its person (current properties, once per event). Default `event`.
+         * @enum {string|null}
+         */
+        aggregation_property_type: "event" | "person" | null;
+        /**
+         * @description `24_hour_windows`: periods are counted from each actor's first target event (t0) instead of the calendar: an hour, 24 hours, 7 days or 30 days for `Hour`, `Day`, `Week`, `Month`. Each actor is in one cohort only, the period of t0 from the window's start (first-time types: their first target event), and value j counts it when it did the returning event j such periods after t0; `minimum_occurrences` is not read. With a cohort breakdown every actor counts under every cohort (the real service adds no cohort condition there). Not with `cumulative` (a 400). Default `strict_calendar_dates`.
+         * @enum {string|null}
+         */
+        time_window_mode: "strict_calendar_dates" | "24_hour_windows" | null;
+        /** @description Display only (the chart type). */
+        InsightNodeParts_display: string | null;
+        /** @description Paths of groups of this group type (0–4) instead of persons: every event of the group, in time order, split at gaps of 30 minutes; events outside such a group drop out. `/persons/path/` then lists groups. */
+        "PathRequest_properties-aggregation_group_type_index": number | null;
+        /** @description Event kinds that form path items; default all (`custom_event` = events whose name does not start with `$`). */
+        include_event_types: ("$pageview" | "$screen" | "custom_event" | "hogql")[];
+        /** @description Path item expression (HogQL, evaluated per event) used with the `hogql` kind, or when no kind is named, for every event that is not a page view or screen of an included kind; null is the empty item. */
+        paths_hogql_expression: string | null;
+        /** @description Keep only paths starting at this item (trailing `/` ignored). */
+        start_point: string | null;
+        /** @description Keep only paths ending at this item (trailing `/` ignored). */
+        end_point: string | null;
+        /** @description Maximum path length. Default: `5`. */
+        step_limit: number;
+        /** @description Maximum number of edges returned. Default: `50`. */
+        edge_limit: number;
+        min_edge_weight: number | null;
+        max_edge_weight: number | null;
+        /** @description Path items to drop. */
+        exclude_events: string[];
+        /** @description Patterns with `*` wildcards; matching items are replaced by the pattern. */
+        path_groupings: string[];
+        /** @description Regex replacements applied to path items. */
+        local_path_cleaning_filters: {
+            regex: string;
+            alias: string;
+        }[];
+        /** @description A data point of the paths' actors (InsightActorsQuery); not read by the paths themselves. */
+        pathPoint: string | null;
+        /** @description Stickiness (StickinessQuery `intervalCount`): count periods of this many intervals, counted back from the end of the range, instead of single buckets. */
+        interval_count: number | null;
+        /** @description Stickiness (`stickinessFilter.stickinessCriteria`): an interval counts for an actor only when their number of events in it is `gte`, `lte` or `exact` `value`; `gte` takes 0 and more, `lte` and `exact` more than 0. */
+        stickiness_criteria: ({
+            /** @enum {string} */
+            operator: "gte" | "lte" | "exact";
+            value: number;
+        } & {
+            [key: string]: unknown;
+        }) | null;
+        /**
+         * @description Stickiness (`stickinessFilter.computedAs`): `cumulative` makes position k count the actors active on k or more intervals (labels `k days or more`); `count` stays the number of actors. Default: `non_cumulative`.
+         * @enum {string|null}
+         */
+        computed_as: "non_cumulative" | "cumulative" | null;
     };
     responses: {
         /** @description Invalid request: a query parameter, path parameter or body field fails validation (`attr` names it, nested fields joined with `__`), an undeclared query parameter was sent, or the body is not valid JSON (`invalid_request` / `parse_error`). */
@@ -6085,7 +6750,7 @@ export interface components {
         funnel_insight: "FUNNELS";
         /** @description Display type as sent by the UI; accepted and ignored (see FunnelRequest). */
         funnel_display: string;
-        /** @description Conversion window size; default 14. */
+        /** @description Conversion window size; default 14. Zero or a negative number mean the default, 14 of the unit. */
         funnel_window_interval: number;
         /** @description Unit of the window (case-insensitive); default `day`. */
         funnel_window_interval_unit: "second" | "minute" | "hour" | "day" | "week" | "month" | "SECOND" | "MINUTE" | "HOUR" | "DAY" | "WEEK" | "MONTH";
@@ -6144,6 +6809,22 @@ export interface components {
         period: "Hour" | "Day" | "Week" | "Month";
         /** @description Number of cohorts and columns. */
         total_intervals: number;
+        /** @description With `entrance_period_start`, list the actors who entered in the period but did not convert. Default false. */
+        drop_off: boolean;
+        /** @description Data point of a conversion trend (`funnel_viz_type=trends`): the start of one entrance period, in the project's time zone (`2021-05-01 00:00:00`; a week's period starts on the project's first day of the week). Lists the actors who entered the funnel in that period and converted (with `drop_off=true`, those who did not). A value that is not the start of a period of the trend lists nobody. Without it a trend's actors are listed by `funnel_step`. */
+        entrance_period_start: string;
+        /** @description The property `aggregation_type` `sum` or `avg` adds up. */
+        retention_aggregation_property: string;
+        /** @description Whether `aggregation_property` is read on the event or on its person. Default `event`. */
+        retention_aggregation_property_type: "event" | "person";
+        /** @description With `aggregation_property`, `sum` or `avg` adds an `aggregation_value` to every value (see `RetentionRequest.aggregation_type`). Default `count`. */
+        retention_aggregation_type: "count" | "sum" | "avg";
+        /** @description Rolling retention when true, each value counts the cohort's actors who returned in that period or any later one. Default `false`. */
+        retention_cumulative: boolean;
+        /** @description A return counts in a period only when the actor did the returning event at least this many times in it. Default `1`. */
+        retention_minimum_occurrences: number;
+        /** @description `24_hour_windows`: periods counted from each actor's first target event (see `RetentionRequest.time_window_mode`). Default `strict_calendar_dates`. */
+        retention_time_window_mode: "strict_calendar_dates" | "24_hour_windows";
         /** @description Analysis kind. */
         path_insight: "PATHS";
         /**
@@ -6197,13 +6878,13 @@ export interface components {
         funnel_step_breakdown: string;
         /** @description JSON-encoded SeriesEntity (with `properties`) of the correlated event or property value. */
         funnel_correlation_person_entity: string;
-        /** @description List converted (`true`) or dropped-off (`false`) actors; case-insensitive. */
+        /** @description List converted (`true`) or dropped-off (`false`) actors; absent lists both. */
         funnel_correlation_person_converted: "true" | "false" | "TRUE" | "FALSE";
         /** @description Legacy page size; `limit` wins when both are given. */
         funnel_correlation_person_limit: number;
         /** @description Legacy offset; `offset` wins when both are given. */
         funnel_correlation_person_offset: number;
-        /** @description JSON-encoded array of property filters describing the correlated property value. */
+        /** @description JSON-encoded array of property filters describing the correlated property value (person filters, or group filters when the funnel aggregates by groups); they are added to the funnel's own `properties`, and the funnel's actors under them are listed. */
         funnel_correlation_property_values: string;
         /** @description Bucket of the lifecycle data point (date or date-time); missing is 400 with attr `target_date`. */
         target_date: string;
@@ -6233,10 +6914,6 @@ export interface components {
         breakdowns: string;
         /** @description Feature flag id. An id that names no live flag of the project is 404. */
         feature_flag_id: number;
-        /** @description A return counts in a period only when the actor did the returning event at least this many times in it. Default `1`. */
-        retention_minimum_occurrences: number;
-        /** @description Rolling retention when true, each value counts the cohort's actors who returned in that period or any later one. Default `false`. */
-        retention_cumulative: boolean;
     };
     requestBodies: never;
     headers: never;
@@ -8013,7 +8690,7 @@ export interface operations {
                 breakdown_attribution_type?: components["parameters"]["breakdown_attribution_type"];
                 /** @description Step index for `breakdown_attribution_type` `step`. */
                 breakdown_attribution_value?: components["parameters"]["breakdown_attribution_value"];
-                /** @description Conversion window size; default 14. */
+                /** @description Conversion window size; default 14. Zero or a negative number mean the default, 14 of the unit. */
                 funnel_window_interval?: components["parameters"]["funnel_window_interval"];
                 /** @description Unit of the window (case-insensitive); default `day`. */
                 funnel_window_interval_unit?: components["parameters"]["funnel_window_interval_unit"];
@@ -8169,7 +8846,7 @@ export interface operations {
                 breakdown_attribution_type?: components["parameters"]["breakdown_attribution_type"];
                 /** @description Step index for `breakdown_attribution_type` `step`. */
                 breakdown_attribution_value?: components["parameters"]["breakdown_attribution_value"];
-                /** @description Conversion window size; default 14. */
+                /** @description Conversion window size; default 14. Zero or a negative number mean the default, 14 of the unit. */
                 funnel_window_interval?: components["parameters"]["funnel_window_interval"];
                 /** @description Unit of the window (case-insensitive); default `day`. */
                 funnel_window_interval_unit?: components["parameters"]["funnel_window_interval_unit"];
@@ -8474,6 +9151,14 @@ export interface operations {
                 minimum_occurrences?: components["parameters"]["retention_minimum_occurrences"];
                 /** @description Rolling retention when true, each value counts the cohort's actors who returned in that period or any later one. Default `false`. */
                 cumulative?: components["parameters"]["retention_cumulative"];
+                /** @description With `aggregation_property`, `sum` or `avg` adds an `aggregation_value` to every value (see `RetentionRequest.aggregation_type`). Default `count`. */
+                aggregation_type?: components["parameters"]["retention_aggregation_type"];
+                /** @description The property `aggregation_type` `sum` or `avg` adds up. */
+                aggregation_property?: components["parameters"]["retention_aggregation_property"];
+                /** @description Whether `aggregation_property` is read on the event or on its person. Default `event`. */
+                aggregation_property_type?: components["parameters"]["retention_aggregation_property_type"];
+                /** @description `24_hour_windows`: periods counted from each actor's first target event (see `RetentionRequest.time_window_mode`). Default `strict_calendar_dates`. */
+                time_window_mode?: components["parameters"]["retention_time_window_mode"];
                 /** @description End of the range, the grammar of `date_from` except `all` (anything else is a 400 naming `date_to`); default now. */
                 date_to?: components["parameters"]["date_to"];
                 /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. */
@@ -9641,7 +10326,7 @@ export interface operations {
                 breakdown_attribution_type?: components["parameters"]["breakdown_attribution_type"];
                 /** @description Step index for `breakdown_attribution_type` `step`. */
                 breakdown_attribution_value?: components["parameters"]["breakdown_attribution_value"];
-                /** @description Conversion window size; default 14. */
+                /** @description Conversion window size; default 14. Zero or a negative number mean the default, 14 of the unit. */
                 funnel_window_interval?: components["parameters"]["funnel_window_interval"];
                 /** @description Unit of the window (case-insensitive); default `day`. */
                 funnel_window_interval_unit?: components["parameters"]["funnel_window_interval_unit"];
@@ -9677,6 +10362,10 @@ export interface operations {
                 funnel_step?: components["parameters"]["funnel_step"];
                 /** @description Breakdown value of the funnel data point (JSON-encoded when not a plain string). */
                 funnel_step_breakdown?: components["parameters"]["funnel_step_breakdown"];
+                /** @description Data point of a conversion trend (`funnel_viz_type=trends`): the start of one entrance period, in the project's time zone (`2021-05-01 00:00:00`; a week's period starts on the project's first day of the week). Lists the actors who entered the funnel in that period and converted (with `drop_off=true`, those who did not). A value that is not the start of a period of the trend lists nobody. Without it a trend's actors are listed by `funnel_step`. */
+                entrance_period_start?: components["parameters"]["entrance_period_start"];
+                /** @description With `entrance_period_start`, list the actors who entered in the period but did not convert. Default false. */
+                drop_off?: components["parameters"]["drop_off"];
             };
             header?: never;
             path: {
@@ -9812,7 +10501,7 @@ export interface operations {
                 breakdown_attribution_type?: components["parameters"]["breakdown_attribution_type"];
                 /** @description Step index for `breakdown_attribution_type` `step`. */
                 breakdown_attribution_value?: components["parameters"]["breakdown_attribution_value"];
-                /** @description Conversion window size; default 14. */
+                /** @description Conversion window size; default 14. Zero or a negative number mean the default, 14 of the unit. */
                 funnel_window_interval?: components["parameters"]["funnel_window_interval"];
                 /** @description Unit of the window (case-insensitive); default `day`. */
                 funnel_window_interval_unit?: components["parameters"]["funnel_window_interval_unit"];
@@ -9861,13 +10550,13 @@ export interface operations {
                 funnel_correlation_event_exclude_property_names?: components["parameters"]["funnel_correlation_event_exclude_property_names"];
                 /** @description JSON-encoded SeriesEntity (with `properties`) of the correlated event or property value. */
                 funnel_correlation_person_entity?: components["parameters"]["funnel_correlation_person_entity"];
-                /** @description List converted (`true`) or dropped-off (`false`) actors; case-insensitive. */
+                /** @description List converted (`true`) or dropped-off (`false`) actors; absent lists both. */
                 funnel_correlation_person_converted?: components["parameters"]["funnel_correlation_person_converted"];
                 /** @description Legacy page size; `limit` wins when both are given. */
                 funnel_correlation_person_limit?: components["parameters"]["funnel_correlation_person_limit"];
                 /** @description Legacy offset; `offset` wins when both are given. */
                 funnel_correlation_person_offset?: components["parameters"]["funnel_correlation_person_offset"];
-                /** @description JSON-encoded array of property filters describing the correlated property value. */
+                /** @description JSON-encoded array of property filters describing the correlated property value (person filters, or group filters when the funnel aggregates by groups); they are added to the funnel's own `properties`, and the funnel's actors under them are listed. */
                 funnel_correlation_property_values?: components["parameters"]["funnel_correlation_property_values"];
             };
             header?: never;
@@ -9910,13 +10599,13 @@ export interface operations {
                 search?: components["parameters"]["actors_search"];
                 /** @description JSON-encoded SeriesEntity (with `properties`) of the correlated event or property value. */
                 funnel_correlation_person_entity?: components["parameters"]["funnel_correlation_person_entity"];
-                /** @description List converted (`true`) or dropped-off (`false`) actors; case-insensitive. */
+                /** @description List converted (`true`) or dropped-off (`false`) actors; absent lists both. */
                 funnel_correlation_person_converted?: components["parameters"]["funnel_correlation_person_converted"];
                 /** @description Legacy page size; `limit` wins when both are given. */
                 funnel_correlation_person_limit?: components["parameters"]["funnel_correlation_person_limit"];
                 /** @description Legacy offset; `offset` wins when both are given. */
                 funnel_correlation_person_offset?: components["parameters"]["funnel_correlation_person_offset"];
-                /** @description JSON-encoded array of property filters describing the correlated property value. */
+                /** @description JSON-encoded array of property filters describing the correlated property value (person filters, or group filters when the funnel aggregates by groups); they are added to the funnel's own `properties`, and the funnel's actors under them are listed. */
                 funnel_correlation_property_values?: components["parameters"]["funnel_correlation_property_values"];
             };
             header?: never;
@@ -10232,6 +10921,18 @@ export interface operations {
                 period?: components["parameters"]["period"];
                 /** @description Number of cohorts and columns. */
                 total_intervals?: components["parameters"]["total_intervals"];
+                /** @description A return counts in a period only when the actor did the returning event at least this many times in it. Default `1`. */
+                minimum_occurrences?: components["parameters"]["retention_minimum_occurrences"];
+                /** @description Rolling retention when true, each value counts the cohort's actors who returned in that period or any later one. Default `false`. */
+                cumulative?: components["parameters"]["retention_cumulative"];
+                /** @description With `aggregation_property`, `sum` or `avg` adds an `aggregation_value` to every value (see `RetentionRequest.aggregation_type`). Default `count`. */
+                aggregation_type?: components["parameters"]["retention_aggregation_type"];
+                /** @description The property `aggregation_type` `sum` or `avg` adds up. */
+                aggregation_property?: components["parameters"]["retention_aggregation_property"];
+                /** @description Whether `aggregation_property` is read on the event or on its person. Default `event`. */
+                aggregation_property_type?: components["parameters"]["retention_aggregation_property_type"];
+                /** @description `24_hour_windows`: periods counted from each actor's first target event (see `RetentionRequest.time_window_mode`). Default `strict_calendar_dates`. */
+                time_window_mode?: components["parameters"]["retention_time_window_mode"];
                 /** @description End of the range, the grammar of `date_from` except `all` (anything else is a 400 naming `date_to`); default now. */
                 date_to?: components["parameters"]["date_to"];
                 /** @description Start of the range in the date grammar of `TrendRequest.date_from`: `YYYY-MM-DD`, an ISO 8601 date-time, a relative date `[-][N]{h,d,w,m,q,y,M,s}[Start|End]` (`-7d`, `-24h`, `mStart`, `-1mStart`, `yStart`), or `all`; default `-7d`. Anything else is a 400 naming `date_from`. */

@@ -50,6 +50,8 @@ async function requireValidFilters(filters: Filter, args: HandlerArgs, keep: Kee
 }
 
 async function requireValidQuery(query: Filter, args: HandlerArgs, keep: Keep): Promise<void> {
+  // The node's own schema first: a field the kind does not have is a 400 naming it, as at the query API.
+  args.deps.schemas.assert(query.kind === "InsightVizNode" ? "InsightVizNode" : "InsightQueryNode", query, "query");
   let definition: { kind: string; filter: Filter };
   try {
     definition = queryNodeToFilter(query);

@@ -36,7 +36,7 @@ async function listAll(path: string, method: "GET" | "POST" = "GET", body?: unkn
     const [entry] = res.body.results;
     expect(entry.count).toBe(entry.people.length);
     for (const person of entry.people) {
-      listed.uuids.push(person.uuid);
+      listed.uuids.push(person.uuid ?? person.id); // a group's id is its key
       listed.values.push(person.value_at_data_point);
     }
     listed.missing = res.body.missing_persons;
@@ -121,12 +121,22 @@ describe("the number of actors equals the insight's number", () => {
 
   it("funnel correlation: the success and failure people URLs list success_count and failure_count", async () => {
     const funnel = { events: ["$pageview", "signed_up"].map((id, order) => ({ id, type: "events", order })), date_from: "-90d" };
-    for (const extra of [{}, { funnel_correlation_type: "properties", funnel_correlation_names: ["plan", "country"] }]) {
+    const extras = [
+      {},
+      // Every row: a named property some persons lack is the value "" (its URL lists them too).
+      { funnel_correlation_type: "properties", funnel_correlation_names: ["plan", "country"], rows: 20 },
+      // $autocapture rows: the $event_type and elements chain.
+      { funnel_correlation_type: "event_with_properties", funnel_correlation_event_names: ["$autocapture"], rows: 20 },
+      // Aggregated by groups: the groups' properties.
+      { aggregation_group_type_index: 0, funnel_correlation_type: "properties", funnel_correlation_names: ["industry", "plan"], rows: 20 },
+    ];
+    for (const { rows = 3, ...extra } of extras) {
       const { result } = (await post(`${P}/insights/funnel/correlation/`, { ...funnel, ...extra })).body;
       expect(result.events.length).toBeGreaterThan(1);
-      for (const row of result.events.slice(0, 3)) {
-        expect((await listAll(row.success_people_url)).uuids.length).toBe(row.success_count);
-        expect((await listAll(row.failure_people_url)).uuids.length).toBe(row.failure_count);
+      for (const row of result.events.slice(0, rows)) {
+        const which = `${JSON.stringify(extra)}: ${row.event.event}`;
+        expect((await listAll(row.success_people_url)).uuids.length, which).toBe(row.success_count);
+        expect((await listAll(row.failure_people_url)).uuids.length, which).toBe(row.failure_count);
       }
     }
   });

@@ -244,8 +244,9 @@ describe("funnel correlation (reference §6)", () => {
   it("GET with person properties: a@corp.io and b@corp.io bought, c did not", async () => {
     const res = await s.get(`${P}/insights/funnel/correlation/?${qs({ ...buying, funnel_correlation_type: "properties", funnel_correlation_names: ["plan"] })}`);
     expect(res.status).toBe(200);
-    // plan::pro (A) and plan::free (B): s 1, f 0 of S 2, F 1 ⇒ (2·2)/(2·1) = 2 each; C has no plan.
-    expect(res.body.result.events.map((e: any) => [e.event.event, e.odds_ratio])).toEqual([["plan::free", 2], ["plan::pro", 2]]);
+    // plan::pro (A) and plan::free (B): s 1, f 0 of S 2, F 1 ⇒ (2·2)/(2·1) = 2 each; C has no plan, the value ""
+    // (PostHog test_funnel_correlation.py::test_correlation_with_multiple_properties): s 0, f 1 ⇒ (1·1)/(3·2) = 1/6.
+    expect(res.body.result.events.map((e: any) => [e.event.event, e.odds_ratio])).toEqual([["plan::free", 2], ["plan::pro", 2], ["plan::", 1 / 6]]);
   });
 
   it("a properties correlation without names is a 400", async () => {

@@ -139,7 +139,7 @@ describe("saved insights: filters and query are validated as the analysis endpoi
     ["a one-step funnel", { filters: { insight: "FUNNELS", events: [{ id: "$pageview", order: 0 }] } }, "filters__events"],
     ["a bad retention period", { filters: { insight: "RETENTION", period: "Decade" } }, "filters__period"],
     ["a query with a bad date", { query: { kind: "InsightVizNode", source: { kind: "TrendsQuery", series: [{ kind: "EventsNode", event: "$pageview" }], dateRange: { date_from: "last tuesday" } } } }, "query"],
-    ["a query with an unknown math", { query: { kind: "TrendsQuery", series: [{ kind: "EventsNode", event: "$pageview", math: "mode" }] } }, "query"],
+    ["a query with an unknown math", { query: { kind: "TrendsQuery", series: [{ kind: "EventsNode", event: "$pageview", math: "mode" }] } }, "query__series__0__math"],
   ])("create with %s is a 400 naming the field, and nothing is stored", async (_name, body, attr) => {
     const before = (await s.get(`${P}/insights/`)).body.count;
     const res = await s.post(`${P}/insights/`, { name: "Bad", ...body });

@@ -5,28 +5,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { filtersToQuery } from "../../src/analyses/filter-to-query.ts";
+import { funnel, type Filter } from "./funnel-support.ts";
 import { journeysFor, withReference, type RefData, type RefEvent, type RefPerson, type Reference } from "./support.ts";
 
-type Filter = Record<string, unknown>;
 type Step = { name: string | null; count: number; average_conversion_time: number | null; median_conversion_time: number | null; breakdown_value?: unknown };
-
-const countsOf = (result: unknown): unknown => (Array.isArray(result) ? result.map(countsOf) : (result as Step).count);
-
-/**
- * The funnel of a legacy filter, through the query API (filter_to_query, as the PostHog test) and the legacy endpoint;
- * both must agree. `legacy: false` where the filter uses a shape our legacy endpoint's document does not take (an
- * entity's properties as an object, precalculated/static cohort filter types): the query path alone is compared.
- */
-async function funnel(ref: Reference, filter: Filter, { legacy: viaLegacy = true } = {}): Promise<any> {
-  const full = { insight: "FUNNELS", ...filter };
-  const node = (filtersToQuery(full) as { source: Record<string, unknown> }).source;
-  const { results } = await ref.query(node);
-  if (!viaLegacy) return results;
-  const legacy = await ref.legacy("POST", "insights/funnel", full);
-  expect(legacy.status, legacy.text).toBe(200);
-  expect(countsOf(legacy.body.result)).toEqual(countsOf(results));
-  return results;
-}
 
 /** A FunnelsQuery node as the PostHog test builds it. */
 async function funnelQuery(ref: Reference, node: Filter): Promise<any> {
@@ -969,8 +951,7 @@ describe("breakdowns and attribution (test_funnel.py)", () => {
     });
   });
 
-  // Not yet implemented: breakdown_type "event_metadata" is refused (400) by this server.
-  it.skip("test_funnel_query_with_event_metadata_breakdown", async () => {
+  it("test_funnel_query_with_event_metadata_breakdown", async () => {
     // posthog/hogql_queries/insights/funnels/test/test_funnel.py::TestFOSSFunnel::test_funnel_query_with_event_metadata_breakdown
     const pv = (id: string, minute: number): RefEvent => ({ event: "$pageview", distinct_id: id, timestamp: `2024-03-22T13:${minute}:00`, properties: { utm_medium: "test'123" } });
     const data: RefData = { now: "2024-03-23T00:00:00", persons: persons("user_1", "user_2"), events: [pv("user_1", 46), pv("user_1", 47), pv("user_2", 48), pv("user_2", 49)] };

@@ -186,9 +186,7 @@ describe("lifecycle: PostHog's TestLifecycleQueryRunner", () => {
   });
 
   // posthog/hogql_queries/insights/test/test_lifecycle_query_runner.py::test_lifecycle_query_whole_range (the action as PostHog asserts it)
-  // Skipped: PostHog's runner answers each item's action as exactly {id, math: "total", name, order, type}; our query
-  // API answers the legacy endpoint's entity (math null, custom_name, days, …), as test/integration/query.test.ts requires.
-  it.skip("test_lifecycle_query_whole_range: action as the runner gives it", async () => {
+  it("test_lifecycle_query_whole_range: action as the runner gives it", async () => {
     await withReference(standard(), async (ref) => {
       const res = await ref.query(lifecycle("2020-01-09", "2020-01-19", "day"));
       for (const item of res.results) expect(item.action).toEqual(PAGEVIEW_ACTION);

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { createEvents, withReference, type RefData, type RefEvent, type RefPerson, type Reference, type SeriesData } from "./support.ts";
+import { both, countPerActorEvents, legacyEvents } from "./trends-support.ts";
 
 const FILE = "posthog/hogql_queries/insights/trends/test/test_trends_query_runner.py";
 void FILE;
@@ -1345,91 +1346,8 @@ describe("test_trends_query_runner.py: more", () => {
   });
 });
 
-/** The TrendsQuery of a legacy trend filter, as PostHog's filter_to_query makes it for these tests. */
-function nodeOfFilter(f: Record<string, any>): Record<string, unknown> {
-  const entity = (e: Record<string, any>, kind: string) => ({
-    kind,
-    ...(kind === "EventsNode" ? { event: e.id ?? null } : { id: e.id }),
-    ...Object.fromEntries(["math", "math_property", "math_hogql", "math_group_type_index", "properties", "custom_name"].filter((k) => e[k] !== undefined).map((k) => [k, e[k]])),
-    order: e.order,
-  });
-  const series = [...(f.events ?? []).map((e: any) => entity(e, "EventsNode")), ...(f.actions ?? []).map((e: any) => entity(e, "ActionsNode"))]
-    .map((s, i) => ({ s, i }))
-    .sort((a, b) => (a.s.order || -1) - (b.s.order || -1) || a.i - b.i)
-    .map(({ s: { order: _order, ...s } }) => s);
-  const pick = (keys: string[]) => Object.fromEntries(keys.filter((k) => f[k] !== undefined).map((k) => [k, f[k]]));
-  return {
-    kind: "TrendsQuery",
-    dateRange: { date_from: f.date_from ?? "-7d", date_to: f.date_to ?? null },
-    interval: f.interval ?? "day",
-    series,
-    trendsFilter: { ...(f.display ? { display: f.display } : {}), ...(f.formula ? { formula: f.formula } : {}) },
-    breakdownFilter: pick(["breakdown", "breakdown_type", "breakdowns", "breakdown_histogram_bin_count", "breakdown_normalize_url", "breakdown_limit"]),
-    compareFilter: pick(["compare", "compare_to"]),
-    ...(f.properties ? { properties: f.properties } : {}),
-  };
-}
-
-/** `_run`: the legacy filter through the legacy trend endpoint and, as a TrendsQuery, through the query API; both answers. */
-async function both(ref: Reference, filter: Record<string, unknown>): Promise<any[][]> {
-  const legacy = await ref.legacy("POST", "insights/trend", filter);
-  expect(legacy.status, legacy.text).toBe(200);
-  const query = await ref.query(nodeOfFilter(filter));
-  return [legacy.body.result, query.results];
-}
-
 const TRENDS_PY = "posthog/hogql_queries/insights/trends/test/test_trends.py";
 void TRENDS_PY;
-
-/** `_create_events` of test_trends.py (events at midnight), with the two actions named after events. */
-function legacyEvents(now: string): RefData {
-  const ev = (timestamp: string, event: string, distinct_id: string, properties: Record<string, unknown> = {}): RefEvent => ({ event, distinct_id, timestamp, properties });
-  return {
-    now,
-    persons: [{ distinct_ids: ["blabla", "anonymous_id"], properties: { $some_prop: "some_val" } }],
-    events: [
-      ev("2019-12-24", "sign up", "blabla", { $some_property: "value", $bool_prop: true }),
-      ev("2020-01-01", "sign up", "blabla", { $some_property: "value", $bool_prop: false }),
-      ev("2020-01-01", "sign up", "anonymous_id", { $bool_prop: false }),
-      ev("2020-01-01", "sign up", "blabla"),
-      ev("2020-01-02", "sign up", "blabla", { $some_property: "other_value", $some_numerical_prop: 80 }),
-      ev("2020-01-02", "no events", "blabla"),
-    ],
-    extra: {
-      actions: [
-        { project_id: "1", id: 1, name: "no events", steps: [{ event: "no events" }] },
-        { project_id: "1", id: 2, name: "sign up", steps: [{ event: "sign up" }] },
-      ],
-    } as RefData["extra"],
-  };
-}
-
-/** `_create_event_count_per_actor_events`. */
-function countPerActorEvents(now: string): RefData {
-  const ev = (timestamp: string, event: string, distinct_id: string, properties: Record<string, unknown>): RefEvent => ({ event, distinct_id, timestamp, properties });
-  return {
-    now,
-    groupTypes: [{ group_type_index: 0, group_type: "organization" }],
-    persons: [
-      { distinct_ids: ["blabla", "anonymous_id"], properties: { fruit: "mango" } },
-      { distinct_ids: ["tintin"], properties: { fruit: "mango" } },
-      { distinct_ids: ["murmur"], properties: {} },
-      { distinct_ids: ["reeree"], properties: { fruit: "tomato" } },
-    ],
-    events: [
-      ev("2020-01-01 00:06:02", "viewed video", "anonymous_id", { color: "red", $group_0: "bouba" }),
-      ev("2020-01-01 00:06:02", "viewed video", "blabla", { $group_0: "bouba" }),
-      ev("2020-01-01 00:06:02", "viewed video", "reeree", { color: "blue", $group_0: "bouba" }),
-      ev("2020-01-01 00:06:02", "sign up", "tintin", { $group_0: "kiki" }),
-      ev("2020-01-03 19:06:34", "sign up", "murmur", { $group_0: "kiki" }),
-      ev("2020-01-04 23:17:00", "viewed video", "tintin", { color: "red", $group_0: "kiki" }),
-      ev("2020-01-05 19:06:34", "viewed video", "blabla", { color: "blue", $group_0: "bouba" }),
-      ev("2020-01-05 19:06:34", "viewed video", "tintin", { color: "red" }),
-      ev("2020-01-05 19:06:34", "viewed video", "tintin", { color: "red", $group_0: "bouba" }),
-      ev("2020-01-05 19:06:34", "viewed video", "tintin", { color: "blue", $group_0: "kiki" }),
-    ],
-  };
-}
 
 describe("test_trends.py", () => {
   const signUps = [{ id: "sign up" }, { id: "no events" }];

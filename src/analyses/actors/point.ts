@@ -10,6 +10,7 @@ export type DataPoint = Loose;
 
 export const POINT_PARAMS = [
   "entity_id", "entity_type", "entity_math", "entity_order", "breakdown_value", "funnel_step", "funnel_step_breakdown",
+  "funnel_custom_steps", "entrance_period_start", "drop_off",
   "funnel_correlation_person_entity", "funnel_correlation_person_converted", "funnel_correlation_person_limit",
   "funnel_correlation_person_offset", "funnel_correlation_property_values", "target_date", "lifecycle_type",
   "stickiness_days", "selected_interval", "path_start_key", "path_end_key", "path_dropoff_key",

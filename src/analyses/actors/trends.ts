@@ -24,7 +24,7 @@ const NOT_FOR_ACTORS = { compare: false, compare_to: undefined, formula: undefin
 /**
  * The actors behind a trend data point (`/persons/trends/`): the series' run over the given range with actor
  * collection on, the row of `breakdown_value` (every row without one), every bucket of the range. `value` is the
- * actor's number of events for `total` counts (their sum is the number), null for the unique maths.
+ * actor's number of events counted there, for every math (test_trends_persons.py::test_trends_math_group_persons).
  */
 export function trendActors(events: EventList, filter: Loose, ctx: AnalysisContext, point: DataPoint): ActorRow[] {
   const trendFilter = { ...withPointSeries(filter, point), ...NOT_FOR_ACTORS };
@@ -40,18 +40,23 @@ export function trendActors(events: EventList, filter: Loose, ctx: AnalysisConte
 
 /** The actors of the general scan's run: the rows of the asked breakdown value (every row without one). */
 function scannedActors(run: SeriesRun | undefined, entity: SeriesEntity, asked: string | undefined): Map<ActorKey, number | null> {
-  const rows = (run?.rows ?? []).filter((row) => asked === undefined || (row.breakdown !== undefined && sameValue(row.breakdown.value, asked)));
-  return union(rows, (entity.math ?? "total") === "total");
+  const rows = (run?.rows ?? []).filter((row) => asked === undefined || (row.breakdown !== undefined && isAskedRow(row.breakdown.value, asked)));
+  return union(rows);
 }
+
+/** A row's value is the one asked; a breakdowns list's value of one part is also asked by that part alone. */
+const isAskedRow = (value: unknown, asked: string): boolean =>
+  sameValue(value, asked) || (Array.isArray(value) && value.length === 1 && sameValue(value[0], asked));
 
 /** The group type the series counts (unique_group, else aggregation_group_type_index); undefined = persons. */
 const groupTypeOf = (entity: SeriesEntity, spec: Pick<TrendSpec, "groupIndex">): number | undefined =>
   entity.math === "unique_group" ? entity.math_group_type_index : spec.groupIndex;
 
-function union(rows: readonly Row[], counts: boolean): Map<ActorKey, number | null> {
+/** Each actor's events in the rows' buckets, whatever the math (PostHog's event_count is count() for every math). */
+function union(rows: readonly Row[]): Map<ActorKey, number | null> {
   const shares = new Map<ActorKey, number | null>();
   for (const row of rows) {
-    for (const bucket of row.actors ?? []) for (const [key, n] of bucket) shares.set(key, counts ? (shares.get(key) ?? 0) + n : null);
+    for (const bucket of row.actors ?? []) for (const [key, n] of bucket) shares.set(key, (shares.get(key) ?? 0) + n);
   }
   return shares;
 }

@@ -18,6 +18,20 @@ export interface CorrelationSpec {
 
 const strings = (filter: Loose, key: string): string[] => readList(filter, key).map(String);
 
+/**
+ * The spec behind a row's actors: PostHog's FunnelCorrelationActorsQuery names no exclusions ("getting specific people
+ * isn't affected by exclude_events", test_funnel_correlation.py::test_basic_funnel_correlation_with_events) and needs
+ * no property names (test_funnel_correlation_actors.py::test_funnel_correlation_on_properties_with_recordings).
+ */
+export const ROW_ACTORS_SPEC: CorrelationSpec = {
+  type: "events",
+  names: [],
+  excludeNames: new Set(),
+  eventNames: new Set(),
+  excludeEventNames: new Set(),
+  excludePropertyNames: new Set(),
+};
+
 export function readCorrelationSpec(filter: Loose): CorrelationSpec {
   const value = readString(filter, "funnel_correlation_type") || "events";
   if (!(CORRELATION_TYPES as readonly string[]).includes(value)) throw reject.invalid("funnel_correlation_type", `"${value}" is not a valid correlation type.`);

@@ -1,6 +1,7 @@
-import type { EventList, EventRecord, PersonRecord } from "../../store/schema.ts";
+import type { EventList, EventRecord, Properties } from "../../store/schema.ts";
 import type { Actor } from "../shared/actors.ts";
 import type { AnalysisContext } from "../shared/context.ts";
+import { groupLookup } from "../shared/groups.ts";
 import { findAction } from "../shared/series.ts";
 import { indexRange } from "../shared/scan.ts";
 import { hasSnapshots, isColumnar, type EventColumns } from "../shared/event-read.ts";
@@ -10,6 +11,8 @@ import { funnelPopulation, type FunnelFilter, type FunnelSpec } from "../funnels
 import { readCorrelationSpec, type CorrelationSpec } from "./filter.ts";
 import { oddsRows, type ActorCounts, type CorrelationRow } from "./odds.ts";
 import { columnEventCounts } from "./column-correlation.ts";
+import { correlatedEvent, correlatesElements, elementsValue } from "./autocapture.ts";
+import { rowPoint } from "./row-point.ts";
 
 export type { CorrelationRow } from "./odds.ts";
 
@@ -35,6 +38,8 @@ export interface CorrelationPopulation {
   visitSpans(visit: (event: EventRecord, entrant: FunnelEntrant) => void): void;
   /** The funnel's group type when it aggregates by groups (the entrants are then groups). */
   groupIndex: number | undefined;
+  /** An entrant's own properties: the person's, or the group's when the funnel aggregates by groups. */
+  propertiesOf: (actor: Actor) => Properties;
   /** Event correlation's table counted over every core from the columns, when the funnel was read from them. */
   countEventNames?: () => Map<string, ActorCounts> | undefined;
 }
@@ -52,13 +57,14 @@ export function computeCorrelation(events: EventList, filter: FunnelFilter, ctx:
   const failures = population.entrants.size - successes;
   if (successes === 0 || failures === 0) return { events: [], skewed: true };
   const table = population.countEventNames?.() ?? actorCounts(contingency(population));
-  const urlOf = (name: string, converted: boolean) => peopleUrl(ctx, "funnel/correlation", filter, personPoint(population.spec, name, converted));
-  return { events: oddsRows(table, successes, failures, population.spec.type, urlOf), skewed: successes / failures > 10 || failures / successes > 10 };
+  const urlOf = (name: string, converted: boolean) => peopleUrl(ctx, "funnel/correlation", filter, rowPoint(population.spec, population.groupIndex, name, converted));
+  const elements = population.spec.type === "event_with_properties" && correlatesElements(population.spec.eventNames);
+  const rows = oddsRows(table, successes, failures, population.spec.type, urlOf, (name) => correlatedEvent(name, elements));
+  return { events: rows, skewed: successes / failures > 10 || failures / successes > 10 };
 }
 
 /** The funnel's entrants and their spans: the table counts them, the actors endpoint lists them. */
-export function correlationPopulation(events: EventList, filter: FunnelFilter, ctx: AnalysisContext): CorrelationPopulation {
-  const spec = readCorrelationSpec(filter);
+export function correlationPopulation(events: EventList, filter: FunnelFilter, ctx: AnalysisContext, spec = readCorrelationSpec(filter)): CorrelationPopulation {
   const funnel = funnelPopulation(events, { ...filter, breakdown: undefined, breakdowns: undefined }, ctx);
   const last = funnel.spec.steps.length;
   const entrants = new Map<number, FunnelEntrant>();
@@ -84,7 +90,8 @@ export function correlationPopulation(events: EventList, filter: FunnelFilter, c
   const { columns } = funnel;
   const countEventNames =
     spec.type === "events" && columns && hasSnapshots(events) ? () => columnEventCounts(events, columns, entrants, funnel.window, skipped) : undefined;
-  return { spec, entrants, stepNames, visitSpans, groupIndex: funnel.spec.groupIndex, countEventNames };
+  const propertiesOf = (actor: Actor) => actorProperties(actor, ctx);
+  return { spec, entrants, stepNames, visitSpans, groupIndex: funnel.spec.groupIndex, propertiesOf, countEventNames };
 }
 
 /**
@@ -146,13 +153,14 @@ export function contingency(population: CorrelationPopulation): Map<string, Tall
   };
   const { spec } = population;
   if (spec.type === "properties") {
-    for (const entrant of population.entrants.values()) for (const name of personValues(spec, entrant.actor.person)) add(name, entrant);
+    for (const entrant of population.entrants.values()) for (const name of propertyValues(spec, population.propertiesOf(entrant.actor))) add(name, entrant);
   } else if (spec.type === "events") {
     population.visitSpans((event, entrant) => add(event.event, entrant));
   } else {
+    const pairsOf = correlatesElements(spec.eventNames) ? (event: EventRecord) => [elementsValue(event)] : (event: EventRecord) => Object.entries(event.properties);
     population.visitSpans((event, entrant) => {
       if (!spec.eventNames.has(event.event)) return;
-      for (const [key, value] of Object.entries(event.properties)) {
+      for (const [key, value] of pairsOf(event)) {
         if (value !== null && value !== undefined && !spec.excludePropertyNames.has(key)) add(`${event.event}::${key}::${stringForm(value)}`, entrant);
       }
     });
@@ -163,23 +171,23 @@ export function contingency(population: CorrelationPopulation): Map<string, Tall
 const actorCounts = (table: Map<string, Tally>): Map<string, ActorCounts> =>
   new Map([...table].map(([name, { success, failure }]) => [name, { success: success.size, failure: failure.size }]));
 
-/** `<prop>::<value>` for the asked person properties the person has (a missing value is not correlated). */
-function personValues(spec: CorrelationSpec, person: PersonRecord | undefined): string[] {
-  const properties = person?.properties ?? {};
-  const keys = spec.names.includes("$all") ? Object.keys(properties) : spec.names;
-  return keys
-    .filter((key) => !spec.excludeNames.has(key) && properties[key] !== undefined && properties[key] !== null)
-    .map((key) => `${key}::${stringForm(properties[key])}`);
+/**
+ * The properties property correlation reads: the person's, or with aggregation by groups the group's (PostHog joins
+ * the groups table on the actor; a group without a record has none).
+ */
+function actorProperties(actor: Actor, ctx: AnalysisContext): Properties {
+  if (actor.group) return groupLookup(ctx.groups).record(actor.group.index, actor.group.key)?.properties ?? {};
+  return actor.person?.properties ?? {};
 }
 
-/** The data point of a row for the actors endpoint: the event (with its property) or the person property value. */
-function personPoint(spec: CorrelationSpec, name: string, converted: boolean): Record<string, unknown> {
-  const flag = { funnel_correlation_person_converted: converted ? "true" : "false" };
-  if (spec.type === "properties") {
-    const [key, ...rest] = name.split("::");
-    return { funnel_correlation_property_values: [{ key, value: rest.join("::"), operator: "exact", type: "person" }], ...flag };
-  }
-  if (spec.type === "events") return { funnel_correlation_person_entity: { id: name, type: "events" }, ...flag };
-  const [event, key, ...rest] = name.split("::");
-  return { funnel_correlation_person_entity: { id: event, type: "events", properties: [{ key, value: rest.join("::"), operator: "exact", type: "event" }] }, ...flag };
+/**
+ * `<prop>::<value>` per asked property. A named property the actor lacks has the value "" (PostHog extracts each
+ * named property as a string); `$all` reads only the properties the actor has
+ * (test_funnel_correlation.py::test_correlation_with_multiple_properties: "$nice::" by name, none under `$all`).
+ */
+function propertyValues(spec: CorrelationSpec, properties: Properties): string[] {
+  const all = spec.names.includes("$all");
+  const keys = all ? Object.keys(properties).filter((key) => properties[key] !== undefined && properties[key] !== null) : spec.names;
+  const valueOf = (key: string) => (properties[key] === undefined || properties[key] === null ? "" : stringForm(properties[key]));
+  return keys.filter((key) => !spec.excludeNames.has(key)).map((key) => `${key}::${valueOf(key)}`);
 }

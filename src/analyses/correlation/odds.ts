@@ -1,8 +1,9 @@
+import type { CorrelatedEvent } from "./autocapture.ts";
 import type { CorrelationType } from "./filter.ts";
 
 /** One correlated value of the result (reference: analytics §6). */
 export interface CorrelationRow {
-  event: { event: string; properties: Record<string, never>; elements: never[] };
+  event: CorrelatedEvent;
   success_count: number;
   failure_count: number;
   odds_ratio: number;
@@ -35,6 +36,7 @@ export function oddsRows(
   F: number,
   type: CorrelationType,
   urlOf: (name: string, converted: boolean) => string,
+  eventOf: (name: string) => CorrelatedEvent,
 ): CorrelationRow[] {
   const threshold = Math.min(MIN_PERSON_COUNT, MIN_PERSON_PERCENTAGE * (S + F));
   const rows: CorrelationRow[] = [];
@@ -42,7 +44,7 @@ export function oddsRows(
     if (s + f < threshold || (type === "event_with_properties" && s + f <= 2)) continue;
     const ratio = oddsRatio(s, f, S, F);
     rows.push({
-      event: { event: name, properties: {}, elements: [] },
+      event: eventOf(name),
       success_count: s,
       failure_count: f,
       odds_ratio: ratio,

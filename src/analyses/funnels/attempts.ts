@@ -51,9 +51,20 @@ export function attemptsOf(journey: JourneyEvents, rules: AttemptRules): Attempt
   return attempts;
 }
 
-/** Visits each valid attempt's level and start time, in start order, copying nothing (conversion trends). */
-export function forEachAttemptStart(journey: JourneyEvents, rules: AttemptRules, visit: (level: number, startedAt: number) => void): void {
-  forEachAttempt(journey, rules, (level, indexes) => visit(level, journey.ts[indexes[0]!]!));
+/**
+ * Visits each valid attempt's level and start time, in start order, copying nothing (conversion trends). Returns
+ * whether an ordered or strict attempt was voided by an exclusion it then went past (an excluded event followed by
+ * the attempt's next step): PostHog's trends UDF then drops the actor's unconverted entries (funnel-udf trends.rs
+ * "fully_excluded"; test_funnel_trends.py::test_excluded_completion).
+ */
+export function forEachAttemptStart(journey: JourneyEvents, rules: AttemptRules, visit: (level: number, startedAt: number) => void): boolean {
+  let fullyExcluded = false;
+  const visitEach: Visit = (level, indexes, voided) => {
+    if (voided === VOIDED_PAST) fullyExcluded = rules.orderType !== "unordered";
+    else if (voided === NOT_VOIDED) visit(level, journey.ts[indexes[0]!]!);
+  };
+  forEachAttempt(journey, rules, visitEach, undefined, true);
+  return fullyExcluded;
 }
 
 /**
@@ -130,7 +141,13 @@ function copy(journey: JourneyEvents, level: number, indexes: Int32Array): Attem
   return { level, times: list.map((i) => journey.ts[i]!), indexes: list };
 }
 
-type Visit = (level: number, indexes: Int32Array, excluded: boolean) => void;
+/** How exclusions treat an attempt: not voided, voided after its furthest step, or voided before a step it still reached. */
+const NOT_VOIDED = 0;
+const VOIDED_AT_END = 1;
+const VOIDED_PAST = 2;
+type Voiding = typeof NOT_VOIDED | typeof VOIDED_AT_END | typeof VOIDED_PAST;
+
+type Visit = (level: number, indexes: Int32Array, voided: Voiding) => void;
 
 /**
  * Visits each valid attempt in start order (with `withExcluded`, the excluded ones too, flagged); `stop`, asked
@@ -148,8 +165,8 @@ function forEachAttempt(journey: JourneyEvents, rules: AttemptRules, visit: Visi
     if (rules.orderType === "unordered" ? mask === 0 : (mask & 1) === 0) continue;
     if (stop?.(i)) return;
     const level = step(journey, i, rules);
-    const excluded = isExcluded(journey, level, rules);
-    if (!excluded || withExcluded) visit(level, scratch.indexes, excluded);
+    const voided = voidingOf(journey, level, rules);
+    if (voided === NOT_VOIDED || withExcluded) visit(level, scratch.indexes, voided);
   }
 }
 
@@ -223,18 +240,21 @@ function unordered(journey: JourneyEvents, start: number, rules: AttemptRules): 
   return level;
 }
 
-function isExcluded(journey: JourneyEvents, level: number, rules: AttemptRules): boolean {
+function voidingOf(journey: JourneyEvents, level: number, rules: AttemptRules): Voiding {
   const { ts } = journey;
   const n = ts.length;
   const firstTable = rules.orderType === "ordered" ? rules.stepCount : 0;
   const deadline = ts[scratch.indexes[0]!]! + rules.windowMs;
-  return rules.exclusions.some(({ fromStep, toStep }, x) => {
-    if (level <= fromStep) return false;
+  const furthestAt = ts[scratch.indexes[level - 1]!]!;
+  let voided: Voiding = NOT_VOIDED;
+  rules.exclusions.forEach(({ fromStep, toStep }, x) => {
+    if (level <= fromStep || voided === VOIDED_PAST) return;
     // Strictly before the step-b event (§5.3): one at the same instant does not void the attempt
     // (test_funnel.py::test_multiple_events_same_timestamp_exclusions); without step b, up to the window's end.
     const reached = level > toStep;
     const upper = reached ? ts[scratch.indexes[toStep]!]! : deadline;
     const c = nextFree(firstTable + x, scratch.indexes[fromStep]!, level, n);
-    return c < n && (reached ? ts[c]! < upper : ts[c]! <= upper);
+    if (c < n && (reached ? ts[c]! < upper : ts[c]! <= upper)) voided = ts[c]! < furthestAt ? VOIDED_PAST : VOIDED_AT_END;
   });
+  return voided;
 }

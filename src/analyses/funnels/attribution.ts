@@ -42,14 +42,20 @@ export function funnelKeying(def: BreakdownDef, spec: FunnelSpec): FunnelKeying 
   return {
     assign: (journey) => attribute(journey, spec, (i) => keyAt(journey, i), empty),
     present: (key) => {
-      // A property breakdown's value is a list even for one property, as PostHog's funnels give it
-      // (test_funnel.py::test_parses_breakdowns_correctly: ["test'123"]).
-      if (key === FUNNEL_OTHER) return other(true);
-      const value = def.multi ? (JSON.parse(key) as string[]) : [key];
+      const boxed = boxesValue(def);
+      if (key === FUNNEL_OTHER) return other(boxed);
+      const value = def.multi ? (JSON.parse(key) as string[]) : boxed ? [key] : key;
       return { breakdown: value, breakdown_value: value };
     },
   };
 }
+
+/**
+ * Whether a property breakdown's value is a list even for one property: PostHog's funnels box the breakdown of an
+ * event, person, event_metadata or HogQL breakdown (FunnelQueryContext.breakdown; test_funnel.py::test_parses_breakdowns_correctly:
+ * ["test'123"]), not a group's or a session's (breakdown_cases.py::test_funnel_breakdown_group: "finance").
+ */
+const boxesValue = (def: Extract<BreakdownDef, { kind: "property" }>): boolean => def.multi || !def.parts.every((p) => p.source === "group" || p.source === "session");
 
 const other = (multi: boolean): Presented => (multi ? { breakdown: [FUNNEL_OTHER], breakdown_value: [FUNNEL_OTHER] } : { breakdown: FUNNEL_OTHER, breakdown_value: FUNNEL_OTHER });
 

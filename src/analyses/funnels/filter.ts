@@ -107,7 +107,11 @@ function readWindowMs(filter: Loose): number {
   const rawUnit = (readString(filter, unitKey) || "day").toLowerCase().replace(/s$/, "");
   const seconds = UNIT_SECONDS[rawUnit];
   if (seconds === undefined) throw reject.invalid(unitKey, `"${readString(filter, unitKey)}" is not a valid window unit.`);
-  if (interval !== undefined) return interval * seconds * 1000;
+  // A window of zero or less falls back to 14 of its unit (PostHog's FunnelQueryContext,
+  // test_funnel_conversion_window.py::test_window_interval_falls_back_for_non_positive).
+  if (interval !== undefined) return (interval > 0 ? interval : 14) * seconds * 1000;
+  // A unit alone means 14 of it, as the real service defaults the interval and not the unit.
+  if (readString(filter, unitKey)) return 14 * seconds * 1000;
   const days = readNumber(filter, "funnel_window_days");
   return (days ?? 14) * 86_400_000;
 }

@@ -1,18 +1,19 @@
 import type { EventList, EventRecord } from "../../store/schema.ts";
 import { actorResolver, type Actor } from "../shared/actors.ts";
 import type { AnalysisContext } from "../shared/context.ts";
+import type { Buckets } from "../shared/buckets.ts";
 import { resolveDateRange, type QueryWindow } from "../shared/date-range.ts";
 import { compileEntityMatcher, compileGlobalFilter } from "../shared/entity-match.ts";
 import { groupActorResolver, groupLookup, type GroupActorOf } from "../shared/groups.ts";
 import { ALWAYS } from "../shared/property-filter.ts";
-import { attemptsOf, bestAttempt, bestAttemptOf, type Attempt, type AttemptRules, type ReachedSteps } from "./attempts.ts";
+import { attemptsOf, bestAttempt, bestAttemptOf, forEachAttemptStart, type Attempt, type AttemptRules, type ReachedSteps } from "./attempts.ts";
 import { FUNNEL_OTHER, funnelKeying, limitValues, type Assignment, type Presented } from "./attribution.ts";
 import { keepsEveryEvent, readFunnelFilter, type FunnelFilter, type FunnelSpec } from "./filter.ts";
 import { columnFunnelBest, columnFunnelTrend, type CountedActors } from "./column-funnel.ts";
 import { firstTimeMatcher, isFirstTimeStep } from "./first-time.ts";
 import { collectJourneys, type Journey } from "./journeys.ts";
 import { stepObjects, type FunnelStep } from "./steps.ts";
-import { funnelTrend, timeToConvert, trendBuckets, trendItem, type FunnelTrendItem, type TimeToConvert } from "./viz.ts";
+import { funnelTrend, timeToConvert, trendBuckets, trendItem, type AttemptStarts, type FunnelTrendItem, type TimeToConvert } from "./viz.ts";
 
 export type { FunnelFilter, FunnelSpec } from "./filter.ts";
 export type { Attempt } from "./attempts.ts";
@@ -29,9 +30,7 @@ export type FunnelResult = FunnelStep[] | FunnelStep[][] | FunnelTrendItem[] | T
 export function computeFunnel(events: EventList, filter: FunnelFilter, ctx: AnalysisContext): FunnelResult {
   const spec = readFunnelFilter(filter, ctx);
   const window = resolveDateRange(filter, spec.interval, ctx, events.at(0)?.timestamp);
-  // Trends and time to convert stop at funnel_to_step (PostHog max_steps_override), except unordered funnels, where
-  // any step may come first (test_funnel_time_to_convert.py::test_basic_unordered).
-  const stepCount = spec.viz === "steps" || spec.orderType === "unordered" ? spec.steps.length : spec.toStep + 1;
+  const stepCount = attemptStepCount(spec);
   const rules: AttemptRules = { stepCount, windowMs: spec.windowMs, orderType: spec.orderType, exclusions: spec.exclusions };
   if (spec.viz === "trends") {
     const periods = trendBuckets(window, ctx);
@@ -54,6 +53,12 @@ export function computeFunnel(events: EventList, filter: FunnelFilter, ctx: Anal
   if (spec.viz === "trends") return trendsResult(journeys, assign, rules, spec, window, ctx);
   return stepsResult(journeys, assign, rules, spec, ctx);
 }
+
+/**
+ * Trends and time to convert stop at funnel_to_step (PostHog max_steps_override), except unordered funnels, where
+ * any step may come first (test_funnel_time_to_convert.py::test_basic_unordered).
+ */
+const attemptStepCount = (spec: FunnelSpec): number => (spec.viz === "steps" || spec.orderType === "unordered" ? spec.steps.length : spec.toStep + 1);
 
 /** Of two attempts of one actor, the one its funnel counts. */
 const betterOf = (spec: FunnelSpec) => (a: Attempt, b: Attempt) => bestAttempt([a, b], spec.orderType)!;
@@ -192,9 +197,10 @@ export function funnelPopulation(events: EventList, filter: FunnelFilter, ctx: A
 }
 
 /**
- * Breakdown funnels by actors entering, descending, then (steps) by the actors reaching each later step, descending,
- * as PostHog orders its step columns (test_funnel_strict.py::test_strict_breakdown_events_with_multiple_properties);
- * ties by value; "Other" last.
+ * Breakdown funnels (steps) by the actors reaching each step from the last to the first, descending, as PostHog's
+ * funnel_udf.py orders its rows (`ORDER BY step_N DESC, …, step_1 DESC`;
+ * test_funnel_strict.py::test_strict_breakdown_events_with_multiple_properties); conversion trends by actors
+ * entering, descending; ties by value; "Other" last.
  */
 function orderedKeys<T>(byKey: Map<string, Map<number, T>>, stepCount = 0, levelOf?: (value: T) => number): string[] {
   const reached = new Map([...byKey].map(([key, actors]) => {
@@ -204,24 +210,58 @@ function orderedKeys<T>(byKey: Map<string, Map<number, T>>, stepCount = 0, level
   }));
   const byLaterSteps = (a: string, b: string) => {
     const [ca, cb] = [reached.get(a)!, reached.get(b)!];
-    for (let k = 1; k < stepCount; k++) if (ca[k] !== cb[k]) return cb[k]! - ca[k]!;
+    for (let k = stepCount - 1; k > 0; k--) if (ca[k] !== cb[k]) return cb[k]! - ca[k]!;
     return 0;
   };
   return [...byKey.keys()]
     .filter((key) => byKey.get(key)!.size > 0)
-    .sort((a, b) => Number(a === FUNNEL_OTHER) - Number(b === FUNNEL_OTHER) || byKey.get(b)!.size - byKey.get(a)!.size || byLaterSteps(a, b) || (a < b ? -1 : a > b ? 1 : 0));
+    .sort((a, b) => Number(a === FUNNEL_OTHER) - Number(b === FUNNEL_OTHER) || byLaterSteps(a, b) || byKey.get(b)!.size - byKey.get(a)!.size || (a < b ? -1 : a > b ? 1 : 0));
 }
 
-function trendsResult(journeys: Journey[], assign: (j: Journey) => Assignment[], rules: AttemptRules, spec: FunnelSpec, window: QueryWindow, ctx: AnalysisContext): FunnelTrendItem[] {
-  const attempts = (j: Journey) => {
-    const list = attemptsOf(j, rules);
-    return list.length > 0 ? list : undefined;
-  };
-  const byKey = groupByKey(journeys, assign, attempts, (a, b) => [...a, ...b]);
-  if (!spec.breakdown) return [funnelTrend(byKey.get("")?.values() ?? [], spec, window, ctx)];
-  const keying = funnelKeying(spec.breakdown, spec);
+/**
+ * Per breakdown key ("" without one), each actor's journeys that hold a valid attempt, as conversion trends count
+ * them (an actor with none enters no period).
+ */
+function trendJourneys(journeys: Journey[], assign: (j: Journey) => Assignment[], rules: AttemptRules, spec: FunnelSpec): Map<string, Map<number, Journey[]>> {
+  const byKey = groupByKey(journeys, assign, (j) => (attemptsOf(j, rules).length > 0 ? [j] : undefined), (a, b) => [...a, ...b]);
   // Conversion trends keep the top breakdown_limit values and drop the rest, without an "Other" series
   // (test_funnel_trends.py::test_funnel_step_breakdown_event_with_breakdown_limit).
-  const limited = limitValues(byKey, spec.breakdownLimit, (a, b) => [...a, ...b], false);
-  return orderedKeys(limited).map((key) => ({ ...funnelTrend(limited.get(key)!.values(), spec, window, ctx), breakdown_value: keying.present(key).breakdown_value }));
+  return spec.breakdown ? limitValues(byKey, spec.breakdownLimit, (a, b) => [...a, ...b], false) : byKey;
+}
+
+/** The attempt starts of one actor's journeys, as the trend tally and its actor lists read them. */
+const startsOf = (journeys: readonly Journey[], rules: AttemptRules): AttemptStarts => (visit) =>
+  journeys.map((j) => forEachAttemptStart(j, rules, visit)).some(Boolean);
+
+function trendsResult(journeys: Journey[], assign: (j: Journey) => Assignment[], rules: AttemptRules, spec: FunnelSpec, window: QueryWindow, ctx: AnalysisContext): FunnelTrendItem[] {
+  const byKey = trendJourneys(journeys, assign, rules, spec);
+  const startsByActor = (key: string) => [...(byKey.get(key)?.values() ?? [])].map((list) => startsOf(list, rules));
+  if (!spec.breakdown) return [funnelTrend(startsByActor(""), spec, window, ctx)];
+  const keying = funnelKeying(spec.breakdown, spec);
+  return orderedKeys(byKey).map((key) => ({ ...funnelTrend(startsByActor(key), spec, window, ctx), breakdown_value: keying.present(key).breakdown_value }));
+}
+
+export interface FunnelTrendPopulation {
+  spec: FunnelSpec;
+  /** The entrance periods of the conversion trend. */
+  periods: Buckets;
+  /** Breakdown key → actor id → the attempt starts the trend counts for that actor. */
+  byKey: Map<string, Map<number, AttemptStarts>>;
+  present(key: string): Presented | undefined;
+  actors: Map<number, Actor>;
+}
+
+/**
+ * The actors behind a conversion trend, through the general scan computeFunnel's trends fall back to: the
+ * funnel-trends actor lists (who entered in a period, converted or not) read the periods of each actor from them.
+ */
+export function funnelTrendPopulation(events: EventList, filter: FunnelFilter, ctx: AnalysisContext): FunnelTrendPopulation {
+  const spec = readFunnelFilter(filter, ctx);
+  const window = resolveDateRange(filter, spec.interval, ctx, events.at(0)?.timestamp);
+  const rules: AttemptRules = { stepCount: attemptStepCount(spec), windowMs: spec.windowMs, orderType: spec.orderType, exclusions: spec.exclusions };
+  const journeys = collect(events, spec, window, ctx, rules.stepCount);
+  const keying = spec.breakdown ? funnelKeying(spec.breakdown, spec) : undefined;
+  const actors = new Map(journeys.map((j) => [j.actor.id, j.actor]));
+  const byKey = new Map([...trendJourneys(journeys, assigner(spec), rules, spec)].map(([key, byActor]) => [key, new Map([...byActor].map(([id, list]) => [id, startsOf(list, rules)]))]));
+  return { spec, periods: trendBuckets(window, ctx), byKey, present: (key) => keying?.present(key), actors };
 }

@@ -14,8 +14,9 @@ export interface Exclusion {
 /** Steps are bits of an int32 mask. */
 const MAX_STEPS = 30;
 
+/** Messages and codes are PostHog's (funnel_validation_rules.py; test_funnel_validation_rules.py). */
 export function requireTwoSteps(steps: readonly SeriesEntity[]): void {
-  if (steps.length < 2) throw reject.invalid("events", "Funnels require at least two steps before calculating.");
+  if (steps.length < 2) throw reject.invalid("events", "Funnels require at least two steps.", "funnels_require_at_least_two_steps");
   if (steps.length > MAX_STEPS) throw reject.invalid("events", `Funnels support at most ${MAX_STEPS} steps.`);
 }
 
@@ -34,12 +35,14 @@ export function readFunnelAggregation(filter: Loose): number | undefined {
 }
 
 export function rejectUnknownStepRange(fromStep: number, toStep: number, stepCount: number): void {
+  const code = "funnel_step_range_invalid";
   if (!Number.isInteger(fromStep) || fromStep < 0 || fromStep >= stepCount - 1) {
-    throw reject.invalid("funnel_from_step", `funnel_from_step must be between 0 and ${stepCount - 2}.`);
+    throw reject.invalid("funnel_from_step", `funnelFromStep is out of bounds. It must be between 0 and ${stepCount - 2}.`, code);
   }
-  if (!Number.isInteger(toStep) || toStep <= fromStep || toStep >= stepCount) {
-    throw reject.invalid("funnel_to_step", `funnel_to_step must be after funnel_from_step and at most ${stepCount - 1}.`);
+  if (!Number.isInteger(toStep) || toStep < 1 || toStep >= stepCount) {
+    throw reject.invalid("funnel_to_step", `funnelToStep is out of bounds. It must be between 1 and ${stepCount - 1}.`, code);
   }
+  if (toStep <= fromStep) throw reject.invalid("funnel_to_step", "Funnel step range is invalid. funnelToStep should be greater than funnelFromStep.", code);
 }
 
 /**
@@ -47,20 +50,20 @@ export function rejectUnknownStepRange(fromStep: number, toStep: number, stepCou
  * funnel's exclusions span the whole funnel (test_funnel_unordered.py::test_funnel_exclusions_invalid_params).
  */
 export function checkExclusions(exclusions: readonly Exclusion[], steps: readonly SeriesEntity[], orderType = "ordered"): void {
+  const code = "funnel_exclusions_invalid";
   exclusions.forEach(({ entity, fromStep, toStep }, i) => {
     const attr = `exclusions__${i}`;
-    if (!Number.isInteger(fromStep) || fromStep < 0 || fromStep > steps.length - 2) {
-      throw reject.invalid(`${attr}__funnel_from_step`, `Exclusion funnel_from_step must be between 0 and ${steps.length - 2}.`);
+    const invalid = "Exclusion event range is invalid.";
+    if (!Number.isInteger(toStep) || !Number.isInteger(fromStep) || toStep <= fromStep) {
+      throw reject.invalid(`${attr}__funnel_to_step`, `${invalid} End of range should be greater than start.`, code);
     }
-    if (!Number.isInteger(toStep) || toStep <= fromStep) {
-      throw reject.invalid(`${attr}__funnel_to_step`, "Exclusion funnel_to_step must be after its funnel_from_step.");
-    }
-    if (toStep > steps.length - 1) throw reject.invalid(`${attr}__funnel_to_step`, `Exclusion funnel_to_step must be at most ${steps.length - 1}.`);
+    if (fromStep < 0 || fromStep > steps.length - 2) throw reject.invalid(`${attr}__funnel_from_step`, `${invalid} Start of range is greater than number of steps.`, code);
+    if (toStep > steps.length - 1) throw reject.invalid(`${attr}__funnel_to_step`, `${invalid} End of range is greater than number of steps.`, code);
     if (orderType === "unordered" && (fromStep !== 0 || toStep !== steps.length - 1)) {
       throw reject.invalid(`${attr}__funnel_from_step`, "Partial exclusions are not supported in unordered funnels: exclude from step 0 to the last step.");
     }
     if (steps.slice(fromStep, toStep + 1).some((step) => sameEntity(step, entity))) {
-      throw reject.invalid(`${attr}__id`, "Exclusion steps cannot contain an event that's part of funnel, using the same filters.");
+      throw reject.invalid(`${attr}__id`, "Exclusion steps cannot contain an event that's part of funnel steps.", code);
     }
   });
 }

@@ -3,7 +3,7 @@ import type { AnalysisContext } from "../shared/context.ts";
 import type { QueryWindow } from "../shared/date-range.ts";
 import { legacyLabel } from "../shared/labels.ts";
 import { maximum, meanSeconds, minimum } from "../shared/math.ts";
-import type { Attempt, ReachedSteps } from "./attempts.ts";
+import type { ReachedSteps } from "./attempts.ts";
 import type { FunnelSpec } from "./filter.ts";
 
 /** Funnel trends item (legacy shape, reference: analytics §5.6). */
@@ -28,23 +28,38 @@ export interface TrendTally {
 
 export const newTrendTally = (periods: number): TrendTally => ({ entered: new Float64Array(periods), converted: new Float64Array(periods) });
 
-/** Calls `visit` with the level and start time of each of one actor's attempts. */
-export type AttemptStarts = (visit: (level: number, startedAt: number) => void) => void;
+/**
+ * Calls `visit` with the level and start time of each of one actor's valid attempts; returns true when an exclusion
+ * voided an attempt it then went past (forEachAttemptStart), which leaves the actor only its converted periods.
+ */
+export type AttemptStarts = (visit: (level: number, startedAt: number) => void) => boolean;
 
 const seen = new Map<number, boolean>();
 
 /**
- * One actor into the tally: it enters each period where an attempt that passed funnel_from_step started, and
- * converts there if any such attempt went past funnel_to_step; it counts once per period.
+ * The periods one actor enters (bucket → converted there): each period where an attempt that passed
+ * funnel_from_step started, converted if any such attempt went past funnel_to_step. The tally counts these, and
+ * the funnel-trends actor lists list them, so the two always agree.
  */
-export function tallyActor(starts: AttemptStarts, buckets: Pick<Buckets, "indexOf">, spec: Pick<FunnelSpec, "fromStep" | "toStep">, tally: TrendTally): void {
-  seen.clear();
-  starts((level, startedAt) => {
+export function actorPeriods(
+  starts: AttemptStarts,
+  buckets: Pick<Buckets, "indexOf">,
+  spec: Pick<FunnelSpec, "fromStep" | "toStep">,
+  into: Map<number, boolean> = new Map(),
+): Map<number, boolean> {
+  into.clear();
+  const fullyExcluded = starts((level, startedAt) => {
     const b = buckets.indexOf(startedAt);
     if (b < 0 || level <= spec.fromStep) return;
-    seen.set(b, (seen.get(b) ?? false) || level > spec.toStep);
+    into.set(b, (into.get(b) ?? false) || level > spec.toStep);
   });
-  for (const [b, didConvert] of seen) {
+  if (fullyExcluded) for (const [b, converted] of into) if (!converted) into.delete(b);
+  return into;
+}
+
+/** One actor into the tally: it counts once in each period it enters (actorPeriods), and as converted there if it converted. */
+export function tallyActor(starts: AttemptStarts, buckets: Pick<Buckets, "indexOf">, spec: Pick<FunnelSpec, "fromStep" | "toStep">, tally: TrendTally): void {
+  for (const [b, didConvert] of actorPeriods(starts, buckets, spec, seen)) {
     tally.entered[b]!++;
     if (didConvert) tally.converted[b]!++;
   }
@@ -54,10 +69,10 @@ export function tallyActor(starts: AttemptStarts, buckets: Pick<Buckets, "indexO
  * Conversion per entrance period: actors bucketed by the step-1 event of each attempt; one actor counts
  * once per bucket, converted if any of its entries there converted; rate = 100·to/from to 2 decimals.
  */
-export function funnelTrend(attemptsByActor: Iterable<Attempt[]>, spec: FunnelSpec, window: QueryWindow, ctx: AnalysisContext): FunnelTrendItem {
+export function funnelTrend(startsByActor: Iterable<AttemptStarts>, spec: FunnelSpec, window: QueryWindow, ctx: AnalysisContext): FunnelTrendItem {
   const buckets = trendBuckets(window, ctx);
   const tally = newTrendTally(buckets.length);
-  for (const attempts of attemptsByActor) tallyActor((visit) => attempts.forEach((a) => visit(a.level, a.times[0]!)), buckets, spec, tally);
+  for (const starts of startsByActor) tallyActor(starts, buckets, spec, tally);
   return trendItem(tally, buckets, ctx);
 }
 

@@ -59,6 +59,20 @@ export function computeLifecycle(events: EventList, filter: TrendFilter, ctx: An
 }
 
 /**
+ * The items as the query API answers them: each `action` is the "legacy response compatibility object" of PostHog's
+ * LifecycleQueryRunner (lifecycle_query_runner.py), exactly the series' id (an action's as text), name, type, order 0
+ * and math "total"; the legacy endpoint keeps its entity. The numbers are the same.
+ */
+export function lifecycleQueryItems(items: readonly LifecycleItem[]): LifecycleItem[] {
+  return items.map((item) => ({ ...item, action: runnerAction(item.action) }));
+}
+
+function runnerAction(action: Record<string, unknown>): Record<string, unknown> {
+  const id = action.type === "actions" ? String(action.id) : (action.id ?? null);
+  return { id, name: action.name, type: action.type, order: 0, math: "total" };
+}
+
+/**
  * The persons behind every lifecycle number: the items count them, the actors endpoint lists them (in an order of
  * its own, so the columns may find them in any).
  */

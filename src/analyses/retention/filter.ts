@@ -33,6 +33,20 @@ export interface RetentionSpec {
   breakdown: BreakdownDef | undefined;
   /** aggregation_group_type_index: actors are `$group_N` values (§1.1). */
   groupIndex: number | undefined;
+  /** aggregation_type sum/avg of a numeric property beside the counts; undefined: counts only. */
+  aggregation: RetentionAggregation | undefined;
+  /** time_window_mode: calendar periods, or periods counted from each actor's first target event. */
+  windowMode: (typeof WINDOW_MODES)[number];
+}
+
+export const AGGREGATION_TYPES = ["count", "sum", "avg"] as const;
+export const AGGREGATION_PROPERTY_TYPES = ["event", "person"] as const;
+export const WINDOW_MODES = ["strict_calendar_dates", "24_hour_windows"] as const;
+
+export interface RetentionAggregation {
+  type: "sum" | "avg";
+  property: string;
+  propertyType: (typeof AGGREGATION_PROPERTY_TYPES)[number];
 }
 
 const DEFAULT_ENTITY = { id: "$pageview", type: "events" };
@@ -49,6 +63,10 @@ export function readRetentionFilter(filter: RetentionFilter, ctx: AnalysisContex
   }
   rejectUnmodelled(filter);
   const edges = windowEdges(filter, interval, totalIntervals, ctx);
+  const cumulative = filter.cumulative === true || filter.cumulative === "true";
+  const windowMode = readWindowMode(filter, cumulative);
+  const aggregation = readAggregation(filter, cumulative, windowMode);
+  const minimumOccurrences = readMinimumOccurrences(filter);
   return {
     raw: filter,
     target: readEntity(filter, "target_entity"),
@@ -59,10 +77,13 @@ export function readRetentionFilter(filter: RetentionFilter, ctx: AnalysisContex
     totalIntervals,
     periods: edges.length - 1,
     edges,
-    minimumOccurrences: readMinimumOccurrences(filter),
-    cumulative: filter.cumulative === true || filter.cumulative === "true",
+    // A property aggregation reads every returning event, however few (PostHog retention_base_query_fixed.py).
+    minimumOccurrences: aggregation ? 1 : minimumOccurrences,
+    cumulative,
     breakdown: readBreakdown(filter, ctx),
     groupIndex: readNumber(filter, "aggregation_group_type_index"),
+    aggregation,
+    windowMode,
   };
 }
 
@@ -125,14 +146,41 @@ function readMinimumOccurrences(filter: Loose): number {
 }
 
 /** Retention options of the real service that change the numbers and are not modelled: a 400, never ignored. */
-const UNMODELLED = ["aggregation_type", "aggregation_property", "aggregation_property_type", "retention_custom_brackets"] as const;
+const UNMODELLED = ["retention_custom_brackets"] as const;
 
 function rejectUnmodelled(filter: Loose): void {
   for (const key of UNMODELLED) {
     if (filter[key] !== undefined && filter[key] !== null) throw reject.invalid(key, `${key} is not supported by this mock's retention.`);
   }
-  const mode = filter.time_window_mode;
-  if (mode !== undefined && mode !== null && mode !== "strict_calendar_dates") {
-    throw reject.invalid("time_window_mode", `time_window_mode "${String(mode)}" is not supported by this mock's retention (only strict_calendar_dates).`);
-  }
+}
+
+/** One of `allowed`, or undefined when absent; anything else is a 400 naming the field. */
+function readChoice<T extends string>(filter: Loose, key: string, allowed: readonly T[]): T | undefined {
+  const value = filter[key];
+  if (value === undefined || value === null || value === "") return undefined;
+  if (!(allowed as readonly unknown[]).includes(value)) throw reject.invalid(key, `"${String(value)}" is not a valid ${key} (one of ${allowed.join(", ")}).`);
+  return value as T;
+}
+
+/** PostHog's runner refuses rolling retention over 24-hour windows (retention_query_runner.py `validate`), with no field named. */
+function readWindowMode(filter: Loose, cumulative: boolean): RetentionSpec["windowMode"] {
+  const mode = readChoice(filter, "time_window_mode", WINDOW_MODES) ?? "strict_calendar_dates";
+  if (mode === "24_hour_windows" && cumulative) throw reject.invalid(null, "Cumulative retention is not supported for 24 hour windows.");
+  return mode;
+}
+
+/**
+ * sum and avg aggregate a property only when one is named (PostHog `property_aggregation_expr`); `count`, or no
+ * property, is the plain table. PostHog's rolling (cumulative) and 24-hour queries carry no property values and fail
+ * on one: a 400 here.
+ */
+function readAggregation(filter: Loose, cumulative: boolean, windowMode: RetentionSpec["windowMode"]): RetentionAggregation | undefined {
+  const type = readChoice(filter, "aggregation_type", AGGREGATION_TYPES);
+  const propertyType = readChoice(filter, "aggregation_property_type", AGGREGATION_PROPERTY_TYPES) ?? "event";
+  const property = filter.aggregation_property;
+  if (property !== undefined && property !== null && typeof property !== "string") throw reject.invalid("aggregation_property", "aggregation_property must be a property name.");
+  if ((type !== "sum" && type !== "avg") || !property) return undefined;
+  if (cumulative) throw reject.invalid("aggregation_type", "A property aggregation is not supported with cumulative retention.");
+  if (windowMode === "24_hour_windows") throw reject.invalid("aggregation_type", "A property aggregation is not supported with 24 hour windows.");
+  return { type, property, propertyType };
 }

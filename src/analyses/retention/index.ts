@@ -14,15 +14,18 @@ import { forEachMatch } from "../shared/scan.ts";
 import { activeBucketsOfActors } from "../trends/column-counts.ts";
 import { actorTableOf } from "../shared/actor-table.ts";
 import { hasSnapshots } from "../shared/event-read.ts";
+import { toWallClock } from "../shared/local-time.ts";
 import { firstSeenByActor } from "../shared/first-seen.ts";
 import type { ActorKey } from "../trends/maths.ts";
+import { addPeriodValue, aggregateCell, cellValue, mergePeriodValues, periodValues, propertyValueReader, returnsAreOtherEvents, type PeriodValues } from "./aggregation.ts";
 import { readRetentionFilter, type RetentionFilter, type RetentionSpec } from "./filter.ts";
+import { rollingActivities } from "./rolling.ts";
 
 export type { RetentionFilter } from "./filter.ts";
 
 /** One row of a retention `result` (reference: analytics §7.3, current engine: every row has total_intervals values). */
 export interface RetentionCohort {
-  values: { count: number; people: never[]; label: string }[];
+  values: { count: number; aggregation_value?: number; people: never[]; label: string }[];
   label: string;
   date: string;
   people_url: string;
@@ -34,6 +37,8 @@ export interface RetentionActivity {
   key: ActorKey;
   cohorts: Uint8Array;
   returns: Uint8Array;
+  /** With a property aggregation: the actor's values per period. */
+  values?: PeriodValues;
 }
 
 export interface RetentionGroup {
@@ -61,7 +66,7 @@ export function computeRetention(events: EventList, filter: RetentionFilter, ctx
   const { spec, groups } = retentionActivity(events, filter, ctx);
   return groups.flatMap((group) =>
     Array.from({ length: spec.periods }, (_, i) => {
-      const values = Array.from({ length: spec.totalIntervals }, (_, j) => ({ count: countCell(group.activities, i, j), people: [] as never[], label: `${spec.period} ${j}` }));
+      const values = Array.from({ length: spec.totalIntervals }, (_, j) => ({ ...cellOf(group.activities, spec, i, j), people: [] as never[], label: `${spec.period} ${j}` }));
       const point = { selected_interval: i, ...(group.breakdownValue === undefined ? {} : { breakdown_value: group.breakdownValue }) };
       const row: RetentionCohort = { values, label: `${spec.period} ${i}`, date: isoInZone(spec.edges[i]!, ctx.timezone), people_url: peopleUrl(ctx, "retention", spec.raw, point) };
       if (group.breakdownValue !== undefined) row.breakdown_value = group.breakdownValue;
@@ -70,11 +75,18 @@ export function computeRetention(events: EventList, filter: RetentionFilter, ctx
   );
 }
 
-const countCell = (activities: readonly RetentionActivity[], i: number, j: number): number => {
+/** A cell's actors, and with a property aggregation their values' sum or average (PostHog's `aggregation_value`). */
+function cellOf(activities: readonly RetentionActivity[], spec: RetentionSpec, i: number, j: number): { count: number; aggregation_value?: number } {
   let count = 0;
-  for (const a of activities) if (inCell(a, i, j)) count++;
-  return count;
-};
+  let sum = 0;
+  const otherReturns = spec.aggregation !== undefined && returnsAreOtherEvents(spec);
+  for (const a of activities) {
+    if (!inCell(a, i, j)) continue;
+    count++;
+    if (a.values) sum += cellValue(a.values, i, j, otherReturns);
+  }
+  return spec.aggregation ? { count, aggregation_value: aggregateCell(spec.aggregation.type, sum, count) } : { count };
+}
 
 /**
  * Every actor's cohorts and returns, per breakdown value: the table counts them, the actors endpoint lists them
@@ -83,15 +95,21 @@ const countCell = (activities: readonly RetentionActivity[], i: number, j: numbe
 export function retentionActivity(events: EventList, filter: RetentionFilter, ctx: AnalysisContext): { spec: RetentionSpec; groups: RetentionGroup[] } {
   const spec = readRetentionFilter(filter, ctx);
   const n = spec.periods;
-  const buckets = buildBuckets({ from: spec.edges[0]!, to: spec.edges[n]! - 1, interval: spec.interval }, ctx.timezone, ctx.weekStartDay);
+  const buckets = retentionBuckets(spec, ctx);
   const matchers = matchersOf(spec, filter, ctx);
-  // The columns mark a period's returns, they do not count them.
-  const fromColumns = spec.minimumOccurrences > 1 ? undefined : (columnRecurring(events, spec, buckets, matchers, ctx) ?? columnFirstTime(events, spec, buckets, matchers, ctx));
+  const actorKeyOf = actorKeying(spec, ctx);
+  const limit = readNumber(filter, "breakdown_limit");
+  if (spec.windowMode === "24_hour_windows") {
+    const keysOf = (event: EventRecord, actor: Actor) => breakdownKeys(spec.breakdown, event, actor, true);
+    return { spec, groups: groupsOf(rollingActivities(events, spec, matchers, ctx, actorKeyOf, keysOf), spec.breakdown, limit) };
+  }
+  // The columns mark a period's returns, they do not count them, nor read property values.
+  const fromColumns = spec.minimumOccurrences > 1 || spec.aggregation ? undefined : (columnRecurring(events, spec, buckets, matchers, ctx) ?? columnFirstTime(events, spec, buckets, matchers, ctx));
   if (fromColumns) return { spec, groups: [{ key: "", breakdownValue: undefined, activities: rolling(fromColumns, spec) }] };
   // Found by actor, then breakdown value.
   const activities: GroupedActivity[] = [];
   const byActor = new Map<ActorKey, Map<string, GroupedActivity>>();
-  const actorKeyOf = actorKeying(spec, ctx);
+  const valueOf = spec.aggregation && propertyValueReader(spec.aggregation);
   // First-time retention needs every earlier target event; returns and recurring cohorts only the window's.
   const range = { from: spec.type === "retention_recurring" ? buckets.from : -Infinity, to: buckets.to };
   // First-time retention: an actor's first target event puts it in one cohort, under that event's breakdown values.
@@ -112,14 +130,31 @@ export function retentionActivity(events: EventList, filter: RetentionFilter, ct
     for (const group of breakdownKeys(spec.breakdown, event, actor)) {
       let a = groups.get(group);
       if (!a) {
-        activities.push((a = { key, group, cohorts: new Uint8Array(n), returns: new Uint8Array(n), ...(spec.minimumOccurrences > 1 ? { occurrences: new Uint32Array(n) } : {}) }));
+        activities.push((a = { key, group, cohorts: new Uint8Array(n), returns: new Uint8Array(n), ...(spec.minimumOccurrences > 1 ? { occurrences: new Uint32Array(n) } : {}), ...(valueOf ? { values: periodValues(n) } : {}) }));
         groups.set(group, a);
       }
       if (returned && period >= 0 && (!a.occurrences || ++a.occurrences[period]! >= spec.minimumOccurrences)) a.returns[period] = 1;
       if (cohorting) cohort(a, period, spec, first, () => matchesEvent(matchers.target, event, actor.person));
+      // Values: every target event of the window (with its properties, also for first-ever cohorts) and every return.
+      if (valueOf && a.values && period >= 0) {
+        const asTarget = cohorting && (matchers.cohorting === matchers.target || matchesEvent(matchers.target, event, actor.person));
+        addPeriodValue(a.values, period, event.timestamp, valueOf(event, actor), asTarget, returned);
+      }
     }
   }, true);
-  return { spec, groups: groupsOf(rolling(activities, spec), spec.breakdown, readNumber(filter, "breakdown_limit")) };
+  return { spec, groups: groupsOf(rolling(activities, spec), spec.breakdown, limit) };
+}
+
+/**
+ * The periods events are counted in. Hours are PostHog's local hours of the window read as UTC: a US/Pacific
+ * project's window 06:00–16:00 counts the events of 06:00–16:00 UTC, its rows dated 06:00–16:00 local
+ * (test_retention_query_runner.py::test_hour_interval_team_timezone). Days and longer are the project's own.
+ */
+function retentionBuckets(spec: RetentionSpec, ctx: AnalysisContext): Buckets {
+  const n = spec.periods;
+  if (spec.interval !== "hour") return buildBuckets({ from: spec.edges[0]!, to: spec.edges[n]! - 1, interval: spec.interval }, ctx.timezone, ctx.weekStartDay);
+  const [from, to] = [toWallClock(spec.edges[0]!, ctx.timezone), toWallClock(spec.edges[n]!, ctx.timezone)];
+  return buildBuckets({ from, to: to - 1, interval: "hour" }, "UTC", ctx.weekStartDay);
 }
 
 /** Per period, the actor's returning events so far (only with minimum_occurrences above 1). */
@@ -222,10 +257,14 @@ function actorKeying(spec: RetentionSpec, ctx: AnalysisContext): (event: EventRe
   return (event) => keyOf(event);
 }
 
-/** The breakdown values an event counts under: a property's string form ("" when missing), or the person's cohorts. */
-function breakdownKeys(def: BreakdownDef | undefined, event: EventRecord, actor: Actor): string[] {
+/**
+ * The breakdown values an event counts under: a property's string form ("" when missing), or the person's cohorts.
+ * PostHog's 24-hour-window query adds no cohort condition (retention_base_query_rolling.py, unlike the fixed one):
+ * there every actor counts under every cohort asked.
+ */
+function breakdownKeys(def: BreakdownDef | undefined, event: EventRecord, actor: Actor, everyCohort = false): string[] {
   if (!def) return [""];
-  if (def.kind === "cohort") return def.cohorts.filter((c) => cohortHas(c, actor.person)).map((c) => String(c.value));
+  if (def.kind === "cohort") return def.cohorts.filter((c) => everyCohort || cohortHas(c, actor.person)).map((c) => String(c.value));
   return [partValue(def.parts[0]!, event, actor.person) ?? ""];
 }
 
@@ -260,8 +299,19 @@ function mergedByActor(activities: RetentionActivity[]): RetentionActivity[] {
   const byKey = new Map<ActorKey, RetentionActivity>();
   for (const a of activities) {
     const merged = byKey.get(a.key);
-    if (!merged) byKey.set(a.key, { key: a.key, cohorts: a.cohorts.slice(), returns: a.returns.slice() });
-    else a.cohorts.forEach((v, i) => ((merged.cohorts[i]! |= v), (merged.returns[i]! |= a.returns[i]!)));
+    if (!merged) byKey.set(a.key, { key: a.key, cohorts: a.cohorts.slice(), returns: a.returns.slice(), ...(a.values ? { values: copyValues(a.values) } : {}) });
+    else {
+      a.cohorts.forEach((v, i) => (merged.cohorts[i]! |= v));
+      a.returns.forEach((v, i) => (merged.returns[i]! |= v));
+      if (merged.values && a.values) mergePeriodValues(merged.values, a.values);
+    }
   }
   return [...byKey.values()];
 }
+
+const copyValues = (values: PeriodValues): PeriodValues => ({
+  start: values.start.slice(),
+  returned: values.returned.slice(),
+  afterStart: values.afterStart.slice(),
+  firstStart: values.firstStart.slice(),
+});

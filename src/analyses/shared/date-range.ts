@@ -21,8 +21,6 @@ export interface QueryWindow {
 
 export type TimeContext = Pick<AnalysisContext, "now" | "timezone" | "weekStartDay">;
 
-const SUB_DAY_UNITS = new Set(["h", "M", "s"]);
-
 /**
  * Resolves date_from/date_to/explicit_date for an interval; `earliest` is the project's first event (for `all`).
  * An inverted range is a 400, or with `inverted: "keep"` (paths, whose PostHog runner answers it with no edges)
@@ -65,16 +63,19 @@ function parseFrom(filter: Loose, ctx: TimeContext, earliest: number | undefined
 }
 
 /**
- * date_from: day granularity truncates (except -Nh), month goes to the 1st; hour truncates absolute values to the
- * hour and relative ones in days or more (`-2d`) to the start of their day, as PostHog's QueryDateRange
- * (test_stickiness_query_runner.py::test_interval_hour_last_days); `-Nh` is kept as is.
+ * date_from as PostHog's QueryDateRange takes it: relative values are parsed with always_truncate (`-Nh` to the start
+ * of its hour, any other unit to the start of its day) except by minute, where they are kept exact
+ * (test_formula.py::test_hour_interval_hour_level_relative counts the events of the first, partial hour); the
+ * bucket start then truncates further, except by hour (`-2d` by hour starts at its day,
+ * test_stickiness_query_runner.py::test_interval_hour_last_days) and by day over `-Nh` (use_start_of_interval).
+ * Absolute values truncate to their hour by hour, their day by day and week, their month by month.
  */
 function alignFrom(parsed: ParsedDate, interval: Interval, ctx: TimeContext): number {
   const relative = parsed.kind === "relative";
-  const subDay = parsed.unit === undefined || SUB_DAY_UNITS.has(parsed.unit);
-  if (interval === "hour" && relative && !subDay) return startOf(parsed.ms, "day", ctx.timezone);
-  if (interval === "minute" || interval === "hour") return relative ? parsed.ms : startOf(parsed.ms, interval, ctx.timezone);
-  if (relative && parsed.unit !== undefined && SUB_DAY_UNITS.has(parsed.unit)) return parsed.ms;
+  if (interval === "minute") return relative ? parsed.ms : startOf(parsed.ms, "minute", ctx.timezone);
+  const hours = relative && parsed.unit === "h";
+  if (interval === "hour") return startOf(parsed.ms, relative && !hours ? "day" : "hour", ctx.timezone);
+  if (interval === "day" && hours) return startOf(parsed.ms, "hour", ctx.timezone);
   const day = startOf(parsed.ms, "day", ctx.timezone);
   return interval === "month" ? startOf(day, "month", ctx.timezone) : day;
 }

@@ -138,10 +138,11 @@ function compileFilter(filter: Loose, ctx: FilterContext, attr: string): RowPred
   }, { kind: "event", key, sig: signature(key, operator, filter.value, ctx) });
 }
 
-/** An event_metadata key: the event's name, distinct id or time, or its group key of `$group_N`; else its property. */
+/** An event_metadata key: the event's name, distinct id, time or elements chain, or its group key of `$group_N`; else its property. */
 export function metadataReader(key: string, ctx: Pick<FilterContext, "groups">): (event: EventRecord) => unknown {
   if (key === "event") return (event) => event.event;
   if (key === "distinct_id") return (event) => event.distinct_id;
+  if (key === "elements_chain") return (event) => event.elements_chain;
   if (key === "timestamp") return (event) => new Date(event.timestamp).toISOString();
   const group = /^\$group_([0-4])$/.exec(key);
   if (group) return groupLookup(ctx.groups).keyOf(Number(group[1]));

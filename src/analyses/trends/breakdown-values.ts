@@ -15,7 +15,7 @@ export type BreakdownKey = string | readonly string[] | null;
 export interface Keying {
   keyOf: (event: EventRecord, actor: Actor) => BreakdownKey;
   present: (key: string) => { value: string | number | string[]; label: string };
-  /** "rank": top values by total with an "other" item; "fixed": the order of `order` (cohorts). */
+  /** "rank": top values by total with an "other" item; "fixed": every value by total, ties in the order of `order` (cohorts). */
   ordering: "rank" | "fixed";
   order?: (a: string, b: string) => number;
   /** "rank": which of the kept values show first (default: the null value after the others). */
@@ -34,12 +34,13 @@ export interface ScanSource {
 export function keyingFor(def: BreakdownDef, source: ScanSource): Keying {
   if (def.kind === "cohort") {
     const labels = new Map(def.cohorts.map((c) => [String(c.value), c]));
-    const position = new Map(def.cohorts.map((c, i) => [String(c.value), i]));
+    // Ties go by breakdown value ascending, where "all users" is cohort 0 (PostHog orders the rows by total, then value).
+    const idOf = (key: string) => (key === "all" ? 0 : Number(key));
     return {
       keyOf: (_event, actor) => def.cohorts.filter((c) => cohortHas(c, actor.person)).map((c) => String(c.value)),
       present: (key) => ({ value: labels.get(key)!.value, label: labels.get(key)!.label }),
       ordering: "fixed",
-      order: (a, b) => position.get(a)! - position.get(b)!,
+      order: (a, b) => idOf(a) - idOf(b),
       other: OTHER_ITEM,
     };
   }
@@ -133,7 +134,8 @@ function histogramKeying(part: PropertyPart, binCount: number, source: ScanSourc
  */
 export function rankKeys(totals: Map<string, number>, keying: Keying, limit: number): { keep: string[]; other: boolean } {
   const keys = [...totals.keys()].filter((k) => totals.get(k) !== 0);
-  if (keying.ordering === "fixed") return { keep: keys.sort(keying.order), other: false };
+  // Cohorts: every one is kept, the largest first (PostHog test_trends.py::test_breakdown_multiple_cohorts).
+  if (keying.ordering === "fixed") return { keep: keys.sort((a, b) => totals.get(b)! - totals.get(a)! || keying.order!(a, b)), other: false };
   const display = keying.display ?? (() => 0);
   const ranked = keys.sort((a, b) => display(a, b) || totals.get(b)! - totals.get(a)! || (a < b ? -1 : a > b ? 1 : 0));
   const keep = ranked.slice(0, limit);

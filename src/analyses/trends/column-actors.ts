@@ -13,8 +13,7 @@ import type { ActorKey } from "./maths.ts";
 /**
  * The actors behind a trend data point counted from the columns, over every core, with the event loop free when
  * the analysis runs off the main thread: each distinct id's events in the point's range (one bucket spanning the
- * series' buckets), added up per person. Served: `total` (a person's value is its events) and `dau` (every person
- * once), persons as actors, not cumulative; `total` also by one event or person property, the rows of the asked
+ * series' buckets), added up per person (a person's value is its events). Served: `total` and `dau`, persons as actors, not cumulative; `total` also by one event or person property, the rows of the asked
  * breakdown value picked by the filter `rowsOfKeys` makes from the series' own column count (its top values and
  * "other" ranked as the trend ranks them). Anything else, or undefined here, takes the general scan
  * (../actors/trends.ts); both list the same actors.
@@ -36,7 +35,7 @@ export function columnTrendActors(events: EventList, s: ActorSeries, askedValue:
   job.filter = bothOf(job.filter, rows);
   const result = startCount(snap, job).finish();
   if (result.mode !== "actorCounts") return undefined;
-  return perPerson(actorTableOf(s.ctx, events, snap.distinctIds), result.counts, math === "total");
+  return perPerson(actorTableOf(s.ctx, events, snap.distinctIds), result.counts);
 }
 
 /** One bucket from the first bucket's start to the last one's end, over the same counted range. */
@@ -63,11 +62,11 @@ function breakdownRows(events: EventList, s: ActorSeries, askedValue: string | u
   });
 }
 
-/** Each person's events (`values`), else every person once with a null value; persons without any left out. */
-function perPerson(table: ActorTable, counts: Int32Array, values: boolean): Map<ActorKey, number | null> {
+/** Each person's events; persons without any left out. */
+function perPerson(table: ActorTable, counts: Int32Array): Map<ActorKey, number | null> {
   const ofSlot = new Float64Array(table.actors.length);
   for (let d = 0; d < counts.length; d++) ofSlot[table.slotOfDid[d]!]! += counts[d]!;
   const shares = new Map<ActorKey, number | null>();
-  ofSlot.forEach((n, slot) => n > 0 && shares.set(table.actors[slot]!.id, values ? n : null));
+  ofSlot.forEach((n, slot) => n > 0 && shares.set(table.actors[slot]!.id, n));
   return shares;
 }

@@ -17,6 +17,8 @@ export interface FormulaSpec {
   text: string;
   customName: string | null;
   evaluate: Formula;
+  /** The filter has a `formula` field (whichever list the formulas came from): it steers PostHog's cohort "all" handling. */
+  formulaFieldSet: boolean;
 }
 
 export interface TrendSpec {
@@ -101,5 +103,6 @@ function readFormulas(filter: Loose, seriesCount: number): FormulaSpec[] {
     : readList(filter, "formulas").map((f, i) => ({ text: String(f), customName: null, attr: `formulas__${i}` }));
   const single = readString(filter, "formula");
   if (texts.length === 0 && single && single.trim() !== "") texts.push({ text: single, customName: null, attr: "formula" });
-  return texts.map(({ text, customName, attr }) => ({ text, customName, evaluate: compileFormula(text, seriesCount, attr) }));
+  const formulaFieldSet = single !== undefined && single.trim() !== "";
+  return texts.map(({ text, customName, attr }) => ({ text, customName, evaluate: compileFormula(text, seriesCount, attr), formulaFieldSet }));
 }

@@ -12,10 +12,32 @@ import type { TrendResultItem } from "./items.ts";
 export function formulaItems(formula: FormulaSpec, perSeries: TrendResultItem[][], spec: TrendSpec): TrendResultItem[] {
   if (perSeries.length === 0 || perSeries.every((items) => items.length === 0)) return [];
   if (!spec.breakdown) return [evaluate(formula, perSeries.map((items) => items[0]), spec).item];
+  if (conjoinsCohorts(formula, spec)) return conjoinedCohortItems(formula, perSeries, spec);
   const keys = new Map<string, TrendResultItem>();
   for (const items of perSeries) for (const item of items) if (!keys.has(keyOf(item))) keys.set(keyOf(item), item);
   const results = [...keys.keys()].sort(naturalOrder).map((key) => evaluate(formula, perSeries.map((items) => items.find((i) => keyOf(i) === key)), spec, keys.get(key)));
   return spec.compare ? stableByCountDesc(results) : results.sort(byRankThenTotal).map((r) => r.item);
+}
+
+/**
+ * A cohort breakdown listing "all" under a `formula` field: PostHog runs one query per cohort, applies the formula
+ * per cohort, then applies it again across the cohorts as if they were series (trends_query_runner.py
+ * `apply_formula`, "the all cohort makes us do special handling"). In that second pass every cohort but the first
+ * listed sits on a zero filler, so for a line it sorts by 0 (test_formula.py::test_breakdown_cohort).
+ */
+function conjoinsCohorts(formula: FormulaSpec, spec: TrendSpec): boolean {
+  const breakdown = spec.breakdown;
+  return formula.formulaFieldSet && breakdown?.kind === "cohort" && breakdown.cohorts.some((c) => c.value === "all");
+}
+
+function conjoinedCohortItems(formula: FormulaSpec, perSeries: TrendResultItem[][], spec: TrendSpec): TrendResultItem[] {
+  if (spec.breakdown?.kind !== "cohort") return [];
+  const perCohort = spec.breakdown.cohorts.map((cohort) => {
+    const row = perSeries.map((items) => items.find((item) => item.breakdown_value === cohort.value));
+    return row.some((item) => item !== undefined) ? evaluate(formula, row, spec).item : undefined;
+  });
+  const results = perCohort.flatMap((item, i) => (item ? [evaluate(formula, perCohort.map((other, j) => (j === i ? other : undefined)), spec, item)] : []));
+  return results.sort((a, b) => naturalOrder(keyOf(a.item), keyOf(b.item))).sort(byRankThenTotal).map((r) => r.item);
 }
 
 const keyOf = (item: TrendResultItem): string => JSON.stringify(item.breakdown_value ?? null);

@@ -18,25 +18,53 @@ const PATH_KEYS = ["path_start_key", "path_end_key", "path_dropoff_key"] as cons
  * InsightActorsQuery → the analysis kind, its filter and the data point, the same as the legacy persons
  * endpoints take: `series` → entity_order, `breakdown` → breakdown_value, `day` → the bucket (trends: the date
  * range narrowed to it; stickiness: the number of days; lifecycle: target_date), `status` → lifecycle_type,
- * `funnelStep`/`funnelStepBreakdown`, `interval` → retention's selected_interval, the paths keys.
+ * `funnelStep`/`funnelStepBreakdown`, `interval` → retention's selected_interval, the paths keys. A
+ * FunnelsActorsQuery (the funnel's own actors node) adds `funnelCustomSteps` → funnel_custom_steps and
+ * `funnelTrendsEntrancePeriodStart`/`funnelTrendsDropOff` → entrance_period_start/drop_off, as the legacy endpoint.
  */
 export function insightActorsDefinition(node: Loose, attr: string, timezone: string): { kind: string; filter: Loose; point: DataPoint } {
   if (!isObject(node.source)) throw reject.required(`${attr}__source`);
   const { kind, filter } = insightDefinition(node.source, `${attr}__source`);
-  if (kind === "FUNNEL_CORRELATION") throw reject.invalid(`${attr}__source__kind`, "Correlation actors (FunnelCorrelationActorsQuery) are not supported.");
+  if ((kind === "FUNNEL_CORRELATION") !== (node.kind === "FunnelCorrelationActorsQuery")) {
+    throw reject.invalid(`${attr}__source__kind`, "A FunnelCorrelationActorsQuery's source is a FunnelCorrelationQuery, and a FunnelCorrelationQuery's actors are asked with one.");
+  }
   if (node.kind === "StickinessActorsQuery" && kind !== "STICKINESS") throw reject.invalid(`${attr}__source__kind`, "A StickinessActorsQuery's source is a StickinessQuery.");
+  if (node.kind === "FunnelsActorsQuery" && kind !== "FUNNELS") throw reject.invalid(`${attr}__source__kind`, "A FunnelsActorsQuery's source is a FunnelsQuery.");
   const point: DataPoint = {};
   const set = (key: string, value: unknown) => void (value !== undefined && value !== null ? (point[key] = value) : 0);
-  set("entity_order", node.series);
-  set("breakdown_value", Array.isArray(node.breakdown) ? node.breakdown[0] : node.breakdown);
+  // A trend's actors default to its first series (PostHog test_trends_persons.py::test_trends_multiple_series_persons).
+  set("entity_order", node.series ?? (kind === "TRENDS" ? 0 : undefined));
+  // A breakdowns list's value of several parts travels as its JSON text, as the trend rows compare it.
+  set("breakdown_value", Array.isArray(node.breakdown) ? (node.breakdown.length > 1 ? JSON.stringify(node.breakdown) : node.breakdown[0]) : node.breakdown);
   set("lifecycle_type", node.status);
   set("stickiness_operator", node.kind === "StickinessActorsQuery" ? node.operator : undefined);
   set("funnel_step", node.funnelStep);
   set("funnel_step_breakdown", node.funnelStepBreakdown);
+  set("funnel_custom_steps", node.funnelCustomSteps);
+  set("entrance_period_start", node.funnelTrendsEntrancePeriodStart);
+  set("drop_off", node.funnelTrendsDropOff);
   set("selected_interval", node.interval);
   for (const key of PATH_KEYS) if (filter[key] !== undefined) set(key, filter[key]);
+  if (kind === "FUNNEL_CORRELATION") Object.assign(point, correlationPoint(node));
   if (node.day !== undefined && node.day !== null) Object.assign(kind === "TRENDS" ? filter : point, dayOf(kind, node.day, filter, timezone));
   return { kind, filter, point };
+}
+
+/**
+ * FunnelCorrelationActorsQuery → the data point of /persons/funnel/correlation/: `funnelCorrelationPersonConverted`
+ * (absent: converted and dropped-off alike), the row's event (`funnelCorrelationPersonEntity`, an EventsNode or
+ * ActionsNode with its properties) or its property values (`funnelCorrelationPropertyValues`).
+ */
+function correlationPoint(node: Loose): DataPoint {
+  const point: DataPoint = {};
+  if (typeof node.funnelCorrelationPersonConverted === "boolean") point.funnel_correlation_person_converted = String(node.funnelCorrelationPersonConverted);
+  const entity = node.funnelCorrelationPersonEntity;
+  if (isObject(entity)) {
+    const properties = entity.properties ?? [];
+    point.funnel_correlation_person_entity = entity.kind === "ActionsNode" ? { id: entity.id, type: "actions", properties } : { id: entity.event ?? null, type: "events", properties };
+  }
+  if (Array.isArray(node.funnelCorrelationPropertyValues)) point.funnel_correlation_property_values = node.funnelCorrelationPropertyValues;
+  return point;
 }
 
 /** The bucket of `day`: a narrowed date range for trends, the day count for stickiness, target_date for lifecycle. */

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { AnalysisInputError, reject } from "../../analyses/errors.ts";
 import { nodeFieldOf } from "../../analyses/query-node.ts";
+import { lifecycleQueryItems, type LifecycleItem } from "../../analyses/lifecycle/index.ts";
 import type { Loose } from "../../analyses/shared/filter-read.ts";
 import type { Clock } from "../../clock.ts";
 import type { PersonRecord, ProjectRecord } from "../../store/schema.ts";
@@ -37,8 +38,12 @@ export interface QueryRequest {
 
 /** Kinds answered by the SQL engine or the actors (the others are insight kinds, computed by the analysis service). */
 const COMPUTED_KINDS = new Set(["HogQLQuery", "EventsQuery", "ActorsQuery", "InsightActorsQuery", "StickinessActorsQuery"]);
-/** The insight actors kinds: StickinessActorsQuery is an InsightActorsQuery of a stickiness with an `operator`. */
-const INSIGHT_ACTORS_KINDS = new Set(["InsightActorsQuery", "StickinessActorsQuery"]);
+/**
+ * The insight actors kinds: StickinessActorsQuery is an InsightActorsQuery of a stickiness with an `operator`,
+ * FunnelsActorsQuery one of a funnel with its step or entrance period, FunnelCorrelationActorsQuery one of a funnel
+ * correlation with its row (the last two an ActorsQuery's source only).
+ */
+const INSIGHT_ACTORS_KINDS = new Set(["InsightActorsQuery", "StickinessActorsQuery", "FunnelsActorsQuery", "FunnelCorrelationActorsQuery"]);
 
 /** Kinds that parse HogQL (the parser is loaded before they run). */
 export const needsHogqlParser = (body: QueryRequest): boolean => /HogQLQuery|EventsQuery|ActorsQuery|hogql/i.test(JSON.stringify(body.query));
@@ -76,7 +81,7 @@ export async function insightResponse(deps: QueryDeps, project: ProjectRecord, n
   const maxAge = asNodeErrors(attr, () => minimumRefreshInterval(filter, ctx));
   const pkg = await asNodeErrorsAsync(attr, () => deps.analyses.runAsync(project, kind as AnalysisKind, filter, { refresh, maxAge: 0 }));
   return {
-    results: pkg.result,
+    results: kind === "LIFECYCLE" ? lifecycleQueryItems(pkg.result as LifecycleItem[]) : pkg.result,
     is_cached: pkg.is_cached,
     last_refresh: pkg.last_refresh,
     next_allowed_client_refresh: new Date(Date.parse(pkg.last_refresh) + maxAge).toISOString(),
@@ -139,7 +144,7 @@ async function actorsResponse(deps: QueryDeps, project: ProjectRecord, node: Loo
   const insightNode = bare ? node : (node.source as Loose | undefined);
   const insightAttr = bare ? attr : `${attr}__source`;
   if (!insightNode || !INSIGHT_ACTORS_KINDS.has(String(insightNode.kind))) {
-    throw reject.invalid(`${insightAttr}__kind`, `ActorsQuery source kind "${String(insightNode?.kind)}" is not supported (InsightActorsQuery, StickinessActorsQuery, or none for every person).`);
+    throw reject.invalid(`${insightAttr}__kind`, `ActorsQuery source kind "${String(insightNode?.kind)}" is not supported (InsightActorsQuery, StickinessActorsQuery, FunnelsActorsQuery, FunnelCorrelationActorsQuery, or none for every person).`);
   }
   const select = bare ? ["actor"] : Array.isArray(node.select) ? (node.select as string[]) : DEFAULT_ACTOR_COLUMNS;
   const columns = actorColumns(select, attr, deps.personName);

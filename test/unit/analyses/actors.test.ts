@@ -17,11 +17,11 @@ const day = (d: string) => ({ date_from: d, date_to: d });
 // The §2.8 data (A = person 1, B = 2, C = 3), with the numbers the insights show for each point (see the analysis tests).
 describe("actors behind each number (ingestion-persons-events §4.9)", () => {
   const cases: [string, ActorsKind, World, Record<string, unknown>, Record<string, unknown>, unknown[]][] = [
-    ["trend dau on 1 March (2): A and C", "TRENDS", worked(), { ...dau, ...day("2024-03-01") }, { entity_id: "$pageview" }, [A, C]],
+    ["trend dau on 1 March (2): A and C, with their events", "TRENDS", worked(), { ...dau, ...day("2024-03-01") }, { entity_id: "$pageview" }, [[A, 2], [C, 1]]],
     ["trend total on 1 March (3): A with 2 events, C with 1", "TRENDS", worked(), { ...pageviews, ...day("2024-03-01") }, { entity_id: "$pageview" }, [[A, 2], [C, 1]]],
     ["trend breakdown Chrome on 1 March (2 events): A", "TRENDS", worked(), { ...pageviews, ...day("2024-03-01"), breakdown: "$browser" }, { entity_order: 0, breakdown_value: "Chrome" }, [[A, 2]]],
-    ["trend of a series given only as entity_id", "TRENDS", worked(), { ...day("2024-03-02") }, { entity_id: "signup", entity_type: "events", entity_math: "dau" }, [B]],
-    ["weekly_active on 3 March counts the 7 days before (3)", "TRENDS", worked(), { events: [{ id: "$pageview", math: "weekly_active" }], ...day("2024-03-03") }, {}, [A, B, C]],
+    ["trend of a series given only as entity_id", "TRENDS", worked(), { ...day("2024-03-02") }, { entity_id: "signup", entity_type: "events", entity_math: "dau" }, [[B, 1]]],
+    ["weekly_active on 3 March counts the 7 days before (3), with their events there", "TRENDS", worked(), { events: [{ id: "$pageview", math: "weekly_active" }], ...day("2024-03-03") }, {}, [[A, 3], [B, 1], [C, 1]]],
     ["stickiness: on exactly 1 day (2)", "STICKINESS", worked(), { ...pageviews, date_from: "2024-03-01", date_to: "2024-03-03" }, { stickiness_days: 1 }, [B, C]],
     ["stickiness: on exactly 2 days (1)", "STICKINESS", worked(), { ...pageviews, date_from: "2024-03-01", date_to: "2024-03-03" }, { stickiness_days: 2 }, [A]],
     ["lifecycle: dormant on 2 March (−2)", "LIFECYCLE", worked(), { ...pageviews, date_from: "2024-03-01", date_to: "2024-03-04" }, { target_date: "2024-03-02", lifecycle_type: "dormant" }, [A, C]],

@@ -38,10 +38,12 @@ describe("funnel correlation (reference §6)", () => {
       skewed: false,
       events: [["leave", 0, 2, 1 / 9, "failure"], ["scroll", 1, 1, 1, "failure"]],
     }],
-    // plan::pro s 1, f 0 ⇒ (2·3)/(2·1) = 3; plan::free s 1, f 1 ⇒ 1; p4 has no plan and is not counted.
+    // plan::pro s 1, f 0 ⇒ (2·3)/(2·1) = 3; plan::free s 1, f 1 ⇒ 1; p4 has no plan: a named property it lacks is
+    // the value "" (PostHog test_funnel_correlation.py::test_correlation_with_multiple_properties, "$nice::"),
+    // plan:: s 0, f 1 ⇒ (1·2)/(3·2) = 1/3.
     ["person property values", shoppers(), { ...shop, funnel_correlation_type: "properties", funnel_correlation_names: ["plan"] }, {
       skewed: false,
-      events: [["plan::pro", 1, 0, 3, "success"], ["plan::free", 1, 1, 1, "failure"]],
+      events: [["plan::pro", 1, 0, 3, "success"], ["plan::", 0, 1, 1 / 3, "failure"], ["plan::free", 1, 1, 1, "failure"]],
     }],
     ["$all person properties, minus the excluded ones", shoppers(), { ...shop, funnel_correlation_type: "properties", funnel_correlation_names: ["$all"], funnel_correlation_exclude_names: ["plan"] }, {
       skewed: false,

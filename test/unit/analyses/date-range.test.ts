@@ -125,9 +125,9 @@ describe("query window and buckets (reference §1.2, §11 items 2–4)", () => {
     expect([w.from, w.to]).toEqual(["2024-05-13T10:00:00.000Z", "2024-05-14T06:00:00.000Z"]);
   });
 
-  it("-24h with day interval starts at the exact instant (partial first day)", () => {
+  it("-24h with day interval starts at the start of that hour (partial first day; PostHog's always_truncate)", () => {
     const w = window({ date_from: "-24h" }, "day", at("2024-03-20T15:30"));
-    expect(w.from).toBe("2024-03-19T15:30:00.000Z");
+    expect(w.from).toBe("2024-03-19T15:00:00.000Z");
     expect(w.days).toEqual(["2024-03-19", "2024-03-20"]);
   });
 
@@ -160,9 +160,9 @@ describe("query window and buckets (reference §1.2, §11 items 2–4)", () => {
     expect(window({ date_from: "2024-03-05", date_to: "2024-03-05" }, "hour", at("2024-03-10")).days).toEqual(["2024-03-05 00:00:00"]);
   });
 
-  it("hour interval: relative start kept exactly, relative end at the end of the hour", () => {
+  it("hour interval: relative start at the start of its hour, relative end at the end of the hour", () => {
     const w = window({ date_from: "-2h" }, "hour", at("2024-03-10T12:40"));
-    expect([w.from, w.to]).toEqual(["2024-03-10T10:40:00.000Z", "2024-03-10T12:59:59.999Z"]);
+    expect([w.from, w.to]).toEqual(["2024-03-10T10:00:00.000Z", "2024-03-10T12:59:59.999Z"]);
     expect(w.days).toHaveLength(3);
     expect(window({ date_from: "dStart" }, "hour", at("2024-03-10T09:40")).days).toHaveLength(10);
   });

@@ -165,6 +165,17 @@ describe("exclusions (reference §5.3, §11 item 10)", () => {
     expect(counts(funnel(w, { ...january, events: steps("view", "signup", "pay"), ...leave(1, 2) }))).toEqual([1, 1, 1]);
   });
 
+  it("conversion trends: an attempt voided by an exclusion it went past leaves the person only its converted days", () => {
+    // n drops off on the 2nd (no signup within the hour) and on the 3rd signs up after leaving: PostHog's trends UDF
+    // then drops n's unconverted entries, so the 2nd counts m alone (1 of 1), not 1 of 2.
+    const w = journeys({
+      m: [ev("view", "2024-01-02T10:00"), ev("signup", "2024-01-02T10:05")],
+      n: [ev("view", "2024-01-02T10:00"), ev("view", "2024-01-03T10:00"), ev("leave", "2024-01-03T10:01"), ev("signup", "2024-01-03T10:02")],
+    });
+    const trend = funnel(w, { ...two, ...leave(), date_from: "2024-01-02", date_to: "2024-01-03", funnel_viz_type: "trends", funnel_window_interval: 1, funnel_window_interval_unit: "hour" });
+    expect((trend as { data: number[] }[])[0]!.data).toEqual([100, 0]);
+  });
+
   const invalid: [string, unknown, string][] = [
     ["from ≥ to", { id: "leave", type: "events", funnel_from_step: 0, funnel_to_step: 0 }, "exclusions__0__funnel_to_step"],
     ["to beyond the last step", { id: "leave", type: "events", funnel_from_step: 0, funnel_to_step: 2 }, "exclusions__0__funnel_to_step"],
@@ -217,8 +228,9 @@ describe("breakdowns and attribution (reference §5.4)", () => {
     expect(table(funnel(browsers, { ...two, breakdown_attribution_type: "last_touch" }))).toEqual([["Safari", 2, 1], ["", 1, 1], ["Firefox", 1, 1], ["Chrome", 1, 0]]);
   });
 
+  // Funnels are ordered by the last step's actors first (PostHog funnel_udf.py: ORDER BY step_2 DESC, step_1 DESC).
   it("all_events: an actor counts under each value of its events", () => {
-    expect(table(funnel(browsers, { ...two, breakdown_attribution_type: "all_events" }))).toEqual([["Chrome", 2, 0], ["", 1, 1], ["Firefox", 1, 0], ["Safari", 1, 0]]);
+    expect(table(funnel(browsers, { ...two, breakdown_attribution_type: "all_events" }))).toEqual([["", 1, 1], ["Chrome", 2, 0], ["Firefox", 1, 0], ["Safari", 1, 0]]);
   });
 
   it("step: the value on the given step's event", () => {

@@ -86,6 +86,8 @@ const TRENDS: [string, Record<string, unknown>][] = [
   ["breakdown by a property most events lack", { events: [{ id: null, type: "events" }], breakdown: "amount", breakdown_type: "event", ...last60 }],
   ["breakdown by a person property", { events: [{ id: "$pageview" }], breakdown: "plan", breakdown_type: "person", ...last60 }],
   ["breakdown by a person property few persons have, with a limit", { events: [{ id: null, type: "events" }], breakdown: "company", breakdown_type: "person", breakdown_limit: 2, ...last60 }],
+  ["-24h by hour starts at the start of its hour", { events: [{ id: "$pageview" }, { id: "$pageview", math: "dau" }], date_from: "-24h", interval: "hour" }],
+  ["-48h by day starts at the start of its hour", { events: [{ id: null, type: "events" }], date_from: "-48h", interval: "day" }],
 ];
 
 describe("trends counted over partitions equal the single-threaded trends", () => {
@@ -126,6 +128,10 @@ const FILTERED: [string, Record<string, unknown>][] = [
 
 describe("filtered trends counted over partitions equal the general scan", () => {
   for (const [name, filter] of FILTERED) it(name, () => equalsGeneralScan(computeTrends, filter, /"(count|aggregated_value)":[1-9]/));
+  // The columns decline a cohort breakdown; its rows come the largest first, ties by cohort id, on either engine
+  // (PostHog test_trends.py::test_breakdown_multiple_cohorts).
+  it("a breakdown by cohorts and all users (declined by the columns)", () =>
+    equalsGeneralScan(computeTrends, { ...pageviews([]), breakdown: [2, 1, "all"], breakdown_type: "cohort" }, /"(count|aggregated_value)":[1-9]/, false));
 });
 
 const purchases = (math: string, extra: Record<string, unknown> = {}) => ({ events: [{ id: "purchase", math, math_property: "amount" }], ...last60, ...extra });
@@ -230,6 +236,8 @@ const threeSteps = { insight: "FUNNELS", events: funnelSteps("$pageview", "signe
 const FUNNELS: [string, Record<string, unknown>][] = [
   ["ordered steps", threeSteps],
   ["a one-hour window", { ...threeSteps, funnel_window_interval: 1, funnel_window_interval_unit: "hour" }],
+  // A window of zero or less is 14 of its unit (PostHog test_funnel_conversion_window.py).
+  ["a window of minus one hour", { ...threeSteps, funnel_window_interval: -1, funnel_window_interval_unit: "hour" }],
   ["strict order", { ...threeSteps, funnel_order_type: "strict" }],
   ["any order", { ...threeSteps, funnel_order_type: "unordered" }],
   ["an exclusion between two steps", { ...threeSteps, exclusions: [{ id: "$pageleave", type: "events", funnel_from_step: 0, funnel_to_step: 1 }] }],
@@ -259,10 +267,17 @@ const FUNNELS: [string, Record<string, unknown>][] = [
   ["a breakdown by step 2's value", { ...threeSteps, breakdown: "$browser", breakdown_type: "event", breakdown_attribution_type: "step", breakdown_attribution_value: 1 }],
   ["a breakdown by every value", { ...threeSteps, breakdown: "$browser", breakdown_type: "event", breakdown_attribution_type: "all_events" }],
   ["a breakdown by a person property", { ...threeSteps, breakdown: "plan", breakdown_type: "person" }],
+  // A column of the event row, not an event property (PostHog test_funnel.py::test_funnel_query_with_event_metadata_breakdown).
+  ["a breakdown by the event's distinct_id (event_metadata)", { ...threeSteps, breakdown: "distinct_id", breakdown_type: "event_metadata" }],
+  // A group property's value is shown unboxed (PostHog breakdown_cases.py::test_funnel_breakdown_group).
+  ["a breakdown by a group property", { ...threeSteps, breakdown: "industry", breakdown_type: "group", breakdown_group_type_index: 0 }],
   // First-time steps read every event of a person (first-time.ts): the column path declines them.
   ["a first-time step, then a first matching one", { ...threeSteps, events: [{ id: "$pageview", type: "events", order: 0 }, { id: "signed_up", type: "events", order: 1, math: "first_time_for_user" }, { id: "purchase", type: "events", order: 2, math: "first_matching_event_for_user", properties: [{ key: "$browser", value: "Safari", operator: "is_not", type: "event" }] }] }],
   // An excluded attempt further than every clean one drops the actor; exclusions at a step's instant do not count.
   ["an exclusion over the whole funnel, a short window", { ...threeSteps, funnel_window_interval: 2, funnel_window_interval_unit: "hour", exclusions: [{ id: "$autocapture", type: "events", funnel_from_step: 0, funnel_to_step: 2 }] }],
+  // An attempt voided by an exclusion it then went past leaves the actor only its converted periods
+  // (PostHog test_funnel_trends.py::test_excluded_completion): both engines through forEachAttemptStart.
+  ["conversion trends with an exclusion attempts go past, a short window", { ...threeSteps, funnel_viz_type: "trends", funnel_window_interval: 2, funnel_window_interval_unit: "hour", exclusions: [{ id: "$autocapture", type: "events", funnel_from_step: 0, funnel_to_step: 1 }] }],
 ];
 
 describe("funnels over the columns equal the single-threaded funnels", () => {
@@ -301,9 +316,19 @@ const PATHS: [string, Record<string, unknown>][] = [
   ["paths of Chrome or pro users' page views, test accounts left out", { insight: "PATHS", include_event_types: ["$pageview"], properties: { type: "AND", values: [chromeOrPro] }, filter_test_accounts: true, ...last60 }],
   ["paths with exclusions, groupings and cleaning", { insight: "PATHS", include_event_types: ["$pageview"], exclude_events: ["/pricing"], path_groupings: ["/docs/*"], local_path_cleaning_filters: [{ regex: "\\d+", alias: ":id" }], path_replacements: true, ...last60 }],
 ];
+/** Property aggregation and 24-hour windows: the kernels decline them (retention/index.ts), both runs take the general scan. */
+const DECLINED_RETENTION: [string, Record<string, unknown>][] = [
+  ["weekly sign-up to purchase, summing the amount", { insight: "RETENTION", target_entity: { id: "signed_up", type: "events" }, returning_entity: { id: "purchase", type: "events" }, period: "Week", total_intervals: 8, aggregation_type: "sum", aggregation_property: "amount" }],
+  ["daily purchases, the average amount by plan", { insight: "RETENTION", target_entity: { id: "purchase", type: "events" }, returning_entity: { id: "purchase", type: "events" }, period: "Day", total_intervals: 14, date_to: "2025-05-20", aggregation_type: "avg", aggregation_property: "amount", breakdown: "plan", breakdown_type: "person" }],
+  ["daily retention over 24-hour windows by browser", { insight: "RETENTION", target_entity: { id: "$pageview", type: "events" }, returning_entity: { id: "$pageview", type: "events" }, period: "Day", total_intervals: 14, date_to: "2025-05-20", time_window_mode: "24_hour_windows", breakdown: "$browser", breakdown_type: "event" }],
+  ["weekly first-time retention over 24-hour windows", { insight: "RETENTION", retention_type: "retention_first_time", target_entity: { id: "signed_up", type: "events" }, returning_entity: { id: "$pageview", type: "events" }, period: "Week", total_intervals: 8, time_window_mode: "24_hour_windows" }],
+];
 const CORRELATION: [string, Record<string, unknown>][] = [
   ["event correlation", { ...threeSteps, funnel_correlation_type: "events" }],
   ["event property correlation", { ...threeSteps, funnel_correlation_type: "event_with_properties", funnel_correlation_event_names: ["activated", "$pageleave", "$autocapture", "$identify", "$screen", "insight_created"] }],
+  // Without $autocapture among the events their properties are read (with it, elements chains: correlation/autocapture.ts).
+  ["event property correlation of properties", { ...threeSteps, funnel_correlation_type: "event_with_properties", funnel_correlation_event_names: ["activated", "$pageleave", "$screen", "insight_created"] }],
+  ["person property correlation", { ...threeSteps, funnel_correlation_type: "properties", funnel_correlation_names: ["$all"] }],
 ];
 const STICKINESS: [string, Record<string, unknown>][] = [
   ["stickiness under an event and a cohort condition", { insight: "STICKINESS", events: [{ id: "$pageview", properties: [{ key: "$browser", value: "Chrome", type: "event" }] }], properties: [{ key: "id", value: 1, type: "cohort" }], ...last60 }],
@@ -321,6 +346,20 @@ describe("stickiness, lifecycle, retention, paths and correlation read from the 
     ...CORRELATION.map(([name, filter]) => [name, filter, computeCorrelation] as const),
   ];
   for (const [name, filter, compute] of cases) it(name, () => equalsGeneralScan(compute, filter, /"(count|value|success_count)":[1-9]/));
+  for (const [name, filter] of DECLINED_RETENTION) it(name, () => equalsGeneralScan(computeRetention, filter, /"count":[1-9]/, false));
+});
+
+describe("correlation aggregated by groups (groups' funnels are not partitioned) equals the general scan's", () => {
+  const byGroups = { ...CORRELATION[0]![1], aggregation_group_type_index: 0 };
+  it("group property correlation reads the groups' properties", () =>
+    equalsGeneralScan(computeCorrelation, { ...byGroups, funnel_correlation_type: "properties", funnel_correlation_names: ["$all"] }, /"success_count":[1-9]/, false));
+  it("which groups of an industry dropped off", () =>
+    equalsGeneralScan(
+      (events, filter, ctx) => correlationActors(events, filter, ctx, { funnel_correlation_property_values: [{ key: "industry", value: "software", operator: "exact", type: "group", group_type_index: 0 }], funnel_correlation_person_converted: "false" }),
+      byGroups,
+      /"key":"/,
+      false,
+    ));
 });
 
 describe("the actors behind a funnel, read from the columns, are the general scan's", () => {
@@ -329,8 +368,21 @@ describe("the actors behind a funnel, read from the columns, are the general sca
     ["who dropped off before step 3", (events, filter, ctx) => funnelActors(events, filter, ctx, { funnel_step: -3 })],
     ["who reached step 2 on Chrome", (events, filter, ctx) => funnelActors(events, { ...(filter as object), breakdown: "$browser", breakdown_type: "event" }, ctx, { funnel_step: 2, funnel_step_breakdown: "Chrome" })],
     ["who converted after an event", (events, filter, ctx) => correlationActors(events, filter, ctx, { funnel_correlation_person_entity: { id: "$pageleave", type: "events" }, funnel_correlation_person_converted: "true" })],
+    ["who did an event, converted or not", (events, filter, ctx) => correlationActors(events, filter, ctx, { funnel_correlation_person_entity: { id: "$pageleave", type: "events" } })],
+    ["which persons of a plan dropped off", (events, filter, ctx) => correlationActors(events, filter, ctx, { funnel_correlation_property_values: [{ key: "plan", value: "pro", operator: "exact", type: "person" }], funnel_correlation_person_converted: "false" })],
   ];
   for (const [name, compute] of cases) it(name, () => equalsGeneralScan(compute, CORRELATION[0]![1], /"key":[1-9]/));
+  // A conversion trend's actors come from the general scan over either input (its journeys), never from the parts.
+  const trendDay = { ...threeSteps, events: funnelSteps("$pageview", "signed_up"), funnel_viz_type: "trends", interval: "day" };
+  /** The actors of the trend's first day with a conversion (or, dropped off, without all converting), as that engine counts it. */
+  const firstConvertingDay = (dropOff: boolean): Compute => (events, filter, ctx) => {
+    const [trend] = computeFunnel(events, filter, ctx) as { data: number[]; days: string[] }[];
+    const day = trend!.days[trend!.data.findIndex((rate) => (dropOff ? rate < 100 : rate > 0))]!;
+    return funnelActors(events, filter, ctx, { entrance_period_start: `${day} 00:00:00`, drop_off: dropOff });
+  };
+  for (const dropOff of [false, true]) {
+    it(`who entered a conversion trend's day and ${dropOff ? "dropped off" : "converted"}`, () => equalsGeneralScan(firstConvertingDay(dropOff), trendDay, /"key":[1-9]/, false));
+  }
 });
 
 /**
@@ -546,6 +598,18 @@ describe("a request field the planner does not know", () => {
       expect(JSON.parse(JSON.stringify(unknown).replaceAll("&a_field_from_the_future=true", ""))).toEqual(fromKernels);
     });
   }
+
+  it.each([
+    ["a property aggregation", DECLINED_RETENTION.find(([name]) => name.includes("summing the amount"))![1]],
+    ["24-hour windows", DECLINED_RETENTION.find(([name]) => name.includes("over 24-hour windows by browser"))![1]],
+  ])("sends retention with %s to the general scan", (_shape, filter) => {
+    const service = createAnalysisService(store, createClock(NOW.getTime()));
+    const [parts, engines] = [kernelParts(), analysisStats().engines];
+    const result = service.run(store.projects.get("1")!, "RETENTION", filter, { refresh: true }).result;
+    expect(kernelParts()).toBe(parts);
+    expect(analysisStats().engines.general).toBe(engines.general + 1);
+    expect(JSON.stringify(result)).toMatch(/"count":[1-9]/);
+  });
 
   it("in a series entity sends the request to the general scan too", () => {
     const service = createAnalysisService(store, createClock(NOW.getTime()));

@@ -90,15 +90,16 @@ describe("the planner over the document's request bodies", () => {
   const trendOnly = ["formula", "breakdown", "breakdown_type", "breakdown_limit", "breakdown_hide_other_aggregation", "breakdown_histogram_bin_count", "breakdown_normalize_url", "breakdown_group_type_index", "smoothing_intervals", "breakdowns", "formulas", "formulaNodes"];
   // Stickiness' own options: every kind sends them to the general scan (only the general scan reads them).
   const stickinessOnly = ["interval_count", "stickiness_criteria", "computed_as"];
-  const funnelUnread = ["drop_off", "entrance_period_start", "funnel_aggregate_by_hogql", "funnel_custom_steps"];
+  const funnelUnread = ["funnel_aggregate_by_hogql"];
   const cases: [string, string, string[]][] = [
     ["TrendRequest", "TRENDS", stickinessOnly],
     ["TrendRequest", "STICKINESS", [...trendOnly, ...stickinessOnly]],
     ["TrendRequest", "LIFECYCLE", ["compare", "compare_to", ...trendOnly, ...stickinessOnly].sort()],
     ["FunnelRequest", "FUNNELS", funnelUnread],
     ["FunnelCorrelationRequest", "FUNNEL_CORRELATION", funnelUnread],
-    // The columns mark a period's returns without counting them: minimum_occurrences is the general scan's.
-    ["RetentionRequest", "RETENTION", ["minimum_occurrences"]],
+    // The columns mark a period's returns without counting them: minimum_occurrences is the general scan's, as are
+    // property sums and 24-hour windows.
+    ["RetentionRequest", "RETENTION", ["minimum_occurrences", "aggregation_type", "aggregation_property", "aggregation_property_type", "time_window_mode"]],
     ["PathRequest", "PATHS", ["breakdowns", "funnel_filter", "paths_hogql_expression"]],
   ];
   for (const [schema, kind, unknown] of cases) {
