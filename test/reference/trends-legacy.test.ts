@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { withReference, type RefData, type RefEvent, type RefPerson, type Reference } from "./support.ts";
-import { action, both, countPerActorEvents, ev, legacyEvents, nodeOfFilter } from "./trends-support.ts";
+import { action, both, countPerActorEvents, ev, legacyEvents, multiplePeople, nodeOfFilter } from "./trends-support.ts";
 
 const FILE = "posthog/hogql_queries/insights/trends/test/test_trends.py";
 void FILE;
@@ -36,25 +36,6 @@ const dynamicCohort = (id: number, name: string, groups: Prop[][]) => ({
   filters: { properties: { type: "OR", values: groups.map((values) => ({ type: "AND", values })) } },
 });
 const personIs = (key: string, value: unknown): Prop => ({ key, value, type: "person" });
-/** `_create_multiple_people`: four persons named person1..4 who watch movies. */
-function multiplePeople(now: string): RefData {
-  const movie = (distinct_id: string, day: number, order: string, name: string) => ev("watched movie", distinct_id, `2020-01-0${day} 12:00:00`, { order, name });
-  return {
-    now,
-    persons: [1, 2, 3, 4].map((n) => ({ distinct_ids: [`person${n}`], properties: { name: `person${n}` } })),
-    events: [
-      movie("person1", 1, "1", "1"),
-      movie("person2", 1, "1", "2"),
-      movie("person2", 2, "2", "2"),
-      movie("person2", 2, "2", "2"),
-      movie("person3", 1, "1", "3"),
-      movie("person3", 2, "2", "3"),
-      movie("person3", 3, "2", "3"),
-      movie("person4", 5, "1", "4"),
-    ],
-  };
-}
-
 /** `_create_active_users_events`. */
 function activeUsers(): RefData {
   const pv = (d: string, timestamp: string, key: string) => ev("$pageview", d, timestamp, { key });

@@ -98,3 +98,23 @@ export function countPerActorEvents(now: string): RefData {
     ],
   };
 }
+
+/** `_create_multiple_people`: four persons named person1..4 who watch movies; with the action "watched movie" (1) when asked. */
+export function multiplePeople(now: string, withAction = false): RefData {
+  const movie = (distinct_id: string, day: number, order: string, name: string) => ev("watched movie", distinct_id, `2020-01-0${day} 12:00:00`, { order, name });
+  return {
+    now,
+    persons: [1, 2, 3, 4].map((n) => ({ distinct_ids: [`person${n}`], properties: { name: `person${n}` } })),
+    events: [
+      movie("person1", 1, "1", "1"),
+      movie("person2", 1, "1", "2"),
+      movie("person2", 2, "2", "2"),
+      movie("person2", 2, "2", "2"),
+      movie("person3", 1, "1", "3"),
+      movie("person3", 2, "2", "3"),
+      movie("person3", 3, "2", "3"),
+      movie("person4", 5, "1", "4"),
+    ],
+    ...(withAction ? { extra: { actions: [{ project_id: "1", id: 1, name: "watched movie", steps: [{ event: "watched movie" }] }] } as RefData["extra"] } : {}),
+  };
+}

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { createEvents, withReference, type RefData, type RefEvent, type RefPerson, type Reference, type SeriesData } from "./support.ts";
-import { both, countPerActorEvents, legacyEvents } from "./trends-support.ts";
+import { both, countPerActorEvents, legacyEvents, multiplePeople } from "./trends-support.ts";
 
 const FILE = "posthog/hogql_queries/insights/trends/test/test_trends_query_runner.py";
 void FILE;
@@ -2150,25 +2150,6 @@ describe("test_trends.py: filters, maths, sessions and breakdowns", () => {
     });
   });
 
-  /** `_create_multiple_people`. */
-  const multiplePeople = (now: string): RefData => {
-    const movie = (distinct_id: string, day: number, order: string, name: string): RefEvent => ({ event: "watched movie", distinct_id, timestamp: `2020-01-0${day} 12:00:00`, properties: { order, name } });
-    return {
-      now,
-      persons: [1, 2, 3, 4].map((n) => ({ distinct_ids: [`person${n}`], properties: { name: `person${n}` } })),
-      events: [
-        movie("person1", 1, "1", "1"),
-        movie("person2", 1, "1", "2"),
-        movie("person2", 2, "2", "2"),
-        movie("person2", 2, "2", "2"),
-        movie("person3", 1, "1", "3"),
-        movie("person3", 2, "2", "3"),
-        movie("person3", 3, "2", "3"),
-        movie("person4", 5, "1", "4"),
-      ],
-    };
-  };
-
   // test_trends.py::test_person_property_filtering, test_person_property_filtering_clashing_with_event_property, test_entity_person_property_filtering
   it("person property filters, beside an event property of the same name", async () => {
     await withReference(multiplePeople("2020-01-04"), async (ref) => {
@@ -2491,7 +2472,7 @@ describe("test_trends.py: more filters", () => {
 
   // test_trends.py::test_breakdown_with_person_property_filter
   it("a breakdown under a person filter, of an event and of an action", async () => {
-    const data = multiplePeopleData();
+    const data = multiplePeople("2020-01-04T13:01:01Z", true);
     await withReference(data, async (ref) => {
       for (const [breakdown, first, second] of [
         [{ breakdown: "order" }, "2", "1"],
@@ -2631,29 +2612,10 @@ describe("test_trends.py: more filters", () => {
   });
 });
 
-function multiplePeopleData(): RefData {
-  const movie = (distinct_id: string, day: number, order: string, name: string): RefEvent => ({ event: "watched movie", distinct_id, timestamp: `2020-01-0${day} 12:00:00`, properties: { order, name } });
-  return {
-    now: "2020-01-04T13:01:01Z",
-    persons: [1, 2, 3, 4].map((n) => ({ distinct_ids: [`person${n}`], properties: { name: `person${n}` } })),
-    events: [
-      movie("person1", 1, "1", "1"),
-      movie("person2", 1, "1", "2"),
-      movie("person2", 2, "2", "2"),
-      movie("person2", 2, "2", "2"),
-      movie("person3", 1, "1", "3"),
-      movie("person3", 2, "2", "3"),
-      movie("person3", 3, "2", "3"),
-      movie("person4", 5, "1", "4"),
-    ],
-    extra: { actions: [{ project_id: "1", id: 1, name: "watched movie", steps: [{ event: "watched movie" }] }] } as RefData["extra"],
-  };
-}
-
 describe("test_trends.py: pies and cohorts", () => {
   // test_trends.py::test_breakdown_by_person_property_pie
   it("a pie of daily actives broken down by a person property", async () => {
-    await withReference(multiplePeopleData(), async (ref) => {
+    await withReference(multiplePeople("2020-01-04T13:01:01Z", true), async (ref) => {
       for (const [breakdown, want] of [
         [{ breakdown: "name", breakdown_type: "person" }, ["person1", "person2", "person3"]],
         [{ breakdowns: [{ type: "person", property: "name" }] }, [["person1"], ["person2"], ["person3"]]],
@@ -2668,7 +2630,7 @@ describe("test_trends.py: pies and cohorts", () => {
 
   // test_trends.py::test_breakdown_by_person_property_pie_with_event_dau_filter
   it("a pie of daily actives broken down by a person property, under a person condition", async () => {
-    await withReference(multiplePeopleData(), async (ref) => {
+    await withReference(multiplePeople("2020-01-04T13:01:01Z", true), async (ref) => {
       const series = [{ id: "watched movie", name: "watched movie", type: "events", order: 0, math: "dau", properties: [{ key: "name", operator: "not_icontains", value: "person3", type: "person" }] }];
       for (const [breakdown, want] of [
         [{ breakdown: "name", breakdown_type: "person" }, ["person1", "person2"]],
