@@ -241,6 +241,8 @@ function unordered(journey: JourneyEvents, start: number, rules: AttemptRules): 
 }
 
 function voidingOf(journey: JourneyEvents, level: number, rules: AttemptRules): Voiding {
+  // Most funnels have no exclusions: nothing can void the attempt, and its steps need not be read.
+  if (rules.exclusions.length === 0) return NOT_VOIDED;
   const { ts } = journey;
   const n = ts.length;
   const firstTable = rules.orderType === "ordered" ? rules.stepCount : 0;
