@@ -80,23 +80,45 @@ export function loggedError(status: number, body: unknown): RequestLogEntry["err
   return typeof code === "string" ? { code, attr: typeof attr === "string" ? attr : null } : null;
 }
 
-/** A bounded log: the oldest entries fall off, so a long soak never grows memory. */
+/**
+ * The bodies the log keeps, together, in bytes of JSON text. Past it the oldest entries keep their line but lose
+ * their body (null, flagged `body_truncated`): a thousand capture batches of 256 KiB each must not pin a quarter
+ * of a gigabyte, and a test asserts on the requests it has just made.
+ */
+export const LOG_BODY_BUDGET = 4 * 2 ** 20;
+
+/** What an entry's body costs the budget: its JSON text's length. */
+const bodyWeight = (body: unknown): number => (body === null ? 0 : typeof body === "string" ? body.length : JSON.stringify(body).length);
+
+/** A bounded log: the oldest entries fall off, and their bodies sooner (LOG_BODY_BUDGET), so a long soak never grows memory. */
 export class RequestLog {
   #entries: RequestLogEntry[] = [];
+  /** The body bytes each entry still holds, by the same index. */
+  #weights: number[] = [];
   #next = 0;
   #total = 0;
+  #bodyBytes = 0;
+  /** How many of the oldest entries have no body left: the next body to drop is the one after them. */
+  #bare = 0;
 
   constructor(readonly capacity: number) {}
 
   push(entry: RequestLogEntry): void {
     if (this.capacity === 0) return;
     this.#total++;
+    const weight = bodyWeight(entry.body);
     if (this.#entries.length < this.capacity) {
       this.#entries.push(entry);
-      return;
+      this.#weights.push(weight);
+    } else {
+      this.#bodyBytes -= this.#weights[this.#next]!;
+      this.#entries[this.#next] = entry;
+      this.#weights[this.#next] = weight;
+      this.#next = (this.#next + 1) % this.capacity;
+      this.#bare = Math.max(0, this.#bare - 1);
     }
-    this.#entries[this.#next] = entry;
-    this.#next = (this.#next + 1) % this.capacity;
+    this.#bodyBytes += weight;
+    this.#dropOldestBodies();
   }
 
   /** Newest first. */
@@ -110,10 +132,30 @@ export class RequestLog {
     return this.#total;
   }
 
+  /** The body bytes the log holds (at most LOG_BODY_BUDGET, or one entry's body when that alone is larger). */
+  get bodyBytes(): number {
+    return this.#bodyBytes;
+  }
+
   clear(): void {
     this.#entries = [];
+    this.#weights = [];
     this.#next = 0;
     this.#total = 0;
+    this.#bodyBytes = 0;
+    this.#bare = 0;
+  }
+
+  /** Oldest first, never the newest entry: the request a test has just made keeps its body. */
+  #dropOldestBodies(): void {
+    while (this.#bodyBytes > LOG_BODY_BUDGET && this.#bare < this.#entries.length - 1) {
+      const at = (this.#next + this.#bare) % this.#entries.length;
+      const entry = this.#entries[at]!;
+      this.#bodyBytes -= this.#weights[at]!;
+      this.#weights[at] = 0;
+      if (entry.body !== null) this.#entries[at] = { ...entry, body: null, body_truncated: true };
+      this.#bare++;
+    }
   }
 }
 
