@@ -10,6 +10,7 @@ import { scenarioNames } from "./control/scenarios.ts";
 import { defaultApiKey } from "./fixtures/generate.ts";
 import { generatedState } from "./fixtures/generated-state.ts";
 import { answerClientErrors } from "./http/client-errors.ts";
+import { applySocketTimeouts } from "./http/socket-timeouts.ts";
 import { generationRefusal } from "./memory-budget.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { readFixtureFile, stateFromFixtures } from "./store/load-fixtures.ts";
@@ -176,6 +177,7 @@ export async function startServer(config: Config, logger: Logger = createLogger(
     throw e;
   });
   answerClientErrors(server);
+  applySocketTimeouts(server);
   const { port } = server.address() as AddressInfo;
   const host = config.host.includes(":") ? `[${config.host}]` : config.host;
   return {

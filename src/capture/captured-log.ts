@@ -35,13 +35,17 @@ export const CAPTURED_EVENTS_SIZE = 10_000;
 
 /**
  * The last `size` capture requests, newest first; older ones drop out. The events they stored are kept too
- * (the last CAPTURED_EVENTS_SIZE), and every append is announced on `appended`: waiters wake on it instead of polling.
+ * (the last CAPTURED_EVENTS_SIZE), and every append is announced on `appended` ("events", with the new events;
+ * "cleared" when the log empties): waiters wake on it instead of polling, and check only what it brings.
  */
 export class CapturedLog {
   #entries: CapturedRequest[] = [];
   #events: CapturedEvent[] = [];
   /** Each request's stored events, for filtering requests by what they carried. */
   #eventsOf = new WeakMap<CapturedRequest, CapturedEvent[]>();
+  /** Each stored event's place in the order of all events ever stored: what is still kept is the last #events.length. */
+  #sequenceOf = new WeakMap<CapturedEvent, number>();
+  #stored = 0;
   readonly appended = new EventEmitter();
   total = 0;
 
@@ -56,9 +60,10 @@ export class CapturedLog {
     if (this.#entries.length > this.size) this.#entries.splice(0, this.#entries.length - this.size);
     if (events.length === 0) return;
     this.#eventsOf.set(entry, events);
+    for (const event of events) this.#sequenceOf.set(event, this.#stored++);
     this.#events.push(...events);
     if (this.#events.length > CAPTURED_EVENTS_SIZE) this.#events.splice(0, this.#events.length - CAPTURED_EVENTS_SIZE);
-    this.appended.emit("events");
+    this.appended.emit("events", events);
   }
 
   list(limit = this.size): CapturedRequest[] {
@@ -75,8 +80,15 @@ export class CapturedLog {
     return this.#events;
   }
 
+  /** Whether a stored event is still kept (not dropped out of the ring, not cleared). */
+  holds(event: CapturedEvent): boolean {
+    const sequence = this.#sequenceOf.get(event);
+    return sequence !== undefined && sequence >= this.#stored - this.#events.length;
+  }
+
   clear(): void {
     this.#entries = [];
     this.#events = [];
+    this.appended.emit("cleared");
   }
 }

@@ -2,12 +2,13 @@
  * Observing what apps send: the captured log's requests and events filtered, a wait for events to arrive
  * (`POST /_mock/captured/wait/`), and the tracking plan that judges them.
  */
+import { EventEmitter } from "node:events";
 import type { Context } from "openapi-backend";
 import type { CapturedEvent, CapturedLog } from "../capture/captured-log.ts";
 import { fail } from "../http/errors.ts";
 import { matchesValue } from "./request-matcher.ts";
 import { compileTrackingPlan, NO_VERDICT, type CompiledPlan, type PlanViolation, type TrackingPlan } from "./tracking-plan.ts";
-import { WAIT_DEFAULT_MS, waitFor, type WaitStatus } from "./waiting.ts";
+import { WAIT_DEFAULT_MS, waitFor, type Wakeup, type WaitStatus } from "./waiting.ts";
 import type { Control } from "./service.ts";
 
 /** Which captured events a caller means; every condition given must hold. */
@@ -43,14 +44,29 @@ const matchesShape = (p: EventPattern) => (e: CapturedEvent) =>
 /** The captured log seen through a pattern and the tracking plan (set with `setPlan`). */
 export function createObservation(captured: CapturedLog) {
   let plan: CompiledPlan | null = null;
+  /** Announces "judged" when the plan changes: waits that filter on `valid` count again. */
+  const verdicts = new EventEmitter().setMaxListeners(0);
   /** Aborted when the server closes: open waits answer at once instead of holding the close up to a minute. */
   const closing = new AbortController();
   const judge = (e: CapturedEvent): JudgedEvent => ({ ...e, ...(plan ? plan.judge(e) : NO_VERDICT) });
-  /** Matching events, oldest first; the plan judges only those the pattern's shape keeps. */
-  const events = (pattern: EventPattern = {}): JudgedEvent[] => {
-    const judged = captured.events().filter(matchesShape(pattern)).map(judge);
-    return pattern.valid === undefined ? judged : judged.filter((e) => e.valid === pattern.valid);
+  /**
+   * The events among `among` that match, oldest first, as stored (a wait holds them, and judges them when it
+   * answers); the plan judges only those the pattern's shape keeps.
+   */
+  const matching = (pattern: EventPattern, among: readonly CapturedEvent[]): CapturedEvent[] => {
+    const shaped = among.filter(matchesShape(pattern));
+    return pattern.valid === undefined ? shaped : shaped.filter((e) => judge(e).valid === pattern.valid);
   };
+  /** Matching stored events, oldest first, with the plan's verdict. */
+  const events = (pattern: EventPattern = {}): JudgedEvent[] => matching(pattern, captured.events()).map(judge);
+  /** What wakes a wait: each append, matched on its new events alone; a clear, and a new plan when it filters on `valid`. */
+  const wakeupFor = (pattern: EventPattern): Wakeup<CapturedEvent, CapturedEvent[]> => ({
+    emitter: captured.appended,
+    event: "events",
+    matchIn: (batch) => matching(pattern, batch),
+    stillHeld: (e) => captured.holds(e),
+    resync: [{ emitter: captured.appended, event: "cleared" }, ...(pattern.valid === undefined ? [] : [{ emitter: verdicts, event: "judged" }])],
+  });
   return {
     events,
     /** Logged requests (newest first) that stored at least one event matching the pattern; every request without one. */
@@ -68,17 +84,19 @@ export function createObservation(captured: CapturedLog) {
     async wait(request: WaitRequest, signal?: AbortSignal): Promise<WaitAnswer> {
       const { count = 1, timeout_ms = WAIT_DEFAULT_MS, ...pattern } = request;
       const stop = signal ? AbortSignal.any([signal, closing.signal]) : closing.signal;
-      const { status, found } = await waitFor(() => events(pattern), count, timeout_ms, { emitter: captured.appended, event: "events" }, stop);
-      return { status, count: found.length, events: found };
+      const { status, found } = await waitFor(() => matching(pattern, captured.events()), count, timeout_ms, wakeupFor(pattern), stop);
+      return { status, count: found.length, events: found.map(judge) };
     },
     plan: {
       get: (): TrackingPlan | null => plan?.plan ?? null,
       set(next: TrackingPlan): TrackingPlan {
         plan = compileTrackingPlan(next);
+        verdicts.emit("judged");
         return next;
       },
       clear: () => {
         plan = null;
+        verdicts.emit("judged");
       },
     },
   };

@@ -3,6 +3,7 @@
  * properties (reference: flags service `properties/property_matching.rs`). Where the service returns an error
  * (a non-numeric value for gt, an unparsable semver filter), the condition simply does not match, as it does there.
  */
+import { compileRe2 } from "../core/regex.ts";
 import { parseDateString, parsePropertyDate } from "./dates.ts";
 import { caretRange, compareVersions, inRange, tildeRange, toVersion, wildcardRange, type VersionRange } from "./semver.ts";
 import type { PropertyFilter } from "./types.ts";
@@ -98,26 +99,15 @@ function containsAny(actual: unknown, expected: unknown): boolean {
   return needles.some((needle) => haystack.includes(lowered(needle)));
 }
 
-const compiledPatterns = new Map<string, RegExp | null>();
-
 /**
- * Compile once per pattern; null marks a pattern neither Unicode nor legacy JavaScript syntax accepts. The service's
- * engine (fancy_regex) also takes `(?P<name>…)` groups and leading inline flags such as `(?i)`: they are translated.
+ * The flag's pattern on RE2, or null when it does not compile there. The service runs fancy_regex with a backtrack
+ * limit (10,000 steps) and answers an invalid pattern with no match; RE2 never backtracks, so no limit is needed.
+ * Its syntax is the service's for everything but backreferences and lookaround (RE2 refuses them: such a pattern
+ * matches nothing here, see openapi/differences.yaml). Case-sensitive unless the pattern says `(?i)`, as there.
  */
 function compile(pattern: string): RegExp | null {
-  let compiled = compiledPatterns.get(pattern);
-  if (compiled !== undefined) return compiled;
-  const inline = /^\(\?([ims]+)\)/.exec(pattern);
-  const flags = inline ? [...new Set(inline[1])].join("") : "";
-  const source = (inline ? pattern.slice(inline[0].length) : pattern).replace(/\(\?P</g, "(?<");
-  compiled = tryRegExp(source, `u${flags}`) ?? tryRegExp(source, flags);
-  compiledPatterns.set(pattern, compiled);
-  return compiled;
-}
-
-function tryRegExp(pattern: string, flags: string): RegExp | null {
   try {
-    return new RegExp(pattern, flags);
+    return compileRe2(pattern);
   } catch {
     return null;
   }

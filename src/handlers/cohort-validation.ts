@@ -1,5 +1,5 @@
 import { fail } from "../http/errors.ts";
-import { flatFilters, hasBehavioralFilter } from "../store/cohorts.ts";
+import { findCohortCycle, flatFilters, hasBehavioralFilter, referencedCohorts } from "../store/cohorts.ts";
 import type { CohortRecord, Properties } from "../store/schema.ts";
 
 /**
@@ -16,27 +16,9 @@ function requirePersonKeys(f: Properties): void {
   if (missing.length) throw fail.invalid("filters", `Missing required keys for person filter: ${missing.join(", ")}`);
 }
 
-/** Cohort ids a filter tree names. */
-export const referencedCohorts = (filters: Filters | undefined): number[] =>
-  flatFilters(filters?.properties)
-    .filter((f) => f.type === "cohort")
-    .map((f) => Number(f.value));
-
-/** Whether following cohort references from `selfId` (with its new filters) comes back to it. */
-function makesLoop(selfId: number, filters: Filters, cohorts: readonly CohortRecord[]): boolean {
-  const refs = new Map(cohorts.map((c) => [c.id, referencedCohorts(c.filters)]));
-  refs.set(selfId, referencedCohorts(filters));
-  const seen = new Set<number>();
-  const stack = [...(refs.get(selfId) ?? [])];
-  while (stack.length) {
-    const id = stack.pop()!;
-    if (id === selfId) return true;
-    if (seen.has(id)) continue;
-    seen.add(id);
-    stack.push(...(refs.get(id) ?? []));
-  }
-  return false;
-}
+/** Whether the cohort, with its new filters, reaches a loop of references (the real service's loop check). */
+const reachesLoop = (selfId: number, filters: Filters, cohorts: readonly CohortRecord[]): boolean =>
+  findCohortCycle([...cohorts.filter((c) => c.id !== selfId), { id: selfId, filters }], selfId) !== null;
 
 /** Checks a dynamic cohort's filters against the project's live cohorts; `selfId` is the cohort being updated. */
 export function requireValidFilters(filters: Filters, cohorts: readonly CohortRecord[], selfId: number | null): void {
@@ -44,7 +26,7 @@ export function requireValidFilters(filters: Filters, cohorts: readonly CohortRe
     if (f.type === "person") requirePersonKeys(f);
     if (f.type === "cohort" && !cohorts.some((c) => c.id === Number(f.value))) throw fail.invalid("filters", "Invalid Cohort ID in filter");
   }
-  if (selfId !== null && makesLoop(selfId, filters, cohorts)) throw fail.invalid("filters", "Cohorts cannot reference other cohorts in a loop.");
+  if (selfId !== null && reachesLoop(selfId, filters, cohorts)) throw fail.invalid("filters", "Cohorts cannot reference other cohorts in a loop.");
 }
 
 /** The cohort, or one it depends on, with a behavioural condition: flags cannot use it (reference: flag checks). */

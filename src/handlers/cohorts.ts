@@ -3,12 +3,12 @@ import { paginate } from "../http/pagination.ts";
 import { reply, type Handler, type HandlerArgs } from "../http/types.ts";
 import { writableFields } from "../http/writable-fields.ts";
 import { COHORT_WRITABLE, type CohortInput } from "../store/cohorts-repo.ts";
-import { hasBehavioralFilter, isStaticCohort } from "../store/cohorts.ts";
+import { hasBehavioralFilter, isStaticCohort, referencedCohorts } from "../store/cohorts.ts";
 import type { CohortRecord, PersonRecord, Properties } from "../store/schema.ts";
 import { activityPage } from "./activity-json.ts";
 import { idsFromCsv } from "./cohort-csv.ts";
 import { toCohortJson } from "./cohort-json.ts";
-import { behavioralCohortWithin, referencedCohorts, requireValidFilters } from "./cohort-validation.ts";
+import { behavioralCohortWithin, requireValidFilters } from "./cohort-validation.ts";
 import { lastSeenOf } from "./person-last-seen.ts";
 import { toPersonJson } from "./person-json.ts";
 

@@ -20,10 +20,14 @@ export function answerClientErrors(server: Server): void {
       socket.destroy();
       return;
     }
-    const { status, body } = errorFor(err.code);
-    const json = JSON.stringify(body);
-    socket.end(
-      `HTTP/1.1 ${status} ${REASONS[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n\r\n${json}`,
-    );
+    endWithError(socket, errorFor(err.code));
   });
+}
+
+/** Writes an API error straight on a socket, where there is no response object to answer through, and closes it. */
+export function endWithError(socket: Duplex, error: ApiError): void {
+  const json = JSON.stringify(error.body);
+  socket.end(
+    `HTTP/1.1 ${error.status} ${REASONS[error.status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n\r\n${json}`,
+  );
 }

@@ -47,6 +47,12 @@ export const fail = {
   /** The SQL engine cannot run here (no chdb build for the platform) or its process failed: not the query's fault. */
   engineUnavailable: (detail: string) => error(503, "server_error", "sql_engine_unavailable", detail),
   internal: () => error(500, "server_error", "error", "A server error occurred."),
+  /**
+   * A project past its share of the SQL engine: the real query API's ConcurrencyLimitExceeded as DRF's Throttled
+   * (posthog/api/query.py; posthog/clickhouse/client/limit.py names the limit and its key).
+   */
+  tooManyQueries: (limit: number, projectId: string, seconds: number) =>
+    error(429, "throttled_error", "throttled", `Exceeded maximum concurrency limit: ${limit} for key: project ${projectId} (SQL queries running or waiting at once). Expected available in ${seconds} second${seconds === 1 ? "" : "s"}.`),
   /** DRF's throttle answer, word for word (its message says "second" for one). */
   throttled: (seconds: number) =>
     error(429, "throttled_error", "throttled", `Request was throttled. Expected available in ${seconds} second${seconds === 1 ? "" : "s"}.`),

@@ -2,6 +2,7 @@ import type { Response } from "express";
 import { csvRows, toCsv } from "./csv.ts";
 import type { ErrorBody } from "./errors.ts";
 import { SerializedJson } from "./serialized-body.ts";
+import { retryAfterOf } from "./steering.ts";
 import type { HandlerResult } from "./types.ts";
 
 /** Success statuses with a body that `format=csv` renders as CSV (every operation; errors stay JSON). */
@@ -29,5 +30,7 @@ export function respond(res: Response, result: HandlerResult, format: string | u
 
 export function respondError(res: Response, status: number, body: ErrorBody): void {
   if (res.headersSent) return;
+  // Every 429 says when to come back, in its detail and as `Retry-After` (the same seconds).
+  if (status === 429) res.setHeader("retry-after", String(retryAfterOf(body)));
   res.status(status).json(body);
 }

@@ -124,13 +124,21 @@ export async function evaluateForRequest(deps: FlagsDeps, project: ProjectRecord
     const stored = index === undefined ? undefined : store.groups.get(project.id, index, key);
     groupProperties[type] = { $group_key: key, ...(stored?.properties ?? {}), ...(req.groupProperties[type] ?? {}) };
   }
+  // Cohorts being matched: every door refuses a loop of references, but one that got in anyway counts as an
+  // unknown cohort (no member) instead of recursing until the stack overflows.
+  const matching = new Set<number>();
   const inCohort = (id: number): boolean | undefined => {
     const cohort = cohorts.get(id);
-    if (!cohort) return undefined;
+    if (!cohort || matching.has(id)) return undefined;
     // A dynamic cohort is matched on the request's view of the person, as the flags service matches it; one with
     // behavioural conditions by its computed members (events are not in the request).
-    if (cohort.filters && !hasBehavioralFilter(cohort.filters)) return cohortMatches(cohort.filters as unknown as CohortFilters, personProperties, inCohort, now);
-    return person !== undefined && cohort.person_ids.includes(person.id);
+    if (!cohort.filters || hasBehavioralFilter(cohort.filters)) return person !== undefined && cohort.person_ids.includes(person.id);
+    matching.add(id);
+    try {
+      return cohortMatches(cohort.filters as unknown as CohortFilters, personProperties, inCohort, now);
+    } finally {
+      matching.delete(id);
+    }
   };
   const evaluated = evaluateFlags(
     definitions,

@@ -4,17 +4,20 @@
  * crashes the process when a worker that loaded it ends), so a query never holds the server's event loop. Each
  * read runs on a fresh connection limited by ClickHouse settings (`max_execution_time`, `max_memory_usage`,
  * `max_result_rows`) and then `readonly = 1`, which also refuses the table functions that reach outside (`file`,
- * `url`, `s3`, `remote`, `executable`…), writes, DDL and any SETTINGS in the query. An abort kills the query from
- * a second connection (`KILL QUERY`: chdb has no interrupt of its own, but ClickHouse stops a killed query within
- * milliseconds); a query still running well past its limits has its process killed, and the next call starts a
- * new one over the same folder.
+ * `url`, `s3`, `remote`, `executable`…), writes, DDL and any SETTINGS in the query. An abort or an overrun answers
+ * the caller at once and kills the query from a second connection (`KILL QUERY`: chdb has no interrupt of its
+ * own; ClickHouse stops a killed query between two blocks); a query still running a moment later (a block can
+ * take minutes, as with a regex compiled per row) has its process killed, and the next call starts a new one over
+ * the same folder. The process as a whole is held under a memory cap (ClickHouse's `max_server_memory_usage`,
+ * and on Linux the process's data limit, as ClickHouse's own accounting misses part of what a query takes).
  */
 import { fork, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { currentPlatform, fromClickhouse, SqlEngineError, unavailableMessage, type PlatformFacts } from "./errors.ts";
+import { createFairSlots } from "./fair-slots.ts";
+import { currentPlatform, exhaustsProcess, fromClickhouse, SqlEngineError, unavailableMessage, type PlatformFacts } from "./errors.ts";
 import type { SettingValue, EngineMessage, EngineRequest, EngineResult } from "./protocol.ts";
 
 export interface QueryLimits {
@@ -32,6 +35,8 @@ export interface QueryOptions extends QueryLimits {
   /** ClickHouse settings the query runs under (set before the limits and `readonly`, which they cannot undo). */
   settings?: Record<string, SettingValue>;
   signal?: AbortSignal;
+  /** Whose query this is (the project): slots are shared fairly between keys (./fair-slots.ts). */
+  fairKey?: string;
 }
 
 export interface QueryResult {
@@ -50,9 +55,13 @@ export interface EngineOptions {
   folder: string | null;
   /** The module the engine process loads (tests name a missing one to take the unavailable path). */
   chdbModule?: string;
-  /** Reads running at once (default 2, the machine's cores here). */
+  /** Reads running at once (default 3: one project runs at most 2 of them, so one is left for the others; ./fair-slots.ts). */
   concurrency?: number;
   platform?: PlatformFacts;
+  /** Memory the engine's process may take in all (default 3 GiB): loads and every running query together. */
+  maxProcessBytes?: number;
+  /** For tests: called before each request is sent to the process (a test kills it at a known statement). */
+  beforeRequest?: (request: { type: EngineRequest["type"]; sql?: string }) => void;
 }
 
 export interface SqlEngine {
@@ -71,8 +80,12 @@ export interface SqlEngine {
 }
 
 export const DEFAULT_LIMITS: Required<QueryLimits> = { timeoutMs: 30_000, maxMemoryBytes: 2 * 1024 ** 3, maxResultRows: 100_000 };
-/** How long past its limit (or its abort) a query may go unanswered before its process is killed. */
-const GRACE_MS = 5_000;
+/** The engine process's memory in all: one query's cap, and room for the mirror's loads and a second query. */
+export const DEFAULT_PROCESS_BYTES = 3 * 1024 ** 3;
+/** What the process takes before ClickHouse counts anything (Node, chdb's code and thread stacks: ~220 MB idle). */
+const PROCESS_BASE_BYTES = 512 * 1024 ** 2;
+/** How long a killed query (abort, overrun) may still run before its process is killed. */
+const GRACE_MS = 1_000;
 /** How long past its time limit a query still running is killed (ClickHouse's own check usually stops it first). */
 const KILL_AFTER_LIMIT_MS = 250;
 
@@ -90,6 +103,8 @@ interface EngineProcess {
   ready: Promise<string>;
   pending: Map<number, { resolve: (r: EngineResult) => void; reject: (e: SqlEngineError) => void }>;
   failure: SqlEngineError | null;
+  /** Killed to end a query stuck past its limit: the other queries it ran are run again elsewhere. */
+  killedForOverrun: boolean;
   /** Refs the process while a request waits on it, unrefs it when idle. */
   hold(): void;
 }
@@ -98,10 +113,12 @@ interface EngineProcess {
 export function startSqlEngine(options: EngineOptions): SqlEngine {
   const temporary = options.folder === null;
   const folder = options.folder ?? mkdtempSync(path.join(tmpdir(), "analytics-mock-clickhouse-"));
+  requireFolder(folder);
   mkdirSync(folder, { recursive: true });
   const removeTemporary = () => temporary && rmSync(folder, { recursive: true, force: true });
   if (temporary) process.once("exit", removeTemporary);
   const platform = options.platform ?? currentPlatform();
+  const processBytes = options.maxProcessBytes ?? DEFAULT_PROCESS_BYTES;
   let current: EngineProcess | null = null;
   let unavailable: SqlEngineError | null = null;
   let closed: SqlEngineError | null = null;
@@ -110,14 +127,15 @@ export function startSqlEngine(options: EngineOptions): SqlEngine {
 
   function spawnProcess(): EngineProcess {
     generation++;
-    const child = fork(processFile(), [JSON.stringify({ folder, chdbModule: options.chdbModule ?? "chdb" })], {
+    const connectionArgs = [`--max_server_memory_usage=${Math.max(processBytes - PROCESS_BASE_BYTES, processBytes / 2)}`];
+    const child = fork(processFile(), [JSON.stringify({ folder, chdbModule: options.chdbModule ?? "chdb", connectionArgs })], {
       serialization: "advanced",
-      execArgv: [],
+      ...underDataLimit(processBytes),
       stdio: ["ignore", "ignore", "pipe", "ipc"],
     });
     let stderr = "";
     child.stderr?.on("data", (chunk: Buffer) => void (stderr = (stderr + chunk.toString()).slice(-2000)));
-    const proc: EngineProcess = { child, ready: Promise.resolve(""), pending: new Map(), failure: null, hold: () => holdWhileBusy() };
+    const proc: EngineProcess = { child, ready: Promise.resolve(""), pending: new Map(), failure: null, killedForOverrun: false, hold: () => holdWhileBusy() };
     // The process keeps the server alive only while something waits on it (an idle server may exit).
     const holdWhileBusy = () => {
       const busy = proc.pending.size > 0;
@@ -134,12 +152,15 @@ export function startSqlEngine(options: EngineOptions): SqlEngine {
       child.on("message", (msg: EngineMessage) => {
         if (msg.type === "ready") resolve(msg.version);
         else if (msg.type === "unavailable") fail((unavailable = new SqlEngineError("unavailable", unavailableMessage(platform, msg.cause))));
+        else if (msg.type === "failed") fail(new SqlEngineError("engine", `The SQL engine cannot start: ${msg.cause}.`));
         else {
           const waiter = proc.pending.get(msg.id);
           proc.pending.delete(msg.id);
           holdWhileBusy();
           if (msg.ok) waiter?.resolve(msg.result);
           else waiter?.reject(fromClickhouse(msg.error.message, msg.error.code));
+          // Replaced at once: the calls after would fail too (see exhaustsProcess).
+          if (!msg.ok && exhaustsProcess(msg.error.code)) retire(proc);
         }
       });
       child.on("error", (e) => fail(new SqlEngineError("engine", `The SQL engine's process failed: ${e.message}`)));
@@ -152,52 +173,72 @@ export function startSqlEngine(options: EngineOptions): SqlEngine {
   function engineProcess(): EngineProcess {
     if (closed) throw closed;
     if (unavailable) throw unavailable;
+    if (!current) requireFolder(folder);
     return (current ??= spawnProcess());
   }
 
   async function send(request: RequestBody, proc = engineProcess()): Promise<EngineResult> {
     await proc.ready;
     if (proc.failure) throw proc.failure;
+    options.beforeRequest?.({ type: request.type, sql: "sql" in request ? request.sql : undefined });
     const id = ++nextId;
     return new Promise<EngineResult>((resolve, reject) => {
       proc.pending.set(id, { resolve, reject });
       proc.hold();
-      proc.child.send({ ...request, id });
+      proc.child.send({ ...request, id }, (e) => e && unreachable(proc, id, e));
     });
   }
 
-  const slots = createSemaphore(options.concurrency ?? 2);
+  /** A request that could not be sent (the channel closed: the process is ending): failed now, the process ended. */
+  function unreachable(proc: EngineProcess, id: number, e: Error): void {
+    const waiter = proc.pending.get(id);
+    proc.pending.delete(id);
+    proc.hold();
+    waiter?.reject(proc.failure ?? new SqlEngineError("engine", `The SQL engine's process cannot be reached: ${e.message}`));
+    retire(proc);
+  }
 
-  async function query(sql: string, opts: QueryOptions = {}): Promise<QueryResult> {
+  /** Kills a process that cannot go on; the next call starts another at once rather than meet this one dying. */
+  function retire(proc: EngineProcess): void {
+    if (current === proc) current = null;
+    proc.child.kill("SIGKILL");
+  }
+
+  const slots = createFairSlots(options.concurrency ?? 3);
+
+  async function query(sql: string, opts: QueryOptions = {}, again = false): Promise<QueryResult> {
     const limits = { ...DEFAULT_LIMITS, ...withoutUndefined({ timeoutMs: opts.timeoutMs, maxMemoryBytes: opts.maxMemoryBytes, maxResultRows: opts.maxResultRows }) };
     if (opts.signal?.aborted) throw new SqlEngineError("cancelled", "The query was cancelled.");
-    const release = await slots.acquire(opts.signal);
-    const proc = engineProcess();
-    const tag = `analytics-mock-q-${process.pid}-${++nextId}`;
-    let hardKill: NodeJS.Timeout | undefined;
-    const stop = (afterMs: number) => {
-      send({ type: "kill", tag }, proc).catch(() => undefined);
-      hardKill ??= setTimeout(() => proc.child.kill("SIGKILL"), afterMs);
-    };
-    const onAbort = () => stop(GRACE_MS);
-    opts.signal?.addEventListener("abort", onAbort, { once: true });
-    // ClickHouse checks its time limit between blocks only (a cross join can run long past it): just after the
-    // limit the query is killed, and its process if even that is not answered within the grace.
-    const guard = setTimeout(() => stop(GRACE_MS), limits.timeoutMs + KILL_AFTER_LIMIT_MS);
-    const started = performance.now();
+    const release = await slots.acquire(opts.signal, opts.fairKey);
+    let proc: EngineProcess;
     try {
-      const result = await send({ type: "query", sql, params: opts.params ?? null, settings: { ...opts.settings, ...settingsFor(limits, tag) } }, proc);
+      proc = engineProcess();
+    } catch (e) {
+      release();
+      throw e;
+    }
+    const tag = `analytics-mock-q-${process.pid}-${++nextId}`;
+    const started = performance.now();
+    const running = send({ type: "query", sql, params: opts.params ?? null, settings: { ...opts.settings, ...settingsFor(limits, tag) } }, proc);
+    // The slot is held until the engine is done with the query (or its process is gone), not only until the
+    // caller is answered: a stopped query that still runs keeps its place.
+    try {
+      const result = await answerWithin(running, {
+        timeoutMs: limits.timeoutMs,
+        signal: opts.signal,
+        stop: () => void send({ type: "kill", tag }, proc).catch(() => undefined),
+        killProcess: () => {
+          proc.killedForOverrun = true;
+          retire(proc);
+        },
+        done: release,
+      });
       return { ...result, elapsedMs: performance.now() - started };
     } catch (e) {
-      const code = e instanceof SqlEngineError ? e.clickhouseCode : null;
-      if (opts.signal?.aborted) throw new SqlEngineError("cancelled", "The query was cancelled.", code);
-      if (hardKill !== undefined) throw new SqlEngineError("timeout", `The query ran past its time limit of ${limits.timeoutMs} ms and was stopped.`, code);
+      // Ended with a process killed for another query's overrun (that query was answered with its timeout): once
+      // more, on the next process.
+      if (!again && proc.killedForOverrun && e instanceof SqlEngineError && e.kind === "engine") return query(sql, opts, true);
       throw e;
-    } finally {
-      clearTimeout(guard);
-      clearTimeout(hardKill);
-      opts.signal?.removeEventListener("abort", onAbort);
-      release();
     }
   }
 
@@ -234,6 +275,70 @@ export function startSqlEngine(options: EngineOptions): SqlEngine {
   };
 }
 
+interface Guard {
+  timeoutMs: number;
+  signal: AbortSignal | undefined;
+  /** Kills the query in ClickHouse (it stops between two blocks). */
+  stop: () => void;
+  /** Kills the engine's process: the only end of a query stuck inside one block. */
+  killProcess: () => void;
+  /** Called once the engine is done with the query, whenever that is. */
+  done: () => void;
+}
+
+/**
+ * The engine's answer to one query, or the caller's error as soon as the query is aborted or overruns its limit
+ * (ClickHouse checks its time limit between blocks only, and one block of a cross join or of a regex compiled per
+ * row can run for minutes): the query is then killed, and its process too if the query still runs after a grace.
+ */
+function answerWithin(running: Promise<EngineResult>, guard: Guard): Promise<EngineResult> {
+  return new Promise<EngineResult>((resolve, reject) => {
+    let stopped: SqlEngineError | null = null;
+    let processKill: NodeJS.Timeout | undefined;
+    const stop = (error: SqlEngineError) => {
+      if (stopped) return;
+      stopped = error;
+      reject(error);
+      guard.stop();
+      processKill = setTimeout(guard.killProcess, GRACE_MS);
+    };
+    const onAbort = () => stop(new SqlEngineError("cancelled", "The query was cancelled."));
+    guard.signal?.addEventListener("abort", onAbort, { once: true });
+    const overrun = setTimeout(() => stop(new SqlEngineError("timeout", `The query ran past its time limit of ${guard.timeoutMs} ms and was stopped.`)), guard.timeoutMs + KILL_AFTER_LIMIT_MS);
+    running
+      .then(resolve, (e: unknown) => reject(stopped ?? e))
+      .finally(() => {
+        clearTimeout(overrun);
+        clearTimeout(processKill);
+        guard.signal?.removeEventListener("abort", onAbort);
+        guard.done();
+      });
+  });
+}
+
+/**
+ * On Linux, the process's data limit (RLIMIT_DATA, which counts every private writable mapping): past it an
+ * allocation fails and ClickHouse refuses the query, where its own accounting misses memory (`groupArray` over
+ * `arrayJoin(range(…))` took 5.9 GiB under a 2 GiB `max_memory_usage`). Set by the shell that then becomes the
+ * process; elsewhere only ClickHouse's own caps hold.
+ */
+function underDataLimit(bytes: number): { execPath?: string; execArgv: string[] } {
+  if (process.platform !== "linux" || !existsSync("/bin/sh")) return { execArgv: [] };
+  // A hard limit below the cap (set by the machine's owner) leaves the limit as it is rather than stop the engine.
+  return { execPath: "/bin/sh", execArgv: ["-c", `ulimit -d ${Math.floor(bytes / 1024)} 2>/dev/null; exec "$0" "$@"`, process.execPath] };
+}
+
+/** The folder the engine opens must be one: a file in its place is a one-line error, not a failure deep in a load. */
+export function requireFolder(folder: string): void {
+  let isFolder = true;
+  try {
+    isFolder = statSync(folder).isDirectory();
+  } catch {
+    // Missing: made when the engine starts.
+  }
+  if (!isFolder) throw new SqlEngineError("engine", `The SQL engine's folder ${folder} is not a folder: move it away, and the mirror is made again from the data.`);
+}
+
 /** The settings a read runs under; `readonly = 1` last, after which the connection can change nothing. */
 function settingsFor(limits: Required<QueryLimits>, tag: string): Record<string, SettingValue> {
   return {
@@ -250,35 +355,4 @@ function settingsFor(limits: Required<QueryLimits>, tag: string): Record<string,
 
 function withoutUndefined<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
-
-/** At most `n` holders at once; waiters leave the queue when their signal aborts. */
-function createSemaphore(n: number) {
-  let free = n;
-  const waiters: (() => void)[] = [];
-  const release = () => {
-    const next = waiters.shift();
-    if (next) next();
-    else free++;
-  };
-  return {
-    acquire(signal?: AbortSignal): Promise<() => void> {
-      if (free > 0) {
-        free--;
-        return Promise.resolve(release);
-      }
-      return new Promise((resolve, reject) => {
-        const grant = () => {
-          signal?.removeEventListener("abort", onAbort);
-          resolve(release);
-        };
-        const onAbort = () => {
-          waiters.splice(waiters.indexOf(grant), 1);
-          reject(new SqlEngineError("cancelled", "The query was cancelled."));
-        };
-        waiters.push(grant);
-        signal?.addEventListener("abort", onAbort, { once: true });
-      });
-    },
-  };
 }

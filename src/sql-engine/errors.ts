@@ -37,11 +37,27 @@ const KIND_OF_CODE: ReadonlyMap<number, SqlErrorKind> = new Map([
   [394, "cancelled"],
 ]);
 
+/**
+ * Codes of an allocation refused by the engine process's own memory limit, where ClickHouse's accounting missed
+ * what a query took (CANNOT_ALLOCATE_MEMORY; CANNOT_SCHEDULE_TASK: no memory for a thread's stack). The process
+ * keeps the memory it reached and fails even `SELECT 1` after: it is replaced.
+ */
+const PROCESS_MEMORY_CODES: ReadonlySet<number> = new Set([173, 439]);
+
+/** True when the error leaves the engine's process unable to answer (its memory limit was reached). */
+export function exhaustsProcess(code: number | null): boolean {
+  return code !== null && PROCESS_MEMORY_CODES.has(code);
+}
+
 /** The error of a failed ClickHouse query, its message without the "Code: N. DB::Exception: " prefix. */
 export function fromClickhouse(message: string, code: number | null): SqlEngineError {
-  const text = message.replace(/^Code: \d+\. DB::Exception: /, "").replace(/ \(version [^)]*\)/, "");
+  const text = message.replace(/^Code: \d+\. DB::(Errno)?Exception: /, "").replace(/ \(version [^)]*\)/, "");
+  if (exhaustsProcess(code)) return new SqlEngineError("memory", `The query needed more memory than the SQL engine may take: ${firstSentence(text)}.`, code);
   return new SqlEngineError((code !== null && KIND_OF_CODE.get(code)) || "query", text, code);
 }
+
+/** A message's opening up to its stack trace or its first colon-led detail ("Allocator: Cannot malloc 57 MiB"). */
+const firstSentence = (text: string): string => text.split(/[,\n]| Stack trace/)[0]!.replace(/[\s:]+$/, "");
 
 /** Where chdb has a build (its optional dependencies @chdb/lib-<platform>): glibc Linux and macOS, x64 and arm64. */
 const CHDB_PLATFORMS = "Linux with glibc (x64, arm64) and macOS (x64, arm64)";

@@ -23,5 +23,7 @@ export interface EngineResult {
 export type EngineMessage =
   | { type: "ready"; version: string }
   | { type: "unavailable"; cause: string }
+  /** chdb loads but the folder cannot be opened (another live server's engine holds it, or it is not a folder). */
+  | { type: "failed"; cause: string }
   | { type: "reply"; id: number; ok: true; result: EngineResult }
   | { type: "reply"; id: number; ok: false; error: { message: string; code: number | null } };

@@ -4,7 +4,7 @@
  * query first brings the mirror up to the store, so it sees every write made before it (read-your-writes).
  */
 import type { Store } from "../store/store.ts";
-import { startSqlEngine, type QueryOptions, type QueryResult, type SqlEngine } from "./engine.ts";
+import { requireFolder, startSqlEngine, type EngineOptions, type QueryOptions, type QueryResult, type SqlEngine } from "./engine.ts";
 import { SqlEngineError } from "./errors.ts";
 import { createMirror, type Mirror, type MirrorOptions, type SyncReport } from "./mirror/mirror.ts";
 
@@ -18,6 +18,8 @@ export interface SqlDatabaseOptions {
   timeoutMs?: number;
   /** For tests: the mirror's file size and a hook before each of its loads. */
   mirror?: MirrorOptions;
+  /** For tests: the engine's memory cap and a hook before each of its statements. */
+  engine?: Pick<EngineOptions, "maxProcessBytes" | "beforeRequest">;
 }
 
 export interface SqlDatabase {
@@ -39,11 +41,30 @@ export function sqlFolderFor(dataFile: string | null): string | null {
 
 const withoutUndefined = <T extends object>(o: T): Partial<T> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 
+/**
+ * Brings the mirror up to the store; a load that met a dead engine (killed, out of memory, its server's watchdog)
+ * resumes once on the engine started after it, from what the manifest recorded.
+ */
+async function syncMirror(engine: SqlEngine, mirror: Mirror): Promise<SyncReport> {
+  await engine.ready();
+  try {
+    return await mirror.sync();
+  } catch (e) {
+    if (!(e instanceof SqlEngineError && e.kind === "engine")) throw e;
+    await engine.ready();
+    return mirror.sync();
+  }
+}
+
+/** Checks the data folder now: a file in its place stops the start-up with one line, not every SQL query with a 500. */
 export function createSqlDatabase(options: SqlDatabaseOptions): SqlDatabase {
+  if (options.folder !== null) requireFolder(options.folder);
   let opened: { engine: SqlEngine; mirror: Mirror } | null = null;
   const open = () => {
+    // Replaced by a file while the server runs: every SQL query says so in one line (a 503).
+    if (options.folder !== null) requireFolder(options.folder);
     if (!opened) {
-      const engine = startSqlEngine({ folder: options.folder, chdbModule: options.chdbModule });
+      const engine = startSqlEngine({ folder: options.folder, chdbModule: options.chdbModule, ...options.engine });
       opened = { engine, mirror: createMirror(options.store, engine, options.mirror) };
     }
     return opened;
@@ -51,15 +72,13 @@ export function createSqlDatabase(options: SqlDatabaseOptions): SqlDatabase {
   return {
     async query(sql, queryOptions = {}) {
       const { engine, mirror } = open();
-      await engine.ready();
-      await mirror.sync();
+      await syncMirror(engine, mirror);
       if (queryOptions.signal?.aborted) throw new SqlEngineError("cancelled", "The query was cancelled.");
       return engine.query(sql, { timeoutMs: options.timeoutMs, ...withoutUndefined(queryOptions) });
     },
     async sync() {
       const { engine, mirror } = open();
-      await engine.ready();
-      return mirror.sync();
+      return syncMirror(engine, mirror);
     },
     started: () => opened !== null,
     engineProcessId: () => opened?.engine.processId() ?? null,

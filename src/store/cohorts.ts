@@ -33,6 +33,48 @@ export function flatFilters(group: unknown): Filter[] {
 export const hasBehavioralFilter = (filters: { properties: Properties } | undefined): boolean =>
   flatFilters(filters?.properties).some((f) => f.type === "behavioral");
 
+/** Cohort ids a filter tree names. */
+export const referencedCohorts = (filters: { properties?: unknown } | undefined): number[] =>
+  flatFilters(filters?.properties)
+    .filter((f) => f.type === "cohort")
+    .map((f) => Number(f.value));
+
+type CohortLinks = { id: number; filters?: { properties?: unknown } };
+
+/**
+ * A loop of cohort references as ids, the first repeated at the end (`[3, 4, 3]`), or null. Membership of a
+ * cohort in a loop has no answer, so every door cohorts enter by (the API, fixture files, PUT /_mock/state/)
+ * refuses one with this rule. `from`: only loops reachable from that cohort (the one being written).
+ * Depth first without recursion: a long chain of cohorts must not overflow the stack.
+ */
+export function findCohortCycle(cohorts: readonly CohortLinks[], from?: number): number[] | null {
+  const refs = new Map(cohorts.map((c) => [c.id, referencedCohorts(c.filters)]));
+  const done = new Set<number>();
+  for (const start of from === undefined ? refs.keys() : [from]) {
+    if (done.has(start)) continue;
+    const path = [start];
+    const onPath = new Set(path);
+    const nextRef = [0];
+    while (path.length > 0) {
+      const top = path.length - 1;
+      const target = refs.get(path[top]!)?.[nextRef[top]!++];
+      if (target === undefined) {
+        const finished = path.pop()!;
+        onPath.delete(finished);
+        done.add(finished);
+        nextRef.pop();
+      } else if (onPath.has(target)) {
+        return [...path.slice(path.indexOf(target)), target];
+      } else if (!done.has(target) && refs.has(target)) {
+        path.push(target);
+        onPath.add(target);
+        nextRef.push(0);
+      }
+    }
+  }
+  return null;
+}
+
 /** Start of a behavioural window: `value` calendar units before now (months and years by the UTC calendar). */
 export function windowStart(now: Date, value: number, interval: (typeof TIME_INTERVALS)[number]): number {
   const d = new Date(now.getTime());

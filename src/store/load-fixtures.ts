@@ -8,6 +8,7 @@ import { derivedProjectToken, looksAnonymous, personUuid, stableShortId, stableU
 import { projectFile } from "../util/project-files.ts";
 import { EventStore } from "./event-store.ts";
 import { actionFromFixture } from "./actions-repo.ts";
+import { findCohortCycle } from "./cohorts.ts";
 import type {
   DashboardRecord,
   DashboardTileRecord,
@@ -107,6 +108,7 @@ export function stateFromFixtures(doc: FixtureDocument, now: number, events?: Ev
   (doc.cohorts ?? []).forEach((c, i) => requireProject(`/cohorts/${i}`, c.project_id));
   uniqueIds(doc.actions ?? [], "/actions");
   uniqueIds(doc.cohorts ?? [], "/cohorts");
+  noCohortLoop(doc.cohorts ?? []);
   const featureFlags = toFeatureFlags(doc, now, requireProject);
   return {
     meta: {
@@ -174,6 +176,14 @@ function toFeatureFlags(doc: FixtureDocument, now: number, requireProject: (poin
       last_modified_by: null,
     };
   });
+}
+
+/** A fixture's cohorts never reference each other in a loop (the rule of src/store/cohorts.ts, as the API applies it). */
+function noCohortLoop(cohorts: NonNullable<FixtureDocument["cohorts"]>) {
+  const loop = findCohortCycle(cohorts);
+  if (loop === null) return;
+  const at = cohorts.findIndex((c) => c.id === loop[0]);
+  throw new FixtureError(`/cohorts/${at}/filters`, `cohorts reference each other in a loop: ${loop.join(" → ")}`);
 }
 
 function uniqueIds(items: { id: number }[], pointer: string) {

@@ -3,6 +3,7 @@ import { PostHog } from "posthog-node";
 import { afterEach, describe, expect, it } from "vitest";
 import { callControl } from "../support/control-contract.ts";
 import { captureRequest } from "../support/capture-contract.ts";
+import { startServer } from "../../src/index.ts";
 import { scenario, startTestServer, type TestServer } from "../support/server.ts";
 
 /**
@@ -141,6 +142,40 @@ describe("dynamic cohorts", () => {
     await captureRequest(s.base, "POST", "/e/", json({ token: tokenOf(), event: "$set", distinct_id: "c", properties: { $set: { email: "c@corp.io" } } }));
     expect(await members()).toEqual([1, 2, 3]);
     expect(valueOf((await flags({ distinct_id: "c" }))["corp-only"])).toBe(true);
+  });
+});
+
+describe("cohorts that reference each other in a loop", () => {
+  const refersTo = (id: number) => ({ properties: { type: "AND", values: [{ key: "id", value: id, operator: "in", type: "cohort" }] } });
+  /** basic.json with cohort 2 naming 3, 3 naming `threeNames` (2 closes a loop), and a flag on cohort 2. */
+  const withCohorts = (threeNames: number | null) => {
+    const doc = scenario("basic");
+    doc.cohorts!.push({ project_id: "1", id: 2, name: "A", filters: refersTo(3) }, { project_id: "1", id: 3, name: "B", ...(threeNames === null ? { person_ids: [1] } : { filters: refersTo(threeNames) }) });
+    doc.feature_flags!.push({ project_id: "1", id: 7, key: "in-a", filters: { groups: [{ properties: [{ key: "id", value: 2, operator: "in", type: "cohort" }], rollout_percentage: 100 }] } });
+    return doc;
+  };
+
+  it("are refused by PUT /_mock/state/ and by a fixture document at start, naming the loop", async () => {
+    s = await startTestServer(scenario("basic"));
+    const refused = await control("PUT", "/state/", withCohorts(2));
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ type: "validation_error", attr: "cohorts__1__filters", detail: expect.stringContaining("2 → 3 → 2") });
+    expect((await s.get("/api/projects/1/cohorts/")).body.count).toBe(1);
+    await expect(startServer({ fixtures: withCohorts(2), logLevel: "silent" })).rejects.toThrow(/cohorts reference each other in a loop: 2 → 3 → 2/);
+  });
+
+  it("one that got into the store anyway: /flags, /decide and GET /flags answer 200 with the flag off", async () => {
+    s = await startTestServer(withCohorts(null));
+    expect(valueOf((await flags({ distinct_id: "a" }))["in-a"])).toBe(true);
+    // Written past every door (they all refuse it): cohort 3 now names 2.
+    await s.store.cohorts.update(s.store.cohorts.get("1", 3)!, { filters: refersTo(2) as never, is_static: false }, [], null);
+    expect(valueOf((await flags({ distinct_id: "a" }))["in-a"])).toBe(false);
+    const decide = await captureRequest(s.base, "POST", "/decide/?v=3", json({ token: tokenOf(), distinct_id: "a" }));
+    expect(decide.status).toBe(200);
+    expect(decide.body.featureFlags["in-a"]).toBe(false);
+    const get = await captureRequest(s.base, "GET", `/flags/?v=2&token=${tokenOf()}&distinct_id=a`);
+    expect(get.status).toBe(200);
+    expect(get.body.flags["in-a"]).toMatchObject({ enabled: false });
   });
 });
 

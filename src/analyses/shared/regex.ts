@@ -1,31 +1,20 @@
 import RE2 from "re2";
+import { compileRe2 } from "../../core/regex.ts";
 import { reject } from "../errors.ts";
 
-/** Compiled patterns kept; past this the cache starts over, so hostile callers cannot grow it. */
+/** Compiled like-patterns kept; past this the cache starts over, so hostile callers cannot grow it. */
 const CACHE_LIMIT = 1_000;
-const cache = new Map<string, RegExp>();
 
 /**
- * The one place user regex patterns are compiled. RE2 (a linear-time engine) runs them, as PostHog's
- * ClickHouse does, so a catastrophic pattern such as `(a+)+$` cannot hang the server on a long value.
- * Inline flag groups (`(?i)`, `(?s)`, `(?m)`) are RE2 syntax and work anywhere in the pattern. What RE2
- * refuses (backreferences, lookaround, oversized programs) and invalid patterns are a 400 on `attr`.
- * `g` is for replace-all callers; never rebuild a native RegExp from the result's `source` (that brings
- * backtracking back, and RE2-only syntax such as `(?i)` throws there).
+ * A user's regex pattern on RE2 (src/core/regex.ts says why), or a 400 on `attr` naming what RE2 refuses
+ * (backreferences, lookaround, oversized programs) or what is not a pattern at all.
  */
 export function compileUserRegex(pattern: string, attr = "properties", flags: "" | "g" = ""): RegExp {
-  const key = `${flags}/${pattern}`;
-  const cached = cache.get(key);
-  if (cached) return cached;
-  let compiled: RegExp;
   try {
-    compiled = new RE2(pattern, flags);
+    return compileRe2(pattern, flags);
   } catch (err) {
     throw reject.invalid(attr, `Invalid regular expression "${pattern}": ${(err as Error).message}`);
   }
-  if (cache.size >= CACHE_LIMIT) cache.clear();
-  cache.set(key, compiled);
-  return compiled;
 }
 
 const likeCache = new Map<string, RegExp>();

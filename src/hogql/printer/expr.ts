@@ -1,4 +1,5 @@
 import { reject } from "../../analyses/errors.ts";
+import { countCteExpansion } from "../budget.ts";
 import { chainOf, type Node } from "./ast.ts";
 import { COMPARE_FUNCTIONS, printCompare, type Side } from "./compare.ts";
 import { escapeIdentifier, printConstant } from "./escape.ts";
@@ -21,6 +22,7 @@ export function resolveField(n: Node, scope: Scope, env: Env): Resolved {
   if (chain.includes("*")) throw reject.invalid("query", `Cannot use "*" here: ${chain.join(".")}`);
   const cte = scope.ctes.get(String(chain[0]));
   if (cte && cte.cte_type === "column" && chain.length === 1) {
+    countCteExpansion(env.ctx, cte.name);
     // Not visible inside its own expression (`WITH x + 1 AS x` would otherwise expand forever).
     scope.ctes.delete(cte.name);
     try {

@@ -1,4 +1,5 @@
 import { reject } from "../../analyses/errors.ts";
+import { startCteCount } from "../budget.ts";
 import { constant, isQuery, isSelect, type Node } from "./ast.ts";
 import { printHogql } from "./hogql-print.ts";
 import { printQuery, topLimit } from "./select.ts";
@@ -15,6 +16,7 @@ export type { PrintContext, Printed, HogqlFilters, PropertyFilter } from "./type
 export function printSelect(ast: Node, ctx: PrintContext): Printed {
   if (!isQuery(ast)) throw reject.invalid("query", "Only SELECT queries are supported");
   const limit = topLimit(ast, ctx);
+  startCteCount(ctx);
   const printed = printQuery(ast, undefined, ctx, limit);
   // The HogQL print-back shows the limit the query ran with, as the real service's `hogql` does.
   const hogql = printHogql(isSelect(ast) ? { ...ast, limit: constant(limit) } : ast);

@@ -1,4 +1,5 @@
 import { reject } from "../../analyses/errors.ts";
+import { countCteExpansion } from "../budget.ts";
 import { chainOf, isQuery, isSelect, isSelectSet, type JoinNode, type Node, type SelectNode } from "./ast.ts";
 import { escapeIdentifier } from "./escape.ts";
 import { printExpr, printWindow, resolveField, type Env } from "./expr.ts";
@@ -192,6 +193,7 @@ function printFromItem(j: JoinNode, scope: Scope, env: Env): { sql: string; ref:
   if (j.table_args) throw reject.invalid("query", `Table functions are not allowed: ${name}(...)`);
   const cte = scope.ctes.get(name);
   if (cte && cte.cte_type !== "column") {
+    countCteExpansion(env.ctx, name);
     // Inside its own body a CTE's name is not itself: `WITH a AS (SELECT * FROM a)` is an unknown table, not a loop.
     const outer = { ...scope, ctes: new Map(scope.ctes) };
     outer.ctes.delete(name);

@@ -1,7 +1,7 @@
 import { LRUCache } from "lru-cache";
 import type { Loose } from "../../analyses/shared/filter-read.ts";
 import type { Clock } from "../../clock.ts";
-import { asClientError } from "../../http/errors.ts";
+import { asClientError, fail } from "../../http/errors.ts";
 import type { Schema } from "../../http/types.ts";
 import { teamIdOf } from "../../sql-engine/mirror/schema.ts";
 import { MAX_CACHED_ROWS, rowsOf } from "./result-cache.ts";
@@ -25,13 +25,22 @@ export const STATUS_TTL_MS = 20 * 60_000;
  */
 const MAX_STATUSES = 1_000;
 export const CANCELLED_MESSAGE = "The query was cancelled.";
+/**
+ * Queries one project may have computing or waiting for the SQL engine at once, blocking and background
+ * together; one more is refused with a 429 at once instead of queueing behind the rest (issue 38: a hundred
+ * `force_async` queries held the engine for everyone). The real service allows an organisation 3 API queries
+ * at once (posthog/clickhouse/client/limit.py), each waiting up to 30 s for a slot, and 10 of its app's.
+ */
+export const MAX_QUERIES_PER_PROJECT = 10;
+/** When a refused client may try again: soon, as one of its queries may end at any moment. */
+const RETRY_AFTER_S = 1;
 
 /**
  * Background queries and their statuses, per server, keyed by project and query id (another project's id is
  * unknown). A background run never rejects: its failure becomes the status's `error`, with `error_message`
  * when it is the client's error (what the real service exposes) and null otherwise (logged).
  */
-export function createQueryStatuses(clock: Clock, logError: (message: string, err: unknown) => void) {
+export function createQueryStatuses(clock: Clock, logError: (message: string, err: unknown) => void, maxPerProject = MAX_QUERIES_PER_PROJECT) {
   const entries = new LRUCache<string, Entry>({
     max: MAX_STATUSES,
     maxSize: MAX_CACHED_ROWS,
@@ -41,6 +50,8 @@ export function createQueryStatuses(clock: Clock, logError: (message: string, er
   /** Blocking queries run under a client's id: no status, but a DELETE of that id cancels them too. */
   const blocking = new Map<string, AbortController>();
   const keyOf = (projectId: string, id: string) => `${projectId}\u0000${id}`;
+  /** Queries computing or waiting, by project. */
+  const inFlight = new Map<string, number>();
   const iso = () => new Date(clock.now()).toISOString();
   const touch = (status: QueryStatus) => void (status.expiration_time = new Date(clock.now() + STATUS_TTL_MS).toISOString());
 
@@ -80,6 +91,21 @@ export function createQueryStatuses(clock: Clock, logError: (message: string, er
     if (!known) logError(`background query ${status.id}`, outcome.error);
   }
 
+  /** Counts a query of the project in until its release; past the project's share, the 429 that names it. */
+  function admit(projectId: string): () => void {
+    const count = inFlight.get(projectId) ?? 0;
+    if (count >= maxPerProject) throw fail.tooManyQueries(maxPerProject, projectId, RETRY_AFTER_S);
+    inFlight.set(projectId, count + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (inFlight.get(projectId) ?? 1) - 1;
+      if (left > 0) inFlight.set(projectId, left);
+      else inFlight.delete(projectId);
+    };
+  }
+
   function find(projectId: string, id: string): Entry | undefined {
     const entry = entries.get(keyOf(projectId, id));
     if (entry && Date.parse(entry.status.expiration_time) <= clock.now()) {
@@ -92,11 +118,13 @@ export function createQueryStatuses(clock: Clock, logError: (message: string, er
   return {
     /**
      * Starts `run` in the background under `id` and answers its status at once. An id already known is answered
-     * as it stands unless `restart` (the real service does not submit a query id twice without a refresh).
+     * as it stands unless `restart` (the real service does not submit a query id twice without a refresh). A
+     * project past its share is refused (429) before anything starts.
      */
     start(projectId: string, id: string, run: (signal: AbortSignal) => Promise<Loose>, restart: boolean): QueryStatus {
       const known = find(projectId, id);
       if (known && !restart) return known.status;
+      const release = admit(projectId);
       if (known && !known.status.complete) cancel(known);
       const entry = created(projectId, id);
       const settle = (outcome: Outcome) => {
@@ -108,7 +136,8 @@ export function createQueryStatuses(clock: Clock, logError: (message: string, er
       };
       void Promise.resolve()
         .then(() => run(entry.controller.signal))
-        .then((results) => settle({ results }), (error: unknown) => settle({ error }));
+        .then((results) => settle({ results }), (error: unknown) => settle({ error }))
+        .finally(release);
       return entry.status;
     },
     /** Records a query computed within its request (insight kinds) as a complete status. */
@@ -117,14 +146,19 @@ export function createQueryStatuses(clock: Clock, logError: (message: string, er
       finish(entry, { results });
       return entry.status;
     },
-    /** Runs a blocking query under the client's id, so that a DELETE of the id cancels it (its request then fails). */
+    /**
+     * Runs a blocking query under the client's id, so that a DELETE of the id cancels it (its request then fails).
+     * Background and blocking queries count against the same share of the project.
+     */
     async runBlocking<T>(projectId: string, id: string, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+      const release = admit(projectId);
       const key = keyOf(projectId, id);
       const controller = new AbortController();
       blocking.set(key, controller);
       try {
         return await run(controller.signal);
       } finally {
+        release();
         if (blocking.get(key) === controller) blocking.delete(key);
       }
     },

@@ -91,7 +91,8 @@ export async function runAst(ast: HogqlNode, attr: string, ctx: SqlContext, extr
       ...extras,
     }),
   );
-  const result = await ctx.db.query(printed.clickhouse, { settings: RUN_SETTINGS, signal: ctx.signal, timeoutMs: ctx.timeoutMs, maxResultRows: MAX_ROWS + 1 }).catch((e: unknown) => {
+  const options = { settings: RUN_SETTINGS, signal: ctx.signal, timeoutMs: ctx.timeoutMs, maxResultRows: MAX_ROWS + 1, fairKey: ctx.project.id };
+  const result = await ctx.db.query(printed.clickhouse, options).catch((e: unknown) => {
     throw inputErrorOf(e, attr);
   });
   const readers = result.types.map((type) => cellReader(type));

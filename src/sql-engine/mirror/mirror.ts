@@ -22,6 +22,7 @@ import type { Store } from "../../store/store.ts";
 import type { SqlEngine } from "../engine.ts";
 import { SqlEngineError } from "../errors.ts";
 import { dropSpareChunks, encodeGroups, encodePersons, groupKeyReaders, LoadBuffer } from "./encode.ts";
+import { CHANNEL_DICTIONARY } from "./channel-sql.ts";
 import { ColumnEncoder } from "./encode-columns.ts";
 import { EVENT_PROPERTY_COLUMNS, EVENTS_LOAD, LOG_SEQ_COLUMN, GROUPS_LOAD, MIRROR_DDL, MIRROR_OBJECTS, PDI_DICTIONARY, PDI_LOAD, PERSONS_LOAD, SCHEMA_ID, STAGED_TABLES, stageOf, teamIdOf, type LoadSpec } from "./schema.ts";
 
@@ -38,6 +39,8 @@ const SLICE_ROWS = 2_500;
  */
 const LOAD_THREADS = 1;
 const MATERIALIZED_KEYS = EVENT_PROPERTY_COLUMNS.map((c) => c.key);
+/** The mirror's objects that are dictionaries: ClickHouse refuses `DROP TABLE` of one. */
+const DICTIONARIES: ReadonlySet<string> = new Set([PDI_DICTIONARY, CHANNEL_DICTIONARY]);
 
 interface ProjectState {
   teamId: number;
@@ -113,7 +116,7 @@ export function createMirror(store: Store, engine: SqlEngine, options: MirrorOpt
     mkdirSync(loadDir, { recursive: true });
     let m = readManifest(manifestFile);
     if (!m || m.schema !== SCHEMA_ID) {
-      for (const name of MIRROR_OBJECTS) await admin(name === PDI_DICTIONARY ? `DROP DICTIONARY IF EXISTS ${name}` : `DROP TABLE IF EXISTS ${name}`);
+      for (const name of MIRROR_OBJECTS) await admin(DICTIONARIES.has(name) ? `DROP DICTIONARY IF EXISTS ${name}` : `DROP TABLE IF EXISTS ${name}`);
       m = { schema: SCHEMA_ID, epoch: log().epoch, projects: {} };
     }
     for (const ddl of MIRROR_DDL) await admin(ddl);

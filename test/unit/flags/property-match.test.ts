@@ -41,6 +41,14 @@ const cases: Case[] = [
   ["regex: Python-style named group", f("regex", "^(?P<name>[a-z]+)\\d$"), has("ann1"), true],
   ["regex: Unicode class", f("regex", "^\\p{L}+$"), has("Zoë"), true],
   ["not_regex: invalid pattern does not match either", f("not_regex", "(["), has("abc"), false],
+  ["regex: case-sensitive by default", f("regex", "^USER"), has("user1"), false],
+  ["regex: an inline flag later in the pattern", f("regex", "^u(?i:SER)\\d$"), has("user1"), true],
+  // Linear time (RE2): 40 a's and a b would take a backtracking engine about 2^40 steps to refuse.
+  ["regex: nested quantifier on a near-miss", f("regex", "^(a+)+$"), has(`${"a".repeat(40)}b`), false],
+  ["regex: nested quantifier on a match", f("regex", "^(a+)+$"), has("a".repeat(40)), true],
+  // RE2 has no backreferences: the pattern is one this server cannot run, so neither operator matches.
+  ["regex: backreference (not RE2)", f("regex", "^(a)\\1$"), has("aa"), false],
+  ["not_regex: backreference (not RE2)", f("not_regex", "^(a)\\1$"), has("ab"), false],
   ["not_regex: missing matches", f("not_regex", "a"), {}, true],
   ["gt: numbers", f("gt", 5), has(6), true],
   ["gt: numeric strings on both sides", f("gt", "10"), has("9"), false],

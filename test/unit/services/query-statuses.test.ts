@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { AnalysisInputError } from "../../../src/analyses/errors.ts";
 import { createClock } from "../../../src/clock.ts";
 import { executionModeOf } from "../../../src/services/query/query-api.ts";
+import type { Loose } from "../../../src/analyses/shared/filter-read.ts";
+import type { ApiError } from "../../../src/http/errors.ts";
 import { createQueryStatuses, STATUS_TTL_MS } from "../../../src/services/query/query-statuses.ts";
 
 const NOW = Date.parse("2024-03-05T12:00:00Z");
@@ -94,5 +96,58 @@ describe("query statuses", () => {
     for (let i = 0; i <= 1000; i++) statuses.completed("1", `q${i}`, { results: [] });
     expect(statuses.get("1", "q0")).toBeUndefined();
     expect(statuses.get("1", "q1000")).toMatchObject({ complete: true });
+  });
+});
+
+describe("each project's share of queries", () => {
+  const setup = (share: number) => createQueryStatuses(createClock(NOW), () => undefined, share);
+  /** A run that waits until the test ends it. */
+  const held = () => {
+    let end!: () => void;
+    const run = () => new Promise<Loose>((resolve) => (end = () => resolve({ results: [] })));
+    return { run, end: () => end() };
+  };
+  const refusal = (act: () => unknown): ApiError => {
+    try {
+      act();
+    } catch (e) {
+      return e as ApiError;
+    }
+    throw new Error("accepted");
+  };
+
+  it("refuses one query past the share with a 429, counting background and blocking queries together, per project", async () => {
+    const statuses = setup(2);
+    const first = held();
+    const second = held();
+    statuses.start("1", "a", first.run, false);
+    const blocking = statuses.runBlocking("1", "b", second.run);
+    const refused = refusal(() => statuses.start("1", "c", held().run, false));
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({ type: "throttled_error", code: "throttled", detail: "Exceeded maximum concurrency limit: 2 for key: project 1 (SQL queries running or waiting at once). Expected available in 1 second.", attr: null });
+    await expect(statuses.runBlocking("1", "d", held().run)).rejects.toMatchObject({ status: 429 });
+    // The refused id was never started; another project has a share of its own.
+    expect(statuses.get("1", "c")).toBeUndefined();
+    expect(statuses.start("2", "e", async () => ({ results: [] }), false)).toMatchObject({ id: "e" });
+    // One ends: its place is free again.
+    second.end();
+    await blocking;
+    expect(statuses.start("1", "c", held().run, false)).toMatchObject({ id: "c", complete: false });
+    first.end();
+  });
+
+  it("an id answered as it stands takes no place; a failed or cancelled query gives its place back", async () => {
+    const statuses = setup(1);
+    const first = held();
+    statuses.start("1", "a", first.run, false);
+    await tick();
+    expect(statuses.start("1", "a", first.run, false)).toMatchObject({ id: "a", complete: false });
+    statuses.cancel("1", "a");
+    first.end();
+    await tick();
+    statuses.start("1", "f", async () => Promise.reject(new Error("boom")), false);
+    await tick();
+    expect(statuses.get("1", "f")).toMatchObject({ complete: true, error: true });
+    expect(statuses.start("1", "g", async () => ({ results: [1] }), false)).toMatchObject({ id: "g" });
   });
 });

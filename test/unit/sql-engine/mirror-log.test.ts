@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createClock, type Clock } from "../../../src/clock.ts";
 import type { MirrorOptions } from "../../../src/sql-engine/mirror/mirror.ts";
 import { stageOf } from "../../../src/sql-engine/mirror/schema.ts";
-import { createSqlDatabase, sqlFolderFor, type SqlDatabase } from "../../../src/sql-engine/sql-database.ts";
+import { createSqlDatabase, sqlFolderFor, type SqlDatabase, type SqlDatabaseOptions } from "../../../src/sql-engine/sql-database.ts";
 import { stateFromFixtures } from "../../../src/store/load-fixtures.ts";
 import { readState, storeFiles, type StoreFiles } from "../../../src/store/persistence.ts";
 import type { EventRecord } from "../../../src/store/schema.ts";
@@ -44,8 +44,8 @@ async function basicStore(files: StoreFiles | null = null): Promise<Store> {
   return store;
 }
 
-function databaseOver(store: Store, folder: string | null, mirror: MirrorOptions = {}): SqlDatabase {
-  const db = createSqlDatabase({ store, folder, mirror: { fileRows: FILE_ROWS, ...mirror } });
+function databaseOver(store: Store, folder: string | null, mirror: MirrorOptions = {}, engine: SqlDatabaseOptions["engine"] = {}): SqlDatabase {
+  const db = createSqlDatabase({ store, folder, mirror: { fileRows: FILE_ROWS, ...mirror }, engine });
   opened.push(db);
   return db;
 }
@@ -140,14 +140,12 @@ describe("the mirror follows the log while loads run", () => {
     await expectExact(db, store);
   });
 
-  it("recovers from an engine killed in the middle of a load: the next query is exact", async () => {
+  it("recovers from an engine killed in the middle of a load: the load resumes on the engine started after it, exact", async () => {
     const store = await basicStore();
     let db: SqlDatabase | undefined;
     db = databaseOver(store, tempFolder(), { beforeLoad: onceBefore("events", 3, () => process.kill(db!.engineProcessId()!, "SIGKILL")) });
     await db.sync();
     await store.events.append("1", batch(9, 150, BASIC_NOW - 2 * DAY));
-    // The load stops, whichever statement meets the dead engine (or its successor) first.
-    await expect(db.sync()).rejects.toThrow(/SQL engine/);
     await db.sync();
     await expectExact(db, store);
   });
@@ -224,4 +222,77 @@ describe("the mirror after a restart", () => {
     expect(await resumed.sync()).toMatchObject({ appended: 0, rebuilt: 0 });
     await expectExact(resumed, again);
   });
+});
+
+describe("an engine killed at every stage of a load and of a query (issue 38)", () => {
+  /**
+   * A statement's kind: its first two words (DROP TABLE, CREATE DICTIONARY, ALTER TABLE, SYSTEM RELOAD…), and the
+   * table an INSERT fills (a whole load fills the staging table, an append the table itself).
+   */
+  const shapeOf = (request: { type: string; sql?: string }) => {
+    const words = (request.sql ?? "").split(/\s+/);
+    return `${request.type} ${words.slice(0, words[0] === "INSERT" ? 3 : 2).join(" ")}`;
+  };
+
+  /** What a server does with the SQL engine: a whole load, a query, an appended batch, a query again. */
+  async function serve(db: SqlDatabase, store: Store): Promise<void> {
+    await db.sync();
+    await db.query("SELECT count() FROM events WHERE team_id = 1").catch(() => undefined);
+    await store.events.append("1", batch(20, 60, BASIC_NOW - 2 * DAY));
+    await db.sync();
+    await db.query("SELECT count() FROM events WHERE team_id = 1").catch(() => undefined);
+  }
+
+  /** The index of each statement shape's first occurrence in `serve`, in order. */
+  async function stages(): Promise<{ index: number; shape: string }[]> {
+    const store = await basicStore();
+    await store.events.append("1", batch(19, 80, BASIC_NOW - 9 * DAY));
+    const seen: string[] = [];
+    const db = databaseOver(store, tempFolder(), {}, { beforeRequest: (r) => void seen.push(shapeOf(r)) });
+    await serve(db, store);
+    return seen.map((shape, index) => ({ index, shape })).filter(({ shape, index }) => seen.indexOf(shape) === index);
+  }
+
+  it("answers every statement's kill, before it is sent or while it runs: no rejection is left unhandled, the store's reads go on, and the next sync and query are exact", async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (e: unknown) => void unhandled.push(e);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      const all = await stages();
+      // Every kind of statement a load and a query send: DDL, the staging tables, the INSERTs of files, the
+      // partition swaps, merges stopped and started, the dictionary's reload, the reads.
+      expect(all.map((s) => s.shape.split(" ")[0])).toEqual(expect.arrayContaining(["admin", "query"]));
+      for (const { index, shape } of all) {
+        // A statement that runs for a while (a file's INSERT, a read) is also killed while ClickHouse runs it.
+        for (const when of /INSERT|query/.test(shape) ? (["before", "during"] as const) : (["before"] as const)) {
+          const store = await basicStore();
+          await store.events.append("1", batch(19, 80, BASIC_NOW - 9 * DAY));
+          let sent = 0;
+          let killed = false;
+          let db: SqlDatabase | undefined;
+          const kill = () => {
+            killed = true;
+            process.kill(db!.engineProcessId()!, "SIGKILL");
+          };
+          db = databaseOver(store, tempFolder(), {}, {
+            beforeRequest: () => {
+              if (sent++ !== index) return;
+              if (when === "before") kill();
+              else setImmediate(kill);
+            },
+          });
+          await serve(db, store);
+          expect({ shape, when, killed }).toEqual({ shape, when, killed: true });
+          // The in-process reads never waited on the engine.
+          // basic.json holds 11 events of project 1.
+          expect(store.analysisData.events("1").length).toBe(11 + 80 + 60);
+          await expectExact(db, store);
+          await db.close();
+        }
+      }
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
+  }, 600_000);
 });
