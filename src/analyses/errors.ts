@@ -27,7 +27,8 @@ export type AnalysisErrorCode =
   | "query_cancelled"
   | "funnels_require_at_least_two_steps"
   | "funnel_step_range_invalid"
-  | "funnel_exclusions_invalid";
+  | "funnel_exclusions_invalid"
+  | "funnel_optional_steps_invalid";
 
 /** Rejections raised by the analyses' validation rules. */
 export const reject = {

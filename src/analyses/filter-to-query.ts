@@ -17,7 +17,7 @@ const QUERY_OF_INSIGHT: Readonly<Record<string, { kind: string; subFilter: strin
 };
 
 /** Filter keys whose query name is not their camelCase form (the inverse of query-node.ts's renames). */
-const RENAMED: Readonly<Record<string, string>> = { paths_hogql_expression: "pathsHogQLExpression" };
+const RENAMED: Readonly<Record<string, string>> = { paths_hogql_expression: "pathsHogQLExpression", funnel_aggregate_by_hogql: "funnelAggregateByHogQL" };
 
 /** Keys the query keeps at its top level under their own name (the sources of query-node.ts's commonFields). */
 const TOP_LEVEL: Readonly<Record<string, string>> = {
@@ -42,8 +42,8 @@ const isBreakdownKey = (key: string) => key.startsWith("breakdown") && !FUNNEL_B
 const DISPLAY_TRENDS = ["aggregationAxisFormat", "aggregationAxisPostfix", "aggregationAxisPrefix", "confidenceLevel", "decimalPlaces", "minDecimalPlaces", "detailedResultsAggregationType", "goalLines", "hiddenLegendIndexes", "movingAverageIntervals", "resultCustomizationBy", "resultCustomizations", "showAlertThresholdLines", "showConfidenceIntervals", "showLabelsOnSeries", "showLegend", "showMovingAverage", "showMultipleYAxes", "showPercentStackView", "showTrendLines", "showValuesOnSeries", "yAxisScaleType"];
 export const SUB_FILTER_FIELDS: Readonly<Record<string, ReadonlySet<string>>> = {
   TrendsQuery: new Set(["display", "formula", "formulas", "formulaNodes", "smoothingIntervals", "breakdown_histogram_bin_count", ...DISPLAY_TRENDS]),
-  FunnelsQuery: new Set(["funnelVizType", "funnelOrderType", "funnelWindowInterval", "funnelWindowIntervalUnit", "funnelFromStep", "funnelToStep", "binCount", "breakdownAttributionType", "breakdownAttributionValue", "exclusions", "funnelStepReference", "goalLines", "hiddenLegendBreakdowns", "layout", "resultCustomizations", "showValuesOnSeries", "useUdf"]),
-  RetentionQuery: new Set(["targetEntity", "returningEntity", "retentionType", "period", "totalIntervals", "minimumOccurrences", "cumulative", "aggregationType", "aggregationProperty", "aggregationPropertyType", "timeWindowMode", "dashboardDisplay", "display", "meanRetentionCalculation", "retentionReference", "selectedInterval", "showTrendLines"]),
+  FunnelsQuery: new Set(["funnelVizType", "funnelOrderType", "funnelWindowInterval", "funnelWindowIntervalUnit", "funnelFromStep", "funnelToStep", "binCount", "breakdownAttributionType", "breakdownAttributionValue", "funnelAggregateByHogQL", "exclusions", "funnelStepReference", "goalLines", "hiddenLegendBreakdowns", "layout", "resultCustomizations", "showValuesOnSeries", "useUdf"]),
+  RetentionQuery: new Set(["targetEntity", "returningEntity", "retentionType", "period", "totalIntervals", "minimumOccurrences", "cumulative", "retentionCustomBrackets", "aggregationType", "aggregationProperty", "aggregationPropertyType", "timeWindowMode", "dashboardDisplay", "display", "meanRetentionCalculation", "retentionReference", "selectedInterval", "showTrendLines"]),
   PathsQuery: new Set(["includeEventTypes", "pathsHogQLExpression", "startPoint", "endPoint", "stepLimit", "edgeLimit", "minEdgeWeight", "maxEdgeWeight", "excludeEvents", "pathGroupings", "localPathCleaningFilters", "pathReplacements", "pathStartKey", "pathEndKey", "pathDropoffKey", "showFullUrls"]),
   StickinessQuery: new Set(["stickinessCriteria", "computedAs", "display", "hiddenLegendIndexes", "resultCustomizationBy", "resultCustomizations", "showLegend", "showMultipleYAxes", "showValuesOnSeries"]),
   LifecycleQuery: new Set(["showLegend", "showValuesOnSeries", "stacked", "toggledLifecycles"]),
@@ -79,7 +79,7 @@ export function filtersToQuery(filter: Loose): Loose {
   const topLevel = TOP_LEVEL_OF_KIND[target.kind]!;
   const subFields = SUB_FILTER_FIELDS[target.kind]!;
   const source: Loose = { kind: target.kind };
-  if (target.series) source.series = seriesOf(filter);
+  if (target.series) source.series = seriesOf(filter, target.kind === "FunnelsQuery");
   const parts = { dateRange: {} as Loose, breakdownFilter: {} as Loose, compareFilter: {} as Loose, sub: {} as Loose };
   for (const [key, value] of Object.entries(withIncludedEventTypes(filter))) {
     if (value === undefined || DROPPED.has(key)) continue;
@@ -107,14 +107,17 @@ function withIncludedEventTypes(filter: Loose): Loose {
 }
 
 /** events and actions merged by their `order` (entities without one keep their place after those with one). */
-function seriesOf(filter: Loose): Loose[] {
+function seriesOf(filter: Loose, funnel: boolean): Loose[] {
   const entities = [...listOf(filter.events, "events"), ...listOf(filter.actions, "actions")];
   const position = (e: { entity: Loose; index: number }) => (typeof e.entity.order === "number" ? e.entity.order : Number.MAX_SAFE_INTEGER);
   return entities
     .map((entity, index) => ({ entity, index }))
     .sort((a, b) => position(a) - position(b) || a.index - b.index)
-    .map(({ entity }) => seriesNode(entity));
+    .map(({ entity }) => (funnel ? funnelStepNode(entity) : seriesNode(entity)));
 }
+
+/** A funnel step also says whether it is optional (FunnelSeriesNode); other kinds' series nodes have no such field. */
+const funnelStepNode = (entity: Loose): Loose => defined([...Object.entries(seriesNode(entity)), ["optionalInFunnel", entity.optionalInFunnel]]);
 
 function listOf(value: unknown, type: "events" | "actions"): Loose[] {
   return Array.isArray(value) ? value.filter(isObject).map((e) => ({ ...e, type: e.type ?? type })) : [];

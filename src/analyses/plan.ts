@@ -127,7 +127,7 @@ const KNOWN_FIELDS: Readonly<Record<string, ReadonlySet<string>>> = {
   FUNNELS: new Set([...COMMON, ...FUNNEL, ...PRESENTATION]),
   FUNNEL_CORRELATION: new Set([...COMMON, ...FUNNEL, ...PRESENTATION]),
   // Retention and paths read no series: the lists a legacy filter carries anyway are left unread by both engines.
-  RETENTION: new Set([...COMMON, ...SERIES, ...BREAKDOWN, ...PRESENTATION, "target_entity", "returning_entity", "retention_type", "period", "total_intervals", "cumulative"]),
+  RETENTION: new Set([...COMMON, ...SERIES, ...BREAKDOWN, ...PRESENTATION, "target_entity", "returning_entity", "retention_type", "period", "total_intervals", "cumulative", "retention_custom_brackets"]),
   PATHS: new Set([
     ...COMMON,
     ...SERIES,

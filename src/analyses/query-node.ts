@@ -20,6 +20,7 @@ const SUB_FILTERS = ["trendsFilter", "funnelsFilter", "retentionFilter", "pathsF
 /** camelCase keys whose legacy name is not their snake_case form. */
 const RENAMED: Readonly<Record<string, string>> = {
   pathsHogQLExpression: "paths_hogql_expression",
+  funnelAggregateByHogQL: "funnel_aggregate_by_hogql",
   formulaNodes: "formulaNodes",
   toggledLifecycles: "toggledLifecycles",
 };
@@ -49,6 +50,8 @@ const NODE_FIELD_OF: Readonly<Record<string, string>> = {
   stickiness_criteria__operator: "stickinessFilter__stickinessCriteria__operator",
   stickiness_criteria__value: "stickinessFilter__stickinessCriteria__value",
   computed_as: "stickinessFilter__computedAs",
+  funnel_aggregate_by_hogql: "funnelsFilter__funnelAggregateByHogQL",
+  exclusions: "funnelsFilter__exclusions",
 };
 
 /** The node's field a converted filter field came from (`date_from` → `dateRange__date_from`), where it is known. */
@@ -105,6 +108,7 @@ function entityOf(node: Loose, order?: number): Loose {
     ["math_hogql", node.math_hogql],
     ["math_group_type_index", node.math_group_type_index],
     ["properties", withFixedProperties(node.properties, node.fixedProperties)],
+    ["optionalInFunnel", node.optionalInFunnel ?? undefined],
   ]);
   return entity;
 }

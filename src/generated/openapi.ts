@@ -1018,7 +1018,7 @@ export interface paths {
         };
         /**
          * Retrieve an insight
-         * @description Returns one insight with its result. A deleted insight is 404. With `refresh=true` it is recomputed when `next_allowed_client_refresh` has passed (`is_cached` false), else the cached result is kept. With `from_dashboard` the response also carries the tile's `color` and `layouts` (null and `{}` when the insight is not on that dashboard); the mock has no dashboard-level filter overrides.
+         * @description Returns one insight with its result. A deleted insight is 404. With `refresh=true` it is recomputed when `next_allowed_client_refresh` has passed (`is_cached` false), else the cached result is kept. With `from_dashboard` the response also carries the tile's `color` and `layouts` (null and `{}` when the insight is not on that dashboard), and the result is computed with that dashboard's `filters` applied (see `filters_override` for the rule).
          */
         get: operations["insights_retrieve"];
         put?: never;
@@ -2093,7 +2093,7 @@ export interface paths {
         /**
          * Run a query (query API)
          * @description Runs a query of the query API.
-         *     Beyond the spec: the real service's query API (`/api/environments/{project_id}/query/` is the same), which its web app, MCP server, agent toolkit (`query-run`) and CLI use. One engine answers both doors: an insight query node is converted to the legacy filter and computed, and cached, exactly as the seed's analysis endpoints compute that filter, so `results` equals their `result`. `HogQLQuery` (bare or in a `DataVisualizationNode`) runs HogQL SQL on embedded ClickHouse (see the `query` field of QueryNode; a refused query is a 400 with `attr` `query__query` or `query__source__query`); `EventsQuery` selects event columns, as HogQL too; `ActorsQuery`/`InsightActorsQuery` list the actors behind a data point (or every person), with columns `actor`/`person`, `id`, `created_at`, `event_count`, `person_display_name`, `matched_recordings`, `properties.<key>`. An unknown `kind` is a 400 naming `query__kind`. `refresh` picks the execution mode: blocking by default, or started in the background and answered 202 with its status (`async`, `lazy_async`, `force_async`), to poll with `GET /query/{query_id}/` and cancel with `DELETE`. SQL, events and actors answers are cached until the next write to the data (see `refresh`). Where the SQL engine cannot run (no chdb build for the platform) SQL kinds answer 503 with code `sql_engine_unavailable`.
+         *     Beyond the spec: the real service's query API (`/api/environments/{project_id}/query/` is the same), which its web app, MCP server, agent toolkit (`query-run`) and CLI use. One engine answers both doors: an insight query node is converted to the legacy filter and computed, and cached, exactly as the seed's analysis endpoints compute that filter, so `results` equals their `result`. `HogQLQuery` (bare or in a `DataVisualizationNode`) runs HogQL SQL on embedded ClickHouse (see the `query` field of QueryNode; a refused query is a 400 with `attr` `query__query` or `query__source__query`); `EventsQuery` selects event columns, as HogQL too; `ActorsQuery`/`InsightActorsQuery` list the actors behind a data point (or every person), with columns `actor`/`person`, `id`, `created_at`, `event_count`, `person_display_name`, `matched_recordings`, `properties.<key>`. An unknown `kind` is a 400 naming `query__kind`. `refresh` picks the execution mode: blocking by default, or started in the background and answered 202 with its status (`async`, `lazy_async`, `force_async`), to poll with `GET /query/{query_id}/` and cancel with `DELETE`. SQL, events and actors answers are cached until the next write to the data (see `refresh`). Where the SQL engine cannot answer (no chdb build for the platform, its process ended) SQL kinds answer 503 with code `sql_engine_unavailable`.
          */
         post: operations["query_create"];
         delete?: never;
@@ -2120,7 +2120,7 @@ export interface paths {
         /**
          * Run a query (query API)
          * @description Runs a query of the query API.
-         *     Beyond the spec: the real service's query API under its environments path (an environment is its project here; the same as `/api/projects/{project_id}/query/`), which its web app, MCP server, agent toolkit (`query-run`) and CLI use. One engine answers both doors: an insight query node is converted to the legacy filter and computed, and cached, exactly as the seed's analysis endpoints compute that filter, so `results` equals their `result`. `HogQLQuery` (bare or in a `DataVisualizationNode`) runs HogQL SQL on embedded ClickHouse (see the `query` field of QueryNode; a refused query is a 400 with `attr` `query__query` or `query__source__query`); `EventsQuery` selects event columns, as HogQL too; `ActorsQuery`/`InsightActorsQuery` list the actors behind a data point (or every person), with columns `actor`/`person`, `id`, `created_at`, `event_count`, `person_display_name`, `matched_recordings`, `properties.<key>`. An unknown `kind` is a 400 naming `query__kind`. `refresh` picks the execution mode: blocking by default, or started in the background and answered 202 with its status (`async`, `lazy_async`, `force_async`), to poll with `GET /query/{query_id}/` and cancel with `DELETE`. SQL, events and actors answers are cached until the next write to the data (see `refresh`). Where the SQL engine cannot run (no chdb build for the platform) SQL kinds answer 503 with code `sql_engine_unavailable`.
+         *     Beyond the spec: the real service's query API under its environments path (an environment is its project here; the same as `/api/projects/{project_id}/query/`), which its web app, MCP server, agent toolkit (`query-run`) and CLI use. One engine answers both doors: an insight query node is converted to the legacy filter and computed, and cached, exactly as the seed's analysis endpoints compute that filter, so `results` equals their `result`. `HogQLQuery` (bare or in a `DataVisualizationNode`) runs HogQL SQL on embedded ClickHouse (see the `query` field of QueryNode; a refused query is a 400 with `attr` `query__query` or `query__source__query`); `EventsQuery` selects event columns, as HogQL too; `ActorsQuery`/`InsightActorsQuery` list the actors behind a data point (or every person), with columns `actor`/`person`, `id`, `created_at`, `event_count`, `person_display_name`, `matched_recordings`, `properties.<key>`. An unknown `kind` is a 400 naming `query__kind`. `refresh` picks the execution mode: blocking by default, or started in the background and answered 202 with its status (`async`, `lazy_async`, `force_async`), to poll with `GET /query/{query_id}/` and cancel with `DELETE`. SQL, events and actors answers are cached until the next write to the data (see `refresh`). Where the SQL engine cannot answer (no chdb build for the platform, its process ended) SQL kinds answer 503 with code `sql_engine_unavailable`.
          */
         post: operations["environments_query_create"];
         delete?: never;
@@ -2686,7 +2686,7 @@ export interface components {
             pinned?: boolean;
             /** @description The dashboard's tags, as given (replaces the stored list). */
             tags?: string[];
-            /** @description Overrides applied to the insights shown on this dashboard (`date_from`, `date_to`, `properties`), as `GET /insights/{id}/?from_dashboard={id}` applies them. As in the real service an empty object leaves the stored filters unchanged on update. */
+            /** @description Overrides applied to the insights shown on this dashboard (`date_from`, `date_to`, `properties`, `breakdown_filter`, `interval`, `filterTestAccounts`), as `GET /insights/{id}/?from_dashboard={id}` applies them (the rule of the query API's `filters_override`). As in the real service an empty object leaves the stored filters unchanged on update. */
             filters?: {
                 [key: string]: unknown;
             };
@@ -2776,7 +2776,7 @@ export interface components {
              */
             type: "validation_error" | "authentication_error" | "invalid_request" | "throttled_error" | "server_error";
             /**
-             * @description Reason, for example `required`, `invalid_input`, `parse_error`, `not_authenticated`, `authentication_failed`, `permission_denied`, `not_found`, `method_not_allowed`, `payload_too_large`, `not_implemented`, `error`; `timeout_exceeded` when a HogQL evaluation ran past its time limit; for a funnel the real service's own codes: `funnels_require_at_least_two_steps`, `funnel_step_range_invalid` (`funnel_from_step`/`funnel_to_step`), `funnel_exclusions_invalid` (an exclusion's step range or event).
+             * @description Reason, for example `required`, `invalid_input`, `parse_error`, `not_authenticated`, `authentication_failed`, `permission_denied`, `not_found`, `method_not_allowed`, `payload_too_large`, `not_implemented`, `error`; `timeout_exceeded` when a HogQL evaluation ran past its time limit; for a funnel the real service's own codes: `funnels_require_at_least_two_steps`, `funnel_step_range_invalid` (`funnel_from_step`/`funnel_to_step`), `funnel_exclusions_invalid` (an exclusion's step range or event), `funnel_optional_steps_invalid` (an optional step where the funnel allows none).
              * @example required
              */
             code: string;
@@ -3117,7 +3117,7 @@ export interface components {
             from_dashboard?: string | number | boolean | null;
             /** @description Accepted and ignored: a display-only key the web app sends with its legacy filters. */
             funnel_advanced?: boolean | null;
-            /** @description Accepted and ignored: aggregation by a HogQL expression is not modelled. */
+            /** @description Count the funnel by the values of a HogQL expression evaluated per event instead of by persons (for example `properties.$session_id`, `distinct_id`, `person.properties.plan`): each distinct value is one actor, and an event whose value is null or empty is left out. Fields `event`, `timestamp`, `distinct_id`, `uuid`, `properties.*`, `person.properties.*`, `person_id` and the events API's non-aggregate HogQL functions; anything else (an aggregate such as `count()`, an unknown field, a syntax error) is a 400 naming the field. Null, empty or `person_id` count persons; `aggregation_group_type_index` wins over it. The actor lists of such a funnel are empty (its actors are no persons). */
             funnel_aggregate_by_hogql?: string | null;
             /** @description Accepted and ignored by `/insights/funnel/` (see `FunnelCorrelationRequest`). */
             funnel_correlation_event_exclude_property_names?: string[] | null;
@@ -4433,7 +4433,7 @@ export interface components {
              */
             operator?: "exact" | "is_not" | "icontains" | "not_icontains" | "regex" | "not_regex" | "gt" | "gte" | "lt" | "lte" | "is_set" | "is_not_set" | "is_date_exact" | "is_date_before" | "is_date_after" | "between" | "not_between" | "min" | "max" | "in" | "not_in";
             /**
-             * @description What the key refers to; `person` filters use the current properties of the event's person. Default: `event`. `precalculated-cohort` and `static-cohort` are older names of `cohort`, read as it. `event_metadata` filters a column of the event itself (`event`, `distinct_id`, `timestamp`, `$group_0`…`$group_4`). `hogql`: `key` is a HogQL condition over the event (`properties.$browser == 'Chrome'`), kept where it is true.
+             * @description What the key refers to; `person` filters use the current properties of the event's person, and the virtual `$virt_initial_channel_type` (the channel the person first came through, from its `$initial_*` attribution). `session`: a property of the event's session, as the session breakdowns list them (`$channel_type`, `$session_duration`, `$entry_pathname`…); an event without a session has none. Default: `event`. `precalculated-cohort` and `static-cohort` are older names of `cohort`, read as it. `event_metadata` filters a column of the event itself (`event`, `distinct_id`, `timestamp`, `$group_0`…`$group_4`). `hogql`: `key` is a HogQL condition over the event (`properties.$browser == 'Chrome'`), kept where it is true.
              * @enum {string}
              */
             type?: "event" | "person" | "cohort" | "precalculated-cohort" | "static-cohort" | "element" | "group" | "session" | "hogql" | "event_metadata";
@@ -4540,7 +4540,7 @@ export interface components {
             count: number;
         };
         /**
-         * @description One cohort row of a retention table: the actors who performed the target event in period `date`, and how many of them returned in each following period. Every row has `total_intervals` values; periods after `date_to` count 0.
+         * @description One cohort row of a retention table: the actors who performed the target event in period `date`, and how many of them returned in each following period. Every row has `total_intervals` values (with `retentionCustomBrackets`, one per bracket after the cohort's own); periods after `date_to` count 0.
          * @example {
          *       "values": [
          *         {
@@ -4572,7 +4572,7 @@ export interface components {
                 /** @description Always empty (kept for compatibility). */
                 people: unknown[];
                 /**
-                 * @description `<Period> <j>` for the j-th period after the cohort's.
+                 * @description `<Period> <j>` for the j-th period after the cohort's; a bracket's `<Period> <first>-<last>` (`<Period> <first>` for one period).
                  * @example Day 1
                  */
                 label: string;
@@ -4797,6 +4797,8 @@ export interface components {
             /** @description Group type counted by `math` `unique_group` (required with it: 400 otherwise): the distinct keys `properties.$groups[<group type name>]` of the matching events; events outside such a group are not counted. */
             math_group_type_index?: number | null;
             properties?: components["schemas"]["PropertyFilters"];
+            /** @description Funnels: an optional step, as `FunnelSeriesNode`'s `optionalInFunnel` (the same rules and 400s). Other analyses ignore it, as the real service does. */
+            optionalInFunnel?: boolean | null;
         } & {
             [key: string]: unknown;
         };
@@ -4884,7 +4886,7 @@ export interface components {
             /** @description Property to break down by (a key, or a HogQL expression with `breakdown_type` `hogql`); for `breakdown_type` `cohort` a list of cohort ids and/or `all`. */
             breakdown?: string | number | (string | number)[] | null;
             /**
-             * @description `events` is a legacy spelling of `event`. `event_metadata`: a column of the event itself (`distinct_id`, `event`, `timestamp`, `$group_0`…`$group_4`). `session`: a property of the event's session (the events sharing `properties.$session_id`, all of the project's events counted, as the real service's sessions table does): `$session_duration` (alias `duration`; whole seconds between the first and the last event, ClickHouse `dateDiff('second', …)`), `$entry_current_url`, `$entry_pathname`, `$entry_hostname`, `$exit_current_url`, `$exit_pathname`, `$exit_hostname` (aliases `$end_current_url`, `$end_pathname`; the `$current_url` of the session's first and last event, whatever that event is), `$pageview_count`, `$autocapture_count`, `$screen_count`, `$num_uniq_urls`, `$start_timestamp`, `$end_timestamp`, `$entry_referring_domain`, `$entry_referrer`, `$entry_utm_source|campaign|medium|term|content`, `$entry_gclid`, `$entry_fbclid`, and `$is_bounce` (the real service's default: null without a pageview, else true unless there was more than one pageview, any `$autocapture` or a duration of 10 s or more). Events without a session id fall in the null value. Numeric session properties break down by value, or into bins with `breakdown_histogram_bin_count`. `hogql`: `breakdown` is a HogQL expression evaluated per event by the events API's evaluator (`properties.$browser`, `concat(…)`, `toString(person.properties.plan)`, `if(…)`); an unsupported construct is a 400 naming `breakdown`. Default: `event`.
+             * @description `events` is a legacy spelling of `event`. `person`: a property of the event's person, or the virtual `$virt_initial_channel_type` (the channel rules over its `$initial_utm_*`, `$initial_referring_domain`, `$initial_gclid`, `$initial_fbclid` and `$initial_gad_source`). `event_metadata`: a column of the event itself (`distinct_id`, `event`, `timestamp`, `$group_0`…`$group_4`). `session`: a property of the event's session (the events sharing `properties.$session_id`, all of the project's events counted, as the real service's sessions table does): `$session_duration` (alias `duration`; whole seconds between the first and the last event, ClickHouse `dateDiff('second', …)`), `$entry_current_url`, `$entry_pathname`, `$entry_hostname`, `$exit_current_url`, `$exit_pathname`, `$exit_hostname` (aliases `$end_current_url`, `$end_pathname`; the `$current_url` of the session's first and last event, whatever that event is), `$pageview_count`, `$autocapture_count`, `$screen_count`, `$num_uniq_urls`, `$start_timestamp`, `$end_timestamp`, `$entry_referring_domain`, `$entry_referrer`, `$entry_utm_source|campaign|medium|term|content`, `$entry_gclid`, `$entry_fbclid`, `$entry_gad_source`, `$is_bounce` (the real service's default: null without a pageview, else true unless there was more than one pageview, any `$autocapture` or a duration of 10 s or more), and `$channel_type` (the real service's default channel rules over the entry utm_* values, referring domain, gclid, fbclid and gad_source: `Direct`, `Organic Search`, `Paid Social`, `Referral`, `Unknown`…). Events without a session id fall in the null value. Numeric session properties break down by value, or into bins with `breakdown_histogram_bin_count`. `hogql`: `breakdown` is a HogQL expression evaluated per event by the events API's evaluator (`properties.$browser`, `concat(…)`, `toString(person.properties.plan)`, `if(…)`); an unsupported construct is a 400 naming `breakdown`. Default: `event`.
              * @enum {string|null}
              */
             breakdown_type?: "event" | "events" | "person" | "cohort" | "group" | "session" | "hogql" | "event_metadata" | null;
@@ -5154,10 +5156,18 @@ export interface components {
             async?: boolean;
             /** @description A name for the query in the real service's query log (accepted, not stored). */
             name?: string;
-            /** @description Accepted for the real clients' sake; not applied. */
-            filters_override?: {
+            /** @description A dashboard's filters (the real service's DashboardFilter) laid over the query for this request, as a dashboard rewrites the insights it shows. On an insight kind: `date_from`/`date_to` replace the whole date range (either one given sets both; a missing one is the default); `properties` are ANDed with the query's own (a group of both); `breakdown_filter` replaces the breakdown (trends, funnels, retention); `interval` (not retention, paths) and `filterTestAccounts` replace the query's; a trends compare with `date_from` `all` is turned off. On an insight's actors (ActorsQuery, InsightActorsQuery and the other actors kinds) the same applies to their source insight, before `day` narrows it. On HogQLQuery the range goes to `filters.dateRange` and the properties join `filters.properties`; on EventsQuery the range is `after`/`before` (the properties are not applied: an events query takes none here). Other kinds are run as they are. Other keys are ignored. */
+            filters_override?: ({
+                date_from?: components["schemas"]["date_from"];
+                date_to?: components["schemas"]["date_to"];
+                explicitDate?: components["schemas"]["explicitDate"];
+                properties?: components["schemas"]["PropertyFilter"][] | null;
+                breakdown_filter?: components["schemas"]["breakdownFilter"];
+                interval?: components["schemas"]["interval"];
+                filterTestAccounts?: components["schemas"]["filterTestAccounts"];
+            } & {
                 [key: string]: unknown;
-            } | null;
+            }) | null;
             /** @description Accepted for the real clients' sake; not applied. */
             variables_override?: {
                 [key: string]: unknown;
@@ -5189,9 +5199,9 @@ export interface components {
             };
             /** @description The insight's interval; in an InsightActorsQuery of a RetentionQuery, the index of the cohort whose actors are asked for. */
             interval?: ("minute" | "hour" | "day" | "week" | "month") | number;
-            /** @description SQL (HogQL), run by ClickHouse (embedded) over the project's rows in the tables of the real service's HogQL database: `events` (with `$session_id`, `$group_0`…`$group_4`, `elements_chain`, `person_id`, and the joins `person.*`, `pdi.*`, `session.*`, `group_0`…`group_4.*`, and `poe.*`, which reads the person's current properties: no person properties are kept per event here), `persons`, `person_distinct_ids`, `groups` and `sessions`. HogQL's rules apply: only its functions and aggregates, property reads as strings typed by the project's property definitions (Numeric, Boolean, DateTime), null-safe `=`/`!=`/`LIKE`, `= NULL` as `isNull`, date-times in the project's time zone, `now()` the server's clock; JOINs, subqueries, `IN (SELECT …)`, `WITH`, `UNION ALL`, window functions, `LIMIT … BY`, `ARRAY JOIN`, lambdas; placeholders `{filters}` (the node's `filters`: `dateRange`, `properties`, `filterTestAccounts`) and `{variables.<code_name>}` (the node's `variables`). Without LIMIT 100 rows are returned, at most 50,000, with `hasMore`. Refused with a 400 naming the construct (`attr` `query__query`): table functions (`file`, `url`, `numbers`…), `system.*` and any other table, SETTINGS, unknown fields and functions (with HogQL's messages), and what ClickHouse itself refuses (its message). A query runs at most 30 s and 2 GiB (code `timeout_exceeded`, `memory_limit_exceeded`). Text limits (a 400 naming the limit): at most 65,536 characters, 16 levels of parentheses and brackets, 2,048 terms and 128 operators. */
+            /** @description SQL (HogQL), run by ClickHouse (embedded) over the project's rows in the tables of the real service's HogQL database: `events` (with `$session_id`, `$group_0`…`$group_4`, `elements_chain`, `person_id`, and the joins `person.*`, `pdi.*`, `session.*`, `group_0`…`group_4.*`, and `poe.*`, which reads the person's current properties: no person properties are kept per event here), `persons`, `person_distinct_ids`, `groups` and `sessions`. HogQL's rules apply: only its functions and aggregates, property reads as strings typed by the project's property definitions (Numeric, Boolean, DateTime), null-safe `=`/`!=`/`LIKE`, `= NULL` as `isNull`, date-times in the project's time zone, `now()` the server's clock; JOINs, subqueries, `IN (SELECT …)`, `WITH`, `UNION ALL`, window functions, `LIMIT … BY`, `ARRAY JOIN`, lambdas; placeholders `{filters}` (the node's `filters`: `dateRange`, `properties`, `filterTestAccounts`) and `{variables.<code_name>}` (the node's `variables`). Without LIMIT 100 rows are returned, at most 50,000, with `hasMore`. Refused with a 400 naming the construct (`attr` `query__query`): table functions (`file`, `url`, `numbers`…), `system.*` and any other table, SETTINGS, unknown fields and functions (with HogQL's messages), and what ClickHouse itself refuses (its message). A query runs at most 30 s and 2 GiB (code `timeout_exceeded`, `memory_limit_exceeded`). Text limits (a 400 naming the limit): at most 65,536 characters, 16 levels of parentheses and brackets, 2,048 terms and 128 operators. CTEs are written out at each reference (a CTE naming another carries its copies along): at most 256 copies in all, counted before the query runs (a 400 naming the limit of CTE expansions). */
             query?: string;
-            /** @description Columns of events: `select` is HogQL expressions (` -- Label` comments dropped; aggregates group by the other columns), `where` HogQL conditions, `event` an event name, `after`/`before` ISO dates or relative (`-24h`, `-7d`; as the real service, `after` defaults to `-24h`, `all` means no bound), `orderBy` HogQL order expressions (default `timestamp DESC`), `limit` (default 100) and `offset`. ActorsQuery columns: `actor`/`person`, `id`, `created_at`, `event_count`, `person_display_name`, `matched_recordings`, `properties.<key>`. Without a `source` (every person) it runs as HogQL over `persons`: `id`, `created_at` and `properties.<key>` are HogQL's values (a property as text unless its definition types it; times in the project's zone) with ClickHouse's types; `search` matches email, name, the id or a distinct id (ILIKE); `orderBy` HogQL order expressions (`person` orders by email; default `created_at DESC`). */
+            /** @description Columns of events: `select` is HogQL expressions (` -- Label` comments dropped; aggregates group by the other columns), `where` HogQL conditions, `event` an event name, `after`/`before` ISO dates or relative (`-24h`, `-7d`; as the real service, `after` defaults to `-24h`, `all` means no bound), `orderBy` HogQL order expressions (default `timestamp DESC`), `limit` (default 100) and `offset`. ActorsQuery columns: `actor`/`person`, `id`, `created_at`, `event_count`, `person_display_name`, `matched_recordings`, `properties.<key>`; over a RetentionQuery also `appearances` (the values of the cohort's row the actor counts in, before `cumulative` fills them) and `<period>_<j>` (1 when it appears in value j, else 0), ordered by `length(appearances)` too. Without a `source` (every person) it runs as HogQL over `persons`: `id`, `created_at` and `properties.<key>` are HogQL's values (a property as text unless its definition types it; times in the project's zone) with ClickHouse's types; `search` matches email, name, the id or a distinct id (ILIKE); `orderBy` HogQL order expressions (`person` orders by email; default `created_at DESC`). */
             select?: string[];
         } & {
             [key: string]: unknown;
@@ -5214,6 +5224,11 @@ export interface components {
             funnelCorrelationPropertyValues?: {
                 [key: string]: unknown;
             }[] | null;
+            /**
+             * @description InsightActorsQuery of a TrendsQuery with `compareFilter.compare`: `previous` asks for the actors of the previous period's data point (the same `day` shifted into that period); `current`, or absent, the current one's.
+             * @enum {string|null}
+             */
+            compare?: "current" | "previous" | null;
             /** @description The fields of an insight query node that matter to its numbers (camelCase, as the real service's schema): `series` (EventsNode/ActionsNode), `dateRange`, `interval`, `properties`, `filterTestAccounts`, `breakdownFilter`, `compareFilter`, and the kind's own filter (`trendsFilter`, `funnelsFilter`, `retentionFilter`, `pathsFilter`, `stickinessFilter`, `lifecycleFilter`). They are converted to the legacy filter and checked as the legacy endpoints check it. In an InsightActorsQuery, `series` is the index of the series the actors are asked for. */
             series?: ({
                 /** @enum {string} */
@@ -5232,7 +5247,7 @@ export interface components {
             interval?: ("minute" | "hour" | "day" | "week" | "month") | number;
             /** @description SQL (HogQL) over the tables `events`, `persons` and `groups`. Supported: SELECT with expressions and aliases, `*`, DISTINCT, WHERE, GROUP BY (expressions, aliases, positions), HAVING, ORDER BY (ASC/DESC, nulls last), LIMIT/OFFSET (no LIMIT: 100 rows; at most 50,000), BETWEEN, table aliases; aggregates `count()`, `count(x)`, `count(DISTINCT x)`, `countIf`, `sum`, `sumIf`, `avg`, `avgIf`, `min`, `max`, `median`, `uniq`, `uniqExact`, `uniqIf`, `any`; functions `now`, `today`, `yesterday`, `toDate`, `toDateTime`, `toStartOfMinute/Hour/Day/Week/Month/Quarter/Year`, `toMonday`, `toYear`, `toMonth`, `toDayOfMonth`, `toDayOfWeek`, `toHour`, `toMinute`, `dateDiff`, `INTERVAL n unit`, `toString`, `toInt`, `toFloat`, `lower`, `upper`, `length`, `concat`, `coalesce`, `ifNull`, `if`, `round`, `floor`, `ceil`, `abs`, `isNull`, `isNotNull`, `match`, `like`/`ilike`, `in`. Fields of events: `uuid`, `event`, `timestamp`, `distinct_id`, `elements_chain`, `person_id`, `properties`, `properties.<key>`, `person.properties.<key>`, `person.id`, `person.created_at`; of persons: `id`, `created_at`, `is_identified`, `properties`, `properties.<key>`; of groups: `index` (the group type index), `key`, `created_at`, `properties`, `properties.<key>`. Calendar functions use the project's time zone. Refused with a 400 naming the construct (`attr` `query__query`): JOIN, subqueries, UNION and other set operations, WITH, window functions, LIMIT BY, SAMPLE, ARRAY JOIN, placeholders (`{filters}`), unknown tables, fields and functions, a column neither aggregated nor grouped. */
             query?: string;
-            /** @description Columns of events: `select` is HogQL expressions (` -- Label` comments dropped; aggregates group by the other columns), `where` HogQL conditions, `event` an event name, `after`/`before` ISO dates or relative (`-24h`, `-7d`; as the real service, `after` defaults to `-24h`, `all` means no bound), `orderBy` HogQL order expressions (default `timestamp DESC`), `limit` (default 100) and `offset`. ActorsQuery columns: `actor`/`person`, `id`, `created_at`, `event_count`, `person_display_name`, `matched_recordings`, `properties.<key>`. */
+            /** @description Columns of events: `select` is HogQL expressions (` -- Label` comments dropped; aggregates group by the other columns), `where` HogQL conditions, `event` an event name, `after`/`before` ISO dates or relative (`-24h`, `-7d`; as the real service, `after` defaults to `-24h`, `all` means no bound), `orderBy` HogQL order expressions (default `timestamp DESC`), `limit` (default 100) and `offset`. ActorsQuery columns: `actor`/`person`, `id`, `created_at`, `event_count`, `person_display_name`, `matched_recordings`, `properties.<key>`; over a RetentionQuery also `appearances` (the values of the cohort's row the actor counts in, before `cumulative` fills them) and `<period>_<j>` (1 when it appears in value j, else 0), ordered by `length(appearances)` too. */
             select?: string[];
         } & {
             [key: string]: unknown;
@@ -5240,6 +5255,7 @@ export interface components {
         /** @description The schema of an insight query node, chosen by its `kind` (TrendsQuery, FunnelsQuery, RetentionQuery, PathsQuery, StickinessQuery, LifecycleQuery); other kinds are not constrained here. */
         InsightQueryNode: unknown & unknown & unknown & unknown & unknown & unknown;
         InsightNodeDateRange: components["schemas"]["dateRange"];
+        InsightNodeExplicitDate: components["schemas"]["explicitDate"];
         InsightNodeInterval: components["schemas"]["interval"];
         InsightNodeProperties: components["schemas"]["properties"];
         InsightNodeFilterTestAccounts: components["schemas"]["filterTestAccounts"];
@@ -5334,11 +5350,12 @@ export interface components {
             tags?: components["schemas"]["tags"];
             version?: components["schemas"]["version"];
         };
-        /** @description A funnel as a query node: computed as the legacy funnel filter it converts to (FunnelRequest), so its `results` equal `POST /insights/funnel/`'s `result`. Every field the real service's FunnelsQuery has is listed here or refused with a 400 naming it (`funnelsFilter.funnelAggregateByHogQL` is refused). */
+        /** @description A funnel as a query node: computed as the legacy funnel filter it converts to (FunnelRequest), so its `results` equal `POST /insights/funnel/`'s `result`. Every field the real service's FunnelsQuery has is listed here or refused with a 400 naming it. */
         FunnelsQuery: {
             /** @constant */
             kind: "FunnelsQuery";
-            series: components["schemas"]["series"];
+            /** @description The funnel's steps, in order (at least two). As in the real service, a step's `name`, its `math` unless `first_time_for_user` (or its variants) and its property maths change nothing. */
+            series: components["schemas"]["FunnelSeriesNode"][];
             dateRange?: components["schemas"]["dateRange"];
             interval?: components["schemas"]["interval"];
             properties?: components["schemas"]["properties"];
@@ -5365,6 +5382,7 @@ export interface components {
                 binCount?: components["schemas"]["bin_count"];
                 breakdownAttributionType?: components["schemas"]["breakdown_attribution_type"];
                 breakdownAttributionValue?: components["schemas"]["breakdown_attribution_value"];
+                funnelAggregateByHogQL?: components["schemas"]["funnel_aggregate_by_hogql"];
                 /** @description Events or actions that void a conversion between two steps. */
                 exclusions?: components["schemas"]["FunnelExclusionNode"][] | null;
                 funnelStepReference?: components["schemas"]["displayText"];
@@ -5382,7 +5400,7 @@ export interface components {
             tags?: components["schemas"]["tags"];
             version?: components["schemas"]["version"];
         };
-        /** @description A retention table as a query node: computed as the legacy retention filter it converts to (RetentionRequest), so its `results` equal `GET /insights/retention/`'s `result`. Every field the real service's RetentionQuery has is listed here or refused with a 400 naming it (`retentionFilter.retentionCustomBrackets` is refused). `dateRange.explicitDate` changes nothing: the cohorts are whole periods. */
+        /** @description A retention table as a query node: computed as the legacy retention filter it converts to (RetentionRequest), so its `results` equal `GET /insights/retention/`'s `result`. Every field the real service's RetentionQuery has is listed here or refused with a 400 naming it. `dateRange.explicitDate` changes nothing: the cohorts are whole periods. */
         RetentionQuery: {
             /** @constant */
             kind: "RetentionQuery";
@@ -5407,6 +5425,15 @@ export interface components {
                 totalIntervals?: components["schemas"]["total_intervals"];
                 minimumOccurrences?: components["schemas"]["minimum_occurrences"];
                 cumulative?: components["schemas"]["cumulative"];
+                /**
+                 * @description Groups the periods after the cohort's into brackets of these sizes: each row has the cohort's value (`Day 0`), then one value per bracket (`Day 1-4`, or `Day 7` for a bracket of one period) counting the cohort's actors who returned in any period of it. Periods are counted from the actor's first cohort period in the window, as the real service counts them (an actor of several recurring cohorts has the same brackets in each); with `cumulative`, a return counts in its bracket and every earlier one; a bracket of 0 periods counts nobody. With a property aggregation or 24-hour windows the brackets group nothing, as in the real service: the values are the first periods, under the brackets' labels. Empty or null: no brackets. The legacy filter has no such field.
+                 * @example [
+                 *       4,
+                 *       10,
+                 *       3
+                 *     ]
+                 */
+                retentionCustomBrackets?: number[] | null;
                 aggregationType?: components["schemas"]["aggregation_type"];
                 aggregationProperty?: components["schemas"]["aggregation_property"];
                 aggregationPropertyType?: components["schemas"]["aggregation_property_type"];
@@ -5537,6 +5564,27 @@ export interface components {
             orderBy?: string[] | null;
             response?: components["schemas"]["response"];
             version?: components["schemas"]["version"];
+        };
+        /** @description One step of a FunnelsQuery: an InsightSeriesNode (an event or an action and its filters) that may be optional. */
+        FunnelSeriesNode: {
+            kind: components["schemas"]["kind"];
+            event?: components["schemas"]["event"];
+            id?: components["schemas"]["id"];
+            name?: components["schemas"]["name"];
+            custom_name?: components["schemas"]["custom_name"];
+            math?: components["schemas"]["math"];
+            math_property?: components["schemas"]["math_property"];
+            math_property_type?: components["schemas"]["math_property_type"];
+            math_hogql?: components["schemas"]["math_hogql"];
+            math_group_type_index?: components["schemas"]["math_group_type_index"];
+            properties?: components["schemas"]["properties"];
+            fixedProperties?: components["schemas"]["fixedProperties"];
+            limit?: components["schemas"]["limit"];
+            orderBy?: components["schemas"]["orderBy"];
+            response?: components["schemas"]["response"];
+            version?: components["schemas"]["version"];
+            /** @description An optional step: an actor may skip it. Each step counts the actors whose counted attempt went through it, so an optional step may count fewer actors than the steps after it; the conversion times are the gaps between the attempt's required steps, the first against step 2, as the real service lists them. Only in ordered or strict `steps` funnels without exclusions, never the first step, and never right before a required step that matches the same events or more: otherwise a 400 (`funnel_optional_steps_invalid`, or naming `exclusions`). */
+            optionalInFunnel?: boolean | null;
         };
         /** @description An excluded event or action of a funnel (the legacy FunnelExclusion under the query API's names): a series node with the range of steps it voids a conversion in. */
         FunnelExclusionNode: {
@@ -6278,12 +6326,13 @@ export interface components {
         date_from: string | null;
         /** @description End of the range, same grammar as `date_from` (except `all`); a date covers its whole day unless `explicit_date` is true. */
         date_to: string | null;
+        /** @description Keep the exact `date_from`/`date_to` instants instead of widening them to whole intervals. Default `false`. */
+        explicitDate: boolean | null;
         /** @description The range analysed. */
         dateRange: {
             date_from?: components["schemas"]["date_from"];
             date_to?: components["schemas"]["date_to"];
-            /** @description Keep the exact `date_from`/`date_to` instants instead of widening them to whole intervals. Default `false`. */
-            explicitDate?: boolean | null;
+            explicitDate?: components["schemas"]["explicitDate"];
         } | null;
         /**
          * @description The bucket size. Default `day`. The real service also takes `second`, which is refused here (400 naming `interval`).
@@ -6299,7 +6348,7 @@ export interface components {
         /** @description Property to break down by (a key, or a HogQL expression with `breakdown_type` `hogql`); for `breakdown_type` `cohort` a list of cohort ids and/or `all`. */
         breakdown: string | number | (string | number)[] | null;
         /**
-         * @description `events` is a legacy spelling of `event`. `event_metadata`: a column of the event itself (`distinct_id`, `event`, `timestamp`, `$group_0`…`$group_4`). `session`: a property of the event's session (the events sharing `properties.$session_id`, all of the project's events counted, as the real service's sessions table does): `$session_duration` (alias `duration`; whole seconds between the first and the last event, ClickHouse `dateDiff('second', …)`), `$entry_current_url`, `$entry_pathname`, `$entry_hostname`, `$exit_current_url`, `$exit_pathname`, `$exit_hostname` (aliases `$end_current_url`, `$end_pathname`; the `$current_url` of the session's first and last event, whatever that event is), `$pageview_count`, `$autocapture_count`, `$screen_count`, `$num_uniq_urls`, `$start_timestamp`, `$end_timestamp`, `$entry_referring_domain`, `$entry_referrer`, `$entry_utm_source|campaign|medium|term|content`, `$entry_gclid`, `$entry_fbclid`, and `$is_bounce` (the real service's default: null without a pageview, else true unless there was more than one pageview, any `$autocapture` or a duration of 10 s or more). Events without a session id fall in the null value. Numeric session properties break down by value, or into bins with `breakdown_histogram_bin_count`. `hogql`: `breakdown` is a HogQL expression evaluated per event by the events API's evaluator (`properties.$browser`, `concat(…)`, `toString(person.properties.plan)`, `if(…)`); an unsupported construct is a 400 naming `breakdown`. Default: `event`.
+         * @description `events` is a legacy spelling of `event`. `person`: a property of the event's person, or the virtual `$virt_initial_channel_type` (the channel rules over its `$initial_utm_*`, `$initial_referring_domain`, `$initial_gclid`, `$initial_fbclid` and `$initial_gad_source`). `event_metadata`: a column of the event itself (`distinct_id`, `event`, `timestamp`, `$group_0`…`$group_4`). `session`: a property of the event's session (the events sharing `properties.$session_id`, all of the project's events counted, as the real service's sessions table does): `$session_duration` (alias `duration`; whole seconds between the first and the last event, ClickHouse `dateDiff('second', …)`), `$entry_current_url`, `$entry_pathname`, `$entry_hostname`, `$exit_current_url`, `$exit_pathname`, `$exit_hostname` (aliases `$end_current_url`, `$end_pathname`; the `$current_url` of the session's first and last event, whatever that event is), `$pageview_count`, `$autocapture_count`, `$screen_count`, `$num_uniq_urls`, `$start_timestamp`, `$end_timestamp`, `$entry_referring_domain`, `$entry_referrer`, `$entry_utm_source|campaign|medium|term|content`, `$entry_gclid`, `$entry_fbclid`, `$entry_gad_source`, `$is_bounce` (the real service's default: null without a pageview, else true unless there was more than one pageview, any `$autocapture` or a duration of 10 s or more), and `$channel_type` (the real service's default channel rules over the entry utm_* values, referring domain, gclid, fbclid and gad_source: `Direct`, `Organic Search`, `Paid Social`, `Referral`, `Unknown`…). Events without a session id fall in the null value. Numeric session properties break down by value, or into bins with `breakdown_histogram_bin_count`. `hogql`: `breakdown` is a HogQL expression evaluated per event by the events API's evaluator (`properties.$browser`, `concat(…)`, `toString(person.properties.plan)`, `if(…)`); an unsupported construct is a 400 naming `breakdown`. Default: `event`.
          * @enum {string|null}
          */
         breakdown_type: "event" | "events" | "person" | "cohort" | "group" | "session" | "hogql" | "event_metadata" | null;
@@ -6381,6 +6430,18 @@ export interface components {
         modifiers: Record<string, never> | null;
         /** @description Tags for the real service's query log; not read. */
         tags: Record<string, never> | null;
+        /** @enum {string} */
+        kind: "EventsNode" | "ActionsNode";
+        /** @description `EventsNode`: the event counted; null counts every event. */
+        event: string | null;
+        /** @description `ActionsNode` (required there): the action's id. */
+        id: number;
+        /** @description Property filters applied with `properties` (ANDed with them), as the real service applies them. */
+        fixedProperties: components["schemas"]["PropertyFilters"] | null;
+        /** @description Read by event lists, not by insights (as in the real service). */
+        limit: number | null;
+        /** @description Read by event lists, not by insights (as in the real service). */
+        orderBy: string[] | null;
         /** @description Count groups of this group type (0 to 4) instead of persons; null or absent counts persons, as in the real service. Events outside a group of that type drop out of the funnel; the steps, conversion times, breakdowns and the actors endpoint (`/persons/funnel/`, which then lists groups) all count groups. Person property filters still test the person of each event. */
         "properties-aggregation_group_type_index": number | null;
         /** @description Property (or cohort ids) to break down by; the result becomes one funnel per value. */
@@ -6435,14 +6496,8 @@ export interface components {
         breakdown_attribution_type: "first_touch" | "last_touch" | "all_events" | "step" | null;
         /** @description The step (0-based) of `breakdown_attribution_type` `step`; a numeric string is read as its number, as the real service does. */
         breakdown_attribution_value: number | string | null;
-        /** @enum {string} */
-        kind: "EventsNode" | "ActionsNode";
-        /** @description `EventsNode`: the event counted; null counts every event. */
-        event: string | null;
-        /** @description `ActionsNode` (required there): the action's id. */
-        id: number;
-        /** @description Property filters applied with `properties` (ANDed with them), as the real service applies them. */
-        fixedProperties: components["schemas"]["PropertyFilters"] | null;
+        /** @description Count the funnel by the values of a HogQL expression evaluated per event instead of by persons (for example `properties.$session_id`, `distinct_id`, `person.properties.plan`): each distinct value is one actor, and an event whose value is null or empty is left out. Fields `event`, `timestamp`, `distinct_id`, `uuid`, `properties.*`, `person.properties.*`, `person_id` and the events API's non-aggregate HogQL functions; anything else (an aggregate such as `count()`, an unknown field, a syntax error) is a 400 naming the field. Null, empty or `person_id` count persons; `aggregation_group_type_index` wins over it. The actor lists of such a funnel are empty (its actors are no persons). */
+        funnel_aggregate_by_hogql: string | null;
         /** @description Cohorts of groups of this group type (0–4) instead of persons: an event's group is `properties.$groups[<group type name>]`; events outside such a group drop out. `/persons/retention/` then lists groups. */
         "RetentionRequest_properties-aggregation_group_type_index": number | null;
         "RetentionRequest_properties-breakdown": string | number | (string | number)[] | null;
@@ -6636,6 +6691,17 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description Throttled, without starting the query: the project already has 10 HogQL, events or actors queries computing or waiting (blocking and background together; the real service's concurrency limit), or the personal API key used up one of its rate limits (see TooManyRequests). Wait `Retry-After` seconds; `detail` says the same. Beside the limit, the engine's 3 slots are shared fairly: one project runs at most 2 queries at once, so another project's query starts at once whatever the first one queued. */
+        QueryTooManyRequests: {
+            headers: {
+                /** @description Whole seconds until the next request is accepted. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description Unexpected server error (a bug; invalid input never ends here). */
         ServerError: {
             headers: {
@@ -6645,7 +6711,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The SQL engine (embedded ClickHouse, the chdb package) cannot run on this machine: chdb exists for Linux with glibc and macOS, x64 and arm64. Every other operation works without it. */
+        /** @description The SQL engine (embedded ClickHouse, the chdb package) cannot answer: it cannot run on this machine (chdb exists for Linux with glibc and macOS, x64 and arm64), its process ended during the query (it is started again for the next one, and the mirror resumes), or its folder is unusable (`detail` says which). Every other operation works without it. */
         EngineUnavailable: {
             headers: {
                 [name: string]: unknown;
@@ -6765,6 +6831,8 @@ export interface components {
         funnel_viz_type: "steps" | "trends" | "time_to_convert";
         /** @description Step order; default `ordered`. */
         funnel_order_type: "ordered" | "strict" | "unordered";
+        /** @description Count the funnel by the values of this HogQL expression instead of by persons (FunnelRequest's `funnel_aggregate_by_hogql`). Its actor lists are empty: its actors are no persons. */
+        funnel_aggregate_by_hogql: string;
         /**
          * @description JSON-encoded array of FunnelExclusion.
          * @example [{"id":"$pageleave","type":"events","funnel_from_step":0,"funnel_to_step":1}]
@@ -8705,6 +8773,8 @@ export interface operations {
                 funnel_viz_type?: components["parameters"]["funnel_viz_type"];
                 /** @description Step order; default `ordered`. */
                 funnel_order_type?: components["parameters"]["funnel_order_type"];
+                /** @description Count the funnel by the values of this HogQL expression instead of by persons (FunnelRequest's `funnel_aggregate_by_hogql`). Its actor lists are empty: its actors are no persons. */
+                funnel_aggregate_by_hogql?: components["parameters"]["funnel_aggregate_by_hogql"];
                 /**
                  * @description JSON-encoded array of FunnelExclusion.
                  * @example [{"id":"$pageleave","type":"events","funnel_from_step":0,"funnel_to_step":1}]
@@ -8861,6 +8931,8 @@ export interface operations {
                 funnel_viz_type?: components["parameters"]["funnel_viz_type"];
                 /** @description Step order; default `ordered`. */
                 funnel_order_type?: components["parameters"]["funnel_order_type"];
+                /** @description Count the funnel by the values of this HogQL expression instead of by persons (FunnelRequest's `funnel_aggregate_by_hogql`). Its actor lists are empty: its actors are no persons. */
+                funnel_aggregate_by_hogql?: components["parameters"]["funnel_aggregate_by_hogql"];
                 /**
                  * @description JSON-encoded array of FunnelExclusion.
                  * @example [{"id":"$pageleave","type":"events","funnel_from_step":0,"funnel_to_step":1}]
@@ -9480,11 +9552,11 @@ export interface operations {
             query?: {
                 /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
-                /** @description Id of the dashboard the insight is loaded for; adds `color` and `layouts`. */
+                /** @description Id of the dashboard the insight is loaded for; adds `color` and `layouts` and applies the dashboard's `filters`. */
                 from_dashboard?: number;
                 /** @description Ask for a recomputation. The server recomputes only when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. */
                 refresh?: components["parameters"]["refresh"];
-                /** @description JSON-encoded object overriding the insight's filters for this request only (not stored), as the real service: its top-level keys replace the insight's (dashboard filter keys such as `date_from`, `date_to`, `properties`, `interval`, `breakdown_filter`), nested values are not merged. The result is computed with the override and not cached. Not a JSON object is 400 naming `filters_override`. */
+                /** @description JSON-encoded dashboard filters (the real service's DashboardFilter) applied to the insight for this request only (not stored), in place of the `from_dashboard` dashboard's, by the rule the query API's `filters_override` follows: `date_from`/`date_to` replace the whole range, `properties` are ANDed with the insight's, `breakdown_filter`, `interval` and `filterTestAccounts` replace the insight's. The result is computed with the override and not cached. Not a JSON object is 400 naming `filters_override`. */
                 filters_override?: string;
                 /** @description The real service's HogQL variables override. */
                 variables_override?: string;
@@ -10341,6 +10413,8 @@ export interface operations {
                 funnel_viz_type?: components["parameters"]["funnel_viz_type"];
                 /** @description Step order; default `ordered`. */
                 funnel_order_type?: components["parameters"]["funnel_order_type"];
+                /** @description Count the funnel by the values of this HogQL expression instead of by persons (FunnelRequest's `funnel_aggregate_by_hogql`). Its actor lists are empty: its actors are no persons. */
+                funnel_aggregate_by_hogql?: components["parameters"]["funnel_aggregate_by_hogql"];
                 /**
                  * @description JSON-encoded array of FunnelExclusion.
                  * @example [{"id":"$pageleave","type":"events","funnel_from_step":0,"funnel_to_step":1}]
@@ -10516,6 +10590,8 @@ export interface operations {
                 funnel_viz_type?: components["parameters"]["funnel_viz_type"];
                 /** @description Step order; default `ordered`. */
                 funnel_order_type?: components["parameters"]["funnel_order_type"];
+                /** @description Count the funnel by the values of this HogQL expression instead of by persons (FunnelRequest's `funnel_aggregate_by_hogql`). Its actor lists are empty: its actors are no persons. */
+                funnel_aggregate_by_hogql?: components["parameters"]["funnel_aggregate_by_hogql"];
                 /**
                  * @description JSON-encoded array of FunnelExclusion.
                  * @example [{"id":"$pageleave","type":"events","funnel_from_step":0,"funnel_to_step":1}]
@@ -12292,7 +12368,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["QueryTooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["EngineUnavailable"];
         };
@@ -12344,7 +12420,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["QueryTooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["EngineUnavailable"];
         };

@@ -34,10 +34,13 @@ export interface InsightView {
 export const EVERYONE_CAN_EDIT = 21;
 export const CAN_EDIT = 37;
 
-/** The filters laid over an insight's own: its dashboard's when loaded from one, then the request's override. */
+/**
+ * The dashboard filters laid over an insight's own: the request's override in place of the dashboard's, as the
+ * real service's insight serializer takes `filters_override` instead of `dashboard.filters` (posthog/api/insight.py).
+ */
 export function filterOverrides(store: Store, project: ProjectRecord, view: Pick<InsightView, "tile" | "override">): Record<string, unknown> | undefined {
-  const dashboard = view.tile ? store.dashboards.get(project.id, view.tile.dashboard_id) : undefined;
-  return view.override ? { ...dashboard?.filters, ...view.override } : dashboard?.filters;
+  if (view.override) return view.override;
+  return view.tile ? store.dashboards.get(project.id, view.tile.dashboard_id)?.filters : undefined;
 }
 
 /** The Insight representation, with its result computed (or served from cache) from filters or query. */

@@ -3,6 +3,7 @@ import { parseAbsolute } from "../analyses/shared/date-parse.ts";
 import { reject } from "../analyses/errors.ts";
 import type { EventRecord, PersonRecord } from "../store/schema.ts";
 import { COMPARE_OPS } from "./printer/compare.ts";
+import { tableName } from "./printer/functions.ts";
 import { FUNCTIONS, toNumber, type Fn } from "./evaluate-functions.ts";
 import { zoned } from "../analyses/shared/local-time.ts";
 import { eventFields } from "./event-fields.ts";
@@ -224,7 +225,9 @@ function arithmetic<R>(op: string, left: Compiled<R>, right: Compiled<R>, attr: 
 
 const COMPARE_CALLS: Readonly<Record<string, string>> = { equals: "==", notEquals: "!=", less: "<", greater: ">", lessOrEquals: "<=", greaterOrEquals: ">=", like: "like", ilike: "ilike", notLike: "not like", notILike: "not ilike" };
 
-function call<R>(name: string, argNodes: HogqlNode[], scope: Scope<R>): Compiled<R> {
+function call<R>(written: string, argNodes: HogqlNode[], scope: Scope<R>): Compiled<R> {
+  // `IF(…)` is `if(…)`: the printer's rule for the names ClickHouse reads case-insensitively.
+  const name = tableName(written);
   const args = argNodes.map(scope.compile);
   const interval = /^toInterval(Second|Minute|Hour|Day|Week|Month|Quarter|Year)$/.exec(name);
   if (interval) {

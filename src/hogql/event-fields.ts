@@ -1,5 +1,6 @@
 import { eventProperty } from "../analyses/shared/event-read.ts";
 import { parseAbsolute } from "../analyses/shared/date-parse.ts";
+import { isVirtualPersonProperty, personPropertyValue } from "../analyses/shared/person-properties.ts";
 import { reject } from "../analyses/errors.ts";
 import { MATERIALIZED_PROPERTIES } from "../sql-engine/mirror/schema.ts";
 import { rawText } from "../sql-engine/mirror/encode.ts";
@@ -89,5 +90,10 @@ function personField(rest: string[], chain: string[], attr: string, typeOf: (pat
   }
   if (rest[0] === "created_at" && rest.length === 1) return ({ person }) => (person ? new Date(person.created_at) : null);
   if (rest[0] === "id" && rest.length === 1) return ({ person }) => person?.uuid ?? null;
+  // A virtual field of persons (`person.$virt_initial_channel_type`), derived as the breakdowns and filters derive it.
+  if (rest.length === 1 && isVirtualPersonProperty(rest[0]!)) {
+    const key = rest[0]!;
+    return ({ person }) => (person ? (personPropertyValue(person, key) as Value) : null);
+  }
   throw reject.invalid(attr, `Unknown HogQL field "${chain.join(".")}" for events.`);
 }

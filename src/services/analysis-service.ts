@@ -23,6 +23,7 @@ import { asClientError, fail } from "../http/errors.ts";
 import type { EventList, InsightRecord, ProjectRecord } from "../store/schema.ts";
 import type { Store } from "../store/store.ts";
 import { projectPropertyTypes } from "./definitions.ts";
+import { applyDashboardFilter } from "../analyses/shared/dashboard-filter.ts";
 
 type Filter = Record<string, unknown>;
 
@@ -229,7 +230,7 @@ export function createAnalysisService(store: Store, clock: Clock, options: Analy
     const known = definitions.get(insight);
     if (known && known.filters === insight.filters && known.query === insight.query && known.overrides === overrides) return known;
     const definition = definitionOf(insight);
-    const filter = { ...definition.filter, ...overrides };
+    const filter = applyDashboardFilter(definition.kind, definition.filter, overrides);
     const fresh = { filters: insight.filters, query: insight.query, overrides, kind: definition.kind, filter, filterKey: filterKeyOf(filter) };
     definitions.set(insight, fresh);
     return fresh;

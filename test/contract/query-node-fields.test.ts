@@ -168,6 +168,9 @@ const PROBES: Readonly<Record<string, Readonly<Record<string, Loose>>>> = {
     "funnelsFilter.exclusions[].fixedProperties": { funnelsFilter: { exclusions: [{ ...leave, fixedProperties: [{ key: "$browser", value: "Safari", operator: "exact", type: "event" }] }] } },
     "funnelsFilter.exclusions[].funnelFromStep": { funnelsFilter: { exclusions: [leave] } },
     "funnelsFilter.exclusions[].funnelToStep": { funnelsFilter: { exclusions: [leave] } },
+    "funnelsFilter.funnelAggregateByHogQL": { funnelsFilter: { funnelAggregateByHogQL: "properties.$session_id" } },
+    // Signing up optional: step two's time becomes the page view → purchase gap, step three's none.
+    "series[].optionalInFunnel": { series: [{ kind: "EventsNode", event: "$pageview" }, { kind: "EventsNode", event: "signup", optionalInFunnel: true }, { kind: "EventsNode", event: "purchase" }] },
   },
   RetentionQuery: {
     ...COMMON_PROBES,
@@ -194,6 +197,7 @@ const PROBES: Readonly<Record<string, Readonly<Record<string, Loose>>>> = {
     "retentionFilter.totalIntervals": { retentionFilter: { totalIntervals: 3 } },
     "retentionFilter.minimumOccurrences": { retentionFilter: { minimumOccurrences: 2 } },
     "retentionFilter.cumulative": { retentionFilter: { cumulative: true } },
+    "retentionFilter.retentionCustomBrackets": { retentionFilter: { retentionCustomBrackets: [2, 4] } },
     "retentionFilter.aggregationType": { retentionFilter: { aggregationType: "sum", aggregationProperty: "amount" } },
     "retentionFilter.aggregationProperty": { retentionFilter: { aggregationType: "sum", aggregationProperty: "amount" } },
     "retentionFilter.aggregationPropertyType": { retentionFilter: { aggregationType: "sum", aggregationProperty: "age", aggregationPropertyType: "person" } },

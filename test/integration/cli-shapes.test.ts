@@ -113,9 +113,10 @@ describe("an insight addressed by its short id", () => {
 });
 
 describe("insight retrieve: filters_override", () => {
-  it("replaces top-level filter keys for this request only: $pageview from 2 March is 1, 1", async () => {
+  it("applies as a dashboard's filters for this request only: $pageview from 2 March to now is 1, 1, 0, 0", async () => {
+    // date_from alone replaces the whole range, as PostHog's apply_dashboard_filters does: 03-02 … now (03-05).
     const over = await s.get(`${P}/insights/1/?filters_override=${q({ date_from: "2024-03-02" })}`);
-    expect(over.body.result[0].data).toEqual([1, 1]);
+    expect(over.body.result[0].data).toEqual([1, 1, 0, 0]);
     expect(over.body.filters.date_from).toBe("2024-03-01");
     expect((await s.get(`${P}/insights/1/`)).body.result[0].data).toEqual([3, 1, 1]);
     expect((await s.get(`${P}/insights/1/?include_dashboards=true&variables_override=${q({})}`)).status).toBe(200);

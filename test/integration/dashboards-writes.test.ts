@@ -71,8 +71,9 @@ describe("creating a dashboard", () => {
     const [copy] = deep.tiles as Tile[];
     expect(copy!.insight.id).not.toBe(1);
     expect(copy!.insight.name).toBe("Pageviews (Copy)");
-    // the copy's own definition, with the new dashboard's date_from: 03-01 … 03-03
-    expect(copy!.insight.result[0]!.data).toEqual([3, 1, 1]);
+    // the copy's own definition under the new dashboard's date_from, which replaces the whole range: its date_to goes
+    // back to the default, now (03-05), as PostHog's apply_dashboard_filters sets both ends: 03-01 … 03-05
+    expect(copy!.insight.result[0]!.data).toEqual([3, 1, 1, 0, 0]);
     expect((await s.get(`${P}/insights/${copy!.insight.id}/`)).body).toMatchObject({ dashboards: [deep.id], created_by: { id: 1 } });
     expect((await s.get(`${P}/insights/1/`)).body.dashboards).toEqual([1, shared.id]);
   });

@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { parallelScanReady, parallelScanStats, setParallelScan } from "../../src/analyses/parallel/pool.ts";
 import { defaultApiKey } from "../../src/fixtures/users.ts";
-import { startServer, type EmbeddedServer } from "../../src/index.ts";
+import { startServer, type EmbeddedServer, type WaitAnswer } from "../../src/index.ts";
+import { captureRequest } from "../support/capture-contract.ts";
+import { assertConforms } from "../support/contract.ts";
+import { callControl } from "../support/control-contract.ts";
+import { besideCheap, CHEAP, doublingCtes, probeBeside, PROBES, type Timed } from "../support/hostile-probes.ts";
 import { callServer, scenario, startTestServer } from "../support/server.ts";
 
 /**
@@ -201,3 +205,102 @@ describe("the MCP tool execute_sql runs in the SQL engine's process", () => {
     }
   });
 });
+
+describe("HogQL's CTE expansion is refused before anything runs", () => {
+  it("19 CTEs each naming the one below twice (2^20 - 1 copies, issue 38): a 400 naming the limit, a cheap GET answered beside it", async () => {
+    const probe = PROBES.find((p) => p.name.startsWith("19 CTEs"))!;
+    const { probe: answer, cheap } = await probeBeside(server.url, KEY, probe);
+    expect(answer.status).toBe(400);
+    await assertConforms({ method: "POST", path: probe.path, status: answer.status, contentType: "application/json", body: answer.body });
+    expect(answer.body).toMatchObject({ type: "validation_error", attr: "query__query", detail: expect.stringContaining("more than 256 copies (the limit of CTE expansions") });
+    expect(cheap.status).toBe(200);
+    await assertConforms({ method: CHEAP.method, path: CHEAP.path, status: cheap.status, contentType: "application/json", body: cheap.body });
+    // The server still runs HogQL afterwards, CTEs included: 7 levels are 255 copies, under the limit, and count 2^7 rows.
+    const within = await call("POST", `${P}/query/`, { query: { kind: "HogQLQuery", query: doublingCtes(7) } });
+    expect(within.status).toBe(200);
+    expect(within.body.results).toEqual([[128]]);
+  });
+});
+
+/**
+ * Issue 38: inputs that once held the event loop for seconds or ended the process. Each runs beside a cheap GET
+ * (test/support/hostile-probes.ts, timed from when it was due, so a loop held in this process counts), which must
+ * answer within about a second; then the server still answers. The bound is loose against the seconds these took.
+ */
+describe("hostile inputs to flags, the tracking plan and waits leave the event loop free (issue 38)", () => {
+  const CHEAP_BOUND_MS = 1_000;
+  const token = () => server.credentials().token;
+  const json = (body: unknown) => ({ body: JSON.stringify(body), headers: { "content-type": "application/json" } });
+  const control = (method: string, path: string, body?: unknown) => callControl(server.url, method, path, body);
+
+  async function expectFreeLoop(cheap: Timed, what: string): Promise<void> {
+    console.info(`issue 38, ${what}: the cheap GET waited ${cheap.ms.toFixed(0)} ms`);
+    expect(cheap.status).toBe(200);
+    await assertConforms({ method: "GET", path: CHEAP.path.split("?")[0]!, status: cheap.status, contentType: "application/json", body: cheap.body });
+    expect(cheap.ms).toBeLessThan(CHEAP_BOUND_MS);
+  }
+
+  it("a flag matching ^(a+)+$ and an anonymous /flags call with a 40-character near-miss (was 2.9 s at 26 characters)", async () => {
+    const condition = { key: "name", type: "person", operator: "regex", value: "^(a+)+$" };
+    const created = await call("POST", `${P}/feature_flags/`, { key: "redos", filters: { groups: [{ properties: [condition], rollout_percentage: 100 }] } });
+    expect(created.status).toBe(201);
+    const ask = (name: string) => captureRequest(server.url, "POST", "/flags/?v=2", json({ token: token(), distinct_id: "anon-1", person_properties: { name } }));
+    const { answer, cheap } = await besideCheap(server.url, KEY, () => ask(`${"a".repeat(40)}b`));
+    expect(answer.status).toBe(200);
+    expect(answer.body.flags.redos).toMatchObject({ enabled: false });
+    await expectFreeLoop(cheap, "regex flag");
+    expect((await ask("a".repeat(40))).body.flags.redos).toMatchObject({ enabled: true });
+  });
+
+  it("a tracking plan with a 30,000-value enum is refused at once, naming the enum (compiling it took 3.1 s)", async () => {
+    const plan = { events: { bought: { properties: { sku: { enum: Array.from({ length: 30_000 }, (_, i) => `sku-${i}`) } } } } };
+    const { answer, cheap } = await besideCheap(server.url, KEY, () => control("PUT", "/tracking_plan/", plan));
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ type: "validation_error", attr: "events__bought__properties__sku__enum", detail: expect.stringMatching(/enum list holds at most 500 values/) });
+    await expectFreeLoop(cheap, "30,000-value enum");
+    expect((await control("GET", "/tracking_plan/")).body).toEqual({ plan: null });
+  });
+
+  it('a tracking plan {"$ref": "#"} is refused naming the $ref; a wait and a matching capture then work (they ended the process)', async () => {
+    const { answer, cheap } = await besideCheap(server.url, KEY, () => control("PUT", "/tracking_plan/", { events: { signup: { $ref: "#" } } }));
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ type: "validation_error", attr: "events__signup__$ref", detail: expect.stringMatching(/leads back to "#"/) });
+    await expectFreeLoop(cheap, "$ref cycle");
+    const waiting = control("POST", "/captured/wait/", { event: "signup", distinct_id: "ref-cycle", timeout_ms: 10_000 });
+    const captured = await captureRequest(server.url, "POST", "/e/", json({ token: token(), event: "signup", distinct_id: "ref-cycle" }));
+    expect(captured.status).toBe(200);
+    expect((await waiting).body).toMatchObject({ status: "matched", count: 1, events: [{ event: "signup", distinct_id: "ref-cycle", valid: null }] });
+    await expectFreeLoop((await besideCheap(server.url, KEY, async () => undefined)).cheap, "after the $ref cycle");
+  });
+
+  it("800 open waits over a full log of 10,000 captured events: each capture checks only its own events (each took 1-2.6 s)", { timeout: 120_000 }, async () => {
+    server.captured.clear();
+    const batch = (n: number, from: number) => ({ api_key: token(), batch: Array.from({ length: n }, (_, i) => ({ event: "filler", distinct_id: `f${from + i}`, properties: { i: from + i } })) });
+    for (let i = 0; i < 10; i++) expect((await captureRequest(server.url, "POST", "/batch/", json(batch(1_000, i * 1_000)))).status).toBe(200);
+    // The waits go through the embedded control API: the same observation the HTTP door uses, without 800 sockets.
+    // A properties pattern and no event name: nothing cheap rules an event out, each one is matched in depth. Each
+    // wait reads the whole log once when it opens (as each request would), so they open 40 at a time.
+    const waits: Promise<WaitAnswer>[] = [];
+    while (waits.length < 800) {
+      for (let i = 0; i < 40; i++) waits.push(server.captured.wait({ properties: { waiter: waits.length % 2 }, count: 2, timeout_ms: 60_000 }));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    for (let i = 0; i < 3; i++) {
+      const { answer, cheap } = await besideCheap(server.url, KEY, () => captureRequest(server.url, "POST", "/e/", json({ token: token(), event: "filler", distinct_id: "late" })));
+      expect(answer.status).toBe(200);
+      await expectFreeLoop(cheap, `capture ${i + 1} beside 800 waits`);
+    }
+    // Waiter i waits for two "done" events with waiter = i % 2: two of each release them all.
+    const done = (waiter: number) => ({ event: "done", distinct_id: "closer", properties: { waiter } });
+    const { answer, cheap } = await besideCheap(server.url, KEY, () => captureRequest(server.url, "POST", "/batch/", json({ api_key: token(), batch: [done(0), done(1), done(0)] })));
+    expect(answer.status).toBe(200);
+    await expectFreeLoop(cheap, "the capture that releases 800 waits");
+    expect((await captureRequest(server.url, "POST", "/e/", json({ token: token(), ...done(1) }))).status).toBe(200);
+    const answers = await Promise.all(waits);
+    expect(answers.every((a) => a.status === "matched" && a.count === 2)).toBe(true);
+    expect(answers[0]!.events.map((e) => e.properties.waiter)).toEqual([0, 0]);
+    expect(answers[1]!.events.map((e) => e.properties.waiter)).toEqual([1, 1]);
+    server.captured.clear();
+  });
+});
+

@@ -33,8 +33,9 @@ describe("breakdown_type session", () => {
     ["$entry_pathname", pageviews, [["/home", [1, 2, 0]], ["/pricing", [1, 0, 0]], [NULL, [0, 1, 1]]]],
     ["$exit_pathname", pageviews, [["/checkout", [1, 2, 0]], ["/home", [0, 1, 0]], ["/pricing", [1, 0, 0]], [NULL, [0, 0, 1]]]],
     ["$is_bounce", pageviews, [["false", [1, 2, 0]], ["true", [1, 1, 0]], [NULL, [0, 0, 1]]]],
-    // S1, S2 and S4 have one pageview (e1, e4 on 03-01; e9 on 03-02), S3 two (e5, e6 on 03-02).
-    ["$pageview_count", pageviews, [["1", [2, 1, 0]], ["2", [0, 2, 0]], [NULL, [0, 0, 1]]]],
+    // S1, S2 and S4 have one pageview (e1, e4 on 03-01; e9 on 03-02), S3 two (e5, e6 on 03-02). The session-less
+    // pageview reads 0, the real service's LEFT JOIN default for a count (a null URL or $is_bounce stays null).
+    ["$pageview_count", pageviews, [["1", [2, 1, 0]], ["2", [0, 2, 0]], ["0", [0, 0, 1]]]],
     // Ties (one event each) by value ascending, as strings: "120" before "60".
     ["$session_duration", purchases, [["120", [1, 0, 0]], ["60", [0, 1, 0]]]],
     ["$entry_current_url", purchases, [["https://shop.io/home", [0, 1, 0]], ["https://shop.io/home?ref=x", [1, 0, 0]]]],
@@ -44,10 +45,29 @@ describe("breakdown_type session", () => {
     expect(rows(res.body)).toEqual(want);
   });
 
-  it("$session_duration in two histogram bins: [0,60] holds 0 and 5 s, [60,120.01] holds 60 and 120 s", async () => {
+  it("$session_duration in two histogram bins: [0,60] holds 0 and 5 s and the session-less 0, [60,120.01] holds 60 and 120 s", async () => {
     const res = await s.post(`${P}/insights/trend/`, { ...pageviews, breakdown: "$session_duration", breakdown_type: "session", breakdown_histogram_bin_count: 2 });
-    // Bins are ranked by their totals like values (PostHog test_trends.py::test_unique_session_with_session_breakdown).
-    expect(rows(res.body)).toEqual([["[60,120.01]", [1, 2, 0]], ["[0,60]", [1, 1, 0]], [NULL, [0, 0, 1]]]);
+    // Bins are ranked by their totals like values (PostHog test_trends.py::test_unique_session_with_session_breakdown),
+    // ties (3 each) by value ascending; the session-less pageview's duration is 0 (the LEFT JOIN default).
+    expect(rows(res.body)).toEqual([["[0,60]", [1, 1, 1]], ["[60,120.01]", [1, 2, 0]]]);
+  });
+
+  it("HogQL's session join reads the session-less pageview as the breakdown does: duration and count 0, bounce null", async () => {
+    const query = "SELECT session.$session_duration, session.$pageview_count, session.$is_bounce FROM events WHERE properties.$current_url = 'https://shop.io/blog'";
+    const res = await s.post(`${P}/query/`, { query: { kind: "HogQLQuery", query } });
+    expect(res.status).toBe(200);
+    expect(res.body.results).toEqual([[0, 0, null]]);
+  });
+
+  it("the trend's $session_duration and $pageview_count breakdowns count what HogQL's session join groups", async () => {
+    for (const key of ["$session_duration", "$pageview_count"]) {
+      const res = await s.post(`${P}/insights/trend/`, { ...pageviews, breakdown: key, breakdown_type: "session" });
+      const trend = Object.fromEntries(res.body.result.map((i: { breakdown_value: string; count: number }) => [i.breakdown_value, i.count]));
+      const query = `SELECT toString(session.${key}) AS v, count() FROM events WHERE event = '$pageview' AND timestamp >= '2024-03-01' AND timestamp < '2024-03-04' GROUP BY v`;
+      const sql = await s.post(`${P}/query/`, { query: { kind: "HogQLQuery", query } });
+      expect(sql.status).toBe(200);
+      expect(trend).toEqual(Object.fromEntries(sql.body.results));
+    }
   });
 
   it("the GET form takes the same filter", async () => {
@@ -57,7 +77,7 @@ describe("breakdown_type session", () => {
   });
 
   it.each([
-    ["$channel_type", /not derived by this server/],
+    ["$vitals_lcp", /not derived by this server/],
     ["$made_up", /not a session property/],
   ])("%s is a 400 naming breakdown", async (key, detail) => {
     const res = await s.post(`${P}/insights/trend/`, { ...pageviews, breakdown: key, breakdown_type: "session" });

@@ -40,6 +40,20 @@ describe("the analyses and HogQL agree on the default dataset", () => {
     expect(byDay(trend.body.results[1])).toEqual(Object.fromEntries(uniques));
   });
 
+  it.each([
+    ["the person's $virt_initial_channel_type", { breakdown: "$virt_initial_channel_type", breakdown_type: "person" }, "person.$virt_initial_channel_type", ""],
+    ["the session's $channel_type", { breakdown: "$channel_type", breakdown_type: "session" }, "session.$channel_type", " AND $session_id != ''"],
+  ])("pageviews of the last 30 days by %s (the channel rules in process and in ClickHouse)", async (_name, breakdownFilter, field, sessionOnly) => {
+    const trend = await s.post(`${E}/query/`, {
+      query: { kind: "TrendsQuery", series: [{ kind: "EventsNode", event: "$pageview" }], dateRange: { date_from: "-30d" }, interval: "day", breakdownFilter },
+    }, key);
+    expect(trend.status).toBe(200);
+    const rows = await hogql(`SELECT ${field} AS channel, count() FROM events WHERE event = '$pageview' AND timestamp >= toStartOfDay(now() - INTERVAL 30 DAY)${sessionOnly} GROUP BY channel`);
+    expect(rows.length).toBeGreaterThan(2);
+    const analyses = Object.fromEntries((trend.body.results as { breakdown_value: string; count: number }[]).filter((r) => !r.breakdown_value.startsWith("$$_posthog")).map((r) => [r.breakdown_value, r.count]));
+    expect(analyses).toEqual(Object.fromEntries(rows));
+  });
+
   it("a 3-step funnel's persons per step (windowFunnel over 14 days)", async () => {
     const steps = ["$pageview", "signed_up", "activated"];
     const funnel = await s.post(`${E}/query/`, {

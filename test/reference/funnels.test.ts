@@ -862,6 +862,73 @@ describe("step filters, time zones, all events (test_funnel.py)", () => {
     });
   });
 
+  it("test_hogql_aggregation", async () => {
+    // posthog/hogql_queries/insights/funnels/test/test_funnel.py::TestFOSSFunnel::test_hogql_aggregation
+    const e = sequence("2021-05-10T10:00:00");
+    const session = (id: string) => ({ properties: { $session_id: id } });
+    const data: RefData = {
+      now: NOW,
+      persons: [
+        { distinct_ids: ["user"], properties: { email: "lembitu@posthog.com", common_prop: "yes" } },
+        { distinct_ids: ["second"], properties: { email: "toomas@posthog.com", common_prop: "yes" } },
+      ],
+      events: [
+        e("user signed up", "user", session("1")),
+        e("added to cart", "user", session("1")),
+        e("checked out", "user", session("1")),
+        e("user signed up", "user", session("2")),
+        e("added to cart", "user", session("2")),
+        e("user signed up", "second", session("3")),
+      ],
+    };
+    const basic: Filter = {
+      events: [
+        { id: "user signed up", type: "events", order: 0 },
+        { id: "added to cart", type: "events", order: 0 },
+        { id: "checked out", type: "events", order: 0 },
+      ],
+      funnel_window_days: 14,
+    };
+    await withReference(data, async (ref) => {
+      const without = await funnel(ref, basic);
+      expect(without[0].name).toBe("user signed up");
+      expect(counts(without)).toEqual([2, 1, 1]);
+      expect(counts(await funnel(ref, { ...basic, funnel_aggregate_by_hogql: "properties.$session_id" }))).toEqual([3, 2, 1]);
+      expect(counts(await funnel(ref, { ...basic, funnel_aggregate_by_hogql: "distinct_id" }))).toEqual([2, 1, 1]);
+      expect(counts(await funnel(ref, { ...basic, funnel_aggregate_by_hogql: "person_id" }))).toEqual([2, 1, 1]);
+      expect(counts(await funnel(ref, { ...basic, funnel_aggregate_by_hogql: "person.properties.common_prop" }))).toEqual([1, 1, 1]);
+    });
+  });
+
+  it("funnel_aggregate_by_hogql: the actor lists are empty (its actors are no persons)", async () => {
+    // PostHog's actors query looks the aggregation target up as a person id; a session id is none.
+    const e = sequence("2021-05-10T10:00:00");
+    const data: RefData = { now: NOW, persons: persons("user"), events: [e("user signed up", "user", { properties: { $session_id: "s1" } }), e("added to cart", "user", { properties: { $session_id: "s1" } })] };
+    await withReference(data, async (ref) => {
+      const filter = { insight: "FUNNELS", events: steps("user signed up", "added to cart"), funnel_aggregate_by_hogql: "properties.$session_id" };
+      expect(counts(await funnel(ref, filter))).toEqual([1, 1]);
+      const res = await ref.legacy("GET", "persons/funnel", { ...filter, funnel_step: 1 });
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.results[0].people).toEqual([]);
+    });
+  });
+
+  it("funnel_aggregate_by_hogql: an expression the evaluator cannot read per event is a 400 naming the field", async () => {
+    // An aggregate is no per-event value (the real service's ClickHouse refuses an aggregate in its WHERE and GROUP BY).
+    const data: RefData = { now: NOW, persons: persons("user"), events: [sequence("2021-05-10T10:00:00")("user signed up", "user")] };
+    await withReference(data, async (ref) => {
+      for (const expression of ["count()", "properties.$session_id +", "no_such_field"]) {
+        const legacy = await ref.legacy("POST", "insights/funnel", { insight: "FUNNELS", events: steps("user signed up", "added to cart"), funnel_aggregate_by_hogql: expression });
+        expect(legacy.status, legacy.text).toBe(400);
+        expect(legacy.body.attr).toBe("funnel_aggregate_by_hogql");
+        const node = { kind: "FunnelsQuery", series: [{ kind: "EventsNode", event: "user signed up" }, { kind: "EventsNode", event: "added to cart" }], funnelsFilter: { funnelAggregateByHogQL: expression } };
+        const res = await ref.queryResponse(node);
+        expect(res.status, res.text).toBe(400);
+        expect(res.body.attr).toBe("query__funnelsFilter__funnelAggregateByHogQL");
+      }
+    });
+  });
+
   it("test_funnel_all_events_with_properties", async () => {
     // posthog/hogql_queries/insights/funnels/test/test_funnel.py::TestFOSSFunnel::test_funnel_all_events_with_properties
     const e = sequence("2021-05-10T10:00:00");
@@ -1410,6 +1477,23 @@ describe("unordered funnels (test_funnel_unordered.py)", () => {
     });
   });
 
+  it("test_funnel_step_breakdown_with_step_attribution", async () => {
+    // posthog/hogql_queries/insights/funnels/test/test_funnel_unordered.py::TestFunnelUnorderedStepsBreakdown::test_funnel_step_breakdown_with_step_attribution
+    // PostHog asserts six funnels and person3 alone at step 1 of "Mac". Their steps, worked by hand from
+    // funnel-udf/src/unordered_steps.rs (per value of any of the person's events, an attempt's first event must carry
+    // it): person1 Chrome → buy ""; person2 "" → buy Safari; person3 Mac → buy ""; person4 0 → buy alakazam. A value
+    // on the first event counts its person through both steps, a value on the second through one.
+    await withReference(attributionPeople(true), async (ref) => {
+      const results: Step[][] = await funnel(ref, attributionFilter("0"));
+      expect(results.length).toBe(6);
+      const byValue = Object.fromEntries(results.map((r) => [JSON.stringify(r[0]!.breakdown_value), counts(r)]));
+      expect(byValue).toEqual({ '[""]': [3, 1], '["0"]': [1, 1], '["Chrome"]': [1, 1], '["Mac"]': [1, 1], '["Safari"]': [1, 0], '["alakazam"]': [1, 0] });
+      const node = (filtersToQuery({ insight: "FUNNELS", ...attributionFilter("0") }) as { source: Filter }).source;
+      const actors = await ref.query({ kind: "ActorsQuery", source: { kind: "FunnelsActorsQuery", source: node, funnelStep: 1, funnelStepBreakdown: "Mac" }, select: ["id", "person"] });
+      expect(actors.results.map((row: [string, { distinct_ids: string[] }]) => row[1].distinct_ids)).toEqual([["person3"]]);
+    });
+  });
+
   it("test_funnel_step_breakdown_with_step_one_attribution", async () => {
     // posthog/hogql_queries/insights/funnels/test/test_funnel_unordered.py::TestFunnelUnorderedStepsBreakdown::test_funnel_step_breakdown_with_step_one_attribution (the UDF funnel's ValidationError)
     await withReference(attributionPeople(true), async (ref) => {
@@ -1912,6 +1996,31 @@ describe("funnel trends: steps, orders, breakdowns (test_funnel_trends.py)", () 
     });
   });
 
+  it("test_funnel_step_breakdown_empty", async () => {
+    // posthog/hogql_queries/insights/funnels/test/test_funnel_trends.py::TestFunnelTrends::test_funnel_step_breakdown_empty
+    // Its loop calls journeys_for once per attribution type in one team: the k-th run sees every event k times (the
+    // same persons, by distinct id). The HogQL breakdown is null (shown "") for user_two alone.
+    const attributions = ["all_events", "first_touch", "last_touch", "step"];
+    for (const [k, attribution] of attributions.entries()) {
+      const once = browsers();
+      const data: RefData = { ...once, events: Array.from({ length: k + 1 }, () => once.events).flat() };
+      await withReference(data, async (ref) => {
+        const result: TrendItem[] = await funnel(ref, {
+          ...trends,
+          ...thirteenDays,
+          breakdown_type: "hogql",
+          breakdown: "IF(distinct_id = 'user_two', NULL, 'foo')",
+          breakdown_attribution_type: attribution,
+          ...(attribution === "step" ? { breakdown_attribution_value: 1 } : {}),
+        });
+        expect(result.map((r) => [r.breakdown_value, r.data]), attribution).toEqual([
+          [[""], thirteen(0, 100)],
+          [["foo"], thirteen(100, 0, 100)],
+        ]);
+      });
+    }
+  });
+
   it("test_funnel_step_breakdown_person", async () => {
     // posthog/hogql_queries/insights/funnels/test/test_funnel_trends.py::TestFunnelTrends::test_funnel_step_breakdown_person
     const data: RefData = {
@@ -2266,5 +2375,139 @@ describe("unordered funnels: exclusions and step filters (test_funnel_unordered.
         expect([result[1]!.name, result[1]!.count, result[1]!.average_conversion_time, result[1]!.median_conversion_time], timezone).toEqual(["Completed 2 steps", 1, 1_207_020, 1_207_020]);
       });
     }
+  });
+});
+
+describe("TestFOSSFunnelUDF's own tests, optional steps (test_funnel_udf.py)", () => {
+  const at = (minute: number) => `2012-01-15T00:0${minute}:00Z`;
+  const range = { date_from: "2012-01-01 00:00:00", date_to: "2012-02-01 23:59:59" };
+  const step = (id: string, order: number, extra: Filter = {}) => ({ id, type: "events", order, ...extra });
+
+  it("test_events_same_timestamp_no_exclusions", async () => {
+    // posthog/hogql_queries/insights/funnels/test/test_funnel_udf.py::TestFOSSFunnelUDF::test_events_same_timestamp_no_exclusions
+    const names = ["step one, ten", "step two, three, seven", "step two, three, seven", "step four, five, eight", "step four, five, eight", "step six, nine", "step two, three, seven", "step four, five, eight", "step six, nine", "step one, ten"];
+    const data: RefData = {
+      now: "2024-01-10T12:01:00",
+      persons: persons("test"),
+      events: names.map((event) => ({ event, distinct_id: "test", timestamp: "2024-01-10T12:01:00Z" })),
+    };
+    await withReference(data, async (ref) => {
+      const result: Step[] = await funnel(ref, { funnel_viz_type: "steps", date_from: "2024-01-10 00:00:00", date_to: "2024-01-12 00:00:00", events: names.map((id, order) => step(id, order)) });
+      expect(result.at(-1)!.count).toBe(1);
+    });
+  });
+
+  it("test_excluded_after_time_expires", async () => {
+    // posthog/hogql_queries/insights/funnels/test/test_funnel_udf.py::TestFOSSFunnelUDF::test_excluded_after_time_expires
+    const data: RefData = {
+      now: "2021-05-14T00:00:00",
+      ...journeysFor({ user_one: [["step one", "2021-05-01T00:00:00Z"], ["exclusion", "2021-05-01T00:00:11Z"], ["step two", "2021-05-01T00:00:12Z"]] }),
+    };
+    await withReference(data, async (ref) => {
+      const result: Step[] = await funnel(ref, {
+        funnel_viz_type: "steps",
+        interval: "day",
+        date_from: "2021-05-01 00:00:00",
+        date_to: "2021-05-13 23:59:59",
+        funnel_window_interval: 10,
+        funnel_window_interval_unit: "second",
+        events: [step("step one", 0), step("step two", 1)],
+        exclusions: [{ id: "exclusion", type: "events", funnel_from_step: 0, funnel_to_step: 1 }],
+      });
+      expect(counts(result)).toEqual([1, 0]);
+    });
+  });
+
+  it("test_funnel_with_optional_steps", async () => {
+    // posthog/hogql_queries/insights/funnels/test/test_funnel_udf.py::TestFOSSFunnelUDF::test_funnel_with_optional_steps
+    const names = ["step one", "step two", "step three", "step four", "step five"];
+    // Each person by the steps they do, step n at minute n − 1.
+    const did = (...numbers: number[]) => numbers.map((n) => [names[n - 1]!, at(n - 1)] as const);
+    const data: RefData = {
+      now: "2012-03-01T00:00:00",
+      ...journeysFor({
+        no_events: [],
+        step1_only: did(1),
+        step123: did(1, 2, 3),
+        step13: did(1, 3),
+        step12345: did(1, 2, 3, 4, 5),
+        step1235: did(1, 2, 3, 5),
+        step134: did(1, 3, 4),
+        step1345: did(1, 3, 4, 5),
+        step135: did(1, 3, 5),
+      }),
+    };
+    const optional = { optionalInFunnel: true };
+    await withReference(data, async (ref) => {
+      const result: Step[] = await funnel(ref, {
+        ...range,
+        events: [step("step one", 0), step("step two", 1, optional), step("step three", 2), step("step four", 3, optional), step("step five", 4)],
+      });
+      expect(result.map((s) => s.name)).toEqual(names);
+      // Everyone who did step one; the three through step two; all but step1_only through step three; the three
+      // through step four; the four who finished.
+      expect(counts(result)).toEqual([8, 3, 7, 3, 4]);
+    });
+  });
+
+  it("test_funnel_with_optional_steps_same_event", async () => {
+    // posthog/hogql_queries/insights/funnels/test/test_funnel_udf.py::TestFOSSFunnelUDF::test_funnel_with_optional_steps_same_event
+    const data: RefData = {
+      now: "2012-03-01T00:00:00",
+      ...journeysFor({
+        zero_events: [],
+        one_event: [["same_event", at(0)]],
+        two_events: [["same_event", at(0)], ["same_event", at(1)]],
+        three_events: [["same_event", at(0)], ["same_event", at(1)], ["same_event", at(2)]],
+        three_events_with_match: [["same_event", at(0)], ["same_event", at(1), { $current_url: "url" }], ["same_event", at(2)]],
+      }),
+    };
+    const url = [{ key: "$current_url", operator: "exact", value: "url", type: "event" }];
+    await withReference(data, async (ref) => {
+      const result: Step[] = await funnel(ref, {
+        ...range,
+        events: [step("same_event", 0), step("same_event", 1, { optionalInFunnel: true }), step("same_event", 2, { properties: url }), step("same_event", 3)],
+      });
+      expect(result.map((s) => s.name)).toEqual(["same_event", "same_event", "same_event", "same_event"]);
+      // Everyone with an event; the two whose second event took the optional step (no url); the one whose url event
+      // took step three straight from step one, and whose third event then took step four.
+      expect(counts(result)).toEqual([4, 2, 1, 1]);
+    });
+  });
+
+  it("conversion times: the gaps between required steps, the k-th against step k (funnel_udf.py timings)", async () => {
+    // Worked by hand from funnel_udf.py (`groupArrayIf(timings[i], timings[i] > 0) AS step_i_conversion_times`) and
+    // funnel-udf/src/steps.rs (an optional step adds no timing): a goes 1 → 2 → 3 (60 s, 120 s), b goes 1 → 3 (240 s).
+    // The required gaps are a: [180], b: [240]; step two shows their mean, 210 s; step three has no second gap.
+    const data: RefData = {
+      now: "2012-03-01T00:00:00",
+      ...journeysFor({ a: [["one", at(0)], ["two", at(1)], ["three", at(3)]], b: [["one", at(0)], ["three", at(4)]] }),
+    };
+    await withReference(data, async (ref) => {
+      const result: Step[] = await funnel(ref, { ...range, events: [step("one", 0), step("two", 1, { optionalInFunnel: true }), step("three", 2)] });
+      expect(counts(result)).toEqual([2, 1, 2]);
+      expect(result.map((s) => s.average_conversion_time)).toEqual([null, 210, null]);
+      expect(result.map((s) => s.median_conversion_time)).toEqual([null, 210, null]);
+    });
+  });
+
+  it("the actors of an optional funnel's steps and drop-offs (funnel_udf.py _get_funnel_person_step_condition)", async () => {
+    // Drop-off at step three: went through the last required step before it (step one), not through step three.
+    const data: RefData = {
+      now: "2012-03-01T00:00:00",
+      ...journeysFor({ a: [["one", at(0)], ["two", at(1)]], b: [["one", at(0)], ["three", at(4)]], c: [["one", at(0)]] }),
+    };
+    const filter = { insight: "FUNNELS", ...range, events: [step("one", 0), step("two", 1, { optionalInFunnel: true }), step("three", 2)] };
+    await withReference(data, async (ref) => {
+      const actors = async (funnel_step: number) => {
+        const res = await ref.legacy("GET", "persons/funnel", { ...filter, funnel_step });
+        expect(res.status, res.text).toBe(200);
+        return res.body.results[0].people.map((p: { distinct_ids: string[] }) => p.distinct_ids[0]).sort();
+      };
+      expect(await actors(2)).toEqual(["a"]);
+      expect(await actors(3)).toEqual(["b"]);
+      expect(await actors(-3)).toEqual(["a", "c"]);
+      expect(await actors(-2)).toEqual(["b", "c"]);
+    });
   });
 });

@@ -263,8 +263,7 @@ describe("lifecycle: PostHog's TestLifecycleQueryRunner", () => {
   };
 
   // posthog/hogql_queries/insights/test/test_lifecycle_query_runner.py::test_lifecycle_virtual_person_property_hogql_filter
-  // Skipped: the virtual person property $virt_initial_channel_type is not modelled (a HogQL filter naming it is a 400).
-  it.skip("test_lifecycle_virtual_person_property_hogql_filter", async () => {
+  it("test_lifecycle_virtual_person_property_hogql_filter", async () => {
     await withReference(googleData(), async (ref) => {
       const series = [{ kind: "EventsNode", event: "$pageview", properties: [{ type: "hogql", key: "person.$virt_initial_channel_type = 'Organic Search'" }] }];
       const res = await ref.query(lifecycle("2020-01-12T00:00:00Z", "2020-01-19T00:00:00Z", "day", { series }));
@@ -273,8 +272,7 @@ describe("lifecycle: PostHog's TestLifecycleQueryRunner", () => {
   });
 
   // posthog/hogql_queries/insights/test/test_lifecycle_query_runner.py::test_lifecycle_virtual_person_property_filter
-  // Skipped: the virtual person property $virt_initial_channel_type (channel type from $initial_referring_domain) is not modelled.
-  it.skip("test_lifecycle_virtual_person_property_filter", async () => {
+  it("test_lifecycle_virtual_person_property_filter", async () => {
     await withReference(googleData(), async (ref) => {
       const series = [{ kind: "EventsNode", event: "$pageview", properties: [{ type: "person", key: "$virt_initial_channel_type", value: "Organic Search", operator: "exact" }] }];
       const res = await ref.query(lifecycle("2020-01-12T00:00:00Z", "2020-01-19T00:00:00Z", "day", { series }));

@@ -65,6 +65,24 @@ async function actorIds(ref: Reference, interval: number, q: Record<string, unkn
   return res.results.map((row) => ((row[0] as { distinct_ids?: string[]; id: string }).distinct_ids ?? [(row[0] as { id: string }).id]));
 }
 
+/**
+ * PostHog's `run_actors_query`: the cohort's actors with their `appearances` (and the columns asked), most
+ * appearances first, then by actor id. `actor` is our column for PostHog's `group` too.
+ */
+async function actorsWithAppearances(ref: Reference, interval: number, q: Record<string, unknown>, select: string[] = [], breakdown?: string[]): Promise<unknown[][]> {
+  const res = await ref.query<{ results: unknown[][] }>({
+    kind: "ActorsQuery",
+    select: ["actor", "appearances", ...select],
+    orderBy: ["length(appearances) DESC", "actor_id"],
+    source: { kind: "InsightActorsQuery", interval, source: node(q), ...(breakdown ? { breakdown } : {}) },
+  });
+  return res.results;
+}
+/** The appearances of the person with distinct id `id` among the rows. */
+const appearancesOf = (rows: unknown[][], id: string) => rows.find(([actor]) => (actor as { distinct_ids: string[] }).distinct_ids.includes(id))?.[1];
+/** Each row's actor (a person's distinct ids, a group's key) and the columns after it. */
+const actorsAnd = (rows: unknown[][]) => rows.map(([actor, ...rest]) => [(actor as { distinct_ids?: string[]; id: string }).distinct_ids ?? (actor as { id: string }).id, ...rest]);
+
 const twoPersons = () => persons(["person1", "alias1"], ["person2"]);
 const standardEvents: Ev[] = [
   ["person1", D(0)],
@@ -858,6 +876,9 @@ describe("first-ever occurrence retention over a date range", () => {
       const day1 = await actorIds(ref, 1, query);
       expect(day1).toHaveLength(2);
       expect(new Set(day1.map((ids) => [...ids].sort().join(",")))).toEqual(new Set(["alias1,person1", "person2"]));
+      // Of day 1's cohort, only person2 came back on day 4 (value 3).
+      const backOnDay4 = (await actorsWithAppearances(ref, 1, query)).filter(([, appearances]) => (appearances as number[]).includes(3));
+      expect(actorsAnd(backOnDay4).map(([ids]) => ids)).toEqual([["person2"]]);
       expect(await actorIds(ref, 3, query)).toHaveLength(2);
     });
   });
@@ -959,6 +980,9 @@ describe("breakdowns", () => {
     await withReference(data(countryPersons(), events), async (ref) => {
       expect((await actorIds(ref, 0, threeDays(byCountry), ["US"])).flat().sort()).toEqual(["person1", "person3"]);
       expect((await actorIds(ref, 1, threeDays(byCountry), ["UK"])).flat()).toContain("person2");
+      const us = await actorsWithAppearances(ref, 0, threeDays(byCountry), [], ["US"]);
+      expect([appearancesOf(us, "person1"), appearancesOf(us, "person3")]).toEqual([[0, 1, 2], [0, 1]]);
+      expect(appearancesOf(await actorsWithAppearances(ref, 1, threeDays(byCountry), [], ["UK"]), "person2")).toEqual([0, 1]);
     });
   });
 
@@ -981,6 +1005,10 @@ describe("breakdowns", () => {
     await withReference(data(countryPersons(), events), async (ref) => {
       expect((await actorIds(ref, 0, threeDays(byCountry, { minimumOccurrences: 2 }), ["US"])).flat().sort()).toEqual(["person1", "person3"]);
       expect((await actorIds(ref, 1, threeDays(byCountry, { minimumOccurrences: 2 }), ["UK"])).flat()).toContain("person2");
+      // Day 3's single views are not returns.
+      const us = await actorsWithAppearances(ref, 0, threeDays(byCountry, { minimumOccurrences: 2 }), [], ["US"]);
+      expect([appearancesOf(us, "person1"), appearancesOf(us, "person3")]).toEqual([[0, 1, 2], [0, 1]]);
+      expect(appearancesOf(await actorsWithAppearances(ref, 1, threeDays(byCountry, { minimumOccurrences: 2 }), [], ["UK"]), "person2")).toEqual([0, 1]);
     });
   });
 
@@ -1008,6 +1036,9 @@ describe("breakdowns", () => {
     await withReference(data(persons(["person1"], ["person2"], ["person3"]), events), async (ref) => {
       expect((await actorIds(ref, 0, threeDays(byBrowser), ["Chrome"])).flat().sort()).toEqual(["person1", "person3"]);
       expect(await actorIds(ref, 0, threeDays(byBrowser), ["Safari"])).toEqual([["person2"]]);
+      const chrome = await actorsWithAppearances(ref, 0, threeDays(byBrowser), [], ["Chrome"]);
+      expect([appearancesOf(chrome, "person1"), appearancesOf(chrome, "person3")]).toEqual([[0, 1, 2], [0, 1]]);
+      expect(appearancesOf(await actorsWithAppearances(ref, 0, threeDays(byBrowser), [], ["Safari"]), "person2")).toEqual([0, 1, 2]);
     });
   });
 
@@ -1041,10 +1072,16 @@ describe("breakdowns", () => {
     ];
     const entities = { targetEntity: { id: "signup", type: "events" }, returningEntity: { id: "purchase", type: "events" } };
     const byCategory = { breakdowns: [{ property: "category", type: "event" }] };
-    const rows = await run(data(persons(["person1"], ["person2"], ["person3"], ["person4"]), events), sixDays(entities, byCategory));
-    expect(new Set(rows.map((r) => r.breakdown_value))).toEqual(new Set(["clothing", "electronics"]));
-    expect(byBreakdown(rows, "clothing")).toEqual(pad([[2, 1, 1, 0, 0, 0], [0], [0], [0], [0], [0]]));
-    expect(byBreakdown(rows, "electronics")).toEqual(pad([[1, 1, 0, 0, 1, 0], [1, 1, 0, 0, 0, 0], [0], [0], [0], [0]]));
+    await withReference(data(persons(["person1"], ["person2"], ["person3"], ["person4"]), events), async (ref) => {
+      const rows = await results(ref, sixDays(entities, byCategory));
+      expect(new Set(rows.map((r) => r.breakdown_value))).toEqual(new Set(["clothing", "electronics"]));
+      expect(byBreakdown(rows, "clothing")).toEqual(pad([[2, 1, 1, 0, 0, 0], [0], [0], [0], [0], [0]]));
+      expect(byBreakdown(rows, "electronics")).toEqual(pad([[1, 1, 0, 0, 1, 0], [1, 1, 0, 0, 0, 0], [0], [0], [0], [0]]));
+      // person4's purchase on its sign-up day is value 0; its clothing purchase is not an electronics return.
+      expect(appearancesOf(await actorsWithAppearances(ref, 1, sixDays(entities, byCategory), [], ["electronics"]), "person4")).toEqual([0, 1]);
+      const clothing = await actorsWithAppearances(ref, 0, { ...sixDays(entities, byCategory), dateRange: { date_to: D(5, 10) } }, [], ["clothing"]);
+      expect([appearancesOf(clothing, "person1"), appearancesOf(clothing, "person2")]).toEqual([[0, 1], [0, 2]]);
+    });
   });
 
   // posthog/hogql_queries/insights/retention/test/test_retention_query_runner.py::test_retention_with_breakdown_event_metadata
@@ -1267,13 +1304,42 @@ describe("groups", () => {
       expect(counts(await results(ref, weekly(1)))).toEqual(pad([[1, 0, 0, 1, 0, 0, 1], [0], [0], [1, 0, 0, 1], [0], [0], [1]]));
     });
   });
+
+  // posthog/hogql_queries/insights/retention/test/test_retention_query_runner.py::test_groups_in_period
+  it("test_groups_in_period", async () => {
+    await withReference(groupsData(), async (ref) => {
+      expect(actorsAnd(await actorsWithAppearances(ref, 0, weekly(0)))).toEqual([["org:5", [0, 1, 2, 3, 4]], ["org:6", [0, 1, 3, 4, 6]]]);
+    });
+  });
 });
 
 describe("actors of a cohort", () => {
   // posthog/hogql_queries/insights/retention/test/test_retention_query_runner.py::test_retention_people_basic
   it("test_retention_people_basic", async () => {
     await withReference(data(twoPersons(), createEvents(standardEvents)), async (ref) => {
-      expect(await actorIds(ref, 0, { dateRange: { date_to: D(10, 6) }, retentionFilter: { totalIntervals: 11 } })).toEqual([["person1", "alias1"]]);
+      const query = { dateRange: { date_to: D(10, 6) }, retentionFilter: { totalIntervals: 11 } };
+      expect(await actorIds(ref, 0, query)).toEqual([["person1", "alias1"]]);
+      const days = await actorsWithAppearances(ref, 0, query, ["day_0", "day_1", "day_2", "day_3", "day_4"]);
+      expect(days).toHaveLength(1);
+      expect(days[0]!.slice(2)).toEqual([1, 1, 1, 0, 0]);
+    });
+  });
+
+  // posthog/hogql_queries/insights/retention/test/test_retention_query_runner.py::test_retention_people_in_period
+  it("test_retention_people_in_period", async () => {
+    await withReference(data(twoPersons(), createEvents([...standardEvents, ["person2", D(7)]])), async (ref) => {
+      const rows = await actorsWithAppearances(ref, 2, { dateRange: { date_to: D(10, 6) }, retentionFilter: { totalIntervals: 11 } });
+      // Most appearances first.
+      expect(actorsAnd(rows)).toEqual([[["person2"], [0, 1, 4, 5]], [["person1", "alias1"], [0, 3, 4]]]);
+    });
+  });
+
+  // posthog/hogql_queries/insights/retention/test/test_retention_query_runner.py::test_retention_people_in_period_first_time
+  it("test_retention_people_in_period_first_time", async () => {
+    await withReference(data(firstTimePersons(), firstTimeRetentionEvents()), async (ref) => {
+      const filter = { targetEntity: { id: "$user_signed_up", type: "events" }, returningEntity: pageview, retentionType: "retention_first_time", totalIntervals: 11 };
+      const rows = await actorsWithAppearances(ref, 0, { dateRange: { date_to: D(10, 6) }, retentionFilter: filter });
+      expect(actorsAnd(rows)).toEqual([[["person3"], [0, 1, 3, 4, 5]]]);
     });
   });
 
@@ -1282,19 +1348,6 @@ describe("actors of a cohort", () => {
     const p = persons([["person1", "alias1"], { email: "person1@test.com" }], [["person2"], { email: "person2@test.com" }]);
     await withReference(data(p, createEvents([...standardEvents, ["person2", D(7)]])), async (ref) => {
       expect(await actorIds(ref, 2, { dateRange: { date_to: D(10, 6) }, retentionFilter: { totalIntervals: 11 } }, undefined, "test")).toHaveLength(2);
-    });
-  });
-});
-
-describe("options PostHog's tests use that the mock does not model", () => {
-  // posthog/hogql_queries/insights/retention/test/test_retention_query_runner.py::test_custom_brackets_day_period: listed in
-  // SKIPPED.md; the request is refused, never ignored.
-  // The node's own name (its schema lists no such field) or the legacy filter's.
-  it.each([[{ retentionCustomBrackets: [4, 10, 3] }, /retentionCustomBrackets|retention_custom_brackets/]])("refuses %j with a 400 naming %s", async (extra, field) => {
-    await withReference(data(twoPersons(), createEvents(standardEvents)), async (ref) => {
-      const res = await ref.queryResponse(node({ dateRange: { date_to: D(10) }, retentionFilter: { totalIntervals: 11, ...extra } }));
-      expect(res.status).toBe(400);
-      expect(JSON.stringify(res.body)).toMatch(field);
     });
   });
 });

@@ -191,9 +191,8 @@ describe("test_trends.py: cohorts, test accounts and sampling", () => {
   });
 
   // test_trends.py::test_breakdown_by_property_pie (its actors)
-  // Skipped: PostHog's event_count is each actor's number of events whatever the math (2, 1, 1 under dau); here an
-  // actor of a unique math (dau) has no event count (null), the value_at_data_point the legacy persons endpoint shows.
-  it.skip("the actors of each slice of that pie, most events first", async () => {
+  // event_count is each actor's number of matching events whatever the math (2, 1, 1 under dau), as PostHog's ActorsQuery counts.
+  it("the actors of each slice of that pie, most events first", async () => {
     await withReference(pieData(), async (ref) => {
       const one = await actorsAt(ref, pieFilter, { series: 0, breakdown: "value_1" });
       expect(one[0]![0].distinct_ids[0]).toBe("person2");

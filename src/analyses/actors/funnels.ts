@@ -4,6 +4,8 @@ import { correlationPopulation, type FunnelEntrant } from "../correlation/index.
 import { ROW_ACTORS_SPEC } from "../correlation/filter.ts";
 import { funnelPopulation, funnelTrendPopulation } from "../funnels/index.ts";
 import { actorPeriods } from "../funnels/viz.ts";
+import { reachesStep, type ReachedSteps } from "../funnels/attempts.ts";
+import { readHogqlAggregation } from "../funnels/validation.ts";
 import type { Buckets } from "../shared/buckets.ts";
 import { parseAbsolute } from "../shared/date-parse.ts";
 import { actorKey } from "../shared/actors.ts";
@@ -16,7 +18,9 @@ import { sameValue, type DataPoint } from "./point.ts";
 import { asGroups, onceEach, type ActorKey, type ActorRow } from "./types.ts";
 
 /**
- * The actors behind a funnel data point (`/persons/funnel/`, FunnelsActorsQuery). A steps funnel: funnel_step k
+ * The actors behind a funnel data point (`/persons/funnel/`, FunnelsActorsQuery). The actors listed are persons or
+ * groups: a funnel counted by a HogQL expression's values (funnel_aggregate_by_hogql: a session id, say) lists none,
+ * as the real service's actors query finds no person whose id is such a value. A steps funnel: funnel_step k
  * (1-based, default 1) = reached step k, −k = reached step k−1 but not k; funnel_custom_steps (1-based) = whose
  * furthest step is one of them, and wins over funnel_step. A conversion trend (funnel_viz_type trends with an
  * entrance_period_start): who entered in that period and converted, or with drop_off who did not. With a
@@ -25,21 +29,24 @@ import { asGroups, onceEach, type ActorKey, type ActorRow } from "./types.ts";
 export function funnelActors(events: EventList, filter: Loose, ctx: AnalysisContext, point: DataPoint): ActorRow[] {
   if (readString(filter, "funnel_viz_type") === "trends" && point.entrance_period_start !== undefined) return funnelTrendActors(events, filter, ctx, point);
   const population = funnelPopulation(events, filter, ctx);
-  const reached = reachedFilter(point, population.spec.steps.length);
+  const reached = reachedFilter(point, population.spec.steps.length, population.spec.optional);
+  if (population.spec.hogqlActor !== undefined) return [];
   const asked = askedBreakdown(point);
   const actors = new Set<ActorKey>();
   for (const [key, attempts] of population.byKey) {
     if (asked !== undefined && !matchesBreakdown(population.present(key)?.breakdown_value ?? "", asked)) continue;
-    for (const [id, attempt] of attempts) if (reached(attempt.level)) actors.add(actorKey(population.actors.get(id)!));
+    for (const [id, attempt] of attempts) if (reached(attempt)) actors.add(actorKey(population.actors.get(id)!));
   }
   return asGroups(onceEach(actors), population.spec.groupIndex);
 }
 
 /**
- * Which furthest steps (levels: steps reached) a step actor list keeps. PostHog's messages for the steps that do
- * not exist (test_funnel_unordered_persons.py::test_invalid_steps).
+ * Which counted attempts a step actor list keeps. PostHog's messages for the steps that do not exist
+ * (test_funnel_unordered_persons.py::test_invalid_steps). With optional steps (bit k of `optional`), step k lists
+ * who went through it, and the drop-off at step k who went through the last required step before it but not k
+ * (funnel_udf.py _get_funnel_person_step_condition).
  */
-function reachedFilter(point: DataPoint, steps: number): (level: number) => boolean {
+function reachedFilter(point: DataPoint, steps: number, optional: number): (attempt: ReachedSteps) => boolean {
   const custom = decodeJsonish(point.funnel_custom_steps);
   if (custom !== undefined && custom !== null && custom !== "") {
     const list = Array.isArray(custom) ? custom : [custom];
@@ -47,14 +54,18 @@ function reachedFilter(point: DataPoint, steps: number): (level: number) => bool
       throw reject.invalid("funnel_custom_steps", `funnel_custom_steps lists steps from 1 to ${steps}.`);
     }
     const levels = new Set(list.map(Number));
-    return (level) => levels.has(level);
+    return (attempt) => levels.has(attempt.level);
   }
   const step = point.funnel_step === undefined || point.funnel_step === null ? 1 : (readNumber(point, "funnel_step") ?? NaN);
   if (!Number.isInteger(step)) throw reject.invalid("funnel_step", "funnel_step: Input should be a valid integer.");
   if (step === 0) throw reject.invalid("funnel_step", "Funnel steps are 1-indexed, so step 0 doesn't exist.");
   if (step === -1) throw reject.invalid("funnel_step", "The first valid drop-off argument for funnelStep is -2.");
   if (Math.abs(step) > steps) throw reject.invalid("funnel_step", `funnel_step must be 1 … ${steps}, or −2 … −${steps} for those who dropped off before that step.`);
-  return step > 0 ? (level) => level >= step : (level) => level === -step - 1;
+  if (step > 0) return (attempt) => reachesStep(attempt, step - 1);
+  const target = -step - 1;
+  let prior = target - 1;
+  while (prior > 0 && (optional & (1 << prior)) !== 0) prior--;
+  return (attempt) => reachesStep(attempt, prior) && !reachesStep(attempt, target);
 }
 
 /** funnel_step_breakdown as asked: a value (a JSON text in a URL), or a list of values (a multi-property breakdown); undefined when absent. */
@@ -77,6 +88,7 @@ function matchesBreakdown(value: unknown, asked: unknown): boolean {
  */
 function funnelTrendActors(events: EventList, filter: Loose, ctx: AnalysisContext, point: DataPoint): ActorRow[] {
   const population = funnelTrendPopulation(events, filter, ctx);
+  if (population.spec.hogqlActor !== undefined) return [];
   const period = entrancePeriod(point, population.periods, ctx);
   const dropOff = String(point.drop_off ?? false).toLowerCase() === "true";
   const asked = askedBreakdown(point);
@@ -111,6 +123,7 @@ function entrancePeriod(point: DataPoint, periods: Buckets, ctx: AnalysisContext
  * properties, so a group property matches the event's group).
  */
 export function correlationActors(events: EventList, filter: Loose, ctx: AnalysisContext, point: DataPoint): ActorRow[] {
+  if (readHogqlAggregation(filter) !== undefined) return [];
   const asked = readString(point, "funnel_correlation_person_converted")?.toLowerCase();
   const wanted = (e: FunnelEntrant) => asked === undefined || e.converted === (asked !== "false");
   const actors = new Set<ActorKey>();

@@ -5,17 +5,18 @@ import { actorResolver } from "../shared/actors.ts";
 import { upperBound } from "../shared/buckets.ts";
 import type { AnalysisContext } from "../shared/context.ts";
 import { parseAbsolute } from "../shared/date-parse.ts";
-import { resolveDateRange } from "../shared/date-range.ts";
 import { compileGlobalFilter, NEVER } from "../shared/entity-match.ts";
 import { readString, type Loose } from "../shared/filter-read.ts";
 import { stickinessSeries } from "../stickiness/index.ts";
 import { CRITERIA_OPERATORS, meetsCriteria, readStickinessOptions, type CriteriaOperator } from "../stickiness/options.ts";
-import { readTrendFilter, type TrendSpec } from "../trends/filter.ts";
+import { readTrendFilter, trendWindow, type TrendSpec } from "../trends/filter.ts";
 import type { SeriesEntity } from "../shared/series.ts";
 import type { ActorKey } from "../trends/maths.ts";
 import { columnTrendActors } from "../trends/column-actors.ts";
 import { runSeries, seriesBuckets, seriesMatcher, type Row, type SeriesRun } from "../trends/run.ts";
-import { pickSeries, requiredNumber, sameValue, withPointSeries, type DataPoint } from "./point.ts";
+import { askedBreakdown } from "./breakdown-asked.ts";
+import { previousPointFilter } from "./trend-compare.ts";
+import { pickSeries, requiredNumber, withPointSeries, type DataPoint } from "./point.ts";
 import { actorRows, asGroups, onceEach, type ActorRow } from "./types.ts";
 
 /** Display-only trend fields the persons of one series' buckets do not depend on. */
@@ -27,26 +28,24 @@ const NOT_FOR_ACTORS = { compare: false, compare_to: undefined, formula: undefin
  * actor's number of events counted there, for every math (test_trends_persons.py::test_trends_math_group_persons).
  */
 export function trendActors(events: EventList, filter: Loose, ctx: AnalysisContext, point: DataPoint): ActorRow[] {
-  const trendFilter = { ...withPointSeries(filter, point), ...NOT_FOR_ACTORS };
-  const spec = readTrendFilter(trendFilter, ctx);
-  const entity = pickSeries(spec.series, point);
-  const window = resolveDateRange(trendFilter, spec.totalValue ? "day" : spec.interval, ctx, events.at(0)?.timestamp);
+  const trendFilter = { ...previousPointFilter(withPointSeries(filter, point), point, ctx, events.at(0)?.timestamp), ...NOT_FOR_ACTORS };
   const asked = readString(point, "breakdown_value");
+  const breakdown = askedBreakdown(readTrendFilter(trendFilter, ctx), asked);
+  const spec = breakdown.spec;
+  const entity = pickSeries(spec.series, point);
+  const window = trendWindow(trendFilter, spec, ctx, events.at(0)?.timestamp);
   const shared = { events, spec, ctx, actorOf: actorResolver(ctx), global: compileGlobalFilter(trendFilter, ctx), collectActors: true };
   const matcher = seriesMatcher(entity, shared);
-  const counted = matcher === NEVER ? new Map() : columnTrendActors(events, { entity, spec, matcher, buckets: seriesBuckets(spec, window, ctx), ctx, collectActors: true }, asked);
-  return asGroups(actorRows(counted ?? scannedActors(runSeries(entity, window, shared), entity, asked)), groupTypeOf(entity, spec));
+  const columns = () => (breakdown.scanOnly ? undefined : columnTrendActors(events, { entity, spec, matcher, buckets: seriesBuckets(spec, window, ctx), ctx, collectActors: true }, asked));
+  const counted = matcher === NEVER ? new Map() : columns();
+  return asGroups(actorRows(counted ?? scannedActors(runSeries(entity, window, shared), asked, breakdown.isAsked)), groupTypeOf(entity, spec));
 }
 
 /** The actors of the general scan's run: the rows of the asked breakdown value (every row without one). */
-function scannedActors(run: SeriesRun | undefined, entity: SeriesEntity, asked: string | undefined): Map<ActorKey, number | null> {
-  const rows = (run?.rows ?? []).filter((row) => asked === undefined || (row.breakdown !== undefined && isAskedRow(row.breakdown.value, asked)));
+function scannedActors(run: SeriesRun | undefined, asked: string | undefined, isAsked: (value: unknown) => boolean): Map<ActorKey, number | null> {
+  const rows = (run?.rows ?? []).filter((row) => asked === undefined || (row.breakdown !== undefined && isAsked(row.breakdown.value)));
   return union(rows);
 }
-
-/** A row's value is the one asked; a breakdowns list's value of one part is also asked by that part alone. */
-const isAskedRow = (value: unknown, asked: string): boolean =>
-  sameValue(value, asked) || (Array.isArray(value) && value.length === 1 && sameValue(value[0], asked));
 
 /** The group type the series counts (unique_group, else aggregation_group_type_index); undefined = persons. */
 const groupTypeOf = (entity: SeriesEntity, spec: Pick<TrendSpec, "groupIndex">): number | undefined =>

@@ -12,6 +12,8 @@ export interface ActorRow {
   value: number | null;
   /** Set when the actors are groups: the group type of `key` (a group key). */
   groupTypeIndex?: number;
+  /** Retention: the values of the selected cohort's row the actor counts in (0, its cohort; then periods or brackets), ascending. */
+  appearances?: number[];
 }
 
 /** Marks rows as groups of one type when the analysis aggregated by groups (index defined). */

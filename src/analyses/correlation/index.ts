@@ -71,14 +71,17 @@ export function correlationPopulation(events: EventList, filter: FunnelFilter, c
   for (const [id, attempt] of funnel.byKey.get("") ?? []) {
     const converted = attempt.level === last;
     const from = attempt.times[0]!;
-    entrants.set(id, { actor: funnel.actors.get(id)!, converted, from, to: converted ? attempt.times[last - 1]! : from + funnel.spec.windowMs });
+    // The last time is the last step's: with optional steps the attempt's times are its required steps' alone.
+    entrants.set(id, { actor: funnel.actors.get(id)!, converted, from, to: converted ? attempt.times.at(-1)! : from + funnel.spec.windowMs });
   }
   const stepNames = stepEventNames(funnel.spec, ctx);
   const skipped = (name: string) => stepNames.has(name) || spec.excludeEventNames.has(name);
   // Visitors keep nothing of the event after their call: a column table hands them one moving row.
   const visitSpans = (visit: (event: EventRecord, entrant: FunnelEntrant) => void) => {
     const [start, end] = indexRange(events, funnel.window.from, funnel.window.to);
-    if (isColumnar(events)) return visitColumnSpans(events, start, end, skipped, funnel.spec.groupIndex === undefined, funnel.actorOfEvent, entrants, visit);
+    // A HogQL expression's values as actors (funnel_aggregate_by_hogql) are per event, not per distinct id.
+    const personsAreActors = funnel.spec.groupIndex === undefined && funnel.spec.hogqlActor === undefined;
+    if (isColumnar(events)) return visitColumnSpans(events, start, end, skipped, personsAreActors, funnel.actorOfEvent, entrants, visit);
     for (let i = start; i < end; i++) {
       const event = events.at(i)!;
       if (skipped(event.event)) continue;

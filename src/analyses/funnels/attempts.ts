@@ -1,7 +1,8 @@
 import type { Journey } from "./journeys.ts";
+import { bestWithOptionalSteps } from "./optional-steps.ts";
 
 /** What attempts read of a journey: its events' times and step and exclusion masks (a scan worker has no more). */
-export type JourneyEvents = Pick<Journey, "ts" | "steps" | "exclusions">;
+export type JourneyEvents = Pick<Journey, "ts" | "steps" | "exclusions" | "starts">;
 
 /**
  * Attempts of one actor (reference: analytics §5.2, §5.3). Every step-1 event starts an attempt (any step
@@ -18,10 +19,19 @@ export interface Attempt {
   times: number[];
   /** Journey index of each reached step's event. */
   indexes: number[];
+  /**
+   * With optional steps (optional-steps.ts): bit k set when the attempt went through step k; `level` is then the
+   * furthest step entered and `times` and `indexes` hold its required steps only.
+   */
+  bits?: number;
 }
 
 /** A counted attempt as the steps and time-to-convert views read it: the steps reached and their times. */
-export type ReachedSteps = Pick<Attempt, "level" | "times">;
+export type ReachedSteps = Pick<Attempt, "level" | "times" | "bits">;
+
+/** Whether the counted attempt went through step k (0-based): all steps up to its level, unless some are optional. */
+export const reachesStep = (attempt: ReachedSteps, k: number): boolean =>
+  attempt.bits === undefined ? attempt.level > k : (attempt.bits & (1 << k)) !== 0;
 
 export interface AttemptRules {
   stepCount: number;
@@ -29,6 +39,8 @@ export interface AttemptRules {
   orderType: "ordered" | "strict" | "unordered";
   /** Bit x of a journey's exclusion mask is exclusion x. */
   exclusions: readonly { fromStep: number; toStep: number }[];
+  /** Bit k set when step k is optional (steps funnels, ordered or strict, without exclusions); absent or 0: none. */
+  optional?: number;
 }
 
 /** Scratch arrays reused across journeys (evaluation is synchronous): no allocation per actor. */
@@ -75,6 +87,7 @@ export function forEachAttemptStart(journey: JourneyEvents, rules: AttemptRules,
  * one does not matter (test_funnel_exclusion_multiple_possible_no_end_event2).
  */
 export function bestAttemptOf(journey: JourneyEvents, rules: AttemptRules): Attempt | undefined {
+  if (rules.optional) return bestWithOptionalSteps(journey, rules);
   let best: Attempt | undefined;
   let bestIndexes: number[] = [];
   let furthestExcluded = 0;
@@ -163,6 +176,7 @@ function forEachAttempt(journey: JourneyEvents, rules: AttemptRules, visit: Visi
   for (let i = 0; i < n; i++) {
     const mask = journey.steps[i]!;
     if (rules.orderType === "unordered" ? mask === 0 : (mask & 1) === 0) continue;
+    if (journey.starts !== undefined && journey.starts[i] === 0) continue;
     if (stop?.(i)) return;
     const level = step(journey, i, rules);
     const voided = voidingOf(journey, level, rules);

@@ -69,6 +69,7 @@ function attribute(journey: Journey, spec: FunnelSpec, keyAt: (i: number) => str
       return keys.map((key) => ({ key, journey: subJourney(journey, (i) => (keyAt(i) ?? empty) === key) }));
     }
     case "step": {
+      if (spec.orderType === "unordered") return unorderedFirstStepKeys(journey, stepIndexes, (i) => keyAt(i) ?? empty);
       const bit = 1 << spec.attributionStep;
       const keys = [...new Set(stepIndexes.filter((i) => (journey.steps[i]! & bit) !== 0).map((i) => keyAt(i) ?? empty))];
       // An actor who never does the attributed step has no value to count under: PostHog leaves it out.
@@ -88,6 +89,18 @@ function touchValue(indexes: number[], keyAt: (i: number) => string | null, last
     if (touchTakes(last, kept !== undefined, key !== null)) kept = key!;
   }
   return kept;
+}
+
+/**
+ * An unordered funnel's step attribution (step 0 only: validation.ts) is to the first event of an attempt, whichever
+ * step it fills: per value of any of the actor's step events, the attempts that start with an event carrying it, the
+ * later events carrying any (funnel-udf/src/unordered_steps.rs: an event is taken while no step is completed only
+ * when it carries the value; funnel_udf.py reads the values of every event, `prop_basic`;
+ * test_funnel_unordered.py::test_funnel_step_breakdown_with_step_attribution: six values from four persons).
+ */
+function unorderedFirstStepKeys(journey: Journey, stepIndexes: number[], keyAt: (i: number) => string): Assignment[] {
+  const keys = [...new Set(stepIndexes.map(keyAt))];
+  return keys.map((key) => ({ key, journey: { ...journey, starts: Uint8Array.from(journey.steps, (_, i) => (keyAt(i) === key ? 1 : 0)) } }));
 }
 
 /** Step attribution: the attributed step may only be filled by an event carrying the value. */

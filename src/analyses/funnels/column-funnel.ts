@@ -104,6 +104,8 @@ function funnelOverParts(
 ): { table: ActorTable; parts: PartResult[]; touch: PropertyPart | undefined } | undefined {
   // Steps by a first- or last-touch event property run here; other breakdowns take journeys.ts.
   const touch = want === "best" ? touchBreakdownPart(spec) : undefined;
+  // A HogQL expression's values as actors are read per event with its person: journeys.ts (hogql-actors.ts).
+  if (spec.hogqlActor !== undefined) return undefined;
   // Groups as actors: their slots are the lookup's dense group ids (no breakdown: its keys are per person).
   const groups = spec.groupIndex === undefined ? undefined : groupLookup(ctx.groups).idsOf(spec.groupIndex, events);
   if ((spec.breakdown && (!touch || groups)) || !hasSnapshots(events)) return undefined;

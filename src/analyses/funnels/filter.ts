@@ -4,7 +4,16 @@ import type { AnalysisContext, Interval } from "../shared/context.ts";
 import { INTERVALS } from "../shared/context.ts";
 import { readNumber, readObjects, readString, type Loose } from "../shared/filter-read.ts";
 import { entityFrom, mergeSeries, type SeriesEntity } from "../shared/series.ts";
-import { checkExclusions, readFunnelAggregation, rejectUnknownAttributionStep, rejectUnknownStepRange, requireTwoSteps, type Exclusion } from "./validation.ts";
+import {
+  checkExclusions,
+  checkOptionalSteps,
+  readFunnelAggregation,
+  readHogqlAggregation,
+  rejectUnknownAttributionStep,
+  rejectUnknownStepRange,
+  requireTwoSteps,
+  type Exclusion,
+} from "./validation.ts";
 
 export type { Exclusion };
 
@@ -39,6 +48,10 @@ export interface FunnelSpec {
   binCount: number | undefined;
   /** Group type whose groups are the actors (aggregation_group_type_index 0–4); undefined = persons. */
   groupIndex: number | undefined;
+  /** The HogQL expression whose values are the actors (funnel_aggregate_by_hogql); undefined = persons or groups. */
+  hogqlActor: string | undefined;
+  /** Bit k set when step k is optional (its series' `optionalInFunnel`); 0 without optional steps. */
+  optional: number;
 }
 
 /** Reads a funnel filter and applies the validation rules (400s with the field path as attr). */
@@ -52,6 +65,9 @@ export function readFunnelFilter(filter: FunnelFilter, ctx: AnalysisContext): Fu
   const exclusions = readExclusions(filter, steps.length);
   const orderType = oneOf(filter, "funnel_order_type", ORDER_TYPES, "ordered");
   checkExclusions(exclusions, steps, orderType);
+  const viz = readViz(filter);
+  const optional = steps.map((step) => step.raw.optionalInFunnel === true);
+  checkOptionalSteps(steps, optional, viz, orderType, exclusions.length);
   const limit = readNumber(filter, "breakdown_limit");
   const attribution = oneOf(filter, "breakdown_attribution_type", ATTRIBUTIONS, "first_touch");
   const attributionStep = readNumber(filter, "breakdown_attribution_value") ?? 0;
@@ -60,7 +76,7 @@ export function readFunnelFilter(filter: FunnelFilter, ctx: AnalysisContext): Fu
     raw: filter,
     steps,
     orderType,
-    viz: readViz(filter),
+    viz,
     windowMs: readWindowMs(filter),
     exclusions,
     fromStep,
@@ -72,6 +88,8 @@ export function readFunnelFilter(filter: FunnelFilter, ctx: AnalysisContext): Fu
     attributionStep,
     binCount: readNumber(filter, "bin_count"),
     groupIndex,
+    hogqlActor: readHogqlAggregation(filter),
+    optional: optional.reduce((mask, isOptional, k) => (isOptional ? mask | (1 << k) : mask), 0),
   };
 }
 

@@ -6,11 +6,12 @@ import { resolveDateRange, type QueryWindow } from "../shared/date-range.ts";
 import { compileEntityMatcher, compileGlobalFilter } from "../shared/entity-match.ts";
 import { groupActorResolver, groupLookup, type GroupActorOf } from "../shared/groups.ts";
 import { ALWAYS } from "../shared/property-filter.ts";
-import { attemptsOf, bestAttempt, bestAttemptOf, forEachAttemptStart, type Attempt, type AttemptRules, type ReachedSteps } from "./attempts.ts";
+import { attemptsOf, bestAttempt, bestAttemptOf, forEachAttemptStart, reachesStep, type Attempt, type AttemptRules, type ReachedSteps } from "./attempts.ts";
 import { FUNNEL_OTHER, funnelKeying, limitValues, type Assignment, type Presented } from "./attribution.ts";
 import { keepsEveryEvent, readFunnelFilter, type FunnelFilter, type FunnelSpec } from "./filter.ts";
 import { columnFunnelBest, columnFunnelTrend, type CountedActors } from "./column-funnel.ts";
 import { firstTimeMatcher, isFirstTimeStep } from "./first-time.ts";
+import { hogqlActorResolver } from "./hogql-actors.ts";
 import { collectJourneys, type Journey } from "./journeys.ts";
 import { stepObjects, type FunnelStep } from "./steps.ts";
 import { funnelTrend, timeToConvert, trendBuckets, trendItem, type AttemptStarts, type FunnelTrendItem, type TimeToConvert } from "./viz.ts";
@@ -31,7 +32,7 @@ export function computeFunnel(events: EventList, filter: FunnelFilter, ctx: Anal
   const spec = readFunnelFilter(filter, ctx);
   const window = resolveDateRange(filter, spec.interval, ctx, events.at(0)?.timestamp);
   const stepCount = attemptStepCount(spec);
-  const rules: AttemptRules = { stepCount, windowMs: spec.windowMs, orderType: spec.orderType, exclusions: spec.exclusions };
+  const rules = rulesOf(spec, stepCount);
   if (spec.viz === "trends") {
     const periods = trendBuckets(window, ctx);
     const tally = columnFunnelTrend(events, spec, window, ctx, rules, periods);
@@ -60,6 +61,15 @@ export function computeFunnel(events: EventList, filter: FunnelFilter, ctx: Anal
  */
 const attemptStepCount = (spec: FunnelSpec): number => (spec.viz === "steps" || spec.orderType === "unordered" ? spec.steps.length : spec.toStep + 1);
 
+/** How an actor's attempts are walked, for the first `stepCount` steps. */
+const rulesOf = (spec: FunnelSpec, stepCount: number): AttemptRules => ({
+  stepCount,
+  windowMs: spec.windowMs,
+  orderType: spec.orderType,
+  exclusions: spec.exclusions,
+  optional: spec.optional,
+});
+
 /** Of two attempts of one actor, the one its funnel counts. */
 const betterOf = (spec: FunnelSpec) => (a: Attempt, b: Attempt) => bestAttempt([a, b], spec.orderType)!;
 
@@ -72,7 +82,7 @@ function stepsWithoutBreakdown(attempts: Iterable<ReachedSteps>, spec: FunnelSpe
 /** A steps list per breakdown key, in the order of the actors entering (see orderedKeys). */
 function breakdownSteps(byKey: Map<string, Map<number, ReachedSteps>>, spec: FunnelSpec, ctx: AnalysisContext): FunnelStep[][] {
   const keying = funnelKeying(spec.breakdown!, spec);
-  return orderedKeys(byKey, spec.steps.length, (a) => a.level).map((key) => stepObjects(byKey.get(key)!.values(), spec, ctx, keying.present(key)));
+  return orderedKeys(byKey, spec.steps.length, reachesStep).map((key) => stepObjects(byKey.get(key)!.values(), spec, ctx, keying.present(key)));
 }
 
 /**
@@ -90,9 +100,23 @@ function countedByKey(counted: CountedActors, spec: FunnelSpec): Map<string, Map
   return spec.breakdown ? limitValues(byKey, spec.breakdownLimit, (a) => a) : byKey;
 }
 
-/** The group actors of a group-aggregated funnel (aggregation_group_type_index 0–4); undefined when persons are the actors. */
-const groupActorsOf = (spec: FunnelSpec, ctx: AnalysisContext, events: EventList): GroupActorOf | undefined =>
-  spec.groupIndex === undefined ? undefined : groupActorResolver(groupLookup(ctx.groups), spec.groupIndex, events);
+/** The actor of an event when persons are not the funnel's actors: `position` is the event's in `events` when known. */
+type AggregateOf = (event: EventRecord, position: number | undefined, person: Actor) => Actor | undefined;
+
+/**
+ * The actors of a funnel aggregated otherwise than by persons: a group type's groups (aggregation_group_type_index
+ * 0–4) or a HogQL expression's values (funnel_aggregate_by_hogql); undefined when persons are the actors.
+ */
+function aggregationOf(spec: FunnelSpec, ctx: AnalysisContext, events: EventList): { of: AggregateOf; readsPerson: boolean } | undefined {
+  if (spec.groupIndex !== undefined) {
+    const groups: GroupActorOf = groupActorResolver(groupLookup(ctx.groups), spec.groupIndex, events);
+    return { of: (event, position) => groups(event, position), readsPerson: false };
+  }
+  return spec.hogqlActor === undefined ? undefined : { of: hogqlActorResolver(spec.hogqlActor, ctx), readsPerson: true };
+}
+
+/** Persons are the funnel's actors: the column kernels and the actor lists read persons only. */
+const personsAreActors = (spec: FunnelSpec): boolean => spec.groupIndex === undefined && spec.hogqlActor === undefined;
 
 function collect(
   events: EventList,
@@ -101,7 +125,7 @@ function collect(
   ctx: AnalysisContext,
   stepCount: number,
   actorOf = actorResolver(ctx),
-  aggregate = groupActorsOf(spec, ctx, events),
+  aggregation = aggregationOf(spec, ctx, events),
 ): Journey[] {
   const steps = spec.steps.slice(0, stepCount).map((entity) => {
     const attr = `${entity.type}__${entity.position}`;
@@ -119,7 +143,8 @@ function collect(
     global: compileGlobalFilter(spec.raw, ctx),
     keepAll: keepsEveryEvent(spec),
     actorOf,
-    aggregate,
+    aggregate: aggregation?.of,
+    aggregateReadsPerson: aggregation?.readsPerson,
   });
 }
 
@@ -177,10 +202,10 @@ export interface FunnelPopulation {
 export function funnelPopulation(events: EventList, filter: FunnelFilter, ctx: AnalysisContext): FunnelPopulation {
   const spec = readFunnelFilter(filter, ctx);
   const window = resolveDateRange(filter, spec.interval, ctx, events.at(0)?.timestamp);
-  const rules: AttemptRules = { stepCount: spec.steps.length, windowMs: spec.windowMs, orderType: spec.orderType, exclusions: spec.exclusions };
+  const rules = rulesOf(spec, spec.steps.length);
   const keying = spec.breakdown ? funnelKeying(spec.breakdown, spec) : undefined;
   // The actors endpoint and correlation need each actor: persons only (a group's actor is made by journeys.ts).
-  const counted = spec.groupIndex === undefined ? columnFunnelBest(events, spec, window, ctx, rules) : undefined;
+  const counted = personsAreActors(spec) ? columnFunnelBest(events, spec, window, ctx, rules) : undefined;
   if (counted) {
     const actors = counted.slots.map((slot) => counted.table.actors[slot]!);
     const actorOfEvent = (event: EventRecord) => counted.actorOf(event.distinct_id);
@@ -188,24 +213,24 @@ export function funnelPopulation(events: EventList, filter: FunnelFilter, ctx: A
     return { spec, window, byKey: countedByKey(counted, spec), present, actorOfEvent, actors: new Map(actors.map((a) => [a.id, a])), columns: counted };
   }
   const actorOf = actorResolver(ctx);
-  const aggregate = groupActorsOf(spec, ctx, events);
-  const journeys = collect(events, spec, window, ctx, spec.steps.length, actorOf, aggregate);
+  const aggregation = aggregationOf(spec, ctx, events);
+  const journeys = collect(events, spec, window, ctx, spec.steps.length, actorOf, aggregation);
   const byKey = countedAttempts(journeys, assigner(spec), rules, spec);
   const actors = new Map(journeys.map((j) => [j.actor.id, j.actor]));
-  const actorOfEvent = aggregate ? (event: EventRecord) => aggregate(event) : (event: EventRecord) => actorOf(event.distinct_id);
+  const actorOfEvent = (event: EventRecord) => (aggregation ? aggregation.of(event, undefined, actorOf(event.distinct_id)) : actorOf(event.distinct_id));
   return { spec, window, byKey, present: (key) => keying?.present(key), actorOfEvent, actors };
 }
 
 /**
  * Breakdown funnels (steps) by the actors reaching each step from the last to the first, descending, as PostHog's
  * funnel_udf.py orders its rows (`ORDER BY step_N DESC, …, step_1 DESC`;
- * test_funnel_strict.py::test_strict_breakdown_events_with_multiple_properties); conversion trends by actors
- * entering, descending; ties by value; "Other" last.
+ * test_funnel_strict.py::test_strict_breakdown_events_with_multiple_properties); ties by actors entering, then by
+ * value; "Other" last.
  */
-function orderedKeys<T>(byKey: Map<string, Map<number, T>>, stepCount = 0, levelOf?: (value: T) => number): string[] {
+function orderedKeys<T>(byKey: Map<string, Map<number, T>>, stepCount: number, reaches: (value: T, k: number) => boolean): string[] {
   const reached = new Map([...byKey].map(([key, actors]) => {
     const counts = new Array<number>(stepCount).fill(0);
-    if (levelOf) for (const value of actors.values()) for (let k = 0; k < Math.min(levelOf(value), stepCount); k++) counts[k]!++;
+    for (const value of actors.values()) for (let k = 0; k < stepCount; k++) if (reaches(value, k)) counts[k]!++;
     return [key, counts] as const;
   }));
   const byLaterSteps = (a: string, b: string) => {
@@ -238,7 +263,23 @@ function trendsResult(journeys: Journey[], assign: (j: Journey) => Assignment[],
   const startsByActor = (key: string) => [...(byKey.get(key)?.values() ?? [])].map((list) => startsOf(list, rules));
   if (!spec.breakdown) return [funnelTrend(startsByActor(""), spec, window, ctx)];
   const keying = funnelKeying(spec.breakdown, spec);
-  return orderedKeys(byKey).map((key) => ({ ...funnelTrend(startsByActor(key), spec, window, ctx), breakdown_value: keying.present(key).breakdown_value }));
+  const shown = (key: string) => keying.present(key).breakdown_value;
+  const keys = [...byKey.keys()].filter((key) => byKey.get(key)!.size > 0);
+  return byShownValue(keys, shown).map((key) => ({ ...funnelTrend(startsByActor(key), spec, window, ctx), breakdown_value: shown(key) }));
+}
+
+/**
+ * Conversion trends list their values (the top ones by actors entering: trendJourneys) sorted by the value shown, as
+ * the real service sorts its summary (funnel_trends.py _format_summarized_results, `sorted(summary, key=breakdown_value)`:
+ * lists item by item; test_funnel_trends.py::test_funnel_step_breakdown_empty lists [""] before ["foo"]).
+ */
+function byShownValue(keys: readonly string[], shown: (key: string) => unknown): string[] {
+  const items = (key: string) => [shown(key)].flat().map(String);
+  const compare = (a: string[], b: string[]): number => {
+    for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i]! < b[i]! ? -1 : 1;
+    return a.length - b.length;
+  };
+  return [...keys].sort((a, b) => compare(items(a), items(b)));
 }
 
 export interface FunnelTrendPopulation {
@@ -258,7 +299,7 @@ export interface FunnelTrendPopulation {
 export function funnelTrendPopulation(events: EventList, filter: FunnelFilter, ctx: AnalysisContext): FunnelTrendPopulation {
   const spec = readFunnelFilter(filter, ctx);
   const window = resolveDateRange(filter, spec.interval, ctx, events.at(0)?.timestamp);
-  const rules: AttemptRules = { stepCount: attemptStepCount(spec), windowMs: spec.windowMs, orderType: spec.orderType, exclusions: spec.exclusions };
+  const rules = rulesOf(spec, attemptStepCount(spec));
   const journeys = collect(events, spec, window, ctx, rules.stepCount);
   const keying = spec.breakdown ? funnelKeying(spec.breakdown, spec) : undefined;
   const actors = new Map(journeys.map((j) => [j.actor.id, j.actor]));

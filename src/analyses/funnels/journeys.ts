@@ -19,6 +19,8 @@ export interface Journey {
   ts: Float64Array;
   steps: Int32Array;
   exclusions: Int32Array;
+  /** When set, only the events marked 1 may start an attempt (an unordered funnel's step attribution). */
+  starts?: Uint8Array;
 }
 
 export interface CollectInput {
@@ -30,9 +32,13 @@ export interface CollectInput {
   keepAll: boolean;
   /** The event's person: filters and step conditions test it. */
   actorOf: ActorOf;
-  /** With group aggregation, the event's group actor (none: the event drops out); otherwise the person is the actor. */
-  /** Group actors: the actor of `events.at(position)`. */
-  aggregate?: (event: EventRecord, position: number) => Actor | undefined;
+  /**
+   * With group or HogQL aggregation, the actor of `events.at(position)` (none: the event drops out); otherwise the
+   * person is the actor. `person` is the event's person when a filter, a step condition or `aggregateReadsPerson` needs it.
+   */
+  aggregate?: (event: EventRecord, position: number, person: Actor) => Actor | undefined;
+  /** The aggregation reads the event's person (a HogQL expression may read `person.properties`). */
+  aggregateReadsPerson?: boolean;
 }
 
 /** Stands for the person where nothing tests it (group aggregation without person conditions). */
@@ -45,13 +51,13 @@ export function collectJourneys(input: CollectInput): Journey[] {
   const kept = Kept.reset(end - start);
   const masks = maskerOf(input.steps, input.exclusions);
   // Group actors need the event's person only when a filter or step condition tests it.
-  const needsPerson = !input.aggregate || input.global !== ALWAYS || [...input.steps, ...input.exclusions].some((m) => m.rest !== ALWAYS);
+  const needsPerson = !input.aggregate || input.aggregateReadsPerson === true || input.global !== ALWAYS || [...input.steps, ...input.exclusions].some((m) => m.rest !== ALWAYS);
   const consider = (i: number, event: EventRecord, person: Actor, entry: Masks | undefined) => {
     if (input.global !== ALWAYS && !input.global(event, person.person)) return;
     const steps = entry ? entry.steps(event, person) : 0;
     const exclusions = entry ? entry.exclusions(event, person) : 0;
     if (!input.keepAll && steps === 0 && exclusions === 0) return;
-    const actor = input.aggregate ? input.aggregate(event, i) : person;
+    const actor = input.aggregate ? input.aggregate(event, i, person) : person;
     if (actor !== undefined) kept.push(i, event.timestamp, actor, steps, exclusions);
   };
   if (isColumnar(input.events)) {

@@ -113,6 +113,9 @@ export interface PartBest {
   levels: Int32Array;
   /** `rules.stepCount` per actor: the reached steps' times, then NaN. */
   times: Float64Array;
+  /** With optional steps, per actor: the steps its attempt went through (bits) and how many times it has. */
+  bits: Int32Array;
+  timed: Int32Array;
 }
 
 export type PartResult = PartBest | TrendTally;
@@ -292,6 +295,8 @@ function bestOfPart(j: Journeys, job: FunnelPartJob, part: number): PartBest {
   const codes: number[] = [];
   const levels: number[] = [];
   const times: number[] = [];
+  const bits: number[] = [];
+  const timed: number[] = [];
   forEachJourney(j, (journey, a) => {
     const best = bestAttemptOf(journey, job.rules);
     if (!best) return;
@@ -299,8 +304,13 @@ function bestOfPart(j: Journeys, job: FunnelPartJob, part: number): PartBest {
     if (job.breakdown) codes.push(j.code[a]!);
     levels.push(best.level);
     for (let k = 0; k < stepCount; k++) times.push(best.times[k] ?? NaN);
+    if (best.bits !== undefined) {
+      bits.push(best.bits);
+      timed.push(best.times.length);
+    }
   });
-  return { slots: Int32Array.from(slots), codes: Int32Array.from(codes), levels: Int32Array.from(levels), times: Float64Array.from(times) };
+  const ints = (list: number[]) => Int32Array.from(list);
+  return { slots: ints(slots), codes: ints(codes), levels: ints(levels), times: Float64Array.from(times), bits: ints(bits), timed: ints(timed) };
 }
 
 /** Conversion trends add up over actors, so a part gives its tally alone. */
@@ -329,7 +339,10 @@ export function mergeBest(parts: readonly PartBest[], stepCount: number): { slot
   for (const p of parts) {
     p.slots.forEach((slot, k) => {
       const level = p.levels[k]!;
-      all.push([slot, p.codes[k] ?? 0, { level, times: Array.from(p.times.subarray(k * stepCount, k * stepCount + level)) }]);
+      // Optional steps: the attempt's required steps alone have times (optional-steps.ts).
+      const optional = p.bits.length > 0;
+      const times = Array.from(p.times.subarray(k * stepCount, k * stepCount + (optional ? p.timed[k]! : level)));
+      all.push([slot, p.codes[k] ?? 0, optional ? { level, times, bits: p.bits[k]! } : { level, times }]);
     });
   }
   all.sort((a, b) => a[0] - b[0]);

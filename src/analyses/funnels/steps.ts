@@ -3,7 +3,7 @@ import type { Loose } from "../shared/filter-read.ts";
 import { meanSeconds, quantile } from "../shared/math.ts";
 import { filterParams, paramValue } from "../shared/people-url.ts";
 import { seriesLabel, type SeriesEntity } from "../shared/series.ts";
-import type { ReachedSteps } from "./attempts.ts";
+import { reachesStep, type ReachedSteps } from "./attempts.ts";
 import type { Presented } from "./attribution.ts";
 import type { FunnelSpec } from "./filter.ts";
 
@@ -24,14 +24,18 @@ export interface FunnelStep {
   breakdown_value?: unknown;
 }
 
-/** Step k counts the actors whose furthest step is ≥ k; times (seconds) are step k−1 → k of the counted attempt. */
+/**
+ * Step k counts the actors whose counted attempt went through it (furthest step ≥ k without optional steps); times
+ * (seconds) are step k−1 → k of the counted attempt. With optional steps the real service lists the gaps between the
+ * attempt's required steps in order, the k-th against step k (funnel_udf.py `timings[k]`), which this follows.
+ */
 export function stepObjects(attempts: Iterable<ReachedSteps>, spec: FunnelSpec, ctx: AnalysisContext, breakdown?: Presented): FunnelStep[] {
   const list = [...attempts];
   const base = peopleUrlBase(spec.raw, ctx);
   const suffix = breakdown ? `&funnel_step_breakdown=${encodeURIComponent(paramValue(breakdown.breakdown_value))}` : "";
   return spec.steps.map((entity, k) => {
-    const reached = list.filter((a) => a.level > k);
-    const ms = k === 0 ? [] : reached.map((a) => a.times[k]! - a.times[k - 1]!);
+    const reached = list.filter((a) => reachesStep(a, k));
+    const ms = k === 0 ? [] : list.filter((a) => a.times.length > k).map((a) => a.times[k]! - a.times[k - 1]!);
     const unordered = spec.orderType === "unordered";
     const step: FunnelStep = {
       action_id: unordered ? null : entity.id,

@@ -34,6 +34,19 @@ export function readFunnelAggregation(filter: Loose): number | undefined {
   return index;
 }
 
+/**
+ * funnel_aggregate_by_hogql: the HogQL expression whose non-empty values are the funnel's actors. Absent, null, empty
+ * or `person_id` mean persons, and a group type index wins over it, as the real service reads it
+ * (funnel_event_query.py _aggregation_target_expr).
+ */
+export function readHogqlAggregation(filter: Loose): string | undefined {
+  if (readFunnelAggregation(filter) !== undefined) return undefined;
+  const raw = filter.funnel_aggregate_by_hogql;
+  if (raw === undefined || raw === null) return undefined;
+  if (typeof raw !== "string") throw reject.invalid("funnel_aggregate_by_hogql", "funnel_aggregate_by_hogql must be a HogQL expression.");
+  return raw.trim() === "" || raw.trim() === "person_id" ? undefined : raw;
+}
+
 export function rejectUnknownStepRange(fromStep: number, toStep: number, stepCount: number): void {
   const code = "funnel_step_range_invalid";
   if (!Number.isInteger(fromStep) || fromStep < 0 || fromStep >= stepCount - 1) {
@@ -72,6 +85,52 @@ const normalizedProps = (props: unknown): string => JSON.stringify(props ?? []) 
 
 function sameEntity(a: SeriesEntity, b: SeriesEntity): boolean {
   return a.type === b.type && String(a.id) === String(b.id) && normalizedProps(a.properties) === normalizedProps(b.properties);
+}
+
+/**
+ * Optional steps (a series node's `optionalInFunnel`) only in ordered or strict steps funnels, never the first step,
+ * and never right before a required step that matches the same events or more: that step would take the event and
+ * the optional one could never convert (PostHog funnel_validation_rules.py ValidateOptionalFunnelSteps;
+ * test_funnel_validation_rules.py::test_validates_optional_funnel_steps). Exclusions with optional steps are not
+ * modelled (openapi/differences.yaml).
+ */
+export function checkOptionalSteps(steps: readonly SeriesEntity[], optional: readonly boolean[], viz: string, orderType: string, exclusions: number): void {
+  if (!optional.some(Boolean)) return;
+  const code = "funnel_optional_steps_invalid";
+  const attrOf = (k: number) => `${steps[k]!.type}__${steps[k]!.position}__optionalInFunnel`;
+  const first = optional.indexOf(true);
+  if (viz !== "steps" || orderType === "unordered") {
+    throw reject.invalid(attrOf(first), 'Optional funnel steps are only supported in funnels with step order Sequential or Strict and the graph type "Conversion Steps".', code);
+  }
+  if (optional[0]) throw reject.invalid(attrOf(0), "The first step of a funnel cannot be optional.", code);
+  optional.forEach((isOptional, k) => {
+    const next = steps[k + 1];
+    if (isOptional && next && !optional[k + 1] && matchesAtLeast(next, steps[k]!)) {
+      throw reject.invalid(attrOf(k), "An optional step cannot be the same as the following required step.", code);
+    }
+  });
+  if (exclusions > 0) throw reject.invalid("exclusions", "Exclusions are not supported in funnels with optional steps.");
+}
+
+/**
+ * `broad` matches every event `narrow` does: the same event or action, its property filters a subset of narrow's
+ * (PostHog insights/utils/entities.py is_equal / is_superset).
+ */
+function matchesAtLeast(broad: SeriesEntity, narrow: SeriesEntity): boolean {
+  if (broad.type !== narrow.type || String(broad.id) !== String(narrow.id)) return false;
+  const left = [...propertyReprs(narrow.properties)];
+  return propertyReprs(broad.properties).every((repr) => {
+    const at = left.indexOf(repr);
+    if (at >= 0) left.splice(at, 1);
+    return at >= 0;
+  });
+}
+
+/** One text per property filter of a list (a group counts as one filter), as is_equal compares them. */
+function propertyReprs(props: unknown): string[] {
+  if (props === undefined || props === null || JSON.stringify(props) === "{}") return [];
+  if (!Array.isArray(props)) return (props as { values?: unknown[] }).values?.length === 0 ? [] : [JSON.stringify(props)];
+  return props.map((p: Record<string, unknown>) => `${String(p.type)}: ${String(p.key)} ${String(p.operator ?? "")} ${JSON.stringify(p.value)}`);
 }
 
 /** Step attribution names a step of the funnel. */

@@ -1,6 +1,7 @@
 import type { EventRecord } from "../../store/schema.ts";
 import type { Actor } from "../shared/actors.ts";
 import { eventProperty } from "../shared/event-read.ts";
+import { personPropertyValue } from "../shared/person-properties.ts";
 import { numericForm } from "../shared/property-operators.ts";
 import type { RetentionAggregation, RetentionSpec } from "./filter.ts";
 
@@ -26,7 +27,7 @@ export const periodValues = (periods: number): PeriodValues => ({
 /** PostHog's `ifNull(toFloat(property), 0)`: the event's (or its person's current) property as a number, else 0. */
 export function propertyValueReader(aggregation: RetentionAggregation): (event: EventRecord, actor: Actor) => number {
   const key = aggregation.property;
-  const read = aggregation.propertyType === "person" ? (_event: EventRecord, actor: Actor) => actor.person?.properties[key] : (event: EventRecord) => eventProperty(event, key);
+  const read = aggregation.propertyType === "person" ? (_event: EventRecord, actor: Actor) => personPropertyValue(actor.person, key) : (event: EventRecord) => eventProperty(event, key);
   return (event, actor) => {
     const value = numericForm(read(event, actor));
     return Number.isNaN(value) ? 0 : value;

@@ -5,6 +5,7 @@ import { readDateField } from "../shared/date-range.ts";
 import { decodeJsonish, readNumber, readString, type Loose } from "../shared/filter-read.ts";
 import { plus, startOf } from "../shared/local-time.ts";
 import { entityFrom, type SeriesEntity } from "../shared/series.ts";
+import { readBrackets, type Brackets } from "./brackets.ts";
 
 /** The legacy retention filter JSON (reference: analytics §7.1); loose, read through RetentionSpec. */
 export type RetentionFilter = Record<string, unknown>;
@@ -20,8 +21,12 @@ export interface RetentionSpec {
   type: (typeof RETENTION_TYPES)[number];
   period: Period;
   interval: Interval;
-  /** Values per cohort row: the cohort (0), then the periods after it. */
+  /** total_intervals: the window's cohort rows when date_from is absent, and without brackets the values per row. */
   totalIntervals: number;
+  /** Values per cohort row: the cohort (0), then the periods (or brackets) after it. */
+  columns: number;
+  /** retention_custom_brackets: periods after the cohort's grouped into brackets of these sizes; undefined: none. */
+  brackets: Brackets | undefined;
   /** Cohort rows, one per period of the window (total_intervals of them unless date_from is given). */
   periods: number;
   /** edges[i] is the start of period i; edges[periods] the end of the window. */
@@ -61,7 +66,7 @@ export function readRetentionFilter(filter: RetentionFilter, ctx: AnalysisContex
   if (!Number.isInteger(totalIntervals) || totalIntervals < 1 || totalIntervals > 100) {
     throw reject.invalid("total_intervals", "total_intervals must be an integer between 1 and 100.");
   }
-  rejectUnmodelled(filter);
+  const brackets = readBrackets(filter);
   const edges = windowEdges(filter, interval, totalIntervals, ctx);
   const cumulative = filter.cumulative === true || filter.cumulative === "true";
   const windowMode = readWindowMode(filter, cumulative);
@@ -75,6 +80,9 @@ export function readRetentionFilter(filter: RetentionFilter, ctx: AnalysisContex
     period,
     interval,
     totalIntervals,
+    // PostHog's lookahead_period_count: the brackets and the cohort's own value, else total_intervals.
+    columns: brackets ? brackets.length + 1 : totalIntervals,
+    brackets,
     periods: edges.length - 1,
     edges,
     // A property aggregation reads every returning event, however few (PostHog retention_base_query_fixed.py).
@@ -143,15 +151,6 @@ function readMinimumOccurrences(filter: Loose): number {
   const value = readNumber(filter, "minimum_occurrences") ?? 1;
   if (!Number.isInteger(value) || value < 1) throw reject.invalid("minimum_occurrences", "minimum_occurrences must be a positive integer.");
   return value;
-}
-
-/** Retention options of the real service that change the numbers and are not modelled: a 400, never ignored. */
-const UNMODELLED = ["retention_custom_brackets"] as const;
-
-function rejectUnmodelled(filter: Loose): void {
-  for (const key of UNMODELLED) {
-    if (filter[key] !== undefined && filter[key] !== null) throw reject.invalid(key, `${key} is not supported by this mock's retention.`);
-  }
 }
 
 /** One of `allowed`, or undefined when absent; anything else is a 400 naming the field. */

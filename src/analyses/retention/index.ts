@@ -18,6 +18,7 @@ import { toWallClock } from "../shared/local-time.ts";
 import { firstSeenByActor } from "../shared/first-seen.ts";
 import type { ActorKey } from "../trends/maths.ts";
 import { addPeriodValue, aggregateCell, cellValue, mergePeriodValues, periodValues, propertyValueReader, returnsAreOtherEvents, type PeriodValues } from "./aggregation.ts";
+import { bracketLabels, bracketReturns } from "./brackets.ts";
 import { readRetentionFilter, type RetentionFilter, type RetentionSpec } from "./filter.ts";
 import { rollingActivities } from "./rolling.ts";
 
@@ -37,6 +38,8 @@ export interface RetentionActivity {
   key: ActorKey;
   cohorts: Uint8Array;
   returns: Uint8Array;
+  /** With custom brackets: value j (0, then each bracket) is set when the actor counts in it. */
+  brackets?: Uint8Array;
   /** With a property aggregation: the actor's values per period. */
   values?: PeriodValues;
 }
@@ -50,10 +53,11 @@ export interface RetentionGroup {
 
 /**
  * Cell (cohort i, period i + j): the cohort's actors for j = 0, those of them who did the returning event in period
- * i + j otherwise; periods after the window count nobody. The table counts the cell, the actors endpoint lists it.
+ * i + j otherwise (with custom brackets: in bracket j); periods after the window count nobody. The table counts
+ * the cell, the actors endpoint lists it.
  */
 export const inCell = (a: RetentionActivity, i: number, j: number): boolean =>
-  a.cohorts[i] === 1 && (j === 0 || (i + j < a.returns.length && a.returns[i + j] === 1));
+  a.cohorts[i] === 1 && (j === 0 || (a.brackets ? a.brackets[j] === 1 : i + j < a.returns.length && a.returns[i + j] === 1));
 
 /**
  * Retention (reference: analytics §7): one cohort per period from date_from's to date_to's, or without date_from
@@ -64,9 +68,10 @@ export const inCell = (a: RetentionActivity, i: number, j: number): boolean =>
  */
 export function computeRetention(events: EventList, filter: RetentionFilter, ctx: AnalysisContext): RetentionCohort[] {
   const { spec, groups } = retentionActivity(events, filter, ctx);
+  const labels = valueLabels(spec);
   return groups.flatMap((group) =>
     Array.from({ length: spec.periods }, (_, i) => {
-      const values = Array.from({ length: spec.totalIntervals }, (_, j) => ({ ...cellOf(group.activities, spec, i, j), people: [] as never[], label: `${spec.period} ${j}` }));
+      const values = labels.map((label, j) => ({ ...cellOf(group.activities, spec, i, j), people: [] as never[], label }));
       const point = { selected_interval: i, ...(group.breakdownValue === undefined ? {} : { breakdown_value: group.breakdownValue }) };
       const row: RetentionCohort = { values, label: `${spec.period} ${i}`, date: isoInZone(spec.edges[i]!, ctx.timezone), people_url: peopleUrl(ctx, "retention", spec.raw, point) };
       if (group.breakdownValue !== undefined) row.breakdown_value = group.breakdownValue;
@@ -74,6 +79,10 @@ export function computeRetention(events: EventList, filter: RetentionFilter, ctx
     }),
   );
 }
+
+/** Each value's label: "Day 0", "Day 1", …, or with custom brackets one per bracket ("Day 1-4"). */
+const valueLabels = (spec: RetentionSpec): string[] =>
+  spec.brackets ? bracketLabels(spec.period, spec.brackets) : Array.from({ length: spec.columns }, (_, j) => `${spec.period} ${j}`);
 
 /** A cell's actors, and with a property aggregation their values' sum or average (PostHog's `aggregation_value`). */
 function cellOf(activities: readonly RetentionActivity[], spec: RetentionSpec, i: number, j: number): { count: number; aggregation_value?: number } {
@@ -105,7 +114,7 @@ export function retentionActivity(events: EventList, filter: RetentionFilter, ct
   }
   // The columns mark a period's returns, they do not count them, nor read property values.
   const fromColumns = spec.minimumOccurrences > 1 || spec.aggregation ? undefined : (columnRecurring(events, spec, buckets, matchers, ctx) ?? columnFirstTime(events, spec, buckets, matchers, ctx));
-  if (fromColumns) return { spec, groups: [{ key: "", breakdownValue: undefined, activities: rolling(fromColumns, spec) }] };
+  if (fromColumns) return { spec, groups: [{ key: "", breakdownValue: undefined, activities: rolling(bracketed(fromColumns, spec), spec) }] };
   // Found by actor, then breakdown value.
   const activities: GroupedActivity[] = [];
   const byActor = new Map<ActorKey, Map<string, GroupedActivity>>();
@@ -142,7 +151,7 @@ export function retentionActivity(events: EventList, filter: RetentionFilter, ct
       }
     }
   }, true);
-  return { spec, groups: groupsOf(rolling(activities, spec), spec.breakdown, limit) };
+  return { spec, groups: groupsOf(rolling(bracketed(activities, spec), spec), spec.breakdown, limit) };
 }
 
 /**
@@ -161,14 +170,26 @@ function retentionBuckets(spec: RetentionSpec, ctx: AnalysisContext): Buckets {
 type GroupedActivity = RetentionActivity & { group: string; occurrences?: Uint32Array };
 
 /**
- * Rolling (cumulative) retention: an actor who returns in a period has returned "in or after" every earlier one, so
- * each period up to its last return is marked; cells then read as before.
+ * Custom brackets over calendar periods: each actor's brackets, read from its returns. PostHog's property-sum and
+ * 24-hour-window queries read no brackets: their rows keep the first periods, under the brackets' labels.
+ */
+function bracketed<T extends RetentionActivity>(activities: T[], spec: RetentionSpec): T[] {
+  if (!spec.brackets || spec.aggregation) return activities;
+  for (const a of activities) a.brackets = bracketReturns(a.cohorts, a.returns, spec.brackets);
+  return activities;
+}
+
+/**
+ * Rolling (cumulative) retention: an actor who returns in a period (or bracket) has returned "in or after" every
+ * earlier one, so each one up to its last return is marked (PostHog: `max(intervals_from_base)`, then every value
+ * up to it); cells then read as before.
  */
 function rolling<T extends RetentionActivity>(activities: T[], spec: RetentionSpec): T[] {
   if (!spec.cumulative) return activities;
   for (const a of activities) {
-    const last = a.returns.lastIndexOf(1);
-    if (last > 0) a.returns.fill(1, 0, last);
+    const marks = a.brackets ?? a.returns;
+    const last = marks.lastIndexOf(1);
+    if (last > 0) marks.fill(1, 0, last);
   }
   return activities;
 }
@@ -299,10 +320,11 @@ function mergedByActor(activities: RetentionActivity[]): RetentionActivity[] {
   const byKey = new Map<ActorKey, RetentionActivity>();
   for (const a of activities) {
     const merged = byKey.get(a.key);
-    if (!merged) byKey.set(a.key, { key: a.key, cohorts: a.cohorts.slice(), returns: a.returns.slice(), ...(a.values ? { values: copyValues(a.values) } : {}) });
+    if (!merged) byKey.set(a.key, { key: a.key, cohorts: a.cohorts.slice(), returns: a.returns.slice(), ...(a.brackets ? { brackets: a.brackets.slice() } : {}), ...(a.values ? { values: copyValues(a.values) } : {}) });
     else {
       a.cohorts.forEach((v, i) => (merged.cohorts[i]! |= v));
       a.returns.forEach((v, i) => (merged.returns[i]! |= v));
+      a.brackets?.forEach((v, j) => (merged.brackets![j]! |= v));
       if (merged.values && a.values) mergePeriodValues(merged.values, a.values);
     }
   }

@@ -63,7 +63,7 @@ export function rollingActivities(
   const range = spec.type === "retention_recurring" ? { from: spec.edges[0]!, to: spec.edges[spec.periods]! - 1 } : { from: -Infinity, to: Infinity };
   const scan = { names: matchers.cohorting.names && matchers.returning.names ? new Set([...matchers.cohorting.names, ...matchers.returning.names]) : null, rest: matchers.global };
   const anchors = anchorsOf(events, spec, matchers, ctx, actorKeyOf, range, scan);
-  const length = spec.periods + spec.totalIntervals;
+  const length = spec.periods + spec.columns;
   const activities: RollingActivity[] = [];
   const byActor = new Map<ActorKey, Map<string, RollingActivity>>();
   forEachMatch(events, range, scan, actorResolver(ctx), (event, actor) => {

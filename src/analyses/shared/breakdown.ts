@@ -8,6 +8,7 @@ import { cohortMembers, metadataReader } from "./property-filter.ts";
 import { stringForm } from "./property-operators.ts";
 import { sessionPropertyReader, SESSION_PROPERTY_NAMES, UNDERIVED_SESSION_PROPERTIES } from "./session-properties.ts";
 import { eventProperty } from "./event-read.ts";
+import { personPropertyValue } from "./person-properties.ts";
 
 /** Breakdown definitions shared by trends and funnels (reference: analytics §2.5, §5.4). */
 export const BREAKDOWN_NULL = "$$_posthog_breakdown_null_$$";
@@ -122,7 +123,7 @@ export function partValue(part: PropertyPart, event: EventRecord, person: Person
   const raw = part.read
     ? part.read(event, person)
     : part.source === "person"
-      ? person?.properties[part.key]
+      ? personPropertyValue(person, part.key)
       : part.groupProperties
         ? part.groupProperties(event)?.[part.key]
         : eventProperty(event, part.key);

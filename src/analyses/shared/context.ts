@@ -45,7 +45,7 @@ export interface AnalysisContext {
 export type PersonsEndpoint = "funnel" | "retention" | "funnel/correlation";
 
 /** The part of the context that compiling property filters needs. */
-export type FilterContext = Pick<AnalysisContext, "cohorts" | "now" | "timezone"> & Pick<Partial<AnalysisContext>, "groups" | "propertyTypes" | "queryTimeLimitMs">;
+export type FilterContext = Pick<AnalysisContext, "cohorts" | "now" | "timezone"> & Pick<Partial<AnalysisContext>, "groups" | "propertyTypes" | "queryTimeLimitMs" | "sessions">;
 
 export const INTERVALS = ["minute", "hour", "day", "week", "month"] as const;
 export type Interval = (typeof INTERVALS)[number];

@@ -24,14 +24,15 @@ export type TimeContext = Pick<AnalysisContext, "now" | "timezone" | "weekStartD
 /**
  * Resolves date_from/date_to/explicit_date for an interval; `earliest` is the project's first event (for `all`).
  * An inverted range is a 400, or with `inverted: "keep"` (paths, whose PostHog runner answers it with no edges)
- * kept as it is, for the caller to answer empty.
+ * kept as it is, for the caller to answer empty. `exact` is PostHog's QueryDateRange exact_timerange: date_from
+ * as parsed, not truncated (`-7d` is this instant seven days ago), and an absent date_to is now, not the end of today.
  */
-export function resolveDateRange(filter: Loose, interval: Interval, ctx: TimeContext, earliest: number | undefined, inverted: "reject" | "keep" = "reject"): QueryWindow {
+export function resolveDateRange(filter: Loose, interval: Interval, ctx: TimeContext, earliest: number | undefined, inverted: "reject" | "keep" = "reject", exact = false): QueryWindow {
   const explicit = readBool(filter, "explicit_date");
   const fromParsed = parseFrom(filter, ctx, earliest);
   const toParsed = readDateField(filter, "date_to", ctx);
-  const from = explicit ? fromParsed.ms : alignFrom(fromParsed, interval, ctx);
-  const to = explicit ? (toParsed?.ms ?? ctx.now) : alignTo(toParsed, interval, ctx);
+  const from = explicit || exact ? fromParsed.ms : alignFrom(fromParsed, interval, ctx);
+  const to = explicit || (exact && toParsed === undefined) ? (toParsed?.ms ?? ctx.now) : alignTo(toParsed, interval, ctx);
   // An inverted range would answer an empty result that looks like "no data"; it is a mistake in date_to.
   if (to < from && inverted === "reject") throw reject.invalid("date_to", `date_to (${new Date(to).toISOString()}) is before date_from (${new Date(from).toISOString()}): swap them, or move date_to later.`);
   return { from, to, interval, fromParsed, toParsed };
@@ -92,11 +93,14 @@ function alignTo(parsed: ParsedDate | undefined, interval: Interval, ctx: TimeCo
 
 /**
  * The previous period of equal length, aligned as PostHog's get_compare_period_dates does (reference §2.7):
- * wall-clock arithmetic, day (or hour-of-day) alignment, and the -7d/-14d quirk that shifts it one day later.
+ * wall-clock arithmetic, hour-of-day alignment by hour, and otherwise the current period's times of day kept at both
+ * ends (a day-aligned range stays day-aligned; an exact one, as a BoldNumber's, keeps its instants), with the
+ * -7d/-14d quirk that shifts it one day later.
  */
 export function previousPeriod(window: QueryWindow, timezone: string): { from: number; to: number } {
   const wFrom = toWallClock(window.from, timezone);
-  const diff = toWallClock(window.to, timezone) - wFrom;
+  const wTo = toWallClock(window.to, timezone);
+  const diff = wTo - wFrom;
   let from = wFrom - diff;
   let to: number;
   if (window.interval === "hour") {
@@ -104,12 +108,14 @@ export function previousPeriod(window: QueryWindow, timezone: string): { from: n
     from = floorTo(from, MS.day) + hourOfDay;
     to = floorTo(from + diff, MS.hour) + MS.hour - 1;
   } else {
-    from = floorTo(from, MS.day);
+    from = floorTo(from, MS.day) + timeOfDay(wFrom);
     if (isWeekMultipleQuirk(window)) from += MS.day;
-    to = floorTo(from + diff, MS.day) + MS.day - 1;
+    to = floorTo(from + diff, MS.day) + timeOfDay(wTo);
   }
   return { from: fromWallClock(from, timezone), to: fromWallClock(to, timezone) };
 }
+
+const timeOfDay = (wallMs: number): number => wallMs - floorTo(wallMs, MS.day);
 
 function isWeekMultipleQuirk(window: QueryWindow): boolean {
   const { fromParsed, toParsed } = window;

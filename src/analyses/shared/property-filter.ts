@@ -5,11 +5,13 @@ import { groupLookup, groupPropertiesOf, groupTypeIndexOf } from "./groups.ts";
 import { compileOperator } from "./property-operators.ts";
 import { eventProperty } from "./event-read.ts";
 import { hogqlPredicate } from "./hogql-filter.ts";
+import { personPropertyValue } from "./person-properties.ts";
+import { sessionPropertyReader } from "./session-properties.ts";
 
 /**
  * Property filters (reference: analytics §1.4): flat lists (AND) and nested AND/OR groups of event,
- * person, group, cohort and HogQL filters, compiled once into closures. Filters that cannot be parsed, and types this
- * mock does not model (session, element), are ignored, i.e. true.
+ * person, group, session, cohort and HogQL filters, compiled once into closures. Filters that cannot be parsed, and
+ * types this mock does not model (element), are ignored, i.e. true.
  */
 export type RowPredicate = (event: EventRecord | undefined, person: PersonRecord | undefined) => boolean;
 
@@ -102,7 +104,7 @@ function compileFilter(filter: Loose, ctx: FilterContext, attr: string): RowPred
   const type = typeof filter.type === "string" ? filter.type : "event";
   if (COHORT_TYPES.has(type)) return described(compileCohort(filter, ctx.cohorts), { kind: "person" });
   if (type === "hogql") return typeof filter.key === "string" ? hogqlPredicate(filter.key, attr, ctx) : ALWAYS;
-  if ((type !== "event" && type !== "person" && type !== "group" && type !== "event_metadata") || typeof filter.key !== "string") return ALWAYS;
+  if ((type !== "event" && type !== "person" && type !== "group" && type !== "event_metadata" && type !== "session") || typeof filter.key !== "string") return ALWAYS;
   const operator = typeof filter.operator === "string" ? filter.operator : "exact";
   const valueTest = compileOperator(operator, filter.value, ctx, attr);
   if (!valueTest) return ALWAYS;
@@ -118,6 +120,7 @@ function compileFilter(filter: Loose, ctx: FilterContext, attr: string): RowPred
       return value === undefined || value === null ? missing : test(value);
     };
   }
+  if (type === "session") return sessionFilter(key, ctx, test, missing);
   if (type === "event_metadata") {
     // A column of the event row (PostHog test_trends_event_metadata_filter_group); opaque to the column kernels.
     const read = metadataReader(key, ctx);
@@ -128,7 +131,7 @@ function compileFilter(filter: Loose, ctx: FilterContext, attr: string): RowPred
   }
   if (type === "person") {
     return described((_event, person) => {
-      const value = person?.properties[key];
+      const value = personPropertyValue(person, key);
       return value === undefined || value === null ? missing : test(value);
     }, { kind: "person" });
   }
@@ -136,6 +139,20 @@ function compileFilter(filter: Loose, ctx: FilterContext, attr: string): RowPred
     const value = event === undefined ? undefined : eventProperty(event, key);
     return value === undefined || value === null ? missing : test(value);
   }, { kind: "event", key, sig: signature(key, operator, filter.value, ctx) });
+}
+
+/**
+ * A session property of the event's session (src/analyses/shared/session-properties.ts), opaque to the column
+ * kernels. Without the project's sessions in the context (the persons and events lists), or for a key that is no
+ * session property, the filter is ignored.
+ */
+function sessionFilter(key: string, ctx: FilterContext, test: (value: unknown) => boolean, missing: boolean): RowPredicate {
+  const read = ctx.sessions ? sessionPropertyReader(key, ctx.sessions) : undefined;
+  if (!read) return ALWAYS;
+  return (event) => {
+    const value = event === undefined ? undefined : read(event);
+    return value === undefined || value === null ? missing : test(value);
+  };
 }
 
 /** An event_metadata key: the event's name, distinct id, time or elements chain, or its group key of `$group_N`; else its property. */

@@ -1,4 +1,5 @@
 import type { EventList, EventRecord } from "../../store/schema.ts";
+import { sessionChannelType } from "../../core/channel-rules.ts";
 import { eventProperty } from "./event-read.ts";
 
 /**
@@ -36,6 +37,7 @@ const ENTRY_PROPERTIES: Readonly<Record<string, string>> = {
   $entry_utm_content: "utm_content",
   $entry_gclid: "gclid",
   $entry_fbclid: "fbclid",
+  $entry_gad_source: "gad_source",
 };
 
 const currentUrl = (event: EventRecord): string | null => {
@@ -86,6 +88,18 @@ export function hostOf(url: string | null): string | null {
   return /^[a-z][a-z0-9+.-]*:\/\/([^/?#:@]*@)?([^/?#:]*)/i.exec(url)?.[2] ?? "";
 }
 
+/** `$channel_type`: the channel rules (src/core/channel-rules.ts) over the session's entry values. */
+const channelTypeOf = (s: SessionProps): string =>
+  sessionChannelType({
+    campaign: s.entry.$entry_utm_campaign,
+    medium: s.entry.$entry_utm_medium,
+    source: s.entry.$entry_utm_source,
+    referringDomain: s.entry.$entry_referring_domain,
+    gclid: s.entry.$entry_gclid,
+    fbclid: s.entry.$entry_fbclid,
+    gadSource: s.entry.$entry_gad_source,
+  });
+
 /** `$is_bounce`: null without a pageview; otherwise not (more than one pageview, any autocapture, or ≥ 10 s). */
 const isBounce = (s: SessionProps): boolean | null =>
   s.pageviews === 0 ? null : !(s.pageviews > 1 || s.autocaptures > 0 || durationOf(s) >= BOUNCE_SECONDS);
@@ -108,16 +122,25 @@ const SESSION_PROPERTIES: ReadonlyMap<string, (s: SessionProps) => unknown> = ne
   ["$is_bounce", isBounce],
   ["$start_timestamp", (s) => new Date(s.start).toISOString()],
   ["$end_timestamp", (s) => new Date(s.end).toISOString()],
+  ["$channel_type", channelTypeOf],
   ...Object.keys(ENTRY_PROPERTIES).map((name): [string, (s: SessionProps) => unknown] => [name, (s) => s.entry[name]]),
 ]);
 
-/**
- * Session properties this server does not derive: `$channel_type` needs the real service's channel rules and
- * its lists of search, social, video and shopping domains, which it does not hold; answering a guess would mislead.
- */
-export const UNDERIVED_SESSION_PROPERTIES: ReadonlySet<string> = new Set(["$channel_type", "$vitals_lcp", "$last_external_click_url"]);
+/** Session properties this server does not derive (web vitals and outbound clicks are not tracked per session). */
+export const UNDERIVED_SESSION_PROPERTIES: ReadonlySet<string> = new Set(["$vitals_lcp", "$last_external_click_url"]);
 
 export const SESSION_PROPERTY_NAMES: readonly string[] = [...SESSION_PROPERTIES.keys()];
+
+/**
+ * What an event outside any session (no `$session_id`) reads for a session property: the real service joins
+ * events to sessions with a LEFT JOIN, so an unmatched row takes the column type's default, 0 for the
+ * non-nullable numbers (dateDiff, uniqMerge, length in posthog/hogql/database/schema/sessions_v2.py), NULL for the
+ * nullable ones (URLs, `$is_bounce`). PostHog test_trends_query_runner.py::test_trends_event_math_session_duration_with_breakdowns
+ * shows the 0. The ClickHouse mirror gives the same through its own LEFT JOIN (src/sql-engine/mirror/schema.ts).
+ */
+const NO_SESSION_DEFAULTS: ReadonlyMap<string, number> = new Map(
+  ["$session_duration", "duration", "$pageview_count", "$autocapture_count", "$screen_count", "$num_uniq_urls"].map((key) => [key, 0]),
+);
 
 /** Each session property's value per session id, computed once per session table (kept while the table lives). */
 const valuesByTable = new WeakMap<SessionTable, Map<string, ReadonlyMap<string, unknown>>>();
@@ -142,10 +165,11 @@ export function sessionPropertyReader(key: string, table: () => SessionTable): (
   const read = SESSION_PROPERTIES.get(key);
   if (!read) return undefined;
   let values: ReadonlyMap<string, unknown> | undefined;
+  const noSession = NO_SESSION_DEFAULTS.get(key) ?? null;
   return (event) => {
     const raw = eventProperty(event, "$session_id");
     const id = typeof raw === "string" ? raw : raw === undefined || raw === null ? "" : String(raw);
-    if (id === "") return null;
+    if (id === "") return noSession;
     values ??= valuesOf(table(), key, read);
     return values.get(id) ?? null;
   };

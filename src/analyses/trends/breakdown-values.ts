@@ -20,6 +20,8 @@ export interface Keying {
   order?: (a: string, b: string) => number;
   /** "rank": which of the kept values show first (default: the null value after the others). */
   display?: (a: string, b: string) => number;
+  /** "rank": the order of values with equal totals (default: the keys' text ascending). */
+  tie?: (a: string, b: string) => number;
   /** The "other" item's value and label: a one-item list with a breakdowns list. */
   other: { value: string | string[]; label: string };
 }
@@ -55,14 +57,14 @@ const OTHER_ITEM = { value: BREAKDOWN_OTHER, label: BREAKDOWN_OTHER };
 
 /**
  * A breakdowns list: per event the list of its parts' values (a part with histogram_bin_count gives its bin),
- * ranked by total like one value. Shown with the rows whose first parts have values first: per part in order, a
- * value before the null placeholder, then as ranked (PostHog test_trends_event_with_two_group_breakdowns).
+ * ranked by total like one value, after every list without the null placeholder (PostHog's
+ * `if(has(breakdown_value, nil), 1, 0)` ordering; test_trends_event_with_two_group_breakdowns).
  */
 function multiKeying(parts: readonly PropertyPart[], source: ScanSource): Keying {
   const readers = parts.map((part): ((event: EventRecord, actor: Actor) => string | null) =>
     part.bins !== undefined ? histogramBins(part, part.bins, source).binOf : (event, actor) => partValue(part, event, actor.person),
   );
-  const nulls = (key: string) => (JSON.parse(key) as string[]).map((v) => (v === BREAKDOWN_NULL ? 1 : 0));
+  const hasNull = (key: string): number => ((JSON.parse(key) as string[]).includes(BREAKDOWN_NULL) ? 1 : 0);
   return {
     keyOf: (event, actor) => JSON.stringify(readers.map((read) => read(event, actor) ?? BREAKDOWN_NULL)),
     present: (key) => {
@@ -70,14 +72,23 @@ function multiKeying(parts: readonly PropertyPart[], source: ScanSource): Keying
       return { value: values, label: values.join("::") };
     },
     ordering: "rank",
-    display: (a, b) => {
-      const [na, nb] = [nulls(a), nulls(b)];
-      for (let i = 0; i < na.length; i++) if (na[i] !== nb[i]) return na[i]! - nb[i]!;
-      return 0;
-    },
+    display: (a, b) => hasNull(a) - hasNull(b),
+    // ClickHouse compares the value lists element by element (ORDER BY … breakdown_value ASC), not as JSON text.
+    tie: (a, b) => compareLists(JSON.parse(a) as string[], JSON.parse(b) as string[]),
     // One "other" per part (PostHog test_trends.py::test_multiple_breakdowns_label_formatting).
     other: { value: parts.map(() => BREAKDOWN_OTHER), label: parts.map(() => BREAKDOWN_OTHER).join("::") },
   };
+}
+
+const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Lexicographic order of two lists of texts: the first unequal element decides, a shorter prefix first. */
+function compareLists(a: readonly string[], b: readonly string[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const order = compareText(a[i]!, b[i]!);
+    if (order !== 0) return order;
+  }
+  return a.length - b.length;
 }
 
 const minimal = (n: number): string => String(Math.round(n * 100) / 100);
@@ -126,21 +137,24 @@ function histogramKeying(part: PropertyPart, binCount: number, source: ScanSourc
   return { keyOf: (event, actor) => binOf(event, actor) ?? BREAKDOWN_NULL, present: (key) => ({ value: key, label: key }), ordering: "rank", other: OTHER_ITEM };
 }
 
+/** One value: the null value ranks after every other, whatever its total (`breakdown_value = nil ? 1 : 0`). */
+const nullLast = (a: string, b: string): number => (a === BREAKDOWN_NULL ? 1 : 0) - (b === BREAKDOWN_NULL ? 1 : 0);
+
 /**
- * Top values: ranked by total (descending, ties by value ascending), the first `limit` kept; the others
- * become one "other" item. Display order: regular values, then null, then other (§2.5, §11 item 5). A breakdowns
- * list ranks by its `display` order first: a row with the null placeholder in an earlier part is also kept last
- * (PostHog test_trends_event_multiple_numeric_breakdowns_into_bins).
+ * Top values: the null value (a breakdowns list holding it) after the others, then by total (descending, ties by
+ * value ascending); the first `limit` kept, the others one "other" item shown last (§2.5, §11 item 5; PostHog
+ * test_trends_event_multiple_numeric_breakdowns_into_bins).
  */
 export function rankKeys(totals: Map<string, number>, keying: Keying, limit: number): { keep: string[]; other: boolean } {
-  const keys = [...totals.keys()].filter((k) => totals.get(k) !== 0);
+  const keys = [...totals.keys()];
   // Cohorts: every one is kept, the largest first (PostHog test_trends.py::test_breakdown_multiple_cohorts).
   if (keying.ordering === "fixed") return { keep: keys.sort((a, b) => totals.get(b)! - totals.get(a)! || keying.order!(a, b)), other: false };
-  const display = keying.display ?? (() => 0);
-  const ranked = keys.sort((a, b) => display(a, b) || totals.get(b)! - totals.get(a)! || (a < b ? -1 : a > b ? 1 : 0));
-  const keep = ranked.slice(0, limit);
-  const displayed = [...keep.filter((k) => k !== BREAKDOWN_NULL), ...keep.filter((k) => k === BREAKDOWN_NULL)];
-  return { keep: displayed, other: ranked.length > limit };
+  const display = keying.display ?? nullLast;
+  const tie = keying.tie ?? compareText;
+  // PostHog's trends query orders rows by its null/other placement, the total descending, then breakdown_value
+  // ascending (posthog/hogql_queries/insights/trends/trends_query_builder.py, _outer_select_query's ORDER BY).
+  const ranked = keys.sort((a, b) => display(a, b) || totals.get(b)! - totals.get(a)! || tie(a, b));
+  return { keep: ranked.slice(0, limit), other: ranked.length > limit };
 }
 
 export { BREAKDOWN_OTHER };

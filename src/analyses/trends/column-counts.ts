@@ -19,6 +19,7 @@ import { indexRange } from "../shared/scan.ts";
 import { SESSION_PROPERTY_NAMES } from "../shared/session-properties.ts";
 import type { SeriesEntity } from "../shared/series.ts";
 import type { TrendSpec } from "./filter.ts";
+import { personPropertyValue } from "../shared/person-properties.ts";
 
 /**
  * The commonest trend series counted straight from the columns, over every core (../parallel/pool.ts): total
@@ -238,7 +239,7 @@ function personCodes(table: ActorTable, part: PropertyPart): { didCode: Int32Arr
   const labels: string[] = [];
   const codeOfLabel = new Map<string, number>();
   const codeOfSlot = Int32Array.from(table.actors, (actor) => {
-    const label = breakdownText(actor.person?.properties[part.key], part.normalizeUrl);
+    const label = breakdownText(personPropertyValue(actor.person, part.key), part.normalizeUrl);
     if (label === null) return 0;
     let code = codeOfLabel.get(label);
     if (code === undefined) codeOfLabel.set(label, (code = labels.push(label)));

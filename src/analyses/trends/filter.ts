@@ -2,7 +2,7 @@ import { reject } from "../errors.ts";
 import { readBreakdown, type BreakdownDef } from "../shared/breakdown.ts";
 import type { AnalysisContext, Interval } from "../shared/context.ts";
 import { INTERVALS } from "../shared/context.ts";
-import { readDateField } from "../shared/date-range.ts";
+import { readDateField, resolveDateRange, type QueryWindow } from "../shared/date-range.ts";
 import { compileFormula, type Formula } from "../shared/formula.ts";
 import { isObject, readBool, readList, readNumber, readString, type Loose } from "../shared/filter-read.ts";
 import { mergeSeries, type SeriesEntity } from "../shared/series.ts";
@@ -64,6 +64,14 @@ export function readTrendFilter(filter: TrendFilter, ctx: AnalysisContext): Tren
     groupIndex: readNumber(filter, "aggregation_group_type_index"),
   };
 }
+
+/**
+ * A trend's window: total-value displays resolve the range by day whatever the interval, and a BoldNumber's is
+ * exact, from the instant date_from names to now (PostHog trends_query_runner.py: query_date_range with
+ * exact_timerange = display == BOLD_NUMBER; test_trends_query_runner.py::test_trends_daily_compare_to_previous_period).
+ */
+export const trendWindow = (filter: Loose, spec: Pick<TrendSpec, "totalValue" | "interval" | "display">, ctx: AnalysisContext, earliest: number | undefined): QueryWindow =>
+  resolveDateRange(filter, spec.totalValue ? "day" : spec.interval, ctx, earliest, "reject", spec.display === "BoldNumber");
 
 /**
  * Legacy filters map `minute` to `hour` (reference §1.2, §10); a TrendsQuery's minutes arrive as `query_interval`

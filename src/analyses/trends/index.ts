@@ -1,9 +1,9 @@
 import type { EventList } from "../../store/schema.ts";
 import { actorResolver } from "../shared/actors.ts";
 import type { AnalysisContext } from "../shared/context.ts";
-import { previousPeriod, resolveDateRange, shiftedPeriod, withBounds, type QueryWindow } from "../shared/date-range.ts";
+import { previousPeriod, shiftedPeriod, withBounds, type QueryWindow } from "../shared/date-range.ts";
 import { compileGlobalFilter } from "../shared/entity-match.ts";
-import { readTrendFilter, type TrendFilter, type TrendSpec } from "./filter.ts";
+import { readTrendFilter, trendWindow, type TrendFilter, type TrendSpec } from "./filter.ts";
 import { formulaItems } from "./formula-items.ts";
 import { filterEcho, seriesItems, type Period, type TrendResultItem } from "./items.ts";
 import { runSeries, type RunShared } from "./run.ts";
@@ -18,8 +18,7 @@ export type { TrendResultItem } from "./items.ts";
  */
 export function computeTrends(events: EventList, filter: TrendFilter, ctx: AnalysisContext): TrendResultItem[] {
   const spec = readTrendFilter(filter, ctx);
-  // Total-value displays ignore the interval and resolve the range by day (PostHog trends_query_runner).
-  const window = resolveDateRange(filter, spec.totalValue ? "day" : spec.interval, ctx, events.at(0)?.timestamp);
+  const window = trendWindow(filter, spec, ctx, events.at(0)?.timestamp);
   const shared: RunShared = { events, spec, ctx, actorOf: actorResolver(ctx), global: compileGlobalFilter(filter, ctx) };
   const echo = filterEcho(spec, window, ctx);
   const periods = comparePeriods(window, spec, ctx);

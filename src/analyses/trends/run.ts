@@ -103,13 +103,14 @@ const total = (data: number[]): number => data.reduce((a, b) => a + b, 0);
 
 function breakdownRows(scan: Scan, keying: Keying): Row[] {
   const { spec } = scan.shared;
-  let accumulators = accumulate(scan, keying);
+  const inRange = looksBack(scan) ? new Set<string>() : undefined;
+  let accumulators = accumulate(scan, keying, same, inRange);
   // A cumulative line ranks its values by the cumulated data (PostHog test_trends.py::test_trends_breakdown_cumulative).
   const totals = new Map([...accumulators].map(([key, acc]) => [key, total(spec.cumulative ? cumulate(acc.values()) : acc.values())]));
-  const { keep, other } = rankKeys(totals, keying, spec.breakdownLimit);
+  const hidden = new Set([...totals].filter(([key, t]) => t === 0 && inRange !== undefined && !inRange.has(key)).map(([key]) => key));
+  const { keep, other } = rankKeys(new Map([...totals].filter(([key]) => !hidden.has(key))), keying, spec.breakdownLimit);
   if (other) {
-    // Values with a zero total (look-back events only) are not shown, and must not leak into "other".
-    const kept = new Set([...keep, ...[...totals].filter(([, t]) => t === 0).map(([key]) => key)]);
+    const kept = new Set([...keep, ...hidden]);
     accumulators = accumulate(scan, keying, (key) => (kept.has(key) ? key : BREAKDOWN_OTHER));
   }
   const rows: Row[] = keep.map((key) => ({ key, breakdown: keying.present(key), data: accumulators.get(key)!.values(), actors: accumulators.get(key)!.actors?.() }));
@@ -151,19 +152,35 @@ export function actorKeyOf(entity: SeriesEntity, spec: Pick<TrendSpec, "groupInd
   return (event) => keyOf(event);
 }
 
-function accumulate(scan: Scan, keying?: Keying, mapKey: (key: string) => string = (k) => k): Map<string, Accumulator> {
+const same = (key: string): string => key;
+
+/** The scan visits events before the range (weekly, monthly actives' trailing windows), not only those it shows. */
+const looksBack = (scan: Scan): boolean => scan.plan.firstTime === undefined && scan.plan.scanFrom < scan.buckets.from;
+
+/**
+ * Each key's accumulator. `inRange` (given when the scan looks back) collects the keys counted from an event inside
+ * the range: a value seen only in a look-back is not shown, while one whose math is 0 in range is (PostHog groups
+ * the range's rows by value: test_trends_query_runner.py::test_trends_breakdowns_session_duration_histogram).
+ */
+function accumulate(scan: Scan, keying?: Keying, mapKey: (key: string) => string = same, inRange?: Set<string>): Map<string, Accumulator> {
   const counted = countedSeries(scan);
-  if (counted) return countedAccumulators(counted(mapKey));
+  if (counted) {
+    // The columns count only rows inside the range (no look-back): every key they give was seen there.
+    const accumulators = countedAccumulators(counted(mapKey));
+    for (const key of accumulators.keys()) inRange?.add(key);
+    return accumulators;
+  }
   const accumulators = new Map<string, Accumulator>();
   // Consecutive events mostly share their key (always, without a breakdown): the last one is kept at hand.
   let lastKey: string | undefined;
   let lastAcc: Accumulator | undefined;
-  const add = (key: string, event: EventRecord, actorKey: ActorKey) => {
+  const add = (key: string, event: EventRecord, actorKey: ActorKey, seen = false) => {
     let acc = key === lastKey ? lastAcc : accumulators.get(key);
     if (!acc) accumulators.set(key, (acc = scan.plan.create()));
     lastKey = key;
     lastAcc = acc;
     acc.add(event, actorKey);
+    if (seen) inRange!.add(key);
   };
   const visit = (event: EventRecord, actor: Actor) => {
     const actorKey = scan.actorKey(event, actor);
@@ -171,8 +188,9 @@ function accumulate(scan: Scan, keying?: Keying, mapKey: (key: string) => string
     if (!keying) return add("", event, actorKey);
     const key: BreakdownKey = keying.keyOf(event, actor);
     if (key === null) return;
-    if (typeof key === "string") add(mapKey(key), event, actorKey);
-    else for (const k of key) add(mapKey(k), event, actorKey);
+    const seen = inRange !== undefined && event.timestamp >= scan.buckets.from && event.timestamp <= scan.buckets.to;
+    if (typeof key === "string") add(mapKey(key), event, actorKey, seen);
+    else for (const k of key) add(mapKey(k), event, actorKey, seen);
   };
   const { spec, collectActors } = scan.shared;
   if (scan.plan.firstTime && !keying && spec.groupIndex === undefined && !collectActors) {

@@ -186,7 +186,13 @@ export const FUNCTIONS: ReadonlyMap<string, FunctionMeta> = new Map<string, Func
 const lowerNames = new Map([...FUNCTIONS.keys()].map((n) => [n.toLowerCase(), n]));
 
 export function lookupFunction(name: string): FunctionMeta | undefined {
-  return FUNCTIONS.get(name) ?? (CASE_INSENSITIVE.has(name.toLowerCase()) ? FUNCTIONS.get(lowerNames.get(name.toLowerCase())!) : undefined);
+  return FUNCTIONS.get(name) ?? FUNCTIONS.get(tableName(name));
+}
+
+/** The name as the function table writes it (`IF` → `if`), for the names ClickHouse reads case-insensitively; others as they are. */
+export function tableName(name: string): string {
+  if (FUNCTIONS.has(name) || !CASE_INSENSITIVE.has(name.toLowerCase())) return name;
+  return lowerNames.get(name.toLowerCase()) ?? name;
 }
 
 const CASE_INSENSITIVE = new Set(["count", "sum", "avg", "min", "max", "if", "abs", "length", "lower", "upper", "concat", "substring", "replace", "not", "coalesce", "round", "floor", "ceil", "trim", "extract", "position", "exp", "log", "ln", "sqrt"]);

@@ -5,6 +5,8 @@
  * Facts from PostHog `posthog/hogql/database/schema/{events,persons,person_distinct_ids,groups,sessions_v2}.py`.
  */
 
+import { VIRTUAL_PERSON_PROPERTY_NAMES } from "../../core/virtual-person-properties.ts";
+
 export const TABLE_NAMES = ["events", "persons", "person_distinct_ids", "groups", "sessions"] as const;
 export type TableName = (typeof TABLE_NAMES)[number];
 
@@ -95,6 +97,8 @@ export const SCHEMA: Record<TableName, Table> = {
       team_id: col("team_id", "integer"),
       properties: col("properties", "json"),
       is_identified: col("is_identified", "boolean"),
+      // Virtual fields (`$virt_initial_channel_type`): columns the mirror fills with the in-process derivation.
+      ...Object.fromEntries(VIRTUAL_PERSON_PROPERTY_NAMES.map((name) => [name, col(name, "string")])),
     },
     asterisk: ["id", "created_at", "properties", "is_identified"],
   },

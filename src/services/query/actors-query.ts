@@ -1,15 +1,19 @@
 import { reject } from "../../analyses/errors.ts";
 import { plus } from "../../analyses/shared/local-time.ts";
+import { parseAbsolute } from "../../analyses/shared/date-parse.ts";
 import { isObject, type Loose } from "../../analyses/shared/filter-read.ts";
 import type { DataPoint } from "../../analyses/actors/index.ts";
 import type { GroupRecord, PersonRecord } from "../../store/schema.ts";
 import { insightDefinition } from "./insight-query.ts";
+import { applyDashboardFilter } from "../../analyses/shared/dashboard-filter.ts";
 
 /** One actor of an ActorsQuery: a person or a group, with its share of the data point where it has one. */
 export interface Actor {
   person?: PersonRecord;
   group?: GroupRecord;
   value: number | null;
+  /** Retention: the values of the cohort's row the actor appears in. */
+  appearances?: number[];
 }
 
 const PATH_KEYS = ["path_start_key", "path_end_key", "path_dropoff_key"] as const;
@@ -22,9 +26,12 @@ const PATH_KEYS = ["path_start_key", "path_end_key", "path_dropoff_key"] as cons
  * FunnelsActorsQuery (the funnel's own actors node) adds `funnelCustomSteps` → funnel_custom_steps and
  * `funnelTrendsEntrancePeriodStart`/`funnelTrendsDropOff` → entrance_period_start/drop_off, as the legacy endpoint.
  */
-export function insightActorsDefinition(node: Loose, attr: string, timezone: string): { kind: string; filter: Loose; point: DataPoint } {
+export function insightActorsDefinition(node: Loose, attr: string, timezone: string, filtersOverride?: Loose): { kind: string; filter: Loose; point: DataPoint } {
   if (!isObject(node.source)) throw reject.required(`${attr}__source`);
-  const { kind, filter } = insightDefinition(node.source, `${attr}__source`);
+  const definition = insightDefinition(node.source, `${attr}__source`);
+  const kind = definition.kind;
+  // A dashboard's filters rewrite the source insight first (PostHog's ActorsQueryRunner passes them to its source runner).
+  const filter = applyDashboardFilter(kind, definition.filter, filtersOverride);
   if ((kind === "FUNNEL_CORRELATION") !== (node.kind === "FunnelCorrelationActorsQuery")) {
     throw reject.invalid(`${attr}__source__kind`, "A FunnelCorrelationActorsQuery's source is a FunnelCorrelationQuery, and a FunnelCorrelationQuery's actors are asked with one.");
   }
@@ -46,7 +53,13 @@ export function insightActorsDefinition(node: Loose, attr: string, timezone: str
   set("selected_interval", node.interval);
   for (const key of PATH_KEYS) if (filter[key] !== undefined) set(key, filter[key]);
   if (kind === "FUNNEL_CORRELATION") Object.assign(point, correlationPoint(node));
-  if (node.day !== undefined && node.day !== null) Object.assign(kind === "TRENDS" ? filter : point, dayOf(kind, node.day, filter, timezone));
+  // The previous period's point is the trend analysis' to find (its range depends on the clock and the compare rules).
+  const previous = kind === "TRENDS" && node.compare === "previous" && filter.compare === true;
+  if (previous) {
+    if (node.day !== undefined && node.day !== null && !parseAbsolute(String(node.day), timezone)) throw reject.invalid(`${attr}__day`, `"${String(node.day)}" is not a date or date-time.`);
+    set("compare_value", "previous");
+    set("time_frame", node.day);
+  } else if (node.day !== undefined && node.day !== null) Object.assign(kind === "TRENDS" ? filter : point, dayOf(kind, node.day, filter, timezone));
   return { kind, filter, point };
 }
 
@@ -72,7 +85,8 @@ function dayOf(kind: string, day: unknown, filter: Loose, timezone: string): Loo
   if (kind === "STICKINESS") return { stickiness_days: Number(day) };
   if (kind === "LIFECYCLE") return { target_date: String(day) };
   const from = String(day);
-  const interval = typeof filter.interval === "string" ? filter.interval : "day";
+  // A TrendsQuery's minute interval travels as `query_interval` beside the legacy filter's hour (query-node.ts).
+  const interval = filter.query_interval === "minute" ? "minute" : typeof filter.interval === "string" ? filter.interval : "day";
   const start = Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(from) || from.length <= 10 ? from : `${from}Z`);
   if (Number.isNaN(start) || interval === "day") return { date_from: from, date_to: from };
   const unit = interval === "minute" || interval === "hour" || interval === "week" || interval === "month" ? interval : "day";
@@ -89,7 +103,8 @@ const displayName = (a: Actor, name: (p: PersonRecord) => string) =>
 /**
  * The ActorsQuery columns answered: `actor`/`person` (the actor object), `id`, `created_at`, `event_count`
  * (the actor's share of the data point), `person_display_name`, `matched_recordings` (always empty),
- * `properties.<key>`. Any other column is a 400 naming it.
+ * `properties.<key>`; for retention `appearances` and `<period>_<j>` (whether the actor appears in value j,
+ * PostHog's `arrayExists` columns, 1 or 0). Any other column is a 400 naming it.
  */
 export function actorColumns(select: readonly string[], attr: string, name: (p: PersonRecord) => string): Reader[] {
   return select.map((raw, i): Reader => {
@@ -100,9 +115,12 @@ export function actorColumns(select: readonly string[], attr: string, name: (p: 
     if (column === "event_count") return (a) => a.value;
     if (column === "person_display_name") return (a) => displayName(a, name);
     if (column === "matched_recordings") return () => [];
+    if (column === "appearances") return (a) => a.appearances ?? null;
+    const value = /^(?:hour|day|week|month)_(\d+)$/.exec(column);
+    if (value) return (a) => (a.appearances ? Number(a.appearances.includes(Number(value[1]))) : null);
     const property = /^properties\.(.+)$/.exec(column);
     if (property) return (a) => (a.person ?? a.group)?.properties[property[1]!] ?? null;
-    throw reject.invalid(`${attr}__select__${i}`, `Actors column "${column}" is not supported (columns: actor, person, id, created_at, event_count, person_display_name, matched_recordings, properties.<key>).`);
+    throw reject.invalid(`${attr}__select__${i}`, `Actors column "${column}" is not supported (columns: actor, person, id, created_at, event_count, person_display_name, matched_recordings, properties.<key>, appearances, <period>_<j>).`);
   });
 }
 
@@ -110,15 +128,16 @@ const ORDERS: Readonly<Record<string, (a: Actor, b: Actor) => number>> = {
   event_count: (a, b) => (a.value ?? 0) - (b.value ?? 0),
   created_at: (a, b) => String(a.person?.created_at ?? a.group?.created_at).localeCompare(String(b.person?.created_at ?? b.group?.created_at)),
   actor_id: (a, b) => String(a.person?.uuid ?? a.group?.group_key).localeCompare(String(b.person?.uuid ?? b.group?.group_key)),
+  "length(appearances)": (a, b) => (a.appearances?.length ?? 0) - (b.appearances?.length ?? 0),
 };
 
-/** `orderBy` over event_count, created_at, actor_id/id (ASC or DESC); anything else is a 400 naming it. */
+/** `orderBy` over event_count, created_at, actor_id/id, length(appearances) (ASC or DESC); anything else is a 400 naming it. */
 export function sortActors(actors: Actor[], orderBy: unknown, attr: string): Actor[] {
   if (!Array.isArray(orderBy) || orderBy.length === 0) return actors;
   const keys = orderBy.map((raw, i) => {
     const [column = "", direction = "ASC"] = String(raw).trim().split(/\s+/);
     const compare = ORDERS[column === "id" ? "actor_id" : column];
-    if (!compare || !/^(ASC|DESC)$/i.test(direction)) throw reject.invalid(`${attr}__orderBy__${i}`, `Ordering actors by "${String(raw)}" is not supported (event_count, created_at, actor_id; ASC or DESC).`);
+    if (!compare || !/^(ASC|DESC)$/i.test(direction)) throw reject.invalid(`${attr}__orderBy__${i}`, `Ordering actors by "${String(raw)}" is not supported (event_count, created_at, actor_id, length(appearances); ASC or DESC).`);
     return { compare, sign: /^DESC$/i.test(direction) ? -1 : 1 };
   });
   return [...actors].sort((a, b) => {

@@ -9,6 +9,7 @@ import type { Store } from "../../store/store.ts";
 import { minimumRefreshInterval, type AnalysisKind, type AnalysisService } from "../analysis-service.ts";
 import { actorColumns, insightActorsDefinition, sortActors, type Actor } from "./actors-query.ts";
 import { insightDefinition } from "./insight-query.ts";
+import { applyDashboardFilter } from "../../analyses/shared/dashboard-filter.ts";
 import { INSIGHT_KINDS, unwrap } from "./nodes.ts";
 import { projectPropertyTypes } from "../definitions.ts";
 import type { SqlDatabase } from "../../sql-engine/sql-database.ts";
@@ -34,6 +35,8 @@ export interface QueryRequest {
   refresh?: boolean | string;
   client_query_id?: string;
   async?: boolean;
+  /** A dashboard's filters laid over the query (PostHog's DashboardFilter), for this request only. */
+  filters_override?: Loose | null;
 }
 
 /** Kinds answered by the SQL engine or the actors (the others are insight kinds, computed by the analysis service). */
@@ -62,21 +65,23 @@ export function queryNodeOf(query: Loose): { node: Loose; attr: string; kind: st
  * A fresh answer of a SQL, events or actors query in the real service's response envelope: SQL kinds run on the
  * SQL engine (an aborted `signal` kills their ClickHouse query), actors through the analyses' actors.
  */
-export async function computedResponse(deps: QueryDeps, project: ProjectRecord, node: Loose, attr: string, signal?: AbortSignal): Promise<Loose> {
+export async function computedResponse(deps: QueryDeps, project: ProjectRecord, node: Loose, attr: string, signal?: AbortSignal, filtersOverride?: Loose): Promise<Loose> {
   const now = deps.clock.now();
-  const fresh = { is_cached: false, last_refresh: new Date(now).toISOString(), next_allowed_client_refresh: new Date(now).toISOString(), cache_key: cacheKey(project, node), timezone: project.timezone, query_status: null, timings: [] };
+  const fresh = { is_cached: false, last_refresh: new Date(now).toISOString(), next_allowed_client_refresh: new Date(now).toISOString(), cache_key: cacheKey(project, node, filtersOverride), timezone: project.timezone, query_status: null, timings: [] };
   if (node.kind === "HogQLQuery") return { ...(await runHogqlQuery(node, attr, sqlContext(deps, project, signal))), ...fresh };
   if (node.kind === "EventsQuery") return { ...(await runEventsQuery(node, attr, sqlContext(deps, project, signal))), ...fresh };
   if (node.kind === "ActorsQuery" && (node.source === undefined || node.source === null)) return { ...(await personsResponse(deps, project, node, attr, signal)), ...fresh };
-  return { ...(await actorsResponse(deps, project, node, attr)), ...fresh };
+  return { ...(await actorsResponse(deps, project, node, attr, filtersOverride)), ...fresh };
 }
 
 /**
  * An insight kind through its legacy filter and the analysis service's cache, wrapped in the real service's
  * envelope; `refresh` recomputes whatever the age of the cached result (the real service's force modes).
  */
-export async function insightResponse(deps: QueryDeps, project: ProjectRecord, node: Loose, attr: string, refresh: boolean): Promise<Loose> {
-  const { kind, filter } = insightDefinition(node, attr);
+export async function insightResponse(deps: QueryDeps, project: ProjectRecord, node: Loose, attr: string, refresh: boolean, filtersOverride?: Loose): Promise<Loose> {
+  const definition = insightDefinition(node, attr);
+  const kind = definition.kind;
+  const filter = applyDashboardFilter(kind, definition.filter, filtersOverride);
   const ctx = { now: deps.clock.now(), timezone: project.timezone, weekStartDay: project.week_start_day };
   const maxAge = asNodeErrors(attr, () => minimumRefreshInterval(filter, ctx));
   const pkg = await asNodeErrorsAsync(attr, () => deps.analyses.runAsync(project, kind as AnalysisKind, filter, { refresh, maxAge: 0 }));
@@ -85,7 +90,7 @@ export async function insightResponse(deps: QueryDeps, project: ProjectRecord, n
     is_cached: pkg.is_cached,
     last_refresh: pkg.last_refresh,
     next_allowed_client_refresh: new Date(Date.parse(pkg.last_refresh) + maxAge).toISOString(),
-    cache_key: cacheKey(project, node),
+    cache_key: cacheKey(project, node, filtersOverride),
     timezone: pkg.timezone,
     query_status: null,
     timings: [],
@@ -139,7 +144,7 @@ function personsResponse(deps: QueryDeps, project: ProjectRecord, node: Loose, a
 }
 
 /** ActorsQuery over an InsightActorsQuery (or StickinessActorsQuery) source, and a bare one. */
-async function actorsResponse(deps: QueryDeps, project: ProjectRecord, node: Loose, attr: string): Promise<Loose> {
+async function actorsResponse(deps: QueryDeps, project: ProjectRecord, node: Loose, attr: string, filtersOverride?: Loose): Promise<Loose> {
   const bare = INSIGHT_ACTORS_KINDS.has(String(node.kind));
   const insightNode = bare ? node : (node.source as Loose | undefined);
   const insightAttr = bare ? attr : `${attr}__source`;
@@ -149,7 +154,7 @@ async function actorsResponse(deps: QueryDeps, project: ProjectRecord, node: Loo
   const select = bare ? ["actor"] : Array.isArray(node.select) ? (node.select as string[]) : DEFAULT_ACTOR_COLUMNS;
   const columns = actorColumns(select, attr, deps.personName);
   if (Array.isArray(node.properties) && node.properties.length > 0) throw reject.invalid(`${attr}__properties`, "Property filters on ActorsQuery are not supported.");
-  let actors = await insightActors(deps, project, insightNode, insightAttr);
+  let actors = await insightActors(deps, project, insightNode, insightAttr, filtersOverride);
   if (typeof node.search === "string" && node.search !== "") actors = actors.filter((a) => matches(a, String(node.search), deps.personName));
   actors = sortActors(actors, node.orderBy, attr);
   const limit = Math.min(Number(node.limit ?? DEFAULT_ROWS), MAX_ROWS);
@@ -166,16 +171,16 @@ async function actorsResponse(deps: QueryDeps, project: ProjectRecord, node: Loo
   };
 }
 
-async function insightActors(deps: QueryDeps, project: ProjectRecord, node: Loose, attr: string): Promise<Actor[]> {
-  const { kind, filter, point } = insightActorsDefinition(node, attr, project.timezone);
+async function insightActors(deps: QueryDeps, project: ProjectRecord, node: Loose, attr: string, filtersOverride?: Loose): Promise<Actor[]> {
+  const { kind, filter, point } = insightActorsDefinition(node, attr, project.timezone, filtersOverride);
   const rows = (await deps.analyses.actorsAsync(project, kind as never, filter, point)).actors;
   return rows.flatMap((row): Actor[] => {
     if (row.groupTypeIndex !== undefined) {
       const group = deps.store.groups.get(project.id, row.groupTypeIndex, String(row.key));
-      return group ? [{ group, value: row.value }] : [];
+      return group ? [{ group, value: row.value, ...(row.appearances ? { appearances: row.appearances } : {}) }] : [];
     }
     const person = typeof row.key === "number" && row.key > 0 ? deps.store.persons.find(project.id, String(row.key)) : undefined;
-    return person ? [{ person, value: row.value }] : [];
+    return person ? [{ person, value: row.value, ...(row.appearances ? { appearances: row.appearances } : {}) }] : [];
   });
 }
 
@@ -187,5 +192,6 @@ function matches(actor: Actor, term: string, name: (p: PersonRecord) => string):
 }
 
 /** A stable key of the query per project, as the real service's `cache_key` (its value is opaque to clients). */
-export const cacheKey = (project: ProjectRecord, node: Loose): string =>
-  `cache_${createHash("sha1").update(`${project.id}:${JSON.stringify(node)}`).digest("hex").slice(0, 32)}`;
+/** A query's cache key: its project, its node and the request's `filters_override` (an answer follows all three). */
+export const cacheKey = (project: ProjectRecord, node: Loose, filtersOverride?: Loose): string =>
+  `cache_${createHash("sha1").update(`${project.id}:${JSON.stringify(filtersOverride ? { ...node, filters_override: filtersOverride } : node)}`).digest("hex").slice(0, 32)}`;

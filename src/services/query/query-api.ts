@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Loose } from "../../analyses/shared/filter-read.ts";
 import type { ProjectRecord } from "../../store/schema.ts";
 import { cacheKey, computedResponse, insightResponse, isInsightKind, queryNodeOf, type QueryDeps, type QueryRequest } from "./index.ts";
+import { withFiltersOverride } from "./filters-override.ts";
 import type { QueryStatus, QueryStatuses } from "./query-statuses.ts";
 import { STALE_AFTER_MS, type ResultCache } from "./result-cache.ts";
 
@@ -40,13 +41,15 @@ const answered = (body: Loose): QueryAnswer => ({ status: (body.query_status as 
  * compute within the request, so their status is complete as it is answered.
  */
 export async function answerQuery(deps: QueryApiDeps, project: ProjectRecord, body: QueryRequest): Promise<QueryAnswer> {
-  const { node, attr, kind } = queryNodeOf(body.query);
+  const { node: asked, attr, kind } = queryNodeOf(body.query);
+  const override = body.filters_override ?? undefined;
+  const node = withFiltersOverride(asked, override);
   const mode = executionModeOf(body.refresh, body.async);
   const id = body.client_query_id ?? randomUUID().replaceAll("-", "");
-  const key = cacheKey(project, node);
+  const key = cacheKey(project, node, override);
   const pending = (status: QueryStatus) => answered(mode === "force_async" ? { query_status: status } : { cache_key: key, query_status: status });
   if (isInsightKind(kind)) {
-    const response = await insightResponse(deps, project, node, attr, mode === "force_blocking" || mode === "force_async");
+    const response = await insightResponse(deps, project, node, attr, mode === "force_blocking" || mode === "force_async", override);
     if (mode === "blocking" || mode === "force_blocking" || response.is_cached) return answered(response);
     return pending(deps.queries.statuses.completed(project.id, id, response));
   }
@@ -56,12 +59,12 @@ export async function answerQuery(deps: QueryApiDeps, project: ProjectRecord, bo
   const cached = mode.startsWith("force_") ? undefined : deps.queries.results.get(key, revision, now, maxAge);
   if (cached) return answered({ ...cached.response, is_cached: true });
   const compute = async (signal?: AbortSignal) => {
-    const response = await computedResponse(deps, project, node, attr, signal);
+    const response = await computedResponse(deps, project, node, attr, signal, override);
     deps.queries.results.set(key, { response, revision, computedAt: now });
     return response;
   };
   if (mode === "blocking" || mode === "force_blocking") {
-    return answered(await (body.client_query_id === undefined ? compute() : deps.queries.statuses.runBlocking(project.id, id, compute)));
+    return answered(await deps.queries.statuses.runBlocking(project.id, id, compute));
   }
   return pending(deps.queries.statuses.start(project.id, id, compute, mode === "force_async"));
 }

@@ -5,6 +5,7 @@
  * encoding itself in garbage collection, and one growing buffer a copy per growth (measured).
  */
 import { groupLookup, type GroupData } from "../../analyses/shared/groups.ts";
+import { VIRTUAL_PERSON_PROPERTIES } from "../../core/virtual-person-properties.ts";
 import type { EventRow } from "../../store/event-table.ts";
 import type { EventRecord, GroupRecord, PersonRecord } from "../../store/schema.ts";
 import { EVENT_FILE_COLUMNS } from "./schema.ts";
@@ -295,7 +296,8 @@ export function encodePersons(persons: Iterable<PersonRecord>, teamId: number): 
   const sorted = [...persons].sort((a, b) => a.id - b.id);
   const out = { persons: new LoadBuffer(), distinctIds: new LoadBuffer() };
   for (const p of sorted) {
-    out.persons.line(`${teamId}\t${tsv(p.uuid)}\t${instant(Date.parse(p.created_at))}\t${tsv(JSON.stringify(p.properties))}\t${p.is_identified ? "true" : "false"}`);
+    const virtual = [...VIRTUAL_PERSON_PROPERTIES.values()].map((derive) => `\t${tsv(derive(p.properties))}`).join("");
+    out.persons.line(`${teamId}\t${tsv(p.uuid)}\t${instant(Date.parse(p.created_at))}\t${tsv(JSON.stringify(p.properties))}\t${p.is_identified ? "true" : "false"}${virtual}`);
     for (const d of p.distinct_ids) out.distinctIds.line(`${teamId}\t${tsv(d)}\t${tsv(p.uuid)}`);
   }
   return out;

@@ -7,6 +7,8 @@
  * Column names are HogQL's field names, so the printer maps a field to a column one to one.
  */
 import { createHash } from "node:crypto";
+import { VIRTUAL_PERSON_PROPERTY_NAMES } from "../../core/virtual-person-properties.ts";
+import { CHANNEL_DICTIONARY, CHANNEL_TABLE, channelDefinitionDdl, sessionChannelTypeSql } from "./channel-sql.ts";
 
 /**
  * Event properties that get a column of their own (`mat_<key>`), as the real service materialises hot
@@ -77,12 +79,13 @@ export const EVENTS_LOAD: LoadSpec = {
   select: `team_id, toUUIDOrZero(uuid), event, properties, timestamp, distinct_id, elements_chain, g0, g1, g2, g3, g4, ${EVENT_PROPERTY_COLUMNS.map((_, i) => `m${i}`).join(", ")}, seq`,
 };
 
+/** Virtual person properties (`$virt_initial_channel_type`) arrive computed, one column each, after the stored fields. */
 export const PERSONS_LOAD: LoadSpec = {
   format: "TSV",
   table: "persons",
-  columns: ["team_id", "id", "created_at", "properties", "is_identified"],
-  structure: "team_id Int64, id String, created_at DateTime64(6, 'UTC'), properties String, is_identified Bool",
-  select: "team_id, toUUIDOrZero(id), created_at, properties, is_identified",
+  columns: ["team_id", "id", "created_at", "properties", "is_identified", ...VIRTUAL_PERSON_PROPERTY_NAMES],
+  structure: `team_id Int64, id String, created_at DateTime64(6, 'UTC'), properties String, is_identified Bool${VIRTUAL_PERSON_PROPERTY_NAMES.map((_, i) => `, v${i} String`).join("")}`,
+  select: `team_id, toUUIDOrZero(id), created_at, properties, is_identified${VIRTUAL_PERSON_PROPERTY_NAMES.map((_, i) => `, v${i}`).join("")}`,
 };
 
 export const PDI_LOAD: LoadSpec = {
@@ -117,7 +120,7 @@ const EVENTS_DDL = `CREATE TABLE IF NOT EXISTS events (
 ) ENGINE = MergeTree PARTITION BY team_id ORDER BY (team_id, toDate(timestamp), event, cityHash64(distinct_id), cityHash64(uuid))`;
 
 const PERSONS_DDL = `CREATE TABLE IF NOT EXISTS persons (
-  team_id Int64, id UUID, created_at DateTime64(6, 'UTC'), properties String, is_identified Bool
+  team_id Int64, id UUID, created_at DateTime64(6, 'UTC'), properties String, is_identified Bool${VIRTUAL_PERSON_PROPERTY_NAMES.map((name) => `, ${ident(name)} String`).join("")}
 ) ENGINE = MergeTree PARTITION BY team_id ORDER BY (team_id, id)`;
 
 const PDI_DDL = `CREATE TABLE IF NOT EXISTS person_distinct_ids (
@@ -138,8 +141,8 @@ const entry = (key: string) => `nullIf(argMin(JSONExtractString(properties, ${qu
 /**
  * `sessions`, computed from events as the real sessions table (v2) aggregates them: entry/end URL are the
  * `$current_url` of the session's first and last event (empty ⇒ NULL), the duration is `dateDiff('second', …)`,
- * `$is_bounce` follows the default COUNT_PAGEVIEWS mode with the 10 s threshold. `$channel_type` is NULL: it
- * needs the real service's channel rules and domain lists, which this server does not hold (as in-process).
+ * `$is_bounce` follows the default COUNT_PAGEVIEWS mode with the 10 s threshold. `$channel_type` is the channel
+ * rules over the entry values (channel-sql.ts), as in-process.
  */
 const SESSIONS_DDL = `CREATE VIEW IF NOT EXISTS sessions AS
 SELECT
@@ -169,6 +172,7 @@ SELECT
     ["$entry_utm_content", "utm_content"],
     ["$entry_gclid", "gclid"],
     ["$entry_fbclid", "fbclid"],
+    ["$entry_gad_source", "gad_source"],
   ]
     .map(([name, key]) => `${entry(key!)} AS ${ident(name!)}`)
     .join(",\n  ")},
@@ -178,13 +182,24 @@ SELECT
   dateDiff('second', ${ident("$start_timestamp")}, ${ident("$end_timestamp")}) AS ${ident("$session_duration")},
   ${ident("$session_duration")} AS duration,
   if(${ident("$pageview_count")} = 0, NULL, NOT (${ident("$pageview_count")} > 1 OR ${ident("$autocapture_count")} > 0 OR ${ident("$session_duration")} >= 10)) AS ${ident("$is_bounce")},
-  CAST(NULL AS Nullable(String)) AS ${ident("$channel_type")}
+  ${sessionChannelTypeSql(
+    {
+      campaign: ident("$entry_utm_campaign"),
+      medium: ident("$entry_utm_medium"),
+      source: ident("$entry_utm_source"),
+      referringDomain: ident("$entry_referring_domain"),
+      gclid: ident("$entry_gclid"),
+      fbclid: ident("$entry_fbclid"),
+      gadSource: ident("$entry_gad_source"),
+    },
+    quote,
+  )} AS ${ident("$channel_type")}
 FROM events
 WHERE ${ident("$session_id")} != ''
 GROUP BY team_id, ${ident("$session_id")}`;
 
 /** Every statement that makes the mirror's tables, in order (each idempotent). */
-export const MIRROR_DDL: readonly string[] = [PERSONS_DDL, PDI_DDL, PDI_DICTIONARY_DDL, GROUPS_DDL, EVENTS_DDL, SESSIONS_DDL];
+export const MIRROR_DDL: readonly string[] = [...channelDefinitionDdl(quote), PERSONS_DDL, PDI_DDL, PDI_DICTIONARY_DDL, GROUPS_DDL, EVENTS_DDL, SESSIONS_DDL];
 
 /** The staging twin of a table, where a project's rows are built before they replace its partition. */
 export const stageOf = (table: string) => `${table}_stage`;
@@ -194,7 +209,7 @@ export const STAGED_TABLES = ["events", "persons", "person_distinct_ids", "group
 export const SCHEMA_ID = createHash("sha1").update(MIRROR_DDL.join(";")).digest("hex").slice(0, 12);
 
 /** The tables and views the mirror owns, in an order they can be dropped in (when the schema changes). */
-export const MIRROR_OBJECTS = ["sessions", stageOf("events"), "events", PDI_DICTIONARY, ...STAGED_TABLES.filter((t) => t !== "events").flatMap((t) => [stageOf(t), t])];
+export const MIRROR_OBJECTS = ["sessions", stageOf("events"), "events", PDI_DICTIONARY, ...STAGED_TABLES.filter((t) => t !== "events").flatMap((t) => [stageOf(t), t]), CHANNEL_DICTIONARY, CHANNEL_TABLE];
 
 /**
  * ClickHouse's team_id for a project: its id when that is an integer (as the real service's are), else a

@@ -211,6 +211,22 @@ describe("compare periods (reference §2.7)", () => {
     expect(period({ date_from: "dStart" }, "hour", at("2024-03-20T09:40"))).toEqual(["2024-03-19T00:00:00.000Z", "2024-03-19T09:59:59.999Z"]);
   });
 
+  // exact_timerange (a BoldNumber's): -7d at 2024-03-20 10:00 is [03-13 10:00, 03-20 10:00], 7 days long. The
+  // previous period starts 7 days earlier at the same time (03-06 10:00), one day later for the -7d quirk
+  // (03-07 10:00), and lasts as long, ending at its own 10:00 (03-14 10:00): get_compare_period_dates keeps the times.
+  it("an exact range: from the instant date_from names to now, and a previous period keeping its times of day", () => {
+    const ctx = at("2024-03-20T10:00");
+    const window = resolveDateRange({ date_from: "-7d" }, "day", ctx, undefined, "reject", true);
+    expect([iso(window.from), iso(window.to)]).toEqual(["2024-03-13T10:00:00.000Z", "2024-03-20T10:00:00.000Z"]);
+    const p = previousPeriod(window, ctx.timezone);
+    expect([iso(p.from), iso(p.to)]).toEqual(["2024-03-07T10:00:00.000Z", "2024-03-14T10:00:00.000Z"]);
+  });
+
+  it("an exact range with a date_to still ends with that day", () => {
+    const window = resolveDateRange({ date_from: "-7d", date_to: "-1d" }, "day", at("2024-03-20T10:00"), undefined, "reject", true);
+    expect([iso(window.from), iso(window.to)]).toEqual(["2024-03-13T10:00:00.000Z", "2024-03-19T23:59:59.999Z"]);
+  });
+
   it("compare_to shifts the range by a relative amount", () => {
     const ctx = at("2024-04-01");
     const p = shiftedPeriod(resolveDateRange({ date_from: "2024-03-11", date_to: "2024-03-14" }, "day", ctx, undefined), "-1w", ctx);

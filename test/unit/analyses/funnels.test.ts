@@ -257,3 +257,27 @@ describe("breakdowns and attribution (reference §5.4)", () => {
     expect(result.map((f) => [f[0]!.breakdown, f[0]!.breakdown_value, ...counts(f)])).toEqual([["Testers", 4, 2, 2]]);
   });
 });
+
+describe("optional steps (funnel-udf/src/steps.rs optional_steps)", () => {
+  const optionalSecond = (order = "ordered") => ({ ...january, funnel_order_type: order, events: [{ id: "a", type: "events", order: 0 }, { id: "b", type: "events", order: 1, optionalInFunnel: true }, { id: "c", type: "events", order: 2 }] });
+  // Worked by hand: each step counts who went through it; the times are the gaps between required steps.
+  const cases: [string, World, string, number[]][] = [
+    ["a → c skips the optional step", journeys({ p: [ev("a", "2024-01-01T00:00"), ev("c", "2024-01-01T00:10")] }), "ordered", [1, 0, 1]],
+    ["a → b → c goes through it", journeys({ p: [ev("a", "2024-01-01T00:00"), ev("b", "2024-01-01T00:05"), ev("c", "2024-01-01T00:10")] }), "ordered", [1, 1, 1]],
+    // c before b: the attempt a → c is entered first and stays the furthest; b after it goes through no later step.
+    ["a → c → b keeps a → c", journeys({ p: [ev("a", "2024-01-01T00:00"), ev("c", "2024-01-01T00:10"), ev("b", "2024-01-01T00:20")] }), "ordered", [1, 0, 1]],
+    ["a → b, no c", journeys({ p: [ev("a", "2024-01-01T00:00"), ev("b", "2024-01-01T00:05")] }), "ordered", [1, 1, 0]],
+    // Strict: any event that is no next step starts over; x between a and c breaks the attempt.
+    ["strict: a → x → c breaks", journeys({ p: [ev("a", "2024-01-01T00:00"), ev("x", "2024-01-01T00:05"), ev("c", "2024-01-01T00:10")] }), "strict", [1, 0, 0]],
+    ["strict: a → c skips the optional step", journeys({ p: [ev("a", "2024-01-01T00:00"), ev("c", "2024-01-01T00:10")] }), "strict", [1, 0, 1]],
+    // One instant, different steps: each is tried alone, lowest step first (b then c both from a).
+    ["b and c at one instant after a", journeys({ p: [ev("a", "2024-01-01T00:00"), ev("b", "2024-01-01T00:05"), ev("c", "2024-01-01T00:05")] }), "ordered", [1, 1, 1]],
+    ["c outside the window", journeys({ p: [ev("a", "2024-01-01T00:00"), ev("c", "2024-01-20T00:00")] }), "ordered", [1, 0, 0]],
+  ];
+  it.each(cases)("%s", (_name, world, order, want) => expect(counts(funnel(world, optionalSecond(order)))).toEqual(want));
+
+  it("the conversion times are the gaps between required steps, the first against step 2", () => {
+    const w = journeys({ p: [ev("a", "2024-01-01T00:00"), ev("b", "2024-01-01T00:05"), ev("c", "2024-01-01T00:10")] });
+    expect(times(funnel(w, optionalSecond()))).toEqual([[null, null], [600, 600], [null, null]]);
+  });
+});

@@ -148,6 +148,8 @@ const MATH_TRENDS: [string, Record<string, unknown>][] = [
   ["median broken down by normalised url", durations("median", { breakdown: "$current_url", breakdown_normalize_url: true, breakdown_type: "event" })],
   ["p95 broken down by a person property", purchases("p95", { breakdown: "plan", breakdown_type: "person" })],
   ["max broken down by a property few events have", durations("max", { breakdown: "amount", breakdown_type: "event" })],
+  // Pages whose events hold no amount sum to 0 and are shown, as PostHog shows every value of the range's events.
+  ["sum broken down by values whose events lack the property", { events: [{ id: null, type: "events", math: "sum", math_property: "amount" }], ...last60, breakdown: "$current_url", breakdown_type: "event" }],
   ["unique sessions by day", { events: [{ id: "$pageview", math: "unique_session" }], ...last60 }],
   ["unique sessions of every event by week, filtered", { events: [{ id: null, type: "events", math: "unique_session", properties: [{ key: "$browser", value: "Safari", operator: "icontains", type: "event" }] }], date_from: "-90d", interval: "week" }],
   ["unique sessions as one value", { events: [{ id: null, type: "events", math: "unique_session" }], display: "BoldNumber", ...last60 }],
@@ -220,6 +222,7 @@ describe("a series the columns cannot answer", () => {
     // The columns hold event properties; these read the person's property, or a column of the event row.
     ["a sum of the person's property (math_property_type)", { events: [{ id: "$pageview", math: "sum", math_property: "age", math_property_type: "person_properties" }], ...last60 }],
     ["a median of the session's $session_duration", { events: [{ id: "$pageview", math: "median", math_property: "$session_duration" }], ...last60 }],
+    ["weekly actives broken down by $session_duration bins", { events: [{ id: "$pageview", math: "weekly_active" }], ...last60, breakdown: "$session_duration", breakdown_type: "session", breakdown_histogram_bin_count: 4 }],
     ["an event_metadata condition", pageviews([{ key: "distinct_id", value: "1", operator: "icontains", type: "event_metadata" }])],
   ];
   for (const [name, filter] of FALLBACKS) {
@@ -278,6 +281,12 @@ const FUNNELS: [string, Record<string, unknown>][] = [
   // An attempt voided by an exclusion it then went past leaves the actor only its converted periods
   // (PostHog test_funnel_trends.py::test_excluded_completion): both engines through forEachAttemptStart.
   ["conversion trends with an exclusion attempts go past, a short window", { ...threeSteps, funnel_viz_type: "trends", funnel_window_interval: 2, funnel_window_interval_unit: "hour", exclusions: [{ id: "$autocapture", type: "events", funnel_from_step: 0, funnel_to_step: 1 }] }],
+  // Optional steps: both engines through optional-steps.ts (PostHog test_funnel_udf.py::test_funnel_with_optional_steps).
+  ["an optional second step", { ...threeSteps, events: [threeSteps.events[0], { ...threeSteps.events[1], optionalInFunnel: true }, threeSteps.events[2]] }],
+  ["strict, an optional second step, a short window", { ...threeSteps, funnel_order_type: "strict", funnel_window_interval: 2, funnel_window_interval_unit: "hour", events: [threeSteps.events[0], { ...threeSteps.events[1], optionalInFunnel: true }, threeSteps.events[2]] }],
+  ["an optional second step, by browser", { ...threeSteps, breakdown: "$browser", breakdown_type: "event", events: [threeSteps.events[0], { ...threeSteps.events[1], optionalInFunnel: true }, threeSteps.events[2]] }],
+  // A HogQL expression's values as actors are read per event with its person: the general scan on both runs.
+  ["steps counted by a HogQL expression's values", { ...threeSteps, funnel_aggregate_by_hogql: "concat(person.properties.plan, properties.$browser)" }],
 ];
 
 describe("funnels over the columns equal the single-threaded funnels", () => {
@@ -286,7 +295,8 @@ describe("funnels over the columns equal the single-threaded funnels", () => {
   const touch = (filter: Record<string, unknown>) =>
     filter.breakdown_type === "event" && filter.funnel_viz_type !== "trends" && ["first_touch", "last_touch", undefined].includes(filter.breakdown_attribution_type as string);
   const firstTime = (filter: Record<string, unknown>) => (filter.events as { math?: string }[]).some((e) => e.math?.startsWith("first_"));
-  const partitioned = (filter: Record<string, unknown>) => !firstTime(filter) && (!filter.breakdown || filter.funnel_viz_type === "time_to_convert" || touch(filter));
+  const partitioned = (filter: Record<string, unknown>) =>
+    !firstTime(filter) && !filter.funnel_aggregate_by_hogql && (!filter.breakdown || filter.funnel_viz_type === "time_to_convert" || touch(filter));
   for (const [name, filter] of FUNNELS) it(name, () => equalsGeneralScan(computeFunnel, filter, /"(count|conversion_rate|average_conversion_time|data)":\[?[1-9]/, partitioned(filter)));
 });
 
@@ -307,6 +317,9 @@ const RETENTION: [string, Record<string, unknown>][] = [
   ["recurring retention from date_from to date_to", { insight: "RETENTION", target_entity: { id: "$pageview", type: "events" }, returning_entity: { id: "$pageview", type: "events" }, period: "Day", total_intervals: 5, date_from: "2025-05-01", date_to: "2025-05-20" }],
   ["first-time retention from date_from, rolling", { insight: "RETENTION", retention_type: "retention_first_time", target_entity: { id: "signed_up", type: "events" }, returning_entity: { id: "$pageview", type: "events" }, period: "Week", total_intervals: 6, date_from: "-70d", cumulative: true }],
   ["rolling recurring retention", { insight: "RETENTION", target_entity: { id: "$pageview", type: "events" }, returning_entity: { id: "purchase", type: "events" }, period: "Day", total_intervals: 14, date_to: "2025-05-20", cumulative: true }],
+  // Custom brackets group the kernels' returns as the general scan's (retention/brackets.ts, applied after either).
+  ["daily recurring retention in custom brackets", { insight: "RETENTION", target_entity: { id: "$pageview", type: "events" }, returning_entity: { id: "$pageview", type: "events" }, period: "Day", total_intervals: 14, date_to: "2025-05-20", retention_custom_brackets: [1, 3, 7] }],
+  ["weekly first-time retention in custom brackets, rolling", { insight: "RETENTION", retention_type: "retention_first_time", target_entity: { id: "signed_up", type: "events" }, returning_entity: { id: "$pageview", type: "events" }, period: "Week", total_intervals: 8, retention_custom_brackets: [2, 4], cumulative: true }],
 ];
 const PATHS: [string, Record<string, unknown>][] = [
   ["pageview paths", { insight: "PATHS", include_event_types: ["$pageview"], ...last60 }],
@@ -318,6 +331,7 @@ const PATHS: [string, Record<string, unknown>][] = [
 ];
 /** Property aggregation and 24-hour windows: the kernels decline them (retention/index.ts), both runs take the general scan. */
 const DECLINED_RETENTION: [string, Record<string, unknown>][] = [
+  ["daily retention in custom brackets, twice a day", { insight: "RETENTION", target_entity: { id: "$pageview", type: "events" }, returning_entity: { id: "$pageview", type: "events" }, period: "Day", total_intervals: 14, date_to: "2025-05-20", minimum_occurrences: 2, retention_custom_brackets: [2, 5] }],
   ["weekly sign-up to purchase, summing the amount", { insight: "RETENTION", target_entity: { id: "signed_up", type: "events" }, returning_entity: { id: "purchase", type: "events" }, period: "Week", total_intervals: 8, aggregation_type: "sum", aggregation_property: "amount" }],
   ["daily purchases, the average amount by plan", { insight: "RETENTION", target_entity: { id: "purchase", type: "events" }, returning_entity: { id: "purchase", type: "events" }, period: "Day", total_intervals: 14, date_to: "2025-05-20", aggregation_type: "avg", aggregation_property: "amount", breakdown: "plan", breakdown_type: "person" }],
   ["daily retention over 24-hour windows by browser", { insight: "RETENTION", target_entity: { id: "$pageview", type: "events" }, returning_entity: { id: "$pageview", type: "events" }, period: "Day", total_intervals: 14, date_to: "2025-05-20", time_window_mode: "24_hour_windows", breakdown: "$browser", breakdown_type: "event" }],
@@ -400,6 +414,8 @@ const TREND_ACTORS: [string, Record<string, unknown>, Record<string, unknown>][]
   ["the events without a plan", { events: [{ id: null, type: "events" }], breakdown: "plan", breakdown_type: "event", ...last60 }, { entity_order: 0, breakdown_value: "$$_posthog_breakdown_null_$$" }],
   ["every row but the hidden other", { events: [{ id: "$pageview" }], breakdown: "$browser", breakdown_type: "event", breakdown_limit: 2, breakdown_hide_other_aggregation: true, ...last60 }, { entity_order: 0 }],
   ["a person property's value", { events: [{ id: "$pageview" }], breakdown: "plan", breakdown_type: "person", ...last60 }, { entity_order: 0, breakdown_value: "pro" }],
+  // Asked by its own value, a browser the limit folds into other is still its own events (test_trends_persons.py::test_trends_breakdown_by_boolean).
+  ["a browser beyond the limit", { events: [{ id: "$pageview" }], breakdown: "$browser", breakdown_type: "event", breakdown_limit: 1, ...last60 }, { entity_order: 0, breakdown_value: "Safari" }],
 ];
 
 describe("the actors behind a trend, read from the columns, are the general scan's", () => {

@@ -19,7 +19,7 @@ describe("the planner", () => {
       ["LIFECYCLE", { events: pageviews, toggledLifecycles: ["new"], filter_test_accounts: true }],
       ["FUNNELS", { events: pageviews, funnel_viz_type: "trends", funnel_window_interval: 1, funnel_window_interval_unit: "day", exclusions: [{ id: "x", funnel_from_step: 0, funnel_to_step: 1 }] }],
       ["FUNNEL_CORRELATION", { events: pageviews, funnel_correlation_type: "events", funnel_correlation_exclude_event_names: ["a"] }],
-      ["RETENTION", { target_entity: { id: "signed_up", type: "events" }, returning_entity: { id: null, type: "events" }, period: "Week", total_intervals: 8 }],
+      ["RETENTION", { target_entity: { id: "signed_up", type: "events" }, returning_entity: { id: null, type: "events" }, period: "Week", total_intervals: 8, retention_custom_brackets: [2, 4] }],
       ["PATHS", { include_event_types: ["$pageview"], start_point: "/", step_limit: 4, path_groupings: ["/docs/*"] }],
     ];
     for (const [kind, filter] of requests) expect(planAnalysis(kind, filter, 2), kind).toEqual({ engine: "columns", unknownFields: [], threads: 2 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { computeRetention, type RetentionCohort } from "../../../src/analyses/retention/index.ts";
 import { AnalysisInputError } from "../../../src/analyses/errors.ts";
+import { bracketLabels, bracketOf } from "../../../src/analyses/retention/brackets.ts";
 import { contextFor, ev, journeys, worked, type ContextOptions, type World } from "./support.ts";
 
 const retention = (world: World, filter: Record<string, unknown>, options: ContextOptions = {}) => computeRetention(world.events, filter, contextFor(world, options));
@@ -85,5 +86,52 @@ describe("retention (reference §7)", () => {
       expect(e).toBeInstanceOf(AnalysisInputError);
       expect((e as AnalysisInputError).attr).toBe(attr);
     }
+  });
+});
+
+// Custom brackets (PostHog retention_query_runner.py `get_bracket_labels`, retention_base_query_fixed.py
+// `_get_custom_bracket_intervals_from_base_expr`); the numbers worked out by hand below.
+describe("retention with custom brackets", () => {
+  const brackets = [3, 4];
+  it.each([
+    [0, -1], [-2, -1], [1, 1], [3, 1], [4, 2], [7, 2], [8, -1],
+  ])("a return %i periods after the anchor is in bracket %i of [3, 4]", (distance, want) => expect(bracketOf(distance, brackets)).toBe(want));
+
+  it.each([
+    [[4, 10, 3], ["Day 0", "Day 1-4", "Day 5-14", "Day 15-17"]],
+    [[7, 1], ["Day 0", "Day 1-7", "Day 8"]],
+    [[0, 2], ["Day 0", "Day 1-0", "Day 1-2"]],
+  ])("labels %j", (sizes, want) => expect(bracketLabels("Day", sizes)).toEqual(want));
+
+  // x views on days 0, 3 and 5 of 1–7 March: brackets [3, 4] are days 1-3 and 4-7 after the anchor.
+  const x = journeys({ x: [ev("$pageview", "2024-03-01T10:00"), ev("$pageview", "2024-03-04T10:00"), ev("$pageview", "2024-03-06T10:00")] });
+  const week = { period: "Day", total_intervals: 7, date_to: "2024-03-07", retention_custom_brackets: brackets };
+
+  it("measures every return from the actor's first cohort in the window, in each of its recurring cohorts (as PostHog's start_event_timestamps[1])", () => {
+    // Day 0: day 3 is 3 after it (bracket 1), day 5 is 5 (bracket 2); days 3 and 5 are cohorts too, with the same brackets.
+    expect(table(retention(x, week))).toEqual([[1, 1, 1], [0, 0, 0], [0, 0, 0], [1, 1, 1], [0, 0, 0], [1, 1, 1], [0, 0, 0]]);
+    expect(retention(x, week)[0]!.values.map((v) => v.label)).toEqual(["Day 0", "Day 1-3", "Day 4-7"]);
+  });
+
+  it("first time: the one cohort is the anchor", () => {
+    expect(table(retention(x, { ...week, retention_type: "retention_first_time" }))[0]).toEqual([1, 1, 1]);
+  });
+
+  it("cumulative: a return in bracket 2 counts in bracket 1 too", () => {
+    const late = journeys({ y: [ev("$pageview", "2024-03-01T10:00"), ev("$pageview", "2024-03-06T10:00")] });
+    expect(table(retention(late, week))[0]).toEqual([1, 0, 1]);
+    expect(table(retention(late, { ...week, cumulative: true }))[0]).toEqual([1, 1, 1]);
+  });
+
+  it("24-hour windows group nothing: the values are the first windows under the brackets' labels (PostHog's rolling query reads no brackets)", () => {
+    // z: 10:00 on 1 March, then 25 and 50 hours later: windows 1 and 2, both in bracket 1 were it read.
+    const z = journeys({ z: [ev("$pageview", "2024-03-01T10:00"), ev("$pageview", "2024-03-02T11:00"), ev("$pageview", "2024-03-03T12:00")] });
+    const rows = retention(z, { ...week, time_window_mode: "24_hour_windows" });
+    expect(table(rows)[0]).toEqual([1, 1, 1]);
+    expect(rows[0]!.values.map((v) => v.label)).toEqual(["Day 0", "Day 1-3", "Day 4-7"]);
+  });
+
+  it.each([[[-1]], [[1.5]], [Array<number>(101).fill(1)], ["[2, 3"]])("rejects brackets %j naming retention_custom_brackets", (bad) => {
+    expect(() => retention(x, { ...week, retention_custom_brackets: bad })).toThrow(expect.objectContaining({ attr: "retention_custom_brackets" }));
   });
 });

@@ -28,19 +28,21 @@ const read = (key: string, w = world()) => {
 };
 
 describe("session properties (sessions_v2 semantics)", () => {
+  // "none", the event without a $session_id, reads what the real service's LEFT JOIN to sessions leaves: 0 for the
+  // non-nullable numbers (duration, counts), NULL for the nullable columns (URLs, $is_bounce).
   it.each<[string, Record<string, unknown>]>([
     // dateDiff('second'): 10:00:00.900 → 10:00:01.100 crosses one second boundary.
-    ["$session_duration", { s1: 1, s2: 0, s3: 21, s4: 5, none: null }],
+    ["$session_duration", { s1: 1, s2: 0, s3: 21, s4: 5, none: 0 }],
     ["$entry_current_url", { s1: "https://a.io/home?x=1#top", s2: "https://a.io/pricing", s3: null, s4: null, none: null }],
     ["$entry_pathname", { s1: "/home", s2: "/pricing", s3: null, s4: null, none: null }],
     ["$exit_pathname", { s1: "/home", s2: "/pricing", s3: "/docs", s4: null, none: null }],
     ["$exit_hostname", { s1: "a.io", s2: "a.io", s3: "b.io", s4: null, none: null }],
-    ["$pageview_count", { s1: 1, s2: 1, s3: 2, s4: 0, none: null }],
-    ["$autocapture_count", { s1: 1, s2: 0, s3: 0, s4: 0, none: null }],
-    ["$screen_count", { s1: 0, s2: 0, s3: 0, s4: 2, none: null }],
+    ["$pageview_count", { s1: 1, s2: 1, s3: 2, s4: 0, none: 0 }],
+    ["$autocapture_count", { s1: 1, s2: 0, s3: 0, s4: 0, none: 0 }],
+    ["$screen_count", { s1: 0, s2: 0, s3: 0, s4: 2, none: 0 }],
     // s1: an autocapture ⇒ no bounce; s2: one pageview, 0 s ⇒ bounce; s3: two pageviews; s4: no pageview ⇒ null.
     ["$is_bounce", { s1: false, s2: true, s3: false, s4: null, none: null }],
-    ["$num_uniq_urls", { s1: 2, s2: 1, s3: 2, s4: 0, none: null }],
+    ["$num_uniq_urls", { s1: 2, s2: 1, s3: 2, s4: 0, none: 0 }],
   ])("%s", (key, want) => {
     expect(read(key)).toEqual(want);
   });

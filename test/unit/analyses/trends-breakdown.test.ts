@@ -22,6 +22,13 @@ describe("breakdowns (reference §2.5)", () => {
     expect(values(items)).toEqual([["a", 3], ["b", 2], [OTHER, 3]]);
   });
 
+  it("the null value ranks after every other value for the limit too, whatever its total: it can fall into other", () => {
+    // PostHog ranks by `breakdown_value = nil ? 1 : 0` first (trends_query_builder.py): a (2) is kept; b (1) and the
+    // three nulls make other (4).
+    const items = trend(withValues(["a", "a", null, null, null, "b"]), { ...day, breakdown: "p", breakdown_limit: 1 });
+    expect(values(items)).toEqual([["a", 2], [OTHER, 4]]);
+  });
+
   it("the default limit is 25: 27 values give 25 items and other", () => {
     const list = Array.from({ length: 27 }, (_, i) => `v${String(i).padStart(2, "0")}`);
     const items = trend(withValues(list), { ...day, breakdown: "p" });
@@ -77,6 +84,13 @@ describe("breakdowns (reference §2.5)", () => {
   it("several series label items '<series> - <value>'", () => {
     const items = trend(worked(), { events: [{ id: "$pageview", order: 0 }, { id: "signup", order: 1 }], date_from: "2024-03-01", date_to: "2024-03-03", breakdown: "$browser" });
     expect(items.map((i) => i.label)).toEqual(["$pageview - Chrome", "$pageview - Firefox", "$pageview - Safari", `signup - ${NULL}`]);
+  });
+
+  it("a breakdowns list ties by its values element by element, as ClickHouse orders arrays: a shorter text first", () => {
+    // ["a", "x"] before ["a b", "x"]: "a" is a prefix of "a b". As JSON text the order would flip ('"' > ' ').
+    const w = journeys({ u: [ev("e", "2024-03-01T10:00", { p: "a b", q: "x" })], v: [ev("e", "2024-03-01T10:00", { p: "a", q: "x" })] });
+    const items = trend(w, { ...day, breakdowns: [{ property: "p", type: "event" }, { property: "q", type: "event" }] });
+    expect(values(items)).toEqual([[["a", "x"], 1], [["a b", "x"], 1]]);
   });
 
   it("multiple breakdowns: a list value, labels joined by ::", () => {

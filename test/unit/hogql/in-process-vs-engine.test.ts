@@ -124,6 +124,8 @@ const AGREE: string[] = [
   "coalesce(properties.coupon, properties.name, 'none')",
   "ifNull(properties.coupon, 'none')",
   "if(properties.amount > 10, 'big', 'small')",
+  // Upper case: ClickHouse reads `if` case-insensitively (test_funnel_trends.py::test_funnel_step_breakdown_empty writes IF).
+  "IF(distinct_id = 'ann', NULL, 'foo')",
   "multiIf(properties.amount > 50, 'large', properties.amount > 10, 'medium', 'other')",
   "toStartOfDay(timestamp)",
   "toDate(timestamp)",
