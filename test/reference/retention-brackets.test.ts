@@ -5,24 +5,11 @@
  * Tests that cannot be ported are listed in SKIPPED.md.
  */
 import { describe, expect, it } from "vitest";
-import { withReference, type RefData, type RefEvent, type Reference } from "./support.ts";
+import { withReference, type RefData, type Reference } from "./support.ts";
+import { createEvents, D, data, persons } from "./retention-support.ts";
 
-/** PostHog's `_date(day, hour=5, month=0, minute=0)`: 2020-06-10 plus the offsets, naive (UTC for an event). */
-const D = (day: number, hour = 5, month = 0, minute = 0): string => new Date(Date.UTC(2020, 5 + month, 10 + day, hour, minute)).toISOString().slice(0, 19);
 /** PostHog's `datetime(year, month, day, hour).isoformat()`. */
 const at = (year: number, month: number, day: number, hour = 0): string => new Date(Date.UTC(year, month - 1, day, hour)).toISOString().slice(0, 19);
-
-type Ev = readonly [string, string, Record<string, unknown>?];
-
-/** PostHog's `_create_events`: every even-indexed event of one call also has `$some_property: "value"`. */
-const createEvents = (list: readonly Ev[], event = "$pageview"): RefEvent[] =>
-  list.map(([distinct_id, timestamp, properties], i) => ({ event, distinct_id, timestamp, properties: { ...(i % 2 === 0 ? { $some_property: "value" } : {}), ...properties } }));
-
-const persons = (...ids: (string | [string, Record<string, unknown>])[]): RefData["persons"] =>
-  ids.map((p) => (typeof p === "string" ? { distinct_ids: [p] } : { distinct_ids: [p[0]], properties: p[1] }));
-
-/** The tests run at the real clock, long after the data. */
-const data = (p: RefData["persons"], events: RefEvent[], extra: Partial<RefData> = {}): RefData => ({ now: "2024-01-01T00:00:00Z", persons: p, events, ...extra });
 
 interface Row {
   label: string;

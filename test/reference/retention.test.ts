@@ -6,33 +6,11 @@
 import { describe, expect, it } from "vitest";
 import { startTestServer } from "../support/server.ts";
 import { P, referenceDocument, withReference, type RefData, type RefEvent, type Reference } from "./support.ts";
+import { createEvents, D, data, type Ev } from "./retention-support.ts";
 
-
-/**
- * PostHog's `_date(day, hour=5, month=0, minute=0)`: 2020-06-10 plus the offsets, naive (an event's is UTC, a
- * date range's is in the project's time zone).
- */
-const D = (day: number, hour = 5, month = 0, minute = 0): string => new Date(Date.UTC(2020, 5 + month, 10 + day, hour, minute)).toISOString().slice(0, 19);
-
-type Ev = readonly [string, string, Record<string, unknown>?];
-
-/** PostHog's `_create_events`: every even-indexed event of one call also has `$some_property: "value"`. */
-function createEvents(list: readonly Ev[], event = "$pageview"): RefEvent[] {
-  return list.map(([distinct_id, timestamp, properties], i) => ({
-    event,
-    distinct_id,
-    timestamp,
-    properties: { ...(i % 2 === 0 ? { $some_property: "value" } : {}), ...properties },
-  }));
-}
-
+/** Persons of several distinct ids each (`[ids]` or `[[ids], properties]`). */
 const persons = (...ids: (string[] | [string[], Record<string, unknown>])[]): RefData["persons"] =>
   ids.map((p) => (Array.isArray(p[0]) ? { distinct_ids: p[0] as string[], properties: p[1] as Record<string, unknown> } : { distinct_ids: p as string[] }));
-
-/** The tests run at the real clock, long after the data. */
-const NOW = "2024-01-01T00:00:00Z";
-
-const data = (p: RefData["persons"], events: RefEvent[], extra: Partial<RefData> = {}): RefData => ({ now: NOW, persons: p, events, ...extra });
 
 interface Row {
   label: string;
