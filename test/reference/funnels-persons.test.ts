@@ -397,3 +397,39 @@ describe("funnel trends actors (test_funnel_trends_actors.py, test_funnel_trends
     });
   });
 });
+
+describe("TestFunnelPersonsUDF's own tests, optional steps (test_funnel_persons_udf.py)", () => {
+  // Both build the FunnelsQuery node themselves: step two optional, a 7-day window.
+  const optionalFunnel: Filter = {
+    kind: "FunnelsQuery",
+    series: [{ kind: "EventsNode", event: "step one" }, { kind: "EventsNode", event: "step two", optionalInFunnel: true }, { kind: "EventsNode", event: "step three" }],
+    dateRange: { date_from: "2021-05-01 00:00:00", date_to: "2021-05-07 00:00:00" },
+    funnelsFilter: { funnelWindowInterval: 7, funnelWindowIntervalUnit: "day" },
+  };
+  const minute = (m: number) => `2021-05-01 00:0${m}:00`;
+
+  it("test_optional_funnel_step_actors_query", async () => {
+    // posthog/hogql_queries/insights/funnels/test/test_funnel_persons_udf.py::TestFunnelPersonsUDF::test_optional_funnel_step_actors_query
+    const data: RefData = { now: "2021-05-20T00:00:00", ...journeysFor({ user_skips_optional_step: [["step one", minute(0)], ["step three", minute(2)]] }) };
+    await withReference(data, async (ref) => {
+      // Step three is reached without the optional step two.
+      expect(who(await getActors(ref, optionalFunnel, { funnelStep: 3 }))).toEqual([["user_skips_optional_step"]]);
+    });
+  });
+
+  it("test_optional_funnel_step_dropoff_actors_query", async () => {
+    // posthog/hogql_queries/insights/funnels/test/test_funnel_persons_udf.py::TestFunnelPersonsUDF::test_optional_funnel_step_dropoff_actors_query
+    const data: RefData = {
+      now: "2021-05-20T00:00:00",
+      ...journeysFor({
+        user_does_step1_only: [["step one", minute(0)]],
+        user_does_step1_and_2_only: [["step one", minute(0)], ["step two", minute(1)]],
+        user_does_all_steps: [["step one", minute(0)], ["step two", minute(1)], ["step three", minute(2)]],
+      }),
+    };
+    await withReference(data, async (ref) => {
+      // Dropped off before step three: did the last required step (one), with or without the optional two, not three.
+      expect(whoever(await getActors(ref, optionalFunnel, { funnelStep: -3 }))).toEqual([["user_does_step1_and_2_only"], ["user_does_step1_only"]]);
+    });
+  });
+});

@@ -148,6 +148,7 @@ describe("funnel trends: multi-day exclusions (test_funnel_trends.py)", () => {
 
   it("test_excluded_after_time_expires", async () => {
     // posthog/hogql_queries/insights/funnels/test/test_funnel_trends.py::TestFunnelTrends::test_excluded_after_time_expires
+    // posthog/hogql_queries/insights/funnels/test/test_funnel_trends_udf.py::TestFunnelTrendsUDF::test_excluded_after_time_expires (its own copy: the same data and numbers)
     const data = userOne([["step one", "2021-05-01 00:00:00"], ["exclusion", "2021-05-01 00:00:11"], ["step two", "2021-05-01 00:00:12"]]);
     await withReference(data, async (ref) => {
       const rows = await summarized(ref, trendQuery(TWO, thirteenDays, { ...tenSeconds, exclusions: [exclusion(0, 1)] }));
@@ -289,6 +290,7 @@ describe("funnel trends: windows, order, attribution (test_funnel_trends.py)", (
 
   it("test_different_prop_val_in_strict_filter", async () => {
     // posthog/hogql_queries/insights/funnels/test/test_funnel_trends.py::TestFunnelTrends::test_different_prop_val_in_strict_filter
+    // posthog/hogql_queries/insights/funnels/test/test_funnel_trends_udf.py::TestFunnelTrendsUDF::test_different_prop_val_in_strict_filter (its own copy: the same data and numbers)
     const bd = (value: string) => ({ bd: value });
     const data: RefData = {
       now: "2024-01-20T00:00:00",

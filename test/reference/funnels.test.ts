@@ -2511,3 +2511,48 @@ describe("TestFOSSFunnelUDF's own tests, optional steps (test_funnel_udf.py)", (
     });
   });
 });
+
+describe("TestFunnelStrictStepsUDF's own tests (test_funnel_strict_udf.py)", () => {
+  const bd = (value: string) => ({ properties: { bd: value } });
+
+  it("test_different_prop_val_in_strict_filter", async () => {
+    // posthog/hogql_queries/insights/funnels/test/test_funnel_strict_udf.py::TestFunnelStrictStepsUDF::test_different_prop_val_in_strict_filter
+    // Created without timestamps (not frozen): one after another at "now", inside the default last 7 days.
+    const e = sequence("2024-01-10T12:00:00");
+    const data: RefData = {
+      now: "2024-01-10T12:01:00",
+      persons: [{ distinct_ids: ["many_other_events"], properties: { test: "okay" } }],
+      events: ["first", "first", "unmatched", "unmatched", "second", "second"].map((event, i) => e(event, "many_other_events", bd(i % 2 === 0 ? "one" : "two"))),
+    };
+    const node = (funnelsFilter: Filter) => ({ series: [{ kind: "EventsNode", event: "first" }, { kind: "EventsNode", event: "second" }], breakdownFilter: { breakdown: "bd" }, funnelsFilter: { funnelOrderType: "strict", ...funnelsFilter } });
+    await withReference(data, async (ref) => {
+      // First touch: the person's first "first" (bd one) is followed by "first", not "second": step two is never reached.
+      const firstTouch: (Step & { breakdown: unknown })[][] = await funnelQuery(ref, node({}));
+      expect(firstTouch[0]!.length).toBe(2);
+      expect(firstTouch[0]!.at(-1)!.count).toBe(0);
+      expect(firstTouch[0]!.every((s) => JSON.stringify(s.breakdown) === JSON.stringify(["one"]))).toBe(true);
+      // All events: each value's "first" is followed by an event that is not "second".
+      const allEvents: (Step & { breakdown: unknown })[][] = await funnelQuery(ref, node({ breakdownAttributionType: "all_events" }));
+      expect(allEvents.length).toBe(2);
+      const ofValue = (value: string) => allEvents.find((r) => JSON.stringify(r[0]!.breakdown) === JSON.stringify([value]))!;
+      expect([ofValue("one").at(-1)!.count, ofValue("two").at(-1)!.count]).toEqual([0, 0]);
+    });
+  });
+
+  it("test_multiple_events_same_timestamp_doesnt_blow_up", async () => {
+    // posthog/hogql_queries/insights/funnels/test/test_funnel_strict_udf.py::TestFunnelStrictStepsUDF::test_multiple_events_same_timestamp_doesnt_blow_up
+    // Its filter sets no funnel_order_type: an ordered funnel. 30 "step one", then "step two" and "step three", all at one instant.
+    const at = "2024-01-10T12:01:00Z";
+    const names = [...Array<string>(30).fill("step one"), "step two", "step three"];
+    const data: RefData = { now: "2024-01-10T12:01:00", persons: persons("test"), events: names.map((event) => ({ event, distinct_id: "test", timestamp: at })) };
+    await withReference(data, async (ref) => {
+      const result: Step[] = await funnel(ref, {
+        funnel_viz_type: "steps",
+        date_from: "2024-01-10 00:00:00",
+        date_to: "2024-01-12 00:00:00",
+        events: [{ id: "step one", order: 0 }, { id: "step two", order: 1 }, { id: "step three", order: 2 }],
+      });
+      expect(result.at(-1)!.count).toBe(1);
+    });
+  });
+});

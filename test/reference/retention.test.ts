@@ -1177,6 +1177,9 @@ describe("breakdowns", () => {
     await withReference(data(named("person1", "person2"), events, { extra: { cohorts: [cohortOfNames(1, "person1"), cohortOfNames(2, "person2")] } }), async (ref) => {
       expect(await actorIds(ref, 0, fiveDays([1, 2]), ["1"])).toEqual([["person1"]]);
       expect(await actorIds(ref, 0, fiveDays([1, 2]), ["2"])).toEqual([["person2"]]);
+      // Each one's appearances: person1 back on day 1, person2 on day 2.
+      expect(actorsAnd(await actorsWithAppearances(ref, 0, fiveDays([1, 2]), [], ["1"]))).toEqual([[["person1"], [0, 1]]]);
+      expect(actorsAnd(await actorsWithAppearances(ref, 0, fiveDays([1, 2]), [], ["2"]))).toEqual([[["person2"], [0, 2]]]);
     });
   });
 });
