@@ -1,5 +1,6 @@
 import { maskKey } from "../util/ids.ts";
 import { nestsDeeperThan, tooDeepMessage } from "../util/json-depth.ts";
+import { estimatedJsonBytes } from "../util/json-size.ts";
 
 /**
  * One answered request, as the control API reports it: enough for a test to verify what an app sent.
@@ -87,8 +88,8 @@ export function loggedError(status: number, body: unknown): RequestLogEntry["err
  */
 export const LOG_BODY_BUDGET = 4 * 2 ** 20;
 
-/** What an entry's body costs the budget: its JSON text's length. */
-const bodyWeight = (body: unknown): number => (body === null ? 0 : typeof body === "string" ? body.length : JSON.stringify(body).length);
+/** What an entry's body costs the budget: its JSON text's length (a kept text as it is, a value as it would be written). */
+const bodyWeight = (body: unknown): number => (body === null ? 0 : typeof body === "string" ? body.length : estimatedJsonBytes(body));
 
 /** A bounded log: the oldest entries fall off, and their bodies sooner (LOG_BODY_BUDGET), so a long soak never grows memory. */
 export class RequestLog {
