@@ -25,6 +25,7 @@ import { fail, toApiError } from "./http/errors.ts";
 import { assertJsonDepth } from "./http/json-depth.ts";
 import { readFormBody } from "./http/multipart.ts";
 import { ERROR_BODY_LOCAL, RequestLog, requestLogEntry } from "./http/request-log.ts";
+import { quietCollector } from "./util/quiet-collector.ts";
 import { respond, respondError } from "./http/respond.ts";
 import { createBodyCache, SerializedJson } from "./http/serialized-body.ts";
 import { AnsweredReads } from "./http/answered-reads.ts";
@@ -51,6 +52,9 @@ export interface AppOptions {
 const BODY_METHODS = new Set(["POST", "PATCH", "PUT"]);
 /** Decoded capture payloads can be large: fewer of them are kept than request-log lines. */
 const CAPTURED_LOG_SIZE = 200;
+/** Idle this long after a burst that grew the heap this much, the server collects its garbage (quiet-collector.ts). */
+const QUIET_COLLECTION_MS = 5_000;
+const QUIET_COLLECTION_GROWTH = 32 * 2 ** 20;
 
 /** A body that is not JSON cannot be read: answer 415 instead of validating an empty body. */
 function requireJsonBody(req: Request, _res: Response, next: NextFunction) {
@@ -134,6 +138,7 @@ export async function createApp({ store, clock, config, logger, startup, chdbMod
     unsteered: () => overrides.isEmpty() && !rateLimits && !config.latency && !deletionDue(),
   });
   const requestLog = new RequestLog(config.requestLogSize);
+  const collector = quietCollector({ quietMs: QUIET_COLLECTION_MS, growthBytes: QUIET_COLLECTION_GROWTH });
   const captured = new CapturedLog(Math.min(config.requestLogSize, CAPTURED_LOG_SIZE));
   const control = createControl({
     store,
@@ -169,6 +174,7 @@ export async function createApp({ store, clock, config, logger, startup, chdbMod
     const at = req.originalUrl.indexOf("?");
     const path = at === -1 ? req.originalUrl : req.originalUrl.slice(0, at);
     logger.request(req.method, path, status, ms);
+    collector.touch();
     if (!path.startsWith("/_mock")) requestLog.push(requestLogEntry(req, status, errorBody, operationId ?? operationOf(req.method, path), ms));
   };
   app.use((req, res, next) => {
@@ -281,6 +287,7 @@ export async function createApp({ store, clock, config, logger, startup, chdbMod
     control,
     close: async () => {
       watcher?.close();
+      collector.stop();
       control.observation.close();
       await sql.close();
     },
