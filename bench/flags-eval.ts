@@ -4,7 +4,7 @@
  * group, evaluated and answered in the `/flags?v=2` shape as JSON text, timed in this process. Prints µs per request.
  */
 import { parseArgs } from "node:util";
-import { createClock } from "../src/clock.ts";
+import { createClock } from "../src/core/clock.ts";
 import { ForcedFlags } from "../src/control/forced-flags.ts";
 import { flagsAnswerJson } from "../src/capture/remote-config.ts";
 import { generateFixtures } from "../src/fixtures/generate.ts";

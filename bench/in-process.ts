@@ -3,7 +3,7 @@
  * service over it. Shared by the in-process scenarios and the standalone bench files (which must not import
  * bench/harness.ts: it reads the bench's own command line).
  */
-import { createClock } from "../src/clock.ts";
+import { createClock } from "../src/core/clock.ts";
 import { generatedState } from "../src/fixtures/generated-state.ts";
 import { createAnalysisService } from "../src/services/analysis-service.ts";
 import { createStore } from "../src/store/store.ts";

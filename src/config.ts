@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import path from "node:path";
 import { fixturesFileOf, scenarioNames } from "./control/scenarios.ts";
+import type { LogLevel } from "./core/logger.ts";
 import { DEFAULT_DELETION_SCHEDULE, parseDeletionSchedule, type DeletionSchedule } from "./store/deletion-schedule.ts";
 
 /** Everything the server can be told at start, validated once. */
@@ -18,7 +19,7 @@ export interface Config {
   events: number | null;
   /** Maximum JSON body size, in bytes. */
   bodyLimit: number;
-  logLevel: "silent" | "info" | "debug";
+  logLevel: LogLevel;
   /** Allowed CORS origins of the product API: ["*"] mirrors any origin; [] turns CORS off. */
   corsOrigins: string[];
   /** Origins whose pages may call the control API (/_mock/) besides the server's own loopback origin. */

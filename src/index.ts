@@ -2,7 +2,7 @@ import type { ForcedFlag, ForcedFlagRequest } from "./control/forced-flags.ts";
 import type { Override, OverrideRequest } from "./control/overrides.ts";
 import { parseConfig } from "./config.ts";
 import type { FixtureDocument } from "./fixtures/fixture-document.ts";
-import { createLogger } from "./logger.ts";
+import { createLogger } from "./core/logger.ts";
 import { startServer as startCli, StartupError } from "./server.ts";
 import type { RequestLogEntry } from "./http/request-log.ts";
 import { scenarioFile, scenarioList, scenarios } from "./control/scenarios.ts";

@@ -1,5 +1,5 @@
 import { ConfigError, invokedAs, parseConfig, usage, type Config } from "./config.ts";
-import { createLogger } from "./logger.ts";
+import { createLogger } from "./core/logger.ts";
 import { StoreFileError } from "./store/ndjson-file.ts";
 import { FixtureError } from "./store/load-fixtures.ts";
 import { startServer, StartupError } from "./server.ts";

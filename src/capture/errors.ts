@@ -1,4 +1,4 @@
-import { ApiError } from "../http/errors.ts";
+import { ApiError } from "../core/errors.ts";
 
 /**
  * The capture endpoints' errors: the API's one body shape (`{type, code, detail, attr}`, as the real service's

@@ -5,7 +5,7 @@
  */
 import type { Properties } from "../store/schema.ts";
 import type { FlagsRequest } from "../services/feature-flags.ts";
-import { fail } from "../http/errors.ts";
+import { fail } from "../core/errors.ts";
 
 type Loose = Record<string, unknown>;
 

@@ -4,7 +4,7 @@
  * corrected timestamp (§1.7) and ingestion's normalisation (§2). Pure: the clock and ids come in as arguments.
  */
 import stringify from "safe-stable-stringify";
-import { isPrintableInstant } from "../clock.ts";
+import { isPrintableInstant } from "../core/clock.ts";
 import type { Properties } from "../store/schema.ts";
 import { captureFail } from "./errors.ts";
 import type { PropertyOps } from "./persons-merge.ts";

@@ -1,6 +1,6 @@
 import type { Operation } from "openapi-backend";
 import { createRng } from "../fixtures/rng.ts";
-import { fail } from "../http/errors.ts";
+import { fail } from "../core/errors.ts";
 import { assertDocumentedStatus } from "../http/steering.ts";
 
 /** How a call chosen to fail fails: a documented 500 or 503, or the connection closed without an answer. */

@@ -5,7 +5,7 @@
 import { EventEmitter } from "node:events";
 import type { Context } from "openapi-backend";
 import type { CapturedEvent, CapturedLog } from "../capture/captured-log.ts";
-import { fail } from "../http/errors.ts";
+import { fail } from "../core/errors.ts";
 import { matchesValue } from "./request-matcher.ts";
 import { compileTrackingPlan, NO_VERDICT, type CompiledPlan, type PlanViolation, type TrackingPlan } from "./tracking-plan.ts";
 import { WAIT_DEFAULT_MS, waitFor, type Wakeup, type WaitStatus } from "./waiting.ts";

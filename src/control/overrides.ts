@@ -1,6 +1,6 @@
 import type { Operation } from "openapi-backend";
 import type { Backend } from "../http/api.ts";
-import { fail } from "../http/errors.ts";
+import { fail } from "../core/errors.ts";
 import { assertDocumentedStatus, DEFAULT_RETRY_AFTER_S, ResetConnection, retryAfterOf, SteeredResponse, steeredResponse, throttledAnswer } from "../http/steering.ts";
 import { assertFaultRequest, faultDraws, type Fault } from "./faults.ts";
 import type { HandlerResult } from "../http/types.ts";

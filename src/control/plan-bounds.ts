@@ -1,4 +1,4 @@
-import { fail } from "../http/errors.ts";
+import { fail } from "../core/errors.ts";
 
 /**
  * What one tracking plan may hold, checked before ajv compiles anything: ajv turns each schema into code (a

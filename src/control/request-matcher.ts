@@ -1,5 +1,5 @@
 import RE2 from "re2";
-import { fail } from "../http/errors.ts";
+import { fail } from "../core/errors.ts";
 
 /**
  * What `POST /_mock/requests/find|count` and `POST /_mock/overrides/` match requests by (WireMock's request

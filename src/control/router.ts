@@ -3,7 +3,7 @@ import { timingSafeEqual } from "node:crypto";
 import express, { type NextFunction, type Request, type Response } from "express";
 import type { Context } from "openapi-backend";
 import { newBackend, routingErrorHandlers, type Backend } from "../http/api.ts";
-import { fail } from "../http/errors.ts";
+import { fail } from "../core/errors.ts";
 import { FixtureError } from "../store/load-fixtures.ts";
 import type { OverrideRequest } from "./overrides.ts";
 import type { ForcedFlagRequest } from "./forced-flags.ts";

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
-import { isPrintableInstant, type Clock } from "../clock.ts";
-import { fail } from "../http/errors.ts";
+import { isPrintableInstant, type Clock } from "../core/clock.ts";
+import { fail } from "../core/errors.ts";
 import { bodyEvents, type RequestLog, type RequestLogEntry } from "../http/request-log.ts";
 import type { AnalysisService } from "../services/analysis-service.ts";
 import type { QueryStatuses } from "../services/query/query-statuses.ts";

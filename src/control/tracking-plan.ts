@@ -1,7 +1,7 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
 import RE2 from "re2";
-import { fail } from "../http/errors.ts";
+import { fail } from "../core/errors.ts";
 import type { CapturedEvent } from "../capture/captured-log.ts";
 import { requirePlanWithinBounds } from "./plan-bounds.ts";
 

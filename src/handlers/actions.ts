@@ -1,6 +1,6 @@
 import { countActionEvents } from "../analyses/actions/count.ts";
 import { compileActionStep, stepConditions } from "../analyses/shared/action-match.ts";
-import { fail } from "../http/errors.ts";
+import { fail } from "../core/errors.ts";
 import { paginate } from "../http/pagination.ts";
 import { reply, type Handler, type HandlerArgs } from "../http/types.ts";
 import { writableFields } from "../http/writable-fields.ts";

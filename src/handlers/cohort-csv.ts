@@ -1,5 +1,5 @@
 import { parse } from "csv-parse/sync";
-import { fail } from "../http/errors.ts";
+import { fail } from "../core/errors.ts";
 
 /**
  * The ids of a static cohort's CSV upload, read as the real service reads them (reference: the cohorts API's CSV

@@ -1,4 +1,4 @@
-import { fail } from "../http/errors.ts";
+import { fail } from "../core/errors.ts";
 import { findCohortCycle, flatFilters, hasBehavioralFilter, referencedCohorts } from "../store/cohorts.ts";
 import type { CohortRecord, Properties } from "../store/schema.ts";
 

@@ -1,4 +1,4 @@
-import { fail } from "../http/errors.ts";
+import { fail } from "../core/errors.ts";
 import { paginate } from "../http/pagination.ts";
 import { reply, type ProjectlessHandler } from "../http/types.ts";
 import type { Store } from "../store/store.ts";

@@ -1,5 +1,5 @@
 import { LRUCache } from "lru-cache";
-import { fail } from "../http/errors.ts";
+import { fail } from "../core/errors.ts";
 import { paginate } from "../http/pagination.ts";
 import { parseParam } from "../http/query-json.ts";
 import { reply, type Handler, type HandlerArgs } from "../http/types.ts";

@@ -1,7 +1,7 @@
 import { LRUCache } from "lru-cache";
 import { parseRelativeOrAbsoluteDate } from "../analyses/shared/date-range.ts";
 import { parseInstant } from "./instant-param.ts";
-import { fail } from "../http/errors.ts";
+import { fail } from "../core/errors.ts";
 import { propertiesParam } from "../http/property-filters.ts";
 import { parseParam } from "../http/query-json.ts";
 import { reply, type Handler, type HandlerArgs } from "../http/types.ts";

@@ -2,7 +2,7 @@
  * The real service's checks of a flag write, with its messages (its feature flag serializer): the key, the
  * condition sets, variants, payloads, cohort and flag references. Each failure is a 400 naming `key` or `filters`.
  */
-import { fail } from "../http/errors.ts";
+import { fail } from "../core/errors.ts";
 import { behavioralCohortWithin } from "./cohort-validation.ts";
 import type { FeatureFlagRecord, ResolvedCohort } from "../store/schema.ts";
 

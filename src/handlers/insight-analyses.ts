@@ -1,5 +1,5 @@
 import { decodeJsonish } from "../analyses/shared/filter-read.ts";
-import { fail } from "../http/errors.ts";
+import { fail } from "../core/errors.ts";
 import { decodeJsonParams } from "../http/query-json.ts";
 import { reply, type Handler, type HandlerArgs } from "../http/types.ts";
 import type { AnalysisKind } from "../services/analysis-service.ts";

@@ -1,5 +1,5 @@
 import { parseDate } from "../analyses/shared/date-parse.ts";
-import { fail } from "../http/errors.ts";
+import { fail } from "../core/errors.ts";
 import { parseCallerJson } from "../http/json-depth.ts";
 import { definitionOf } from "../services/analysis-service.ts";
 import type { InsightRecord } from "../store/schema.ts";

@@ -1,7 +1,7 @@
 import { queryNodeToFilter } from "../analyses/query-node.ts";
 import { requireDateFields } from "../analyses/shared/date-range.ts";
 import { decodeJsonish } from "../analyses/shared/filter-read.ts";
-import { asClientError, fail } from "../http/errors.ts";
+import { asClientError, fail } from "../core/errors.ts";
 import type { HandlerArgs } from "../http/types.ts";
 import type { InsightInput } from "../store/store.ts";
 

@@ -1,4 +1,4 @@
-import { fail } from "../http/errors.ts";
+import { fail } from "../core/errors.ts";
 import { writableFields } from "../http/writable-fields.ts";
 import { paginate } from "../http/pagination.ts";
 import { reply, type Handler, type HandlerArgs } from "../http/types.ts";

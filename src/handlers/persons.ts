@@ -1,4 +1,4 @@
-import { fail } from "../http/errors.ts";
+import { fail } from "../core/errors.ts";
 import { parseCallerJson } from "../http/json-depth.ts";
 import { paginate } from "../http/pagination.ts";
 import { propertiesParam } from "../http/property-filters.ts";

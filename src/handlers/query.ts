@@ -1,5 +1,5 @@
 import { loadHogql } from "../hogql/parse.ts";
-import { fail } from "../http/errors.ts";
+import { fail } from "../core/errors.ts";
 import { reply, type Handler, type HandlerArgs } from "../http/types.ts";
 import { executeSql } from "../services/query/execute-sql.ts";
 import { needsHogqlParser, sqlContext, type QueryRequest } from "../services/query/index.ts";

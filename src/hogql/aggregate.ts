@@ -1,4 +1,4 @@
-import { reject } from "../analyses/errors.ts";
+import { reject } from "../core/analysis-errors.ts";
 import { compileHogql, Interval, type Compiled, type EventRow, type HogqlEnv, type Value } from "./evaluate.ts";
 import { QueryBudget } from "./budget.ts";
 import type { HogqlNode } from "./parse.ts";

@@ -1,4 +1,4 @@
-import { reject } from "../analyses/errors.ts";
+import { reject } from "../core/analysis-errors.ts";
 
 /**
  * What PostHog's WebAssembly parser is given at most. Its ANTLR grammar takes time exponential in nesting

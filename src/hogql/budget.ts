@@ -1,4 +1,4 @@
-import { AnalysisInputError } from "../analyses/errors.ts";
+import { AnalysisInputError } from "../core/analysis-errors.ts";
 
 /** Rows between two looks at the clock: reading it per row would cost more than the rows. */
 const ROWS_PER_CHECK = 1_024;

@@ -1,4 +1,4 @@
-import { reject } from "../analyses/errors.ts";
+import { reject } from "../core/analysis-errors.ts";
 import { startOf, zoned } from "../analyses/shared/local-time.ts";
 import { clickhouseString, DateTimeSeconds, Day, truthy, type Value } from "./values.ts";
 import { parseDateTime, toFloat64OrNull } from "./event-fields.ts";

@@ -1,6 +1,6 @@
 import { compileLikePattern, compileUserRegex } from "../analyses/shared/regex.ts";
 import { parseAbsolute } from "../analyses/shared/date-parse.ts";
-import { reject } from "../analyses/errors.ts";
+import { reject } from "../core/analysis-errors.ts";
 import type { EventRecord, PersonRecord } from "../store/schema.ts";
 import { COMPARE_OPS } from "./printer/compare.ts";
 import { tableName } from "./printer/functions.ts";

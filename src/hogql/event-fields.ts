@@ -1,7 +1,7 @@
 import { eventProperty } from "../analyses/shared/event-read.ts";
 import { parseAbsolute } from "../analyses/shared/date-parse.ts";
 import { isVirtualPersonProperty, personPropertyValue } from "../analyses/shared/person-properties.ts";
-import { reject } from "../analyses/errors.ts";
+import { reject } from "../core/analysis-errors.ts";
 import { MATERIALIZED_PROPERTIES } from "../sql-engine/mirror/schema.ts";
 import { rawText } from "../sql-engine/mirror/encode.ts";
 import type { Compiled, HogqlEnv } from "./evaluate.ts";

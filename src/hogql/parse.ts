@@ -1,6 +1,6 @@
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
 import { LRUCache } from "lru-cache";
-import { reject } from "../analyses/errors.ts";
+import { reject } from "../core/analysis-errors.ts";
 import { projectFile } from "../util/project-files.ts";
 import { assertParsable, HOGQL_LIMITS, type HogqlLimits } from "./bounds.ts";
 

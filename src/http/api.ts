@@ -4,7 +4,7 @@ import type { Ajv } from "ajv";
 import { authenticate, bearerKey } from "./auth.ts";
 import { Throttled, type RateLimits } from "./rate-limits.ts";
 import type { PersonsEndpoint } from "../analyses/shared/context.ts";
-import { ApiError, fail, fromAjvError } from "./errors.ts";
+import { ApiError, fail, fromAjvError } from "../core/errors.ts";
 import { compileOperationMatcher, compileRequestParser } from "./operation-matcher.ts";
 import { createSchemaValidator, type SchemaValidator } from "./schemas.ts";
 import { SteeredResponse, steeredResponse, throttledAnswer, type Steering } from "./steering.ts";

@@ -1,6 +1,6 @@
 import type { Context } from "openapi-backend";
 import type { Store } from "../store/store.ts";
-import { fail } from "./errors.ts";
+import { fail } from "../core/errors.ts";
 import type { Caller } from "./types.ts";
 import { projectNumber } from "../util/ids.ts";
 

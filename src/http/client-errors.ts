@@ -1,6 +1,6 @@
 import type { Server } from "node:http";
 import type { Duplex } from "node:stream";
-import { fail, type ApiError } from "./errors.ts";
+import { fail, type ApiError } from "../core/errors.ts";
 
 const REASONS: Record<number, string> = { 400: "Bad Request", 408: "Request Timeout", 431: "Request Header Fields Too Large" };
 

@@ -1,6 +1,6 @@
 import cors from "cors";
 import type { NextFunction, Request, Response } from "express";
-import { fail } from "./errors.ts";
+import { fail } from "../core/errors.ts";
 
 /** Host names a DNS-rebinding page cannot take: an address literal or localhost. */
 export const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\]|\[::ffff:127(\.\d{1,3}){3}\])(:\d+)?$/i;

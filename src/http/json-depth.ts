@@ -1,5 +1,5 @@
 import { MAX_JSON_DEPTH, nestsDeeperThan, tooDeepMessage } from "../util/json-depth.ts";
-import { fail } from "./errors.ts";
+import { fail } from "../core/errors.ts";
 
 /** 400 naming `attr` (or, for an object body, the top-level field holding the deep value). */
 export function assertJsonDepth(value: unknown, attr: string | null): void {

@@ -1,6 +1,6 @@
 import { Busboy, type BusboyFileStream, type BusboyHeaders } from "@fastify/busboy";
 import type { NextFunction, Request, Response } from "express";
-import { fail } from "./errors.ts";
+import { fail } from "../core/errors.ts";
 
 /**
  * Reads a `multipart/form-data` body into `req.body`, for operations that declare that media type (the real

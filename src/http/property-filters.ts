@@ -1,6 +1,6 @@
 import { compilePropertyFilters, type Subject } from "../analyses/shared/property-filter.ts";
 import type { FilterContext } from "../analyses/shared/context.ts";
-import { fail } from "./errors.ts";
+import { fail } from "../core/errors.ts";
 import { parseCallerJson } from "./json-depth.ts";
 import type { SchemaValidator } from "./schemas.ts";
 

@@ -1,4 +1,4 @@
-import { fail } from "./errors.ts";
+import { fail } from "../core/errors.ts";
 import { parseCallerJson } from "./json-depth.ts";
 
 /**

@@ -4,7 +4,7 @@
  * server's clock, so a frozen clock holds the counts and `POST /_mock/clock/advance/` lets them drain. The
  * counting is Django REST framework's SimpleRateThrottle, which the real service's throttles extend.
  */
-import { fail } from "./errors.ts";
+import { fail } from "../core/errors.ts";
 
 interface Bucket {
   scope: string;

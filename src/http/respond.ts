@@ -1,6 +1,6 @@
 import type { Response } from "express";
 import { csvRows, toCsv } from "./csv.ts";
-import type { ErrorBody } from "./errors.ts";
+import type { ErrorBody } from "../core/errors.ts";
 import { SerializedJson } from "./serialized-body.ts";
 import { retryAfterOf } from "./steering.ts";
 import type { HandlerResult } from "./types.ts";

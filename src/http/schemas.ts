@@ -1,6 +1,6 @@
 import Ajv from "ajv";
 import addFormats from "ajv-formats";
-import { fromAjvError } from "./errors.ts";
+import { fromAjvError } from "../core/errors.ts";
 
 type Definition = { components?: { schemas?: Record<string, object> } };
 

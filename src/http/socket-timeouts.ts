@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { endWithError } from "./client-errors.ts";
-import { fail } from "./errors.ts";
+import { fail } from "../core/errors.ts";
 
 export interface SocketTimeouts {
   /** A connection that sends nothing for this long while its request line, headers or body are awaited is answered 408 and closed. */

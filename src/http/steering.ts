@@ -1,6 +1,6 @@
 import type { Operation } from "openapi-backend";
 import type { Config } from "../config.ts";
-import { fail } from "./errors.ts";
+import { fail } from "../core/errors.ts";
 import type { HandlerResult } from "./types.ts";
 
 /** `Prefer: code=404, example=name, delay=250` (Prism's header, plus a delay), parsed. */

@@ -1,6 +1,6 @@
 import type { SqlDatabase } from "../sql-engine/sql-database.ts";
 import type { Context } from "openapi-backend";
-import type { Clock } from "../clock.ts";
+import type { Clock } from "../core/clock.ts";
 import type { Config } from "../config.ts";
 import type { components, operations } from "../generated/openapi.ts";
 import type { Store } from "../store/store.ts";

@@ -1,6 +1,6 @@
 import { LRUCache } from "lru-cache";
 import stringify from "safe-stable-stringify";
-import type { Clock } from "../clock.ts";
+import type { Clock } from "../core/clock.ts";
 import type { AnalysisContext } from "../analyses/shared/context.ts";
 import { ACTORS_OF, type ActorRow, type ActorsKind, type DataPoint } from "../analyses/actors/index.ts";
 import { computeCorrelation } from "../analyses/correlation/index.ts";
@@ -19,7 +19,7 @@ import { generalScanView } from "../analyses/shared/event-read.ts";
 import { resolveDateRange, type TimeContext } from "../analyses/shared/date-range.ts";
 import { retentionWindow } from "../analyses/retention/filter.ts";
 import { deriveSessions, type SessionTable } from "../analyses/shared/session-properties.ts";
-import { asClientError, fail } from "../http/errors.ts";
+import { asClientError, fail } from "../core/errors.ts";
 import type { EventList, InsightRecord, ProjectRecord } from "../store/schema.ts";
 import type { Store } from "../store/store.ts";
 import { projectPropertyTypes } from "./definitions.ts";

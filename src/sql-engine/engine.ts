@@ -17,7 +17,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createFairSlots } from "./fair-slots.ts";
-import { currentPlatform, exhaustsProcess, fromClickhouse, SqlEngineError, unavailableMessage, type PlatformFacts } from "./errors.ts";
+import { currentPlatform, exhaustsProcess, fromClickhouse, SqlEngineError, unavailableMessage, type PlatformFacts } from "../core/sql-errors.ts";
 import type { SettingValue, EngineMessage, EngineRequest, EngineResult } from "./protocol.ts";
 
 export interface QueryLimits {

@@ -8,7 +8,7 @@
  * never served first), each key's own queries in the order they came. ClickHouse spreads one query over every
  * core (`max_threads`), so a project alone loses little by leaving a slot unused.
  */
-import { SqlEngineError } from "./errors.ts";
+import { SqlEngineError } from "../core/sql-errors.ts";
 
 type Grant = () => void;
 

@@ -1,4 +1,4 @@
-import type { Clock } from "../clock.ts";
+import type { Clock } from "../core/clock.ts";
 import { buildIndexes, indexOver, noIndex, type ProjectIndex } from "./indexes.ts";
 import type { Databases } from "./persistence.ts";
 import type { ActivityRecord, MetaData } from "./schema.ts";

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import { CLOCK_RANGE, isPrintableInstant } from "../clock.ts";
+import { CLOCK_RANGE, isPrintableInstant } from "../core/clock.ts";
 import type { FixtureDocument } from "../fixtures/fixture-document.ts";
 import { derivedProjectToken, looksAnonymous, personUuid, stableShortId, stableUuid } from "../util/ids.ts";
 import { projectFile } from "../util/project-files.ts";

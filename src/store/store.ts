@@ -1,4 +1,4 @@
-import type { Clock } from "../clock.ts";
+import type { Clock } from "../core/clock.ts";
 import { derivedProjectToken } from "../util/ids.ts";
 import { createCore } from "./core.ts";
 import { DEFAULT_DELETION_SCHEDULE, type DeletionSchedule } from "./deletion-schedule.ts";

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/config.ts";
-import { createLogger } from "../../src/logger.ts";
+import { createLogger } from "../../src/core/logger.ts";
 import { startServer, type StartedServer } from "../../src/server.ts";
 import { readState, storeFiles } from "../../src/store/persistence.ts";
 import { BASIC_FIXTURE } from "../support/child-server.ts";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/config.ts";
-import { createLogger } from "../../src/logger.ts";
+import { createLogger } from "../../src/core/logger.ts";
 import { startServer } from "../../src/server.ts";
 import { storeFiles, type StoreFiles } from "../../src/store/persistence.ts";
 import { BASIC_FIXTURE, runToExit } from "../support/child-server.ts";

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { toCsv } from "../../src/http/csv.ts";
 import { parseConfig } from "../../src/config.ts";
-import { createLogger } from "../../src/logger.ts";
+import { createLogger } from "../../src/core/logger.ts";
 import { startServer, type StartedServer } from "../../src/server.ts";
 import { parseCsv } from "../support/csv-parse.ts";
 import { assertSafeAnswer, rawRequest, startHostileServer, type HostileServer, type RawRequest } from "../support/hostile-http.ts";

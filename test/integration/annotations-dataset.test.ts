@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/config.ts";
 import { defaultApiKey } from "../../src/fixtures/generate.ts";
 import { generatedState } from "../../src/fixtures/generated-state.ts";
-import { createLogger } from "../../src/logger.ts";
+import { createLogger } from "../../src/core/logger.ts";
 import { startServer, type StartedServer } from "../../src/server.ts";
 import { assertConforms } from "../support/contract.ts";
 

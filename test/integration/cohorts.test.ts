@@ -10,7 +10,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { captureRequest } from "../support/capture-contract.ts";
 import { OTHER_KEY, scenario, startTestServer, type TestServer } from "../support/server.ts";
-import { createClock } from "../../src/clock.ts";
+import { createClock } from "../../src/core/clock.ts";
 import { stateFromFixtures } from "../../src/store/load-fixtures.ts";
 import { readState, storeFiles } from "../../src/store/persistence.ts";
 import { createStore } from "../../src/store/store.ts";

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/config.ts";
 import { SCENARIO_DESCRIPTIONS, scenarios } from "../../src/control/scenarios.ts";
 import { startServer as startCli, StartupError } from "../../src/server.ts";
-import { createLogger } from "../../src/logger.ts";
+import { createLogger } from "../../src/core/logger.ts";
 import { startServer } from "../../src/index.ts";
 import { projectFile } from "../../src/util/project-files.ts";
 import { callControl } from "../support/control-contract.ts";

@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/config.ts";
 import { defaultApiKey } from "../../src/fixtures/generate.ts";
-import { createLogger } from "../../src/logger.ts";
+import { createLogger } from "../../src/core/logger.ts";
 import { startServer, type StartedServer } from "../../src/server.ts";
 import { upgradeDashboard } from "../../src/store/dashboards-repo.ts";
 import type { MetaData } from "../../src/store/schema.ts";

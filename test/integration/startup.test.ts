@@ -6,7 +6,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/config.ts";
-import { createLogger } from "../../src/logger.ts";
+import { createLogger } from "../../src/core/logger.ts";
 import { startServer, type StartedServer } from "../../src/server.ts";
 import { defaultApiKey } from "../../src/fixtures/generate.ts";
 import { callServer, OWNER_KEY, scenario } from "../support/server.ts";

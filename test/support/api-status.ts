@@ -1,4 +1,4 @@
-import { ApiError } from "../../src/http/errors.ts";
+import { ApiError } from "../../src/core/errors.ts";
 
 /** "ok", or the status and code of the ApiError the call threw (any other error is rethrown). */
 export function statusOf(fn: () => unknown): string {

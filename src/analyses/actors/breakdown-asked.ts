@@ -1,4 +1,4 @@
-import { reject } from "../errors.ts";
+import { reject } from "../../core/analysis-errors.ts";
 import { BREAKDOWN_NULL, BREAKDOWN_OTHER, type BreakdownDef } from "../shared/breakdown.ts";
 import type { TrendSpec } from "../trends/filter.ts";
 import { sameValue } from "./point.ts";

@@ -1,4 +1,4 @@
-import { reject } from "../errors.ts";
+import { reject } from "../../core/analysis-errors.ts";
 import type { EventList } from "../../store/schema.ts";
 import { correlationPopulation, type FunnelEntrant } from "../correlation/index.ts";
 import { ROW_ACTORS_SPEC } from "../correlation/filter.ts";

@@ -1,4 +1,4 @@
-import { reject } from "../errors.ts";
+import { reject } from "../../core/analysis-errors.ts";
 import type { EventList } from "../../store/schema.ts";
 import { pathActorShares } from "../paths/index.ts";
 import { readPathsFilter } from "../paths/filter.ts";

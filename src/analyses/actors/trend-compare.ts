@@ -1,4 +1,4 @@
-import { reject } from "../errors.ts";
+import { reject } from "../../core/analysis-errors.ts";
 import type { AnalysisContext } from "../shared/context.ts";
 import { parseAbsolute, parseDate } from "../shared/date-parse.ts";
 import { previousPeriod, shiftedPeriod, type QueryWindow } from "../shared/date-range.ts";

@@ -1,4 +1,4 @@
-import { reject } from "../errors.ts";
+import { reject } from "../../core/analysis-errors.ts";
 import type { EventList } from "../../store/schema.ts";
 import { lifecycleStatuses, LIFECYCLE_STATUSES, type LifecycleStatus } from "../lifecycle/index.ts";
 import { actorResolver } from "../shared/actors.ts";

@@ -1,4 +1,4 @@
-import { reject } from "../errors.ts";
+import { reject } from "../../core/analysis-errors.ts";
 import { readList, readString, type Loose } from "../shared/filter-read.ts";
 
 /** Funnel correlation fields on top of the funnel filter (reference: analytics §6). */

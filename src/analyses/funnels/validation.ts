@@ -1,4 +1,4 @@
-import { reject } from "../errors.ts";
+import { reject } from "../../core/analysis-errors.ts";
 import type { Loose } from "../shared/filter-read.ts";
 import type { SeriesEntity } from "../shared/series.ts";
 

@@ -1,4 +1,4 @@
-import { reject } from "../errors.ts";
+import { reject } from "../../core/analysis-errors.ts";
 import type { EventList } from "../../store/schema.ts";
 import { actorResolver, type Actor } from "../shared/actors.ts";
 import { bucketKeys, buildBuckets, type Buckets } from "../shared/buckets.ts";

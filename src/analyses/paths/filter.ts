@@ -1,4 +1,4 @@
-import { reject } from "../errors.ts";
+import { reject } from "../../core/analysis-errors.ts";
 import { isObject, readList, readNumber, readString, type Loose } from "../shared/filter-read.ts";
 import { compileUserRegex } from "../shared/regex.ts";
 

@@ -1,4 +1,4 @@
-import { reject } from "../errors.ts";
+import { reject } from "../../core/analysis-errors.ts";
 import { readBreakdown, type BreakdownDef } from "../shared/breakdown.ts";
 import type { AnalysisContext, Interval } from "../shared/context.ts";
 import { readDateField } from "../shared/date-range.ts";

@@ -1,4 +1,4 @@
-import { reject } from "../errors.ts";
+import { reject } from "../../core/analysis-errors.ts";
 import type { EventRecord, PersonRecord } from "../../store/schema.ts";
 import type { AnalysisContext } from "./context.ts";
 import { decodeJsonish, isObject, readBool, readNumber, readString, type Loose } from "./filter-read.ts";

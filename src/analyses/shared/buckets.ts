@@ -1,4 +1,4 @@
-import { reject } from "../errors.ts";
+import { reject } from "../../core/analysis-errors.ts";
 import { MS, type Interval } from "./context.ts";
 import type { QueryWindow } from "./date-range.ts";
 import { bucketKey, bucketLabel } from "./labels.ts";

@@ -1,6 +1,6 @@
 import type { AnalysisContext, Interval } from "./context.ts";
 import { MS } from "./context.ts";
-import { reject } from "../errors.ts";
+import { reject } from "../../core/analysis-errors.ts";
 import { DATE_GRAMMAR, parseDate, parseDateExpression, type ParsedDate } from "./date-parse.ts";
 import { readBool, readString, type Loose } from "./filter-read.ts";
 import { endOfDay, fromWallClock, startOf, toWallClock } from "./local-time.ts";

@@ -1,5 +1,5 @@
 import { nestsDeeperThan, tooDeepMessage } from "../../util/json-depth.ts";
-import { reject } from "../errors.ts";
+import { reject } from "../../core/analysis-errors.ts";
 
 /**
  * Typed reads over the loose filter JSON. The OpenAPI layer has checked the types already, but GET forms

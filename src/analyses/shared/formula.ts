@@ -1,5 +1,5 @@
 import jsep from "jsep";
-import { reject } from "../errors.ts";
+import { reject } from "../../core/analysis-errors.ts";
 
 /**
  * Trend formulas (reference: analytics §2.6): letters A–Z (case-insensitive) name the series in merged

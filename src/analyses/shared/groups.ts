@@ -1,6 +1,6 @@
 import type { EventList, EventRecord, GroupRecord, GroupTypeRecord, Properties } from "../../store/schema.ts";
 import type { Actor } from "./actors.ts";
-import { reject } from "../errors.ts";
+import { reject } from "../../core/analysis-errors.ts";
 import { isObject } from "./filter-read.ts";
 import { eventProperty } from "./event-read.ts";
 

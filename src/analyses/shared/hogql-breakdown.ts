@@ -1,4 +1,4 @@
-import { reject } from "../errors.ts";
+import { reject } from "../../core/analysis-errors.ts";
 import { compileHogql, type HogqlEnv, type Value } from "../../hogql/evaluate.ts";
 import { clickhouseString } from "../../hogql/values.ts";
 import { QueryBudget } from "../../hogql/budget.ts";

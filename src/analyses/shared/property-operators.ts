@@ -1,4 +1,4 @@
-import { reject } from "../errors.ts";
+import { reject } from "../../core/analysis-errors.ts";
 import type { FilterContext } from "./context.ts";
 import { parseAbsolute, parseDateExpression } from "./date-parse.ts";
 import { startOf } from "./local-time.ts";

@@ -1,6 +1,6 @@
 import RE2 from "re2";
 import { compileRe2 } from "../../core/regex.ts";
-import { reject } from "../errors.ts";
+import { reject } from "../../core/analysis-errors.ts";
 
 /** Compiled like-patterns kept; past this the cache starts over, so hostile callers cannot grow it. */
 const CACHE_LIMIT = 1_000;

@@ -1,4 +1,4 @@
-import { reject } from "../errors.ts";
+import { reject } from "../../core/analysis-errors.ts";
 import type { Interval } from "../shared/context.ts";
 import { MS } from "../shared/context.ts";
 import { isObject, readNumber, readString, type Loose } from "../shared/filter-read.ts";

@@ -1,4 +1,4 @@
-import { AnalysisInputError, reject } from "../../analyses/errors.ts";
+import { AnalysisInputError, reject } from "../../core/analysis-errors.ts";
 import { isSet } from "../../analyses/shared/action-match.ts";
 import type { ActionRecord, ActionStep, ActionStepMatching } from "../../store/schema.ts";
 import { HREF_PATTERN, TEXT_PATTERN, selectorRegex, tagNameRegex } from "../../util/action-elements.ts";

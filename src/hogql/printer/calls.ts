@@ -1,4 +1,4 @@
-import { reject } from "../../analyses/errors.ts";
+import { reject } from "../../core/analysis-errors.ts";
 import { chainOf, type Node } from "./ast.ts";
 import { escapeString } from "./escape.ts";
 import { actionExpr, findPrintedAction } from "./action-expr.ts";

@@ -1,4 +1,4 @@
-import { reject } from "../../analyses/errors.ts";
+import { reject } from "../../core/analysis-errors.ts";
 
 /** One side of a comparison, printed, with what HogQL's null rules need to know about it. */
 export interface Side {

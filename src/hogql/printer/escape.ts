@@ -1,4 +1,4 @@
-import { reject } from "../../analyses/errors.ts";
+import { reject } from "../../core/analysis-errors.ts";
 
 /**
  * The only two ways text from a query reaches the SQL: as an escaped identifier or an escaped string literal

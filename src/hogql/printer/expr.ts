@@ -1,4 +1,4 @@
-import { reject } from "../../analyses/errors.ts";
+import { reject } from "../../core/analysis-errors.ts";
 import { countCteExpansion } from "../budget.ts";
 import { chainOf, type Node } from "./ast.ts";
 import { COMPARE_FUNCTIONS, printCompare, type Side } from "./compare.ts";

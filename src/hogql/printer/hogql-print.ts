@@ -1,4 +1,4 @@
-import { reject } from "../../analyses/errors.ts";
+import { reject } from "../../core/analysis-errors.ts";
 import { COMPARE_OPS } from "./compare.ts";
 import { chainOf, isQuery, isSelect, type JoinNode, type Node, type SelectNode, type SelectSetNode } from "./ast.ts";
 import { escapeHogqlIdentifier, printConstant } from "./escape.ts";

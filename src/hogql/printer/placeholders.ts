@@ -1,4 +1,4 @@
-import { reject } from "../../analyses/errors.ts";
+import { reject } from "../../core/analysis-errors.ts";
 import { readDateField } from "../../analyses/shared/date-range.ts";
 import { and, call, chainOf, compare, constant, field, type Node } from "./ast.ts";
 import type { TableName } from "./schema.ts";

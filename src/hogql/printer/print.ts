@@ -1,4 +1,4 @@
-import { reject } from "../../analyses/errors.ts";
+import { reject } from "../../core/analysis-errors.ts";
 import { startCteCount } from "../budget.ts";
 import { constant, isQuery, isSelect, type Node } from "./ast.ts";
 import { printHogql } from "./hogql-print.ts";

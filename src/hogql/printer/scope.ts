@@ -1,4 +1,4 @@
-import { reject } from "../../analyses/errors.ts";
+import { reject } from "../../core/analysis-errors.ts";
 import type { CteNode, Node } from "./ast.ts";
 import { escapeIdentifier, escapeString } from "./escape.ts";
 import { SCHEMA, TEAM_COLUMN, type FieldType, type TableName } from "./schema.ts";

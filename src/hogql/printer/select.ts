@@ -1,4 +1,4 @@
-import { reject } from "../../analyses/errors.ts";
+import { reject } from "../../core/analysis-errors.ts";
 import { countCteExpansion } from "../budget.ts";
 import { chainOf, isQuery, isSelect, isSelectSet, type JoinNode, type Node, type SelectNode } from "./ast.ts";
 import { escapeIdentifier } from "./escape.ts";

@@ -1,4 +1,4 @@
-import { reject } from "../../analyses/errors.ts";
+import { reject } from "../../core/analysis-errors.ts";
 import { plus } from "../../analyses/shared/local-time.ts";
 import { parseAbsolute } from "../../analyses/shared/date-parse.ts";
 import { isObject, type Loose } from "../../analyses/shared/filter-read.ts";

@@ -1,4 +1,4 @@
-import { reject } from "../../analyses/errors.ts";
+import { reject } from "../../core/analysis-errors.ts";
 import type { Loose } from "../../analyses/shared/filter-read.ts";
 import { parseHogqlExpr, parseHogqlOrder, type HogqlNode } from "../../hogql/parse.ts";
 import { and, call, compare, constant, field } from "../../hogql/printer/ast.ts";

@@ -1,5 +1,5 @@
-import { AnalysisInputError } from "../../analyses/errors.ts";
-import { SqlEngineError } from "../../sql-engine/errors.ts";
+import { AnalysisInputError } from "../../core/analysis-errors.ts";
+import { SqlEngineError } from "../../core/sql-errors.ts";
 import { runSql, type SqlContext } from "./sql-query.ts";
 
 export interface McpToolResult {

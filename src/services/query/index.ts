@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
-import { AnalysisInputError, reject } from "../../analyses/errors.ts";
+import { AnalysisInputError, reject } from "../../core/analysis-errors.ts";
 import { nodeFieldOf } from "../../analyses/query-node.ts";
 import { lifecycleQueryItems, type LifecycleItem } from "../../analyses/lifecycle/index.ts";
 import type { Loose } from "../../analyses/shared/filter-read.ts";
-import type { Clock } from "../../clock.ts";
+import type { Clock } from "../../core/clock.ts";
 import type { PersonRecord, ProjectRecord } from "../../store/schema.ts";
 import type { Store } from "../../store/store.ts";
 import { minimumRefreshInterval, type AnalysisKind, type AnalysisService } from "../analysis-service.ts";

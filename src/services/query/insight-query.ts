@@ -1,4 +1,4 @@
-import { reject } from "../../analyses/errors.ts";
+import { reject } from "../../core/analysis-errors.ts";
 import { isObject, type Loose } from "../../analyses/shared/filter-read.ts";
 import { queryNodeToFilter } from "../../analyses/query-node.ts";
 import { INSIGHT_KINDS, requireSeries } from "./nodes.ts";

@@ -1,4 +1,4 @@
-import { reject } from "../../analyses/errors.ts";
+import { reject } from "../../core/analysis-errors.ts";
 import { isObject, type Loose } from "../../analyses/shared/filter-read.ts";
 
 /** The insight query kinds and the analysis each one is (reference: analytics §10): one table, with the legacy conversion. */

@@ -1,5 +1,5 @@
 import { isObject, type Loose } from "../../analyses/shared/filter-read.ts";
-import { asClientError } from "../../http/errors.ts";
+import { asClientError } from "../../core/errors.ts";
 import type { InsightRecord, ProjectRecord } from "../../store/schema.ts";
 import { answerQuery, type QueryApiDeps } from "./query-api.ts";
 import { unwrap } from "./nodes.ts";

@@ -1,8 +1,8 @@
-import { AnalysisInputError, reject } from "../../analyses/errors.ts";
+import { AnalysisInputError, reject } from "../../core/analysis-errors.ts";
 import type { Loose } from "../../analyses/shared/filter-read.ts";
 import { parseHogqlSelect, type HogqlNode } from "../../hogql/parse.ts";
 import { HOGQL_CLICKHOUSE_SETTINGS, printSelect, type HogqlFilters, type PrintContext, type PropertyFilter } from "../../hogql/printer/print.ts";
-import { SqlEngineError, type SqlErrorKind } from "../../sql-engine/errors.ts";
+import { SqlEngineError, type SqlErrorKind } from "../../core/sql-errors.ts";
 import type { SqlDatabase } from "../../sql-engine/sql-database.ts";
 import { MATERIALIZED_PROPERTIES, teamIdOf } from "../../sql-engine/mirror/schema.ts";
 import type { ActionRecord, ProjectRecord } from "../../store/schema.ts";

@@ -20,7 +20,7 @@ import { setImmediate as yieldToLoop } from "node:timers/promises";
 import type { EventTable } from "../../store/event-table.ts";
 import type { Store } from "../../store/store.ts";
 import type { SqlEngine } from "../engine.ts";
-import { SqlEngineError } from "../errors.ts";
+import { SqlEngineError } from "../../core/sql-errors.ts";
 import { dropSpareChunks, encodeGroups, encodePersons, groupKeyReaders, LoadBuffer } from "./encode.ts";
 import { CHANNEL_DICTIONARY } from "./channel-sql.ts";
 import { ColumnEncoder } from "./encode-columns.ts";

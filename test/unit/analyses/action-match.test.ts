@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { monthsBefore } from "../../../src/analyses/actions/count.ts";
 import { compileActionStep, stepConditions } from "../../../src/analyses/shared/action-match.ts";
-import { AnalysisInputError } from "../../../src/analyses/errors.ts";
+import { AnalysisInputError } from "../../../src/core/analysis-errors.ts";
 import type { EventRecord } from "../../../src/store/schema.ts";
 import { chainHref, chainTexts, parseSelector, selectorRegex, tagNameRegex } from "../../../src/util/action-elements.ts";
 

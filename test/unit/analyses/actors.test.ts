@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ACTORS_OF, type ActorsKind } from "../../../src/analyses/actors/index.ts";
-import { AnalysisInputError } from "../../../src/analyses/errors.ts";
+import { AnalysisInputError } from "../../../src/core/analysis-errors.ts";
 import { contextFor, ev, journeys, worked, type World } from "./support.ts";
 
 const A = 1;

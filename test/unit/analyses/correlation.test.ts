@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { computeCorrelation, type CorrelationResult } from "../../../src/analyses/correlation/index.ts";
-import { AnalysisInputError } from "../../../src/analyses/errors.ts";
+import { AnalysisInputError } from "../../../src/core/analysis-errors.ts";
 import { contextFor, ev, journeys, worked, type JourneyEvent, type PersonSpec, type World } from "./support.ts";
 
 const correlate = (world: World, filter: Record<string, unknown>) => computeCorrelation(world.events, filter, contextFor(world));

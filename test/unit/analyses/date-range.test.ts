@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildBuckets, bucketKeys, bucketLabels } from "../../../src/analyses/shared/buckets.ts";
 import { parseDate, parseDateExpression, parseRelativeOrAbsoluteDate } from "../../../src/analyses/shared/date-parse.ts";
-import { AnalysisInputError } from "../../../src/analyses/errors.ts";
+import { AnalysisInputError } from "../../../src/core/analysis-errors.ts";
 import { previousPeriod, readDateField, resolveDateRange, shiftedPeriod, type TimeContext } from "../../../src/analyses/shared/date-range.ts";
 import type { Interval } from "../../../src/analyses/shared/context.ts";
 import { utc } from "./support.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { computeLifecycle, type LifecycleItem } from "../../../src/analyses/lifecycle/index.ts";
-import { AnalysisInputError } from "../../../src/analyses/errors.ts";
+import { AnalysisInputError } from "../../../src/core/analysis-errors.ts";
 import { contextFor, ev, journeys, worked, type World } from "./support.ts";
 
 const lifecycle = (world: World, filter: Record<string, unknown>) => computeLifecycle(world.events, { insight: "LIFECYCLE", ...filter }, contextFor(world));

@@ -17,7 +17,7 @@ import { computePaths } from "../../../src/analyses/paths/index.ts";
 import { computeRetention } from "../../../src/analyses/retention/index.ts";
 import { computeStickiness } from "../../../src/analyses/stickiness/index.ts";
 import { computeTrends } from "../../../src/analyses/trends/index.ts";
-import { createClock } from "../../../src/clock.ts";
+import { createClock } from "../../../src/core/clock.ts";
 import { analysisStats, createAnalysisService, type AnalysisKind } from "../../../src/services/analysis-service.ts";
 import type { ActorsKind } from "../../../src/analyses/actors/index.ts";
 import { generatedState } from "../../../src/fixtures/generated-state.ts";

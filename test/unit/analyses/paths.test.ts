@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { computePaths, type PathEdge } from "../../../src/analyses/paths/index.ts";
-import { AnalysisInputError } from "../../../src/analyses/errors.ts";
+import { AnalysisInputError } from "../../../src/core/analysis-errors.ts";
 import { contextFor, ev, journeys, type JourneyEvent, type World } from "./support.ts";
 
 const paths = (world: World, filter: Record<string, unknown>) => computePaths(world.events, { date_from: "2024-03-01", date_to: "2024-03-03", ...filter }, contextFor(world));

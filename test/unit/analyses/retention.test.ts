@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { computeRetention, type RetentionCohort } from "../../../src/analyses/retention/index.ts";
-import { AnalysisInputError } from "../../../src/analyses/errors.ts";
+import { AnalysisInputError } from "../../../src/core/analysis-errors.ts";
 import { bracketLabels, bracketOf } from "../../../src/analyses/retention/brackets.ts";
 import { contextFor, ev, journeys, worked, type ContextOptions, type World } from "./support.ts";
 

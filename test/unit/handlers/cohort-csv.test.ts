@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { idsFromCsv } from "../../../src/handlers/cohort-csv.ts";
-import { ApiError } from "../../../src/http/errors.ts";
+import { ApiError } from "../../../src/core/errors.ts";
 
 describe("idsFromCsv", () => {
   it.each([

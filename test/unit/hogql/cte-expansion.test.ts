@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AnalysisInputError } from "../../../src/analyses/errors.ts";
+import { AnalysisInputError } from "../../../src/core/analysis-errors.ts";
 import { MAX_CTE_EXPANSIONS } from "../../../src/hogql/budget.ts";
 import { loadHogql, setParseTimeLimit } from "../../../src/hogql/parse.ts";
 import { doublingCtes } from "../../support/hostile-probes.ts";

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { AnalysisInputError } from "../../../src/analyses/errors.ts";
+import { AnalysisInputError } from "../../../src/core/analysis-errors.ts";
 import { HOGQL_LIMITS, hogqlShape } from "../../../src/hogql/bounds.ts";
 import { hogqlLoaded, loadHogql, parseHogqlExpr, parseHogqlSelect, setHogqlLimits, setParseTimeLimit } from "../../../src/hogql/parse.ts";
 

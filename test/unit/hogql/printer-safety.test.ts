@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AnalysisInputError } from "../../../src/analyses/errors.ts";
+import { AnalysisInputError } from "../../../src/core/analysis-errors.ts";
 import { loadHogql, parseHogqlSelect, setParseTimeLimit } from "../../../src/hogql/parse.ts";
 import { printSelect } from "../../../src/hogql/printer/print.ts";
 import { baseCtx, closeEngine, print, runHogql, TEAM } from "./printer-support.ts";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AnalysisInputError } from "../../../src/analyses/errors.ts";
-import { createClock } from "../../../src/clock.ts";
+import { AnalysisInputError } from "../../../src/core/analysis-errors.ts";
+import { createClock } from "../../../src/core/clock.ts";
 import type { FixtureDocument } from "../../../src/fixtures/fixture-document.ts";
 import { loadHogql } from "../../../src/hogql/parse.ts";
 import { runSql, type SqlAnswer, type SqlContext } from "../../../src/services/query/sql-query.ts";

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { offMainThread, parallelScanReady, parallelScanStats, setParallelScan, withThreads } from "../../../src/analyses/parallel/pool.ts";
-import { createClock } from "../../../src/clock.ts";
+import { createClock } from "../../../src/core/clock.ts";
 import { generatedState } from "../../../src/fixtures/generated-state.ts";
 import { eventSummary, eventSummaryOnMain, kindOf } from "../../../src/services/definitions.ts";
 import { mergeSummaryTallies, newSummaryTally, summaryOf, summaryRows, type EventSummary } from "../../../src/store/event-summary.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createClock } from "../../../src/clock.ts";
+import { createClock } from "../../../src/core/clock.ts";
 import { projectPropertyTypes } from "../../../src/services/definitions.ts";
 import { stateFromFixtures } from "../../../src/store/load-fixtures.ts";
 import type { EventRecord } from "../../../src/store/schema.ts";

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { AnalysisInputError } from "../../../src/analyses/errors.ts";
-import { createClock } from "../../../src/clock.ts";
+import { AnalysisInputError } from "../../../src/core/analysis-errors.ts";
+import { createClock } from "../../../src/core/clock.ts";
 import { executionModeOf } from "../../../src/services/query/query-api.ts";
 import type { Loose } from "../../../src/analyses/shared/filter-read.ts";
-import type { ApiError } from "../../../src/http/errors.ts";
+import type { ApiError } from "../../../src/core/errors.ts";
 import { createQueryStatuses, STATUS_TTL_MS } from "../../../src/services/query/query-statuses.ts";
 
 const NOW = Date.parse("2024-03-05T12:00:00Z");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createClock } from "../../../src/clock.ts";
+import { createClock } from "../../../src/core/clock.ts";
 import { generatedState } from "../../../src/fixtures/generated-state.ts";
 import { ColumnEncoder } from "../../../src/sql-engine/mirror/encode-columns.ts";
 import { dropSpareChunks, encodeEvents, groupKeyReaders, rawText, LoadBuffer, tsv } from "../../../src/sql-engine/mirror/encode.ts";

@@ -7,7 +7,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSqlEngine, type SqlEngine } from "../../../src/sql-engine/engine.ts";
-import { SqlEngineError, unavailableMessage } from "../../../src/sql-engine/errors.ts";
+import { SqlEngineError, unavailableMessage } from "../../../src/core/sql-errors.ts";
 
 /** Minutes of work for ClickHouse: a hash of every number up to 10^11. */
 const ENDLESS = "SELECT count() FROM numbers(100000000000) WHERE sipHash64(number) % 7 = 3";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createFairSlots } from "../../../src/sql-engine/fair-slots.ts";
-import { SqlEngineError } from "../../../src/sql-engine/errors.ts";
+import { SqlEngineError } from "../../../src/core/sql-errors.ts";
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 

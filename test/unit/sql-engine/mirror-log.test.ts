@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createClock, type Clock } from "../../../src/clock.ts";
+import { createClock, type Clock } from "../../../src/core/clock.ts";
 import type { MirrorOptions } from "../../../src/sql-engine/mirror/mirror.ts";
 import { stageOf } from "../../../src/sql-engine/mirror/schema.ts";
 import { createSqlDatabase, sqlFolderFor, type SqlDatabase, type SqlDatabaseOptions } from "../../../src/sql-engine/sql-database.ts";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { deriveSessions } from "../../../src/analyses/shared/session-properties.ts";
-import { createClock, type Clock } from "../../../src/clock.ts";
+import { createClock, type Clock } from "../../../src/core/clock.ts";
 import type { FixtureDocument } from "../../../src/fixtures/fixture-document.ts";
 import { MATERIALIZED_PROPERTIES } from "../../../src/sql-engine/mirror/schema.ts";
 import { createSqlDatabase, sqlFolderFor, type SqlDatabase } from "../../../src/sql-engine/sql-database.ts";

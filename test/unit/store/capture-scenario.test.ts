@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createClock } from "../../../src/clock.ts";
+import { createClock } from "../../../src/core/clock.ts";
 import { assertFixtureDocument, stateFromFixtures } from "../../../src/store/load-fixtures.ts";
 import { createStore } from "../../../src/store/store.ts";
 import { scenario } from "../../support/server.ts";

@@ -12,7 +12,7 @@ import { computeRetention } from "../../../src/analyses/retention/index.ts";
 import { computeStickiness } from "../../../src/analyses/stickiness/index.ts";
 import type { AnalysisContext } from "../../../src/analyses/shared/context.ts";
 import { computeTrends } from "../../../src/analyses/trends/index.ts";
-import { createClock } from "../../../src/clock.ts";
+import { createClock } from "../../../src/core/clock.ts";
 import { loadHogql } from "../../../src/hogql/parse.ts";
 import { generatedState } from "../../../src/fixtures/generated-state.ts";
 import type { EventList } from "../../../src/store/schema.ts";

@@ -1,6 +1,6 @@
 import type { ErrorObject } from "ajv";
-import { AnalysisInputError } from "../analyses/errors.ts";
-import { SqlEngineError } from "../sql-engine/errors.ts";
+import { AnalysisInputError } from "./analysis-errors.ts";
+import { SqlEngineError } from "./sql-errors.ts";
 
 /** The one error body of the API, as the real service writes it (reference: ingestion-persons-events §6.3). */
 export interface ErrorBody {

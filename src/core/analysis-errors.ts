@@ -1,6 +1,6 @@
 /**
  * The analyses' own error: which input field was invalid and why. The analysis layer knows nothing of HTTP;
- * `src/http/errors.ts` maps this to the API's 400 body at the edge.
+ * `src/core/errors.ts` maps this to the API's 400 body at the edge.
  */
 export class AnalysisInputError extends Error {
   constructor(
