@@ -7,7 +7,7 @@
  */
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { parallelScanReady } from "../src/analyses/parallel/pool.ts";
+import { parallelScanReady } from "../src/analyses/parallel/worker-pool.ts";
 import { startServer } from "../src/index.ts";
 import { median } from "./in-process.ts";
 

@@ -52,7 +52,7 @@ export async function benchAnalysisKinds(events: number, only?: string[]) {
   const loadAtStart = loadavg().map((l) => +l.toFixed(2));
   const { service, project, total } = await inProcessAnalyses(events, NOW);
   // A server's scan workers start with its first large scan and stay: time them started, as every later query finds them.
-  const pool = await import("../src/analyses/parallel/pool.ts").catch(() => undefined);
+  const pool = await import("../src/analyses/parallel/worker-pool.ts").catch(() => undefined);
   await pool?.parallelScanReady();
   const medianMs: Record<string, number> = {};
   const maxMs: Record<string, number> = {};

@@ -9,7 +9,7 @@
  */
 import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
-import { parallelScanReady } from "../src/analyses/parallel/pool.ts";
+import { parallelScanReady } from "../src/analyses/parallel/worker-pool.ts";
 import { startServer } from "../src/index.ts";
 import { KINDS } from "./analysis-kinds.ts";
 import { median } from "./in-process.ts";

@@ -1,5 +1,5 @@
 /** The flags the flags benchmarks load: the kinds a real project mixes, in one web project. */
-import type { FixtureFeatureFlag } from "../src/fixtures/fixture-document.ts";
+import type { FixtureFeatureFlag } from "../src/store/fixture-document.ts";
 
 const person = (key: string, value: unknown, operator = "exact") => ({ key, value, operator, type: "person" });
 

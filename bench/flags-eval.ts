@@ -5,7 +5,7 @@
  */
 import { parseArgs } from "node:util";
 import { createClock } from "../src/core/clock.ts";
-import { ForcedFlags } from "../src/control/forced-flags.ts";
+import { ForcedFlags } from "../src/services/forced-flags.ts";
 import { flagsAnswerJson } from "../src/capture/remote-config.ts";
 import { generateFixtures } from "../src/fixtures/generate.ts";
 import { evaluateForRequest, hasFeatureFlags } from "../src/services/feature-flags.ts";

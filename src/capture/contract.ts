@@ -1,19 +1,10 @@
-import { newBackend, type Backend } from "../http/api.ts";
-import { projectFile } from "../util/project-files.ts";
-
-export const CAPTURE_OPENAPI_PATH = projectFile("openapi/capture.yaml");
+import { CAPTURE_OPENAPI_PATH, loadDocument, type Backend } from "../pipeline/documents.ts";
 
 let loading: Promise<Backend> | undefined;
 
 /**
- * openapi/capture.yaml as a router, loaded once per process: the door answers capture by hand (for speed), so
- * this is only read by steering (which operation a request is, its documented statuses and examples).
+ * openapi/capture.yaml as a router, loaded once per process: capture's routes are a table (for speed,
+ * capture/transport.ts), so this is read by steering (each route's operation, its documented statuses and
+ * examples) and by the overrides.
  */
-export function captureContract(): Promise<Backend> {
-  loading ??= (async () => {
-    const api = newBackend(CAPTURE_OPENAPI_PATH, { handlers: {} });
-    await api.init();
-    return api;
-  })();
-  return loading;
-}
+export const captureContract = (): Promise<Backend> => (loading ??= loadDocument(CAPTURE_OPENAPI_PATH));

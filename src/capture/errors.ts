@@ -1,4 +1,5 @@
 import { ApiError } from "../core/errors.ts";
+import { tokenFail } from "../pipeline/authenticate.ts";
 
 /**
  * The capture endpoints' errors: the API's one body shape (`{type, code, detail, attr}`, as the real service's
@@ -18,18 +19,6 @@ export const captureFail = {
   invalidCookieless: () => invalid("invalid_cookieless_mode", "$cookieless_mode must be a boolean."),
   inconsistentTokens: () => invalid("unroutable_events", "Batch submitted with inconsistent api_key values."),
   tooLarge: (limit: number) => new ApiError(413, { type: "invalid_request", code: "payload_too_large", detail: `Request body exceeds the capture limit of ${limit} bytes.`, attr: null }),
-  missingToken: () =>
-    new ApiError(401, {
-      type: "authentication_error",
-      code: "missing_api_key",
-      detail: "API key not provided. You can find your project API key in PostHog project settings.",
-      attr: null,
-    }),
-  unknownToken: () =>
-    new ApiError(401, {
-      type: "authentication_error",
-      code: "invalid_api_key",
-      detail: "Project API key invalid. You can find your project API key in PostHog project settings.",
-      attr: null,
-    }),
+  missingToken: tokenFail.missing,
+  unknownToken: tokenFail.unknown,
 };

@@ -6,7 +6,7 @@ import { EventEmitter } from "node:events";
 import type { Context } from "openapi-backend";
 import type { CapturedEvent, CapturedLog } from "../capture/captured-log.ts";
 import { fail } from "../core/errors.ts";
-import { matchesValue } from "./request-matcher.ts";
+import { matchesValue } from "../pipeline/request-matcher.ts";
 import { compileTrackingPlan, NO_VERDICT, type CompiledPlan, type PlanViolation, type TrackingPlan } from "./tracking-plan.ts";
 import { WAIT_DEFAULT_MS, waitFor, type Wakeup, type WaitStatus } from "./waiting.ts";
 import type { Control } from "./service.ts";

@@ -2,7 +2,7 @@ import { fail } from "../core/errors.ts";
 
 /**
  * What one tracking plan may hold, checked before ajv compiles anything: ajv turns each schema into code (a
- * 30,000-value enum took 3 s to compile), and a `$ref` that leads back to itself without reading into the event
+ * large enum takes seconds to compile), and a `$ref` that leads back to itself without reading into the event
  * (`{"$ref": "#"}`) recursed until the stack overflowed on the first event judged. openapi/control.yaml states
  * these numbers on TrackingPlan.
  */

@@ -1,39 +1,17 @@
 import { readFileSync } from "node:fs";
-import { timingSafeEqual } from "node:crypto";
-import express, { type NextFunction, type Request, type Response } from "express";
 import type { Context } from "openapi-backend";
-import { newBackend, routingErrorHandlers, type Backend } from "../http/api.ts";
+import { CONTROL_OPENAPI_PATH, loadDocument, type Backend } from "../pipeline/documents.ts";
+import { authenticate } from "../pipeline/authenticate.ts";
+import type { Surface } from "../pipeline/process.ts";
+import { TextBody, type HandlerResult } from "../pipeline/result.ts";
 import { fail } from "../core/errors.ts";
 import { FixtureError } from "../store/load-fixtures.ts";
-import type { OverrideRequest } from "./overrides.ts";
-import type { ForcedFlagRequest } from "./forced-flags.ts";
-import type { RequestPattern } from "./request-matcher.ts";
+import type { OverrideRequest } from "../pipeline/overrides.ts";
+import type { ForcedFlagRequest } from "../services/forced-flags.ts";
+import type { RequestPattern } from "../pipeline/request-matcher.ts";
 import type { Control } from "./service.ts";
 import { loadOptionsOf, steerHandlers } from "./steer-handlers.ts";
-import { projectFile } from "../util/project-files.ts";
 import { observeHandlers } from "./observe.ts";
-
-export const CONTROL_OPENAPI_PATH = projectFile("openapi/control.yaml");
-
-const LOOPBACK = new Set(["127.0.0.1", "::1", "::ffff:127.0.0.1"]);
-
-const sameToken = (given: string, expected: string) => {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-};
-
-/** Loopback clients, or anyone with the admin token the server was started with. */
-export function guard(adminToken: string | null) {
-  return (req: Request, _res: Response, next: NextFunction) => {
-    const token = req.get("x-admin-token");
-    if (adminToken !== null && token !== undefined && sameToken(token, adminToken)) return next();
-    if (LOOPBACK.has(req.socket.remoteAddress ?? "")) return next();
-    next(
-      fail.forbidden("The control API answers loopback clients, or clients sending the X-Admin-Token the server was started with."),
-    );
-  };
-}
 
 /** A fixture error names its JSON pointer; as an `attr`, `/` becomes `__` like every other field path. */
 const fixtureError = (e: FixtureError) => fail.invalid(e.pointer.split("/").slice(1).join("__") || null, e.message);
@@ -96,58 +74,41 @@ const handlers: Record<string, ControlHandler> = {
   ...observeHandlers,
 };
 
-let backend: Promise<Backend> | undefined;
-/** The backend once loaded (the first controlRouter awaits it, before any request). */
-let loaded: Backend | undefined;
+let loading: Promise<Backend> | undefined;
+
+/** openapi/control.yaml, loaded once per process. */
+export const controlDocument = (): Promise<Backend> => (loading ??= loadDocument(CONTROL_OPENAPI_PATH));
+
+/** A handler's value as an answer: 204 for none, 201 for something made, else 200. */
+const controlAnswer = (value: unknown): HandlerResult => (value === undefined ? { status: 204 } : value instanceof Created ? { status: 201, body: value.body } : { status: 200, body: value });
+
+/**
+ * `/_mock/…` (openapi/control.yaml) as a surface of the pipeline: loopback clients, or the admin token; never
+ * delayed nor steered (the README: the control API answers at once).
+ */
+export async function controlSurface(control: Control, adminToken: string | null): Promise<Surface<null>> {
+  const api = await controlDocument();
+  return {
+    api: () => api,
+    steering: { prefer: false },
+    authenticate(_operation, _matched, req) {
+      authenticate({ scheme: "admin", adminToken: req.headers["x-admin-token"], remoteAddress: req.remoteAddress, expected: adminToken });
+      return { who: null };
+    },
+    async handle({ c }) {
+      return controlAnswer(await handlers[c.operation.operationId!]!(c, control));
+    },
+  };
+}
+
+/** The control API's own document, served to the same callers as the API it describes. */
+export const controlDocumentAnswer = (): HandlerResult => ({ status: 200, body: new TextBody(readFileSync(CONTROL_OPENAPI_PATH, "utf8"), "application/yaml") });
 
 /**
  * Whether a request to `/_mock/…` has its body read: only for the operations that declare one, as in the
  * product API, so that a wrong method is a 405 and an unknown path a 404, whatever the body.
  */
-export function controlTakesBody(method: string, path: string): boolean {
-  if (!loaded) return true;
+export function controlTakesBody(api: Backend, method: string, path: string): boolean {
   const routed = path.endsWith("/") ? path : `${path}/`;
-  return Boolean(loaded.router.matchOperation({ method: method.toLowerCase(), path: routed, headers: {} })?.requestBody);
-}
-
-function controlBackend(): Promise<Backend> {
-  backend ??= (async () => {
-    const api = newBackend(CONTROL_OPENAPI_PATH, {
-      handlers: {
-        ...Object.fromEntries(Object.entries(handlers).map(([id, h]) => [id, (c: Context, control: Control) => h(c, control)])),
-        ...routingErrorHandlers,
-      },
-    });
-    await api.init();
-    loaded = api;
-    return api;
-  })();
-  return backend;
-}
-
-/** `/_mock/…`: the control API, validated against openapi/control.yaml, which it also serves. */
-export async function controlRouter(control: Control, adminToken: string | null) {
-  const api = await controlBackend();
-  const yaml = readFileSync(CONTROL_OPENAPI_PATH, "utf8");
-  const router = express.Router();
-  router.use(guard(adminToken));
-  router.get("/openapi.yaml", (_req, res) => {
-    res.type("application/yaml").send(yaml);
-  });
-  router.use(async (req, res, next) => {
-    try {
-      const path = `/_mock${req.path.endsWith("/") ? req.path : `${req.path}/`}`;
-      // A long-poll (captured/wait) gives up when its client hangs up.
-      const hangup = new AbortController();
-      res.once("close", () => hangup.abort());
-      const request = { method: req.method, path, query: req.query as Record<string, string>, headers: req.headers as Record<string, string>, body: req.body, signal: hangup.signal };
-      const body = await api.handleRequest(request, control);
-      if (body === undefined) res.status(204).end();
-      else if (body instanceof Created) res.status(201).json(body.body);
-      else res.status(200).json(body);
-    } catch (e) {
-      next(e);
-    }
-  });
-  return router;
+  return Boolean(api.router.matchOperation({ method: method.toLowerCase(), path: routed, headers: {} })?.requestBody);
 }

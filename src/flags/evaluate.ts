@@ -17,8 +17,10 @@ interface Run {
   subject: EvaluationSubject;
   now: Date;
   plan: DependencyPlan;
-  /** Values by flag id of flags already evaluated; inactive and deleted flags count as false. */
+  /** Values by flag id of flags already evaluated; a known flag without one (inactive, deleted, not selected) counts as false. */
   values: Map<number, FlagValue>;
+  /** Flags whose evaluation errored: no value at all, so no dependant's filter on them matches. */
+  errored: Set<number>;
 }
 
 /**
@@ -33,16 +35,22 @@ export function evaluateFlags(
 ): Map<string, FlagEvaluation> {
   const plan = planFor(flags);
   const selected = onlyKeys ? withDependencies(plan, flags, onlyKeys) : undefined;
-  const run: Run = { subject, now, plan, values: new Map(flags.map((flag) => [flag.id, false])) };
+  const run: Run = { subject, now, plan, values: new Map(), errored: new Set() };
   const results = new Map<number, FlagEvaluation>();
   for (const flag of plan.order) {
     if (!flag.active || flag.deleted || (selected && !selected.has(flag.id))) continue;
     const result = plan.broken.has(flag.id) ? missingDependency(flag) : evaluateFlag(flag, run);
     if (!result.errored) run.values.set(flag.id, result.enabled ? (result.variant ?? true) : false);
-    else run.values.delete(flag.id);
+    else run.errored.add(flag.id);
     results.set(flag.id, result);
   }
-  return new Map(flags.filter((flag) => results.has(flag.id)).map((flag) => [flag.key, results.get(flag.id)!]));
+  // In the list's order, not the evaluation's.
+  const byKey = new Map<string, FlagEvaluation>();
+  for (const flag of flags) {
+    const result = results.get(flag.id);
+    if (result) byKey.set(flag.key, result);
+  }
+  return byKey;
 }
 
 /** Plans per flag list: a caller that keeps its list between requests (the server does, per data revision) plans once. */
@@ -155,7 +163,7 @@ function groupPropertiesAt(index: number | null, subject: EvaluationSubject): Re
 function flagDependencyHolds(filter: PropertyFilter, run: Run): boolean {
   if (filter.operator !== "flag_evaluates_to") return false;
   const target = run.plan.resolve(filter);
-  const value = target === undefined ? undefined : run.values.get(target.id);
+  const value = target === undefined || run.errored.has(target.id) ? undefined : (run.values.get(target.id) ?? false);
   if (value === undefined) return false;
   if (filter.value === true) return value !== false;
   if (filter.value === false) return value === false;

@@ -4,16 +4,14 @@ import path from "node:path";
 import $RefParser from "@apidevtools/json-schema-ref-parser";
 import express, { type NextFunction, type Request, type Response, type Router } from "express";
 import { stringify } from "yaml";
-import { OPENAPI_PATH } from "./api.ts";
-import { projectFile } from "../util/project-files.ts";
+import { CAPTURE_OPENAPI_PATH, CONTROL_OPENAPI_PATH, OPENAPI_PATH } from "../pipeline/documents.ts";
 import { differencesHtml } from "./differences.ts";
+import { DOCS_DOCUMENTS, docsPage, type DocsDocument } from "./docs-page.ts";
 import { landing } from "./landing.ts";
 import { LOOPBACK_HOST } from "./control-origins.ts";
 import type { Store } from "../store/store.ts";
 
 /** swagger-ui-dist ships the prebuilt UI; it is served from node_modules so the docs work offline. */
-/** The capture endpoints' own document (they are not part of the spec's API). */
-const CAPTURE_OPENAPI_PATH = projectFile("openapi/capture.yaml");
 const SWAGGER_UI_DIR = path.dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
 const UI_FILES = ["swagger-ui.css", "swagger-ui-bundle.js", "swagger-ui-standalone-preset.js", "favicon-16x16.png", "favicon-32x32.png"];
 
@@ -134,70 +132,31 @@ export function runningServerKey(store: Store): string | undefined {
   return user?.personal_api_keys[0];
 }
 
-/** A value inlined into a <script>: JSON that cannot close the element. */
-const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c");
-
 /**
- * The Swagger UI page. It loads the bundled document (as `forTryItOut` prepares it) and puts this origin
- * first in `servers`, so "Try it out" calls the server that serves the page, with the key entered under
- * "Authorize".
- */
-const PAGE = (viewerKey: string | undefined) => `<!doctype html>
-<html lang="en">
-<head>
-  <meta charset="utf-8">
-  <title>analytics-mock API reference</title>
-  <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
-  <link rel="icon" type="image/png" href="/docs/assets/favicon-32x32.png" sizes="32x32">
-</head>
-<body>
-  <div id="swagger-ui"></div>
-  <script src="/docs/assets/swagger-ui-bundle.js"></script>
-  <script src="/docs/assets/swagger-ui-standalone-preset.js"></script>
-  <script>
-    fetch("/docs/openapi.json")
-      .then((res) => res.json())
-      .then((spec) => {
-        spec.servers = [{ url: window.location.origin, description: "This server" }, ...(spec.servers || [])];
-        window.ui = SwaggerUIBundle({
-          spec,
-          dom_id: "#swagger-ui",
-          deepLinking: true,
-          persistAuthorization: true,
-          tryItOutEnabled: false,
-          validatorUrl: null,
-          presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
-          plugins: [SwaggerUIBundle.plugins.DownloadUrl],
-          layout: "BaseLayout",
-        });
-        // The running server's key, for a viewer on this machine only: Try it out works without a trip to the terminal.
-        const key = ${scriptJson(viewerKey ?? null)};
-        if (key) window.ui.preauthorizeApiKey("PersonalAPIKey", key);
-      });
-  </script>
-</body>
-</html>
-`;
-
-/**
- * `/` (a signpost to the rest, `landing.ts`), `/capture/openapi.yaml` (the capture endpoints' document), `/docs` (interactive reference, reading `/docs/openapi.json`), `/openapi.json` and
- * `/openapi.yaml` (the bundled document). Mounted before the API, so these paths need no API key. The
- * document is bundled once, at the first request.
+ * `/` (a signpost to the rest, `landing.ts`), `/capture/openapi.yaml` (the capture endpoints' document), `/docs`,
+ * `/docs/capture` and `/docs/control` (interactive references of the three documents, each reading its prepared
+ * document under `/docs/…/openapi.json`), `/openapi.json` and `/openapi.yaml` (the bundled product document).
+ * Mounted before the API, so these paths need no API key. Each document is bundled once, at its first request.
  */
 export function docsRouter(store: Store | undefined, file: string = OPENAPI_PATH): Router {
   const viewerKey = (req: Request) => (store && isLoopbackViewer(req) ? runningServerKey(store) : undefined);
-  let bundled: Promise<Bundled> | undefined;
+  const files: Record<DocsDocument["name"], string> = { api: file, capture: CAPTURE_OPENAPI_PATH, control: CONTROL_OPENAPI_PATH };
+  const bundled = new Map<string, Promise<Bundled>>();
   let captureYaml: string | undefined;
-  const load = () => {
-    bundled ??= bundleDocument(file).catch((e: unknown) => {
-      bundled = undefined;
-      throw e;
-    });
-    return bundled;
+  const load = (name: DocsDocument["name"] = "api") => {
+    let doc = bundled.get(name);
+    if (!doc) {
+      doc = bundleDocument(files[name]).catch((e: unknown) => {
+        bundled.delete(name);
+        throw e;
+      });
+      bundled.set(name, doc);
+    }
+    return doc;
   };
-  const serve = (pick: (b: Bundled) => string, type: string) => async (_req: Request, res: Response, next: NextFunction) => {
+  const serve = (pick: (b: Bundled) => string, type: string, name?: DocsDocument["name"]) => async (_req: Request, res: Response, next: NextFunction) => {
     try {
-      const body = pick(await load());
+      const body = pick(await load(name));
       res.type(type).send(body);
     } catch (e) {
       next(e);
@@ -205,20 +164,22 @@ export function docsRouter(store: Store | undefined, file: string = OPENAPI_PATH
   };
 
   const router = express.Router();
-  router.get("/", (req, res) => landing(req, res, viewerKey(req)));
+  router.get("/", (req, res) => landing(req, res, viewerKey(req), store?.projects.all() ?? []));
   router.get("/openapi.json", serve((b) => b.json, "application/json"));
   router.get("/openapi.yaml", serve((b) => b.yaml, "application/yaml"));
   router.get("/capture/openapi.yaml", (_req, res) => {
     captureYaml ??= readFileSync(CAPTURE_OPENAPI_PATH, "utf8");
     res.type("application/yaml").send(captureYaml);
   });
-  router.get("/docs/openapi.json", serve((b) => b.docs, "application/json"));
   router.get("/docs/differences", (_req, res) => {
     res.type("html").send(differencesHtml());
   });
-  router.get("/docs", (req, res) => {
-    res.type("html").send(PAGE(viewerKey(req)));
-  });
+  for (const doc of DOCS_DOCUMENTS) {
+    router.get(doc.json, serve((b) => b.docs, "application/json", doc.name));
+    router.get(doc.page, (req, res) => {
+      res.type("html").send(docsPage(doc, viewerKey(req)));
+    });
+  }
   for (const name of UI_FILES) {
     router.get(`/docs/assets/${name}`, (_req, res, next) => {
       res.sendFile(name, { root: SWAGGER_UI_DIR, maxAge: "1h" }, (err) => err && next(err));

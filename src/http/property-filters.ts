@@ -2,7 +2,7 @@ import { compilePropertyFilters, type Subject } from "../analyses/shared/propert
 import type { FilterContext } from "../analyses/shared/context.ts";
 import { fail } from "../core/errors.ts";
 import { parseCallerJson } from "./json-depth.ts";
-import type { SchemaValidator } from "./schemas.ts";
+import type { SchemaValidator } from "../pipeline/schemas.ts";
 
 type Node = Record<string, unknown>;
 

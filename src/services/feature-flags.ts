@@ -4,11 +4,11 @@
  * definitions posthog-node's local evaluation polls.
  */
 import { createHash } from "node:crypto";
-import type { ForcedFlag, ForcedFlags } from "../control/forced-flags.ts";
+import type { ForcedFlag, ForcedFlags } from "./forced-flags.ts";
 import { buildLocalEvaluationBody, cohortMatches, evaluateFlags, type CohortFilters, type FeatureFlagDefinition, type FlagEvaluation } from "../flags/index.ts";
 import { withForcedValues, type DefinitionFlag } from "./forced-definitions.ts";
-import { reply, type HandlerResult } from "../http/types.ts";
-import type { FeatureFlagRecord, GroupTypeRecord, PersonRecord, ProjectRecord, Properties, ResolvedCohort } from "../store/schema.ts";
+import { reply, type HandlerResult } from "../pipeline/result.ts";
+import type { FeatureFlagRecord, GroupRecord, GroupTypeRecord, PersonRecord, ProjectRecord, Properties, ResolvedCohort } from "../store/schema.ts";
 import { hasBehavioralFilter } from "../store/cohorts.ts";
 import type { Store } from "../store/store.ts";
 import { projectNumber } from "../util/ids.ts";
@@ -70,7 +70,14 @@ interface ProjectFlags {
   byKey: Map<string, FeatureFlagRecord>;
   continuityKeys: string[];
   cohorts: Map<number, ResolvedCohort>;
+  /** Members of the cohorts matched by their computed members (static, or with behavioural conditions), made on first use. */
+  computedMembers: Map<number, Set<number>>;
+  /** Cohorts matched on the request's view of the person (dynamic, without behavioural conditions). */
+  propertyCohorts: Set<number>;
   groupTypes: GroupTypeRecord[];
+  groupTypeNames: Map<number, string>;
+  /** The project's groups by type index and key, made on the first request that names a group. */
+  groupsByKey?: Map<string, GroupRecord>;
   /** The values each flag has answered so far (a flag has few: a value per condition and variant), shared between requests. */
   answers: Map<string, FlagValue[]>;
 }
@@ -83,18 +90,46 @@ function projectFlags(store: Store, projectId: string): ProjectFlags {
   const known = byProject.get(projectId);
   if (known?.revision === revision) return known;
   const flags = store.flags.list(projectId);
+  const cohorts = store.analysisData.cohorts(projectId);
+  const groupTypes = store.groups.types(projectId);
   const built: ProjectFlags = {
     revision,
     flags,
     definitions: flags.map(toDefinition),
     byKey: new Map(flags.map((f) => [f.key, f])),
     continuityKeys: flags.filter((f) => f.ensure_experience_continuity && f.active).map((f) => f.key),
-    cohorts: new Map(store.analysisData.cohorts(projectId).map((c) => [c.id, c])),
-    groupTypes: store.groups.types(projectId),
+    cohorts: new Map(cohorts.map((c) => [c.id, c])),
+    computedMembers: new Map(),
+    propertyCohorts: new Set(cohorts.filter((c) => c.filters && !hasBehavioralFilter(c.filters)).map((c) => c.id)),
+    groupTypes,
+    groupTypeNames: new Map(groupTypes.map((t) => [t.group_type_index, t.group_type])),
     answers: new Map(),
   };
   byProject.set(projectId, built);
   return built;
+}
+
+const groupLookupKey = (groupTypeIndex: number, groupKey: string) => `${groupTypeIndex}\u0001${groupKey}`;
+
+/** A stored group, looked up in the revision's map of the project's groups (a scan of every group per request cost more than evaluating). */
+function storedGroup(store: Store, projectId: string, flagsNow: ProjectFlags, groupTypeIndex: number, groupKey: string): GroupRecord | undefined {
+  if (!flagsNow.groupsByKey) {
+    flagsNow.groupsByKey = new Map();
+    // The first of duplicates wins, as a scan finds it.
+    for (const g of store.groups.list(projectId)) {
+      const key = groupLookupKey(g.group_type_index, g.group_key);
+      if (!flagsNow.groupsByKey.has(key)) flagsNow.groupsByKey.set(key, g);
+    }
+  }
+  return flagsNow.groupsByKey.get(groupLookupKey(groupTypeIndex, groupKey));
+}
+
+/** Whether the person is among a cohort's computed members (a set per cohort and revision, not a scan of the list). */
+function inComputedMembers(flagsNow: ProjectFlags, cohort: ResolvedCohort, person: PersonRecord | undefined): boolean {
+  if (person === undefined) return false;
+  let members = flagsNow.computedMembers.get(cohort.id);
+  if (!members) flagsNow.computedMembers.set(cohort.id, (members = new Set(cohort.person_ids)));
+  return members.has(person.id);
 }
 
 /** The person's hash keys for continuity flags, recording `$anon_distinct_id` as the real service does on first sight. */
@@ -117,11 +152,11 @@ export async function evaluateForRequest(deps: FlagsDeps, project: ProjectRecord
   const overrides = await hashKeyOverrides(store, project, req, person, projectFlags(store, project.id).continuityKeys);
   // Read after the overrides are written: a write moves the revision.
   const flagsNow = projectFlags(store, project.id);
-  const { definitions, byKey, cohorts, groupTypes } = flagsNow;
+  const { definitions, byKey, cohorts, groupTypes, groupTypeNames } = flagsNow;
   const groupProperties: Record<string, Properties> = {};
   for (const [type, key] of Object.entries(req.groups)) {
     const index = groupTypes.find((t) => t.group_type === type)?.group_type_index;
-    const stored = index === undefined ? undefined : store.groups.get(project.id, index, key);
+    const stored = index === undefined ? undefined : storedGroup(store, project.id, flagsNow, index, key);
     groupProperties[type] = { $group_key: key, ...(stored?.properties ?? {}), ...(req.groupProperties[type] ?? {}) };
   }
   // Cohorts being matched: every door refuses a loop of references, but one that got in anyway counts as an
@@ -132,10 +167,10 @@ export async function evaluateForRequest(deps: FlagsDeps, project: ProjectRecord
     if (!cohort || matching.has(id)) return undefined;
     // A dynamic cohort is matched on the request's view of the person, as the flags service matches it; one with
     // behavioural conditions by its computed members (events are not in the request).
-    if (!cohort.filters || hasBehavioralFilter(cohort.filters)) return person !== undefined && cohort.person_ids.includes(person.id);
+    if (!flagsNow.propertyCohorts.has(id)) return inComputedMembers(flagsNow, cohort, person);
     matching.add(id);
     try {
-      return cohortMatches(cohort.filters as unknown as CohortFilters, personProperties, inCohort, now);
+      return cohortMatches(cohort.filters! as unknown as CohortFilters, personProperties, inCohort, now);
     } finally {
       matching.delete(id);
     }
@@ -148,15 +183,18 @@ export async function evaluateForRequest(deps: FlagsDeps, project: ProjectRecord
       personProperties,
       groups: req.groups,
       groupProperties,
-      groupTypeName: (index: number) => groupTypes.find((t) => t.group_type_index === index)?.group_type,
+      groupTypeName: (index: number) => groupTypeNames.get(index),
       inCohort,
     },
     req.flagKeys,
     now,
   );
-  const values = new Map<string, FlagValue>();
-  for (const e of evaluated.values()) values.set(e.key, sharedValue(flagsNow.answers, e, byKey.get(e.key)));
-  for (const forced of deps.forced.forSubject({ projectId: project.id, distinctId: req.distinctId, groups: req.groups }).values()) {
+  const evaluatedValues = [...evaluated.values()].map((e) => sharedValue(flagsNow.answers, e, byKey.get(e.key)));
+  const forcedValues = deps.forced.forSubject({ projectId: project.id, distinctId: req.distinctId, groups: req.groups });
+  // Most requests have nothing forced: the evaluated values as they are, without a map to merge into.
+  if (forcedValues.size === 0) return evaluatedValues;
+  const values = new Map(evaluatedValues.map((v) => [v.key, v]));
+  for (const forced of forcedValues.values()) {
     if (req.flagKeys && !req.flagKeys.includes(forced.key)) continue;
     values.set(forced.key, fromForced(forced, byKey.get(forced.key)));
   }

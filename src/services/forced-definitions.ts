@@ -3,7 +3,7 @@
  * what `/flags` answers. posthog-node adds `distinct_id` to the person properties and `$group_key` to each
  * group's properties before matching; a forced value becomes a condition on them.
  */
-import type { ForcedFlag } from "../control/forced-flags.ts";
+import type { ForcedFlag } from "./forced-flags.ts";
 
 type Loose = Record<string, unknown>;
 export interface DefinitionFlag extends Loose {

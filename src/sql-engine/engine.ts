@@ -82,7 +82,7 @@ export interface SqlEngine {
 export const DEFAULT_LIMITS: Required<QueryLimits> = { timeoutMs: 30_000, maxMemoryBytes: 2 * 1024 ** 3, maxResultRows: 100_000 };
 /** The engine process's memory in all: one query's cap, and room for the mirror's loads and a second query. */
 export const DEFAULT_PROCESS_BYTES = 3 * 1024 ** 3;
-/** What the process takes before ClickHouse counts anything (Node, chdb's code and thread stacks: ~220 MB idle). */
+/** What the process takes before ClickHouse counts anything (Node, chdb's code and thread stacks), with headroom. */
 const PROCESS_BASE_BYTES = 512 * 1024 ** 2;
 /** How long a killed query (abort, overrun) may still run before its process is killed. */
 const GRACE_MS = 1_000;
@@ -319,7 +319,7 @@ function answerWithin(running: Promise<EngineResult>, guard: Guard): Promise<Eng
 /**
  * On Linux, the process's data limit (RLIMIT_DATA, which counts every private writable mapping): past it an
  * allocation fails and ClickHouse refuses the query, where its own accounting misses memory (`groupArray` over
- * `arrayJoin(range(…))` took 5.9 GiB under a 2 GiB `max_memory_usage`). Set by the shell that then becomes the
+ * `arrayJoin(range(…))` went far past `max_memory_usage`). Set by the shell that then becomes the
  * process; elsewhere only ClickHouse's own caps hold.
  */
 function underDataLimit(bytes: number): { execPath?: string; execArgv: string[] } {

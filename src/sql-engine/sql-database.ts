@@ -6,7 +6,7 @@
 import type { Store } from "../store/store.ts";
 import { requireFolder, startSqlEngine, type EngineOptions, type QueryOptions, type QueryResult, type SqlEngine } from "./engine.ts";
 import { SqlEngineError } from "../core/sql-errors.ts";
-import { createMirror, type Mirror, type MirrorOptions, type SyncReport } from "./mirror/mirror.ts";
+import { createMirror, type Mirror, type MirrorOptions, type SyncReport } from "./mirror.ts";
 
 export interface SqlDatabaseOptions {
   store: Store;

@@ -1,4 +1,6 @@
-import { EventDictionaries, EventTable, type EventRow } from "./event-table.ts";
+import { EventDictionaries } from "./columns/dictionaries.ts";
+import type { EventRow } from "./event-row.ts";
+import { EventTable } from "./event-table.ts";
 import { EventLog } from "./log.ts";
 import type { EventRecord } from "./schema.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createRateLimits, rateLimitKindOf, Throttled } from "../../src/http/rate-limits.ts";
+import { createRateLimits, rateLimitKindOf, Throttled } from "../../src/pipeline/rate-limits.ts";
 
 /** Calls until the first refusal; the number allowed and the refusal's wait in seconds. */
 function fill(limits: ReturnType<typeof createRateLimits>, operationId: string, key: string, max: number): { allowed: number; wait: number | null } {
@@ -25,6 +25,10 @@ describe("rate limits", () => {
     ["environments_mcp_tools_execute_sql_create", "query"],
     ["feature_flags_list", "crud"],
     ["users_me", "crud"],
+    // PostHog/posthog posthog/api/feature_flag.py, LocalEvaluationThrottle: its own scope, 600/minute.
+    ["feature_flags_local_evaluation_retrieve", "flag_definitions"],
+    ["flags_definitions", "flag_definitions"],
+    ["flags_local_evaluation_legacy", "flag_definitions"],
   ];
   it.each(cases)("%s counts against the %s buckets", (operationId, kind) => expect(rateLimitKindOf(operationId)).toBe(kind));
 
@@ -33,6 +37,7 @@ describe("rate limits", () => {
     const limits = createRateLimits(() => at);
     expect(fill(limits, "events_list", "phx_a", 1000)).toEqual({ allowed: 240, wait: 60 });
     expect(fill(limits, "feature_flags_list", "phx_a", 1000)).toEqual({ allowed: 480, wait: 60 });
+    expect(fill(limits, "flags_definitions", "phx_a", 1000)).toEqual({ allowed: 600, wait: 60 });
     expect(fill(limits, "query_create", "phx_a", 3000)).toEqual({ allowed: 2400, wait: 3600 });
     expect(fill(limits, "events_list", "phx_b", 1000)).toEqual({ allowed: 240, wait: 60 });
     limits.clear();

@@ -7,7 +7,7 @@ import { actorPeriods } from "../funnels/viz.ts";
 import { reachesStep, type ReachedSteps } from "../funnels/attempts.ts";
 import { readHogqlAggregation } from "../funnels/validation.ts";
 import type { Buckets } from "../shared/buckets.ts";
-import { parseAbsolute } from "../shared/date-parse.ts";
+import { parseAbsolute } from "../../core/date-parse.ts";
 import { actorKey } from "../shared/actors.ts";
 import type { AnalysisContext } from "../shared/context.ts";
 import { compileEntityMatcher, matchesEvent } from "../shared/entity-match.ts";

@@ -1,9 +1,9 @@
 import { reject } from "../../core/analysis-errors.ts";
 import type { AnalysisContext } from "../shared/context.ts";
-import { parseAbsolute, parseDate } from "../shared/date-parse.ts";
+import { parseAbsolute, parseDate } from "../../core/date-parse.ts";
 import { previousPeriod, shiftedPeriod, type QueryWindow } from "../shared/date-range.ts";
 import { readString, type Loose } from "../shared/filter-read.ts";
-import { fromWallClock, plus, startOf, toWallClock } from "../shared/local-time.ts";
+import { fromWallClock, plus, startOf, toWallClock } from "../../core/time-zones.ts";
 import { readTrendFilter, trendWindow, type TrendSpec } from "../trends/filter.ts";
 import type { DataPoint } from "./point.ts";
 

@@ -4,7 +4,7 @@ import { lifecycleStatuses, LIFECYCLE_STATUSES, type LifecycleStatus } from "../
 import { actorResolver } from "../shared/actors.ts";
 import { upperBound } from "../shared/buckets.ts";
 import type { AnalysisContext } from "../shared/context.ts";
-import { parseAbsolute } from "../shared/date-parse.ts";
+import { parseAbsolute } from "../../core/date-parse.ts";
 import { compileGlobalFilter, NEVER } from "../shared/entity-match.ts";
 import { readString, type Loose } from "../shared/filter-read.ts";
 import { stickinessSeries } from "../stickiness/index.ts";

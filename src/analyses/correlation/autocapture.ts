@@ -1,6 +1,6 @@
 import type { EventRecord } from "../../store/schema.ts";
 import { parseElementsChain, type ElementJson } from "../../util/elements-chain.ts";
-import { eventProperty } from "../shared/event-read.ts";
+import { eventProperty } from "../../core/event-read.ts";
 import { stringForm } from "../shared/property-operators.ts";
 
 /**

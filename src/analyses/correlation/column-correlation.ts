@@ -1,5 +1,6 @@
 import type { CountedActors } from "../funnels/column-funnel.ts";
-import { startRowTask } from "../parallel/pool.ts";
+import { startRowTask } from "../parallel/start-task.ts";
+import { correlateTask } from "./scan-tasks.ts";
 import type { QueryWindow } from "../shared/date-range.ts";
 import type { SnapshotColumns } from "../shared/event-read.ts";
 import { indexRange } from "../shared/scan.ts";
@@ -36,7 +37,7 @@ export function columnEventCounts(
   const job: CorrelationJob = { skipped: Uint8Array.from({ length: snap.names }, (_, id) => (skipped(events.nameOfId(id)) ? 1 : 0)), from, to, names: snap.names, words };
   const cols: CorrelationColumns = { ts: snap.ts, name: snap.name, did: snap.did, slotOfDid: table.slotOfDid };
   const [start, end] = indexRange(events, window.from, window.to).map((i) => Math.min(i, snap.length)) as [number, number];
-  const bits = mergeCorrelationBits(startRowTask<CorrelationColumns, CorrelationJob, Int32Array>("correlate", cols, job, start, end).finish());
+  const bits = mergeCorrelationBits(startRowTask(correlateTask, cols, job, start, end).finish());
   const counts = new Map<string, ActorCounts>();
   for (let n = 0; n < snap.names; n++) {
     let [success, failure] = [0, 0];

@@ -1,5 +1,7 @@
 import type { EventList } from "../../store/schema.ts";
-import { scanThreads, startRowTask, startTask } from "../parallel/pool.ts";
+import { startRowTask, startTask } from "../parallel/start-task.ts";
+import { scanThreads } from "../parallel/thread-count.ts";
+import { funnelPartsTask, funnelRowsTask } from "./scan-tasks.ts";
 import { actorTableOf, partOfDid, type ActorTable } from "../shared/actor-table.ts";
 import type { Actor } from "../shared/actors.ts";
 import { breakdownText, type PropertyPart } from "../shared/breakdown.ts";
@@ -19,7 +21,6 @@ import { keepsEveryEvent, type FunnelSpec } from "./filter.ts";
 import {
   mergeBest,
   mergeTrendTallies,
-  type ChunkRows,
   type FunnelColumns,
   type FunnelCondition,
   type FunnelPartJob,
@@ -123,17 +124,17 @@ function funnelOverParts(
   const rowsOf = rowsJob(events, snap.names, steps, exclusions, kernelFilterOf(compileGlobalFilter(spec.raw, ctx), source), source);
   if (!rowsOf) return undefined;
   const parts = threads === 1 ? 1 : threads * PARTS_PER_THREAD;
-  const cols: FunnelColumns = { ts: snap.ts, name: snap.name, did: snap.did, shape: snap.shape, voff: snap.voff, vals: snap.vals, slotOfDid: table.slotOfDid, partOfDid: partOfDid(table, parts), groupOf: groups?.ids ?? null };
+  const cols: FunnelColumns = { ts: snap.ts, name: snap.name, did: snap.did, shape: snap.shape, valueStart: snap.valueStart, vals: snap.vals, slotOfDid: table.slotOfDid, partOfDid: partOfDid(table, parts), groupOf: groups?.ids ?? null };
   const none = touch ? noValueTable(events, touch, end - start) : null;
   if (touch && !none) return undefined;
   const breakdown = touch && none ? { keyPos: events.keyPositions(touch.key).slice(0, snap.shapes), none, last: spec.attribution === "last_touch" } : null;
   const rows: FunnelRowsJob = { ...rowsOf, keepAll: keepsEveryEvent(spec), parts };
-  const chunks = startRowTask<FunnelColumns, FunnelRowsJob, ChunkRows[]>("funnelRows", cols, rows, start, end)
+  const chunks = startRowTask(funnelRowsTask, cols, rows, start, end)
     .finish()
     .flat()
     .sort((a, b) => a.chunk - b.chunk);
   const job: FunnelPartJob = { chunks, stepBits: rows.stepBits, exclusionBits: rows.exclusionBits, rules, parts, actors: groups ? groups.keys.length : table.actors.length, want, breakdown };
-  return { table, touch, parts: startTask<FunnelColumns, FunnelPartJob, PartResult[]>("funnel", cols, job, parts, end - start).finish().flat() };
+  return { table, touch, parts: startTask(funnelPartsTask, cols, job, parts, end - start).finish().flat() };
 }
 
 /** 1 at each value id that the breakdown's rule shows as no value; undefined past `maxValues` new values to judge. */

@@ -123,7 +123,7 @@ function collectFromColumns(
 /**
  * The kept events, in typed arrays grown on demand (most events of a large range match no step), and the same
  * grouped by actor. One set is reused by every collection: allocating tens of megabytes of typed arrays per
- * funnel made a third of its time garbage collection. So journeys are views valid until the next collection:
+ * funnel spent its time in garbage collection. So journeys are views valid until the next collection:
  * every caller (computeFunnel, funnelPopulation) is done with them before it returns.
  */
 class Kept {

@@ -228,7 +228,7 @@ interface Journeys {
 
 /**
  * The journeys' arrays, reused by every part this thread runs (a part is done with them before it returns its
- * result): allocating tens of megabytes per part made strict funnels, which keep every row, twice as slow.
+ * result): allocating tens of megabytes per part slowed strict funnels, which keep every row.
  */
 let journeyScratch = { ts: new Float64Array(0), steps: new Int32Array(0), exclusions: new Int32Array(0) };
 
@@ -276,7 +276,7 @@ function byActor(cols: FunnelColumns, job: FunnelPartJob, part: number): Journey
 function valueCode(cols: FunnelColumns, breakdown: FunnelPartBreakdown, i: number): number {
   const p = breakdown.keyPos[cols.shape[i]!]!;
   if (p < 0) return 0;
-  const id = cols.vals[cols.voff[i]! + p]!;
+  const id = cols.vals[cols.valueStart[i]! + p]!;
   return breakdown.none[id] === 1 ? 0 : id + 1;
 }
 

@@ -7,7 +7,7 @@ import { resolveDateRange } from "../shared/date-range.ts";
 import { compileEntityMatcher, compileGlobalFilter } from "../shared/entity-match.ts";
 import { groupLookup } from "../shared/groups.ts";
 import { legacyLabel } from "../shared/labels.ts";
-import { plus } from "../shared/local-time.ts";
+import { plus } from "../../core/time-zones.ts";
 import { forEachMatch } from "../shared/scan.ts";
 import { seriesLabel, type SeriesEntity } from "../shared/series.ts";
 import { readTrendFilter, type TrendFilter, type TrendSpec } from "../trends/filter.ts";

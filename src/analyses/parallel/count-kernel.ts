@@ -1,4 +1,6 @@
-import type { ScanSnapshot } from "../../store/event-table.ts";
+import type { ScanSnapshot } from "../../store/columns/column-arrays.ts";
+import type { ChunkClaim } from "./claims.ts";
+import type { ScanTask } from "./scan-task.ts";
 
 /**
  * The trend counting loop over a column snapshot's rows [start, end), run by the main thread and the scan workers
@@ -14,7 +16,7 @@ import type { ScanSnapshot } from "../../store/event-table.ts";
  * a bucket), which the caller adds up per person. `filter`, when set, tests each row first. `groupOf`, when set,
  * gives each row's group (of the aggregation's type): rows in none are not counted, and "unique" counts groups.
  */
-export type KernelColumns = Pick<ScanSnapshot, "ts" | "name" | "did" | "shape" | "voff" | "vals">;
+export type KernelColumns = Pick<ScanSnapshot, "ts" | "name" | "did" | "shape" | "valueStart" | "vals">;
 
 export interface CountJob {
   start: number;
@@ -69,12 +71,6 @@ export type CountResult =
   | { mode: "values"; parts: ValuesPart[] }
   | { mode: "actorCounts"; counts: Int32Array };
 
-/** Chunks of rows shared out between threads: boundaries, and [next chunk to take, chunks counted] in shared memory. */
-export interface ChunkClaim {
-  chunks: Float64Array;
-  state: Int32Array;
-}
-
 /** A values part being filled: its numbers (and codes) grow as rows come, packed into a ValuesPart once counted. */
 interface OpenPart {
   chunk: number;
@@ -96,11 +92,11 @@ type Tally =
  * Whether row `i` passes `f`: AND/OR nodes over leaves that read one property's value id (`accept[id]`, `absent`
  * when the row lacks the key) or the distinct id (`accept[did]`: person properties, cohorts).
  */
-export function passes(f: KernelFilter, cols: Pick<KernelColumns, "shape" | "voff" | "vals" | "did">, i: number): boolean {
+export function passes(f: KernelFilter, cols: Pick<KernelColumns, "shape" | "valueStart" | "vals" | "did">, i: number): boolean {
   switch (f.kind) {
     case "value": {
       const p = f.keyPos[cols.shape[i]!]!;
-      return (p < 0 ? f.absent : f.accept[cols.vals[cols.voff[i]! + p]!]) === 1;
+      return (p < 0 ? f.absent : f.accept[cols.vals[cols.valueStart[i]! + p]!]) === 1;
     }
     case "did":
       return f.accept[cols.did[i]!] === 1;
@@ -151,7 +147,7 @@ const codesOf = (job: CountJob): boolean => job.keyPos !== null || job.didCode !
 function codeAt(cols: KernelColumns, job: CountJob, i: number): number {
   if (job.didCode !== null) return job.didCode[cols.did[i]!]!;
   const p = job.keyPos![cols.shape[i]!]!;
-  return p < 0 ? 0 : cols.vals[cols.voff[i]! + p]! + 1;
+  return p < 0 ? 0 : cols.vals[cols.valueStart[i]! + p]! + 1;
 }
 
 /**
@@ -189,7 +185,7 @@ function countBucket(cols: KernelColumns, job: CountJob, from: number, to: numbe
 
 /** Sets the bit of each counted row's distinct id, group or session code in the bitset at `bits[base]`. */
 function markUnique(cols: KernelColumns, job: CountJob, from: number, to: number, base: number, bits: Int32Array): void {
-  const { name, did, shape, voff, vals } = cols;
+  const { name, did, shape, valueStart, vals } = cols;
   const { wanted, filter, sessionOf, keyPos, groupOf } = job;
   for (let i = from; i < to; i++) {
     if (wanted !== null && wanted[name[i]!] === 0) continue;
@@ -201,7 +197,7 @@ function markUnique(cols: KernelColumns, job: CountJob, from: number, to: number
     } else if (sessionOf === null) d = did[i]!;
     else {
       const p = keyPos![shape[i]!]!;
-      d = p < 0 ? job.noSession : sessionOf[vals[voff[i]! + p]!]!;
+      d = p < 0 ? job.noSession : sessionOf[vals[valueStart[i]! + p]!]!;
     }
     bits[base + (d >>> 5)]! |= 1 << (d & 31);
   }
@@ -215,7 +211,7 @@ function countPerActor(cols: KernelColumns, job: CountJob, from: number, to: num
 
 /** Events per bucket per breakdown code (the code read inline: the commonest breakdown's hot loop). */
 function tallyBreakdown(cols: KernelColumns, job: CountJob, from: number, to: number, b: number, byValue: Map<number, Float64Array>): void {
-  const { name, did, shape, voff, vals } = cols;
+  const { name, did, shape, valueStart, vals } = cols;
   const { wanted, keyPos, didCode, filter } = job;
   const buckets = job.edges.length - 1;
   let lastCode = -1;
@@ -227,7 +223,7 @@ function tallyBreakdown(cols: KernelColumns, job: CountJob, from: number, to: nu
     if (didCode !== null) code = didCode[did[i]!]!;
     else {
       const p = keyPos![shape[i]!]!;
-      code = p < 0 ? 0 : vals[voff[i]! + p]! + 1;
+      code = p < 0 ? 0 : vals[valueStart[i]! + p]! + 1;
     }
     if (code !== lastCode) {
       lastRow = byValue.get(code);
@@ -244,7 +240,7 @@ function tallyBreakdown(cols: KernelColumns, job: CountJob, from: number, to: nu
  * number adds nothing; with one it is kept as NaN, as its key still makes a (zero) row.
  */
 function tallyValues(cols: KernelColumns, job: CountJob, from: number, to: number, b: number, part: OpenPart): void {
-  const { shape, voff, vals } = cols;
+  const { shape, valueStart, vals } = cols;
   const mathPos = job.mathPos!;
   const num = job.num!;
   const codes = part.codes;
@@ -252,7 +248,7 @@ function tallyValues(cols: KernelColumns, job: CountJob, from: number, to: numbe
   for (let i = from; i < to; i++) {
     if (!counted(cols, job, i)) continue;
     const p = mathPos[shape[i]!]!;
-    const v = p < 0 ? NaN : num[vals[voff[i]! + p]!]!;
+    const v = p < 0 ? NaN : num[vals[valueStart[i]! + p]!]!;
     if (codes === null) {
       if (v === v) part.values.push(v);
     } else {
@@ -306,12 +302,8 @@ export function countChunks(cols: KernelColumns, job: CountJob, claim: ChunkClai
   return { result: tally === null ? null : tallyResult(tally), taken };
 }
 
-/** Marks `taken` chunks counted (after this thread's result is on its way) and wakes the waiting main thread. */
-export function markCounted(claim: ChunkClaim, taken: number): void {
-  if (taken === 0) return;
-  Atomics.add(claim.state, 1, taken);
-  Atomics.notify(claim.state, 1);
-}
+/** The counting loop as a scan task, by the name the workers know it by. */
+export const countTask: ScanTask<KernelColumns, CountJob, CountResult> = { name: "count", run: countChunks };
 
 /**
  * One result from the partial results of disjoint row ranges: counts summed, bitsets or'ed, rows by code summed,
@@ -323,7 +315,7 @@ export function mergeCounts(parts: CountResult[]): CountResult {
   switch (first.mode) {
     case "values":
       return { mode: "values", parts: ofMode(parts, "values").flatMap((p) => p.parts).sort((a, b) => a.chunk - b.chunk) };
-    // Into copies: an analysis run again off the main thread merges the same answers again (pool.ts, offMainThread).
+    // Into copies: an analysis run again off the main thread merges the same answers again (off-main-thread.ts).
     case "count":
       return { mode: "count", counts: addedInto(first.counts.slice(), ofMode(rest, "count")) };
     case "actorCounts":

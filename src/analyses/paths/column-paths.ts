@@ -5,14 +5,16 @@ import type { QueryWindow } from "../shared/date-range.ts";
 import { hasSnapshots, type SnapshotColumns } from "../shared/event-read.ts";
 import { ALWAYS, type RowPredicate } from "../shared/property-filter.ts";
 import { indexRange } from "../shared/scan.ts";
-import type { ScanSnapshot } from "../../store/event-table.ts";
+import type { ScanSnapshot } from "../../store/columns/column-arrays.ts";
 import type { PathsSpec } from "./filter.ts";
-import { scanThreads, startRowTask, startTask } from "../parallel/pool.ts";
+import { startRowTask, startTask } from "../parallel/start-task.ts";
+import { scanThreads } from "../parallel/thread-count.ts";
+import { pathsActorsTask, pathsItemsTask, pathsPartsTask, pathsRowsTask } from "./scan-tasks.ts";
 import type { KernelFilter } from "../parallel/count-kernel.ts";
 import { kernelFilterOf } from "../shared/column-filter.ts";
 import { itemOf, type PathNode, type PathPoint } from "./items.ts";
 import type { ActorKey } from "../trends/maths.ts";
-import { mergePartEdges, SCREEN_DETAIL, URL_DETAIL, type PartActors, type PartEdges, type PathsActorsJob, type PathsChunkRows, type PathsColumns, type PathsItemCodes, type PathsItemsColumns, type PathsItemsJob, type PathsPartJob, type PathsRowsJob } from "./partition.ts";
+import { mergePartEdges, SCREEN_DETAIL, URL_DETAIL, type PathsActorsJob, type PathsColumns, type PathsItemsColumns, type PathsItemsJob, type PathsPartJob } from "./partition.ts";
 
 /** An edge between two path nodes, with the paths using it and the sum of their times between the two, in ms. */
 export interface EdgeTally {
@@ -56,7 +58,7 @@ function columnPaths(events: EventList, spec: PathsSpec, window: QueryWindow, gl
   const threads = scanThreads(end - start);
   const parts = threads === 1 ? 1 : threads * PARTS_PER_THREAD;
   const cols: PathsColumns = { ts: snap.ts, did: snap.did, slotOfDid: table.slotOfDid, partOfDid: partOfDid(table, parts) };
-  const chunks = startRowTask<PathsColumns, PathsRowsJob, PathsChunkRows[]>("pathsRows", cols, { parts, codes, itemOfDetail }, start, end)
+  const chunks = startRowTask(pathsRowsTask, cols, { parts, codes, itemOfDetail }, start, end)
     .finish()
     .flat()
     .sort((a, b) => a.chunk - b.chunk);
@@ -68,7 +70,7 @@ export function columnEdges(events: EventList, spec: PathsSpec, window: QueryWin
   const run = columnPaths(events, spec, window, global, ctx, sessionGapMs);
   if (!run) return undefined;
   const { names } = run;
-  const edges = startTask<PathsColumns, PathsPartJob, PartEdges[]>("paths", run.cols, run.job, run.job.parts, run.rows).finish();
+  const edges = startTask(pathsPartsTask, run.cols, run.job, run.job.parts, run.rows).finish();
   const span = names.length + 1;
   const itemName = (id: number) => (id === names.length ? "..." : names[id]!);
   return Array.from(mergePartEdges(edges.flat()), ([key, { value, total }]) => {
@@ -91,7 +93,7 @@ export function columnPathActors(events: EventList, spec: PathsSpec, window: Que
   };
   const job: PathsActorsJob = { ...run.job, point: { start: idOf(point.start), end: idOf(point.end), dropoff: idOf(point.dropoff) } };
   const shares = new Map<ActorKey, number>();
-  for (const { slots, counts } of startTask<PathsColumns, PathsActorsJob, PartActors[]>("pathsActors", run.cols, job, job.parts, run.rows).finish().flat()) {
+  for (const { slots, counts } of startTask(pathsActorsTask, run.cols, job, job.parts, run.rows).finish().flat()) {
     slots.forEach((slot, j) => shares.set(run.table.actors[slot]!.id, counts[j]!));
   }
   return shares;
@@ -122,9 +124,9 @@ function rowItems(events: SnapshotColumns, snap: ScanSnapshot, spec: PathsSpec, 
   const itemOfName = sharedInts(snap.names);
   for (let n = 0; n < snap.names; n++) itemOfName[n] = idOf({ event: events.nameOfId(n), properties: {} } as EventRecord);
   const slots = 2 * events.valueCount();
-  const cols: PathsItemsColumns = { name: snap.name, did: snap.did, shape: snap.shape, voff: snap.voff, vals: snap.vals };
+  const cols: PathsItemsColumns = { name: snap.name, did: snap.did, shape: snap.shape, valueStart: snap.valueStart, vals: snap.vals };
   const job: PathsItemsJob = { detailOf, urlPos: positions(events, snap, "$current_url"), screenPos: positions(events, snap, "$screen_name"), itemOfName, filter, slots };
-  const threads = startRowTask<PathsItemsColumns, PathsItemsJob, PathsItemCodes>("pathsItems", cols, job, start, end).finish();
+  const threads = startRowTask(pathsItemsTask, cols, job, start, end).finish();
   const itemOfDetail = sharedInts(slots);
   const made = new Set<number>();
   for (const slot of threads.flatMap((t) => t.slots)) {

@@ -1,6 +1,6 @@
 import { reject } from "../../core/analysis-errors.ts";
 import { isObject, readList, readNumber, readString, type Loose } from "../shared/filter-read.ts";
-import { compileUserRegex } from "../shared/regex.ts";
+import { compileUserRegex } from "../../core/regex.ts";
 
 /** The legacy paths filter JSON (reference: analytics §8.1); loose, read through PathsSpec. */
 export type PathsFilter = Record<string, unknown>;

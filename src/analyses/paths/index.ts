@@ -155,8 +155,8 @@ export function pathsOf(events: EventList, filter: PathsFilter, ctx: AnalysisCon
   return { spec, paths };
 }
 
-/** The range of a paths request; inverted, it is kept and answers no paths (PostHog's runner: no edges, no 400). */
-const pathsWindow = (events: EventList, filter: PathsFilter, ctx: AnalysisContext) => resolveDateRange(filter, "day", ctx, events.at(0)?.timestamp, "keep");
+/** The range of a paths request; inverted, it answers no paths (PostHog's runner: no edges, no 400). */
+const pathsWindow = (events: EventList, filter: PathsFilter, ctx: AnalysisContext) => resolveDateRange(filter, "day", ctx, events.at(0)?.timestamp);
 
 /** Only these event names can be items when the types leave out custom events; null: any name may be. */
 function namesOfTypes(types: readonly string[]): ReadonlySet<string> | null {

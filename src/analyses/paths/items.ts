@@ -1,7 +1,7 @@
 import type { EventRecord, PersonRecord } from "../../store/schema.ts";
 import { stringForm } from "../shared/property-operators.ts";
 import { trimSlash, type PathsSpec } from "./filter.ts";
-import { eventProperty } from "../shared/event-read.ts";
+import { eventProperty } from "../../core/event-read.ts";
 
 /**
  * Path items and path cutting (reference: analytics §8.1–8.2; PostHog paths_query_runner): what an event stands

@@ -19,7 +19,7 @@ export interface PathsColumns {
  * view's URL, a screen's name) decides it, that value marked as used. Items follow from strings, which the main
  * thread alone holds: it makes the items of the values marked (a few thousand URLs), not of millions of rows.
  */
-export type PathsItemsColumns = Pick<KernelColumns, "name" | "did" | "shape" | "voff" | "vals">;
+export type PathsItemsColumns = Pick<KernelColumns, "name" | "did" | "shape" | "valueStart" | "vals">;
 
 export interface PathsItemsJob {
   /** Per event name id: 1 a page view's URL is its item's detail, 2 a screen's name, 0 the name alone. */
@@ -56,7 +56,7 @@ export const newItemCodes = (job: PathsItemsJob): PathsItemCodes => ({ chunks: [
 
 /** Pass 0 over the rows [from, to) into this thread's codes. */
 export function pathsItemRows(cols: PathsItemsColumns, job: PathsItemsJob, from: number, to: number, into: PathsItemCodes): void {
-  const { name, shape, voff, vals } = cols;
+  const { name, shape, valueStart, vals } = cols;
   const codes = new Int32Array(new SharedArrayBuffer(4 * Math.max(1, to - from)));
   for (let i = from; i < to; i++) {
     const n = name[i]!;
@@ -64,7 +64,7 @@ export function pathsItemRows(cols: PathsItemsColumns, job: PathsItemsJob, from:
     const pos = detail === URL_DETAIL ? job.urlPos[shape[i]!]! : detail === SCREEN_DETAIL ? job.screenPos[shape[i]!]! : -1;
     let code = job.itemOfName[n]!;
     if (pos >= 0) {
-      const slot = detailSlot(vals[voff[i]! + pos]!, detail);
+      const slot = detailSlot(vals[valueStart[i]! + pos]!, detail);
       if (into.seen[slot] === 0) {
         into.seen[slot] = 1;
         into.slots.push(slot);

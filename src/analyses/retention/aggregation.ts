@@ -1,7 +1,7 @@
 import type { EventRecord } from "../../store/schema.ts";
 import type { Actor } from "../shared/actors.ts";
-import { eventProperty } from "../shared/event-read.ts";
-import { personPropertyValue } from "../shared/person-properties.ts";
+import { eventProperty } from "../../core/event-read.ts";
+import { personPropertyValue } from "../../core/person-property-read.ts";
 import { numericForm } from "../shared/property-operators.ts";
 import type { RetentionAggregation, RetentionSpec } from "./filter.ts";
 

@@ -1,9 +1,9 @@
 import { reject } from "../../core/analysis-errors.ts";
 import { readBreakdown, type BreakdownDef } from "../shared/breakdown.ts";
 import type { AnalysisContext, Interval } from "../shared/context.ts";
-import { readDateField } from "../shared/date-range.ts";
+import { readDateField } from "../../core/date-parse.ts";
 import { decodeJsonish, readNumber, readString, type Loose } from "../shared/filter-read.ts";
-import { plus, startOf } from "../shared/local-time.ts";
+import { plus, startOf } from "../../core/time-zones.ts";
 import { entityFrom, type SeriesEntity } from "../shared/series.ts";
 import { readBrackets, type Brackets } from "./brackets.ts";
 
@@ -128,7 +128,8 @@ function windowEdges(filter: Loose, interval: Interval, count: number, ctx: Pick
   const last = startOf(to, interval, ctx.timezone, ctx.weekStartDay);
   if (from === undefined) return Array.from({ length: count + 1 }, (_, i) => plus(last, i - (count - 1), interval, ctx.timezone));
   const first = startOf(from.ms, interval, ctx.timezone, ctx.weekStartDay);
-  if (first > last) throw reject.invalid("date_to", "date_to is before date_from: swap them, or move date_to later.");
+  // date_from after date_to: no cohort at all, an empty result (PostHog's runners never refuse an inverted range).
+  if (first > last) return [first];
   const edges = [first];
   while (edges.at(-1)! <= last) {
     if (edges.length > MAX_PERIODS) throw reject.invalid("date_from", `date_from to date_to spans more than ${MAX_PERIODS} periods: narrow the range or use a longer period.`);

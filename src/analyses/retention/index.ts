@@ -5,7 +5,7 @@ import { BREAKDOWN_OTHER, cohortHas, partValue, type BreakdownDef } from "../sha
 import { readNumber } from "../shared/filter-read.ts";
 import { buildBuckets, type Buckets } from "../shared/buckets.ts";
 import type { AnalysisContext } from "../shared/context.ts";
-import { isoInZone } from "../shared/date-parse.ts";
+import { isoInZone } from "../../core/date-parse.ts";
 import { compileEntityMatcher, compileGlobalFilter, matchesEvent, type EventMatcher } from "../shared/entity-match.ts";
 import { groupLookup } from "../shared/groups.ts";
 import { peopleUrl } from "../shared/people-url.ts";
@@ -14,7 +14,7 @@ import { forEachMatch } from "../shared/scan.ts";
 import { activeBucketsOfActors } from "../trends/column-counts.ts";
 import { actorTableOf } from "../shared/actor-table.ts";
 import { hasSnapshots } from "../shared/event-read.ts";
-import { toWallClock } from "../shared/local-time.ts";
+import { toWallClock } from "../../core/time-zones.ts";
 import { firstSeenByActor } from "../shared/first-seen.ts";
 import type { ActorKey } from "../trends/maths.ts";
 import { addPeriodValue, aggregateCell, cellValue, mergePeriodValues, periodValues, propertyValueReader, returnsAreOtherEvents, type PeriodValues } from "./aggregation.ts";

@@ -3,7 +3,7 @@ import type { Actor } from "../shared/actors.ts";
 import { actorResolver } from "../shared/actors.ts";
 import type { AnalysisContext, Interval } from "../shared/context.ts";
 import { matchesEvent, type EventMatcher } from "../shared/entity-match.ts";
-import { toWallClock } from "../shared/local-time.ts";
+import { toWallClock } from "../../core/time-zones.ts";
 import type { RowPredicate } from "../shared/property-filter.ts";
 import { forEachMatch } from "../shared/scan.ts";
 import type { ActorKey } from "../trends/maths.ts";

@@ -1,10 +1,10 @@
 import type { ActionStep, ActionStepMatching } from "../../store/schema.ts";
-import { chainHref, chainTexts, selectorRegex, tagNameRegex } from "../../util/action-elements.ts";
+import { chainHref, chainTexts, isSet, selectorRegex, tagNameRegex } from "../../util/action-elements.ts";
 import type { FilterContext } from "./context.ts";
-import { eventProperty } from "./event-read.ts";
+import { eventProperty } from "../../core/event-read.ts";
 import { compileRowPredicate, type RowPredicate } from "./property-filter.ts";
 import { stringForm } from "./property-operators.ts";
-import { compileLikePattern, compileUserRegex } from "./regex.ts";
+import { compileLikePattern, compileUserRegex } from "../../core/regex.ts";
 
 /**
  * Action steps as the real service matches them (`action_to_expr`): every condition a step sets must hold, and
@@ -13,9 +13,6 @@ import { compileLikePattern, compileUserRegex } from "./regex.ts";
  */
 
 const AUTOCAPTURE = "$autocapture";
-
-/** A condition counts when it is a non-empty text (null, absent and '' are "not checked"). */
-export const isSet = (value: unknown): value is string => typeof value === "string" && value !== "";
 
 /** The conditions a step sets; a step without any is refused at write (it would match every event). */
 export function stepConditions(step: ActionStep): string[] {

@@ -7,8 +7,8 @@ import { hogqlReader } from "./hogql-breakdown.ts";
 import { cohortMembers, metadataReader } from "./property-filter.ts";
 import { stringForm } from "./property-operators.ts";
 import { sessionPropertyReader, SESSION_PROPERTY_NAMES, UNDERIVED_SESSION_PROPERTIES } from "./session-properties.ts";
-import { eventProperty } from "./event-read.ts";
-import { personPropertyValue } from "./person-properties.ts";
+import { eventProperty } from "../../core/event-read.ts";
+import { personPropertyValue } from "../../core/person-property-read.ts";
 
 /** Breakdown definitions shared by trends and funnels (reference: analytics §2.5, §5.4). */
 export const BREAKDOWN_NULL = "$$_posthog_breakdown_null_$$";

@@ -2,7 +2,7 @@ import { reject } from "../../core/analysis-errors.ts";
 import { MS, type Interval } from "./context.ts";
 import type { QueryWindow } from "./date-range.ts";
 import { bucketKey, bucketLabel } from "./labels.ts";
-import { plus, startOf } from "./local-time.ts";
+import { plus, startOf } from "../../core/time-zones.ts";
 
 /**
  * The x-axis of a time series: every bucket from the truncated start to the end, empty ones included

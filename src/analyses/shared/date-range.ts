@@ -1,11 +1,10 @@
-import type { AnalysisContext, Interval } from "./context.ts";
+import type { Interval } from "./context.ts";
 import { MS } from "./context.ts";
-import { reject } from "../../core/analysis-errors.ts";
-import { DATE_GRAMMAR, parseDate, parseDateExpression, type ParsedDate } from "./date-parse.ts";
-import { readBool, readString, type Loose } from "./filter-read.ts";
-import { endOfDay, fromWallClock, startOf, toWallClock } from "./local-time.ts";
+import { parseDateExpression, readDateField, type ParsedDate, type TimeContext } from "../../core/date-parse.ts";
+import { readBool, type Loose } from "./filter-read.ts";
+import { endOfDay, fromWallClock, startOf, toWallClock } from "../../core/time-zones.ts";
 
-export { parseDate, parseDateExpression, parseRelativeOrAbsoluteDate, isoInZone } from "./date-parse.ts";
+export { parseDate, parseDateExpression, parseRelativeOrAbsoluteDate, isoInZone } from "../../core/date-parse.ts";
 
 /** The queried window: both ends inclusive, in epoch ms (reference: analytics §1.2). */
 export interface QueryWindow {
@@ -19,37 +18,24 @@ export interface QueryWindow {
   toParsed: ParsedDate | undefined;
 }
 
-export type TimeContext = Pick<AnalysisContext, "now" | "timezone" | "weekStartDay">;
-
 /**
  * Resolves date_from/date_to/explicit_date for an interval; `earliest` is the project's first event (for `all`).
- * An inverted range is a 400, or with `inverted: "keep"` (paths, whose PostHog runner answers it with no edges)
- * kept as it is, for the caller to answer empty. `exact` is PostHog's QueryDateRange exact_timerange: date_from
+ * An inverted range (date_from after date_to, or after now without date_to) is kept as it is and counts nothing:
+ * PostHog's QueryDateRange never refuses one, and its runners answer it empty (isInvertedWindow names it for the
+ * request log). `exact` is PostHog's QueryDateRange exact_timerange: date_from
  * as parsed, not truncated (`-7d` is this instant seven days ago), and an absent date_to is now, not the end of today.
  */
-export function resolveDateRange(filter: Loose, interval: Interval, ctx: TimeContext, earliest: number | undefined, inverted: "reject" | "keep" = "reject", exact = false): QueryWindow {
+export function resolveDateRange(filter: Loose, interval: Interval, ctx: TimeContext, earliest: number | undefined, exact = false): QueryWindow {
   const explicit = readBool(filter, "explicit_date");
   const fromParsed = parseFrom(filter, ctx, earliest);
   const toParsed = readDateField(filter, "date_to", ctx);
   const from = explicit || exact ? fromParsed.ms : alignFrom(fromParsed, interval, ctx);
   const to = explicit || (exact && toParsed === undefined) ? (toParsed?.ms ?? ctx.now) : alignTo(toParsed, interval, ctx);
-  // An inverted range would answer an empty result that looks like "no data"; it is a mistake in date_to.
-  if (to < from && inverted === "reject") throw reject.invalid("date_to", `date_to (${new Date(to).toISOString()}) is before date_from (${new Date(from).toISOString()}): swap them, or move date_to later.`);
   return { from, to, interval, fromParsed, toParsed };
 }
 
-/**
- * A date field of a filter: undefined when absent (missing, null or ""), the parsed value when in the grammar
- * (reference §1.2), and a 400 naming the field otherwise — never a silent "now".
- */
-export function readDateField(filter: Loose, key: string, ctx: TimeContext): ParsedDate | undefined {
-  const raw = filter[key];
-  if (raw === undefined || raw === null || raw === "") return undefined;
-  const text = readString(filter, key);
-  const parsed = text === undefined ? undefined : parseDate(text, ctx.now, ctx.timezone, ctx.weekStartDay);
-  if (!parsed) throw reject.invalid(key, `${JSON.stringify(raw)} is not a date: use ${DATE_GRAMMAR}${key === "date_from" ? ", or all" : ""}.`);
-  return parsed;
-}
+/** A window that ends before it starts (test_paths_query_runner.py::test_current_url_paths_and_logic: no edges). */
+export const isInvertedWindow = (window: { from: number; to: number }): boolean => window.to < window.from;
 
 /** Every date field of a filter is in the grammar (a 400 naming the first one that is not), computed or not. */
 export function requireDateFields(filter: Loose, ctx: TimeContext): void {

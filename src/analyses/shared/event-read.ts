@@ -1,8 +1,5 @@
-import type { ScanSnapshot } from "../../store/event-table.ts";
+import type { ScanSnapshot } from "../../store/columns/column-arrays.ts";
 import type { EventList, EventRecord } from "../../store/schema.ts";
-
-/** One event property: a column table's row reads it alone, a plain record from its object. */
-export const eventProperty = (event: EventRecord, key: string): unknown => (event.prop ? event.prop(key) : event.properties[key]);
 
 /** What a column table offers beyond `at`: reads by position without making a row (src/store/event-table.ts). */
 export interface EventColumns extends EventList {

@@ -2,7 +2,8 @@ import type { ActorTable } from "./actor-table.ts";
 import type { EventMatcher } from "./entity-match.ts";
 import type { SnapshotColumns } from "./event-read.ts";
 import type { FirstSeenColumns, FirstSeenJob } from "./first-seen-rows.ts";
-import { startRowTask } from "../parallel/pool.ts";
+import { startRowTask } from "../parallel/start-task.ts";
+import { firstSeenTask } from "./first-seen-task.ts";
 import { ALWAYS } from "./property-filter.ts";
 import { kernelFilterOf } from "./column-filter.ts";
 
@@ -21,8 +22,8 @@ export function firstSeenByActor(events: SnapshotColumns, matcher: EventMatcher,
     for (let id = 0; id < snap.names; id++) if (matcher.names.has(events.nameOfId(id))) wanted[id] = 1;
   }
   const job: FirstSeenJob = { wanted, filter, distinctIds: snap.distinctIds };
-  const cols: FirstSeenColumns = { ts: snap.ts, name: snap.name, did: snap.did, shape: snap.shape, voff: snap.voff, vals: snap.vals };
-  const parts = startRowTask<FirstSeenColumns, FirstSeenJob, Float64Array>("firstSeen", cols, job, 0, end).finish();
+  const cols: FirstSeenColumns = { ts: snap.ts, name: snap.name, did: snap.did, shape: snap.shape, valueStart: snap.valueStart, vals: snap.vals };
+  const parts = startRowTask(firstSeenTask, cols, job, 0, end).finish();
   const bySlot = new Float64Array(table.actors.length).fill(Infinity);
   for (const first of parts) {
     for (let d = 0; d < snap.distinctIds; d++) {

@@ -2,7 +2,7 @@ import type { EventList, EventRecord, GroupRecord, GroupTypeRecord, Properties }
 import type { Actor } from "./actors.ts";
 import { reject } from "../../core/analysis-errors.ts";
 import { isObject } from "./filter-read.ts";
-import { eventProperty } from "./event-read.ts";
+import { eventProperty } from "../../core/event-read.ts";
 
 /**
  * Group analytics (reference: analytics §1.1; ingestion-persons-events §2 item 3): an event belongs to the group
@@ -79,7 +79,7 @@ function keyReader(name: string | undefined, index: number): GroupKeyOf {
   };
 }
 
-/** One pass: the group key of every event, as dense ids (reading `$groups` per event per analysis doubled a group funnel's cost). */
+/** One pass: the group key of every event, as dense ids (reading `$groups` per event per analysis was a group funnel's main cost). */
 function denseIds(events: EventList, keyOf: GroupKeyOf): GroupIds {
   // In shared memory: scan workers read it in place (group-aggregated counts).
   const ids = new Int32Array(new SharedArrayBuffer(4 * Math.max(1, events.length)), 0, events.length);

@@ -1,5 +1,5 @@
 import type { Interval } from "./context.ts";
-import { plus, startOf, zoned } from "./local-time.ts";
+import { plus, startOf, zoned } from "../../core/time-zones.ts";
 
 /** Bucket keys and labels, exactly as the current engine writes them (reference: analytics §1.2). */
 

@@ -3,9 +3,9 @@ import type { FilterContext } from "./context.ts";
 import { decodeJsonish, isObject, type Loose } from "./filter-read.ts";
 import { groupLookup, groupPropertiesOf, groupTypeIndexOf } from "./groups.ts";
 import { compileOperator } from "./property-operators.ts";
-import { eventProperty } from "./event-read.ts";
+import { eventProperty } from "../../core/event-read.ts";
 import { hogqlPredicate } from "./hogql-filter.ts";
-import { personPropertyValue } from "./person-properties.ts";
+import { personPropertyValue } from "../../core/person-property-read.ts";
 import { sessionPropertyReader } from "./session-properties.ts";
 
 /**

@@ -1,8 +1,8 @@
 import { reject } from "../../core/analysis-errors.ts";
 import type { FilterContext } from "./context.ts";
-import { parseAbsolute, parseDateExpression } from "./date-parse.ts";
-import { startOf } from "./local-time.ts";
-import { compileLikePattern, compileUserRegex } from "./regex.ts";
+import { parseAbsolute, parseDateExpression } from "../../core/date-parse.ts";
+import { startOf } from "../../core/time-zones.ts";
+import { compileLikePattern, compileUserRegex } from "../../core/regex.ts";
 
 /** Property operators of reference: analytics §1.4, one closed vocabulary. */
 export const PROPERTY_OPERATORS = [

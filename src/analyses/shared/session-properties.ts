@@ -1,6 +1,6 @@
 import type { EventList, EventRecord } from "../../store/schema.ts";
 import { sessionChannelType } from "../../core/channel-rules.ts";
-import { eventProperty } from "./event-read.ts";
+import { eventProperty } from "../../core/event-read.ts";
 
 /**
  * Session properties, derived from the events sharing `properties.$session_id` as the real service's sessions
@@ -158,8 +158,7 @@ function valuesOf(table: SessionTable, key: string, read: (s: SessionProps) => u
 
 /**
  * The reader of one session property for an event (undefined when the key is not a session property). The
- * values are computed once per session and table, so a scan costs one lookup per event: URL parsing per event
- * tripled the cost of a breakdown at 1 M events.
+ * values are computed once per session and table, so a scan costs one lookup per event, not a URL parse.
  */
 export function sessionPropertyReader(key: string, table: () => SessionTable): ((event: EventRecord) => unknown) | undefined {
   const read = SESSION_PROPERTIES.get(key);

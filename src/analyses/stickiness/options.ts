@@ -2,7 +2,7 @@ import { reject } from "../../core/analysis-errors.ts";
 import type { Interval } from "../shared/context.ts";
 import { MS } from "../shared/context.ts";
 import { isObject, readNumber, readString, type Loose } from "../shared/filter-read.ts";
-import { toWallClock } from "../shared/local-time.ts";
+import { toWallClock } from "../../core/time-zones.ts";
 
 /** The stickiness query's own options (StickinessQuery `intervalCount`, `stickinessFilter`; reference: analytics §3). */
 export interface StickinessOptions {

@@ -1,6 +1,6 @@
 import type { EventList } from "../../store/schema.ts";
 import type { KernelFilter } from "../parallel/count-kernel.ts";
-import { startCount } from "../parallel/pool.ts";
+import { startCount } from "../parallel/count-scan.ts";
 import { actorResolver } from "../shared/actors.ts";
 import { actorTableOf, type ActorTable } from "../shared/actor-table.ts";
 import { makeBuckets, type Buckets } from "../shared/buckets.ts";

@@ -1,7 +1,7 @@
 import type { EventList } from "../../store/schema.ts";
-import type { ScanSnapshot } from "../../store/event-table.ts";
+import type { ScanSnapshot } from "../../store/columns/column-arrays.ts";
 import type { CountJob, CountResult, KernelFilter, ValuesPart } from "../parallel/count-kernel.ts";
-import { startCount, type PendingCount } from "../parallel/pool.ts";
+import { startCount, type PendingCount } from "../parallel/count-scan.ts";
 import { actorTableOf, type ActorTable } from "../shared/actor-table.ts";
 import { groupLookup } from "../shared/groups.ts";
 import type { Actor } from "../shared/actors.ts";
@@ -19,10 +19,10 @@ import { indexRange } from "../shared/scan.ts";
 import { SESSION_PROPERTY_NAMES } from "../shared/session-properties.ts";
 import type { SeriesEntity } from "../shared/series.ts";
 import type { TrendSpec } from "./filter.ts";
-import { personPropertyValue } from "../shared/person-properties.ts";
+import { personPropertyValue } from "../../core/person-property-read.ts";
 
 /**
- * The commonest trend series counted straight from the columns, over every core (../parallel/pool.ts): total
+ * The commonest trend series counted straight from the columns, over every core (../parallel/start-task.ts): total
  * count, daily (weekly, monthly) actives by persons, unique sessions, events per person (*_count_per_actor), the
  * property maths (sum, avg, min, max, median, pNN), with or without a breakdown by one event or person property,
  * under conditions on event properties, person properties and cohorts (../shared/column-filter.ts). Anything else

@@ -2,7 +2,8 @@ import { reject } from "../../core/analysis-errors.ts";
 import { readBreakdown, type BreakdownDef } from "../shared/breakdown.ts";
 import type { AnalysisContext, Interval } from "../shared/context.ts";
 import { INTERVALS } from "../shared/context.ts";
-import { readDateField, resolveDateRange, type QueryWindow } from "../shared/date-range.ts";
+import { resolveDateRange, type QueryWindow } from "../shared/date-range.ts";
+import { readDateField } from "../../core/date-parse.ts";
 import { compileFormula, type Formula } from "../shared/formula.ts";
 import { isObject, readBool, readList, readNumber, readString, type Loose } from "../shared/filter-read.ts";
 import { mergeSeries, type SeriesEntity } from "../shared/series.ts";
@@ -71,7 +72,7 @@ export function readTrendFilter(filter: TrendFilter, ctx: AnalysisContext): Tren
  * exact_timerange = display == BOLD_NUMBER; test_trends_query_runner.py::test_trends_daily_compare_to_previous_period).
  */
 export const trendWindow = (filter: Loose, spec: Pick<TrendSpec, "totalValue" | "interval" | "display">, ctx: AnalysisContext, earliest: number | undefined): QueryWindow =>
-  resolveDateRange(filter, spec.totalValue ? "day" : spec.interval, ctx, earliest, "reject", spec.display === "BoldNumber");
+  resolveDateRange(filter, spec.totalValue ? "day" : spec.interval, ctx, earliest, spec.display === "BoldNumber");
 
 /**
  * Legacy filters map `minute` to `hour` (reference §1.2, §10); a TrendsQuery's minutes arrive as `query_interval`

@@ -1,10 +1,10 @@
 import type { AggregatePlan } from "../../hogql/aggregate.ts";
 import type { EventRecord, PersonRecord } from "../../store/schema.ts";
 import { upperBound, type Buckets } from "../shared/buckets.ts";
-import { plus, startOf } from "../shared/local-time.ts";
+import { plus, startOf } from "../../core/time-zones.ts";
 import { AGGREGATES } from "../shared/math.ts";
 import { numericForm } from "../shared/property-operators.ts";
-import { eventProperty } from "../shared/event-read.ts";
+import { eventProperty } from "../../core/event-read.ts";
 
 /**
  * Per-series maths (reference: analytics §2.3): accumulators that take matching events in timestamp order

@@ -15,7 +15,7 @@ import type { TrendSpec } from "./filter.ts";
 import { mathHogqlPlan } from "./math-hogql.ts";
 import { cumulate } from "../shared/math.ts";
 import { SESSION_PROPERTY_NAMES, sessionPropertyReader, UNDERIVED_SESSION_PROPERTIES } from "../shared/session-properties.ts";
-import { eventProperty } from "../shared/event-read.ts";
+import { eventProperty } from "../../core/event-read.ts";
 import { planMath, SESSION_PROPERTY, sessionText, type Accumulator, type ActorKey, type BucketActors, type MathPlan } from "./maths.ts";
 
 /** One series in one period: a row per breakdown value (a single row without breakdown). */

@@ -1,4 +1,8 @@
-import type { HogqlNode } from "../parse.ts";
+/** A HogQL AST node as PostHog's parser emits it (internal mode: no positions). */
+export interface HogqlNode {
+  node: string;
+  [key: string]: unknown;
+}
 
 /** Typed views of the parser's JSON nodes (PostHog `posthog/hogql/ast.py`), only the fields the printer reads. */
 export type Node = HogqlNode;

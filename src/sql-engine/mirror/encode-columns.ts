@@ -1,15 +1,17 @@
 /**
  * The events encoder over the column store's dictionaries (src/store/event-table.ts): every string, key and
  * property value is encoded once per dictionary id and an event's line is joined from those pieces, instead of
- * building its properties object and serialising it (~2 µs of the ~8–10 µs an event took). It reads the arrays
+ * building its properties object and serialising it (most of an event's encoding time). It reads the arrays
  * `EventTable.columnsForSnapshot()` lists (the column snapshot's documented order) and the dictionaries' lists;
  * an event whose shape the fast path cannot reproduce exactly (integer-like keys, which an object reorders, or
  * `__proto__`) is encoded through the row API, and each call checks its first event against the row API too:
  * a change of the column layout makes the whole call take the row path instead of writing wrong rows.
  */
-import type { EventRow, EventTable } from "../../store/event-table.ts";
+import type { EventRow } from "../../store/event-row.ts";
+import type { EventTable } from "../../store/event-table.ts";
 import type { EventRecord } from "../../store/schema.ts";
-import { encodeEvents, eventFields, LoadBuffer, micros, nativeBlock, nativeColumn, nativeString, put, putVarUInt, rawText, type EventFields } from "./encode.ts";
+import { encodeEvents, eventFields, LoadBuffer, micros, nativeBlock, nativeColumn, nativeString, put, putVarUInt, type EventFields } from "./encode.ts";
+import { rawText } from "../../core/property-text.ts";
 
 interface ShapeInfo {
   /** Reproducible by joining cached pieces (else: the row API). */
@@ -90,7 +92,7 @@ export class ColumnEncoder {
   }
 
   #block(row: EventRow, from: number, to: number, teamId: number, cols: Columns, out: LoadBuffer): void {
-    const [ts, name, did, uuid, chain, shape, voff, vals, seq] = cols;
+    const [ts, name, did, uuid, chain, shape, valueStart, vals, seq] = cols;
     const n = to - from;
     const infos: ShapeInfo[] = new Array(n);
     // The few events the pieces cannot make: their values through the row API, by their index in the block.
@@ -122,7 +124,7 @@ export class ColumnEncoder {
     for (let k = 0; k < n; k++) {
       const f = slow.get(k);
       if (f) out.putString(f.properties);
-      else this.#putProperties(out, infos[k]!, vals, voff[from + k]!);
+      else this.#putProperties(out, infos[k]!, vals, valueStart[from + k]!);
     }
     nativeColumn(out, COLUMN.timestamp);
     for (let i = from; i < to; i++) out.putInt64(micros(ts[i]!));
@@ -130,13 +132,13 @@ export class ColumnEncoder {
     for (let i = from; i < to; i++) out.putBytes(this.#distinctId(did[i]!));
     nativeColumn(out, COLUMN.chain);
     for (let i = from; i < to; i++) out.putBytes(this.#chain(chain[i]!));
-    for (let g = 0; g < GROUP_SLOTS; g++) strings(COLUMN.groups + g, (i, k) => this.#groups(infos[k]!, vals, voff[i]!)[g]!, (f) => f.groups[g]!);
+    for (let g = 0; g < GROUP_SLOTS; g++) strings(COLUMN.groups + g, (i, k) => this.#groups(infos[k]!, vals, valueStart[i]!)[g]!, (f) => f.groups[g]!);
     for (let m = 0; m < this.materialized.length; m++) {
       strings(
         COLUMN.groups + GROUP_SLOTS + m,
         (i, k) => {
           const at = infos[k]!.materialized[m]!;
-          return at < 0 ? EMPTY_STRING : this.#raw(vals[voff[i]! + at]!);
+          return at < 0 ? EMPTY_STRING : this.#raw(vals[valueStart[i]! + at]!);
         },
         (f) => f.materialized[m]!,
       );
@@ -238,4 +240,4 @@ export class ColumnEncoder {
 }
 
 /** The arrays `EventTable.columnsForSnapshot()` lists, in its order. */
-type Columns = [ts: Float64Array, name: Uint32Array, did: Uint32Array, uuid: Uint32Array, chain: Uint32Array, shape: Uint32Array, voff: Uint32Array, vals: Uint32Array, seq: Uint32Array];
+type Columns = [ts: Float64Array, name: Uint32Array, did: Uint32Array, uuid: Uint32Array, chain: Uint32Array, shape: Uint32Array, valueStart: Uint32Array, vals: Uint32Array, seq: Uint32Array];

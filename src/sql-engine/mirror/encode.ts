@@ -1,14 +1,15 @@
 /**
  * The store's records as the files the mirror loads (the columns of src/sql-engine/mirror/schema.ts, in their
  * load order): events in ClickHouse's Native format, persons and groups as TSV. Everything is written as bytes
- * into 1 MiB chunks: keeping a million line strings alive, or one string of a million lines, cost 4–8× the
- * encoding itself in garbage collection, and one growing buffer a copy per growth (measured).
+ * into 1 MiB chunks: keeping a million line strings alive, or one string of a million lines, cost more than the
+ * encoding itself in garbage collection, and one growing buffer a copy per growth.
  */
 import { groupLookup, type GroupData } from "../../analyses/shared/groups.ts";
 import { VIRTUAL_PERSON_PROPERTIES } from "../../core/virtual-person-properties.ts";
-import type { EventRow } from "../../store/event-table.ts";
+import type { EventRow } from "../../store/event-row.ts";
 import type { EventRecord, GroupRecord, PersonRecord } from "../../store/schema.ts";
 import { EVENT_FILE_COLUMNS } from "./schema.ts";
+import { rawText } from "../../core/property-text.ts";
 
 const SPECIAL = /[\\\t\n\r]/;
 const ESCAPES: Readonly<Record<string, string>> = { "\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r" };
@@ -52,7 +53,7 @@ export function nativeString(text: string): Buffer {
 /**
  * Chunks of loads whose bytes are on disk, kept for the next file: a fresh 1 MiB buffer per chunk (~120 per file)
  * is external memory that makes V8 collect the whole heap again and again, and at ten million events the heap is
- * the store's gigabytes (the encoding took ~7 µs an event there, ~4 µs over a small heap).
+ * the store's gigabytes (encoding there was much slower than over a small heap).
  */
 const spareChunks: Buffer[] = [];
 /** At most two files' worth is kept (one encoding while the other loads). */
@@ -191,36 +192,6 @@ export function groupKeyReaders(groups: GroupData): ((event: EventRecord) => str
     if (!typed.has(i)) return (event) => rawText(event.properties[`$group_${i}`]);
     return (event) => keyOf(event) ?? "";
   });
-}
-
-/** What ClickHouse escapes when it writes a JSON string back: quote, backslash, controls, U+2028/9, surrogates. */
-const NEEDS_JSON_ESCAPE = /["\\\u0000-\u001f\u2028\u2029\ud800-\udfff]/;
-const SHORT_ESCAPES: Readonly<Record<string, string>> = { '"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t" };
-
-/** A string's JSON text without quotes, as ClickHouse's JSONExtractRaw writes it (upper-case \u00XX, \u2028 escaped). */
-function jsonStringBody(s: string): string {
-  return s.replace(/["\\\u0000-\u001f\u2028\u2029]/g, (c) => SHORT_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`);
-}
-
-/**
- * What the real service materialises a property as: `replaceRegexpAll(JSONExtractRaw(properties, key), '^"|"$',
- * '')` over the properties' JSON, computed here from the value (a string's escaped text without its quotes, any
- * other value's JSON, "" when absent) so that ClickHouse need not parse the JSON once per column. A test holds it
- * against ClickHouse's expression. Known difference: ClickHouse writes numbers back from their parsed value, so
- * a number of 1e21 or more reads `1e21` there and `1e+21` here, and one beyond 64 bits reads "" there.
- */
-export function rawText(value: unknown): string {
-  if (value === undefined) return "";
-  if (typeof value === "string") return NEEDS_JSON_ESCAPE.test(value) ? jsonStringBody(value) : value;
-  return clickhouseJson(JSON.stringify(value)).replace(/^"|"$/g, "");
-}
-
-/** JSON text with its escapes written as ClickHouse writes them (JSON.stringify writes \u001f, leaves U+2028 raw). */
-function clickhouseJson(json: string): string {
-  if (!/\\u|[\u2028\u2029]/.test(json)) return json;
-  return json
-    .replace(/\\(?:["\\/bfnrt]|u([0-9a-f]{4}))/g, (escape, hex: string | undefined) => (hex === undefined ? escape : `\\u${hex.toUpperCase()}`))
-    .replace(/[\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
 }
 
 /** One event's values in the events file's order (EVENT_FILE_COLUMNS), team apart. */

@@ -9,19 +9,12 @@
 import { createHash } from "node:crypto";
 import { VIRTUAL_PERSON_PROPERTY_NAMES } from "../../core/virtual-person-properties.ts";
 import { CHANNEL_DICTIONARY, CHANNEL_TABLE, channelDefinitionDdl, sessionChannelTypeSql } from "./channel-sql.ts";
-
-/**
- * Event properties that get a column of their own (`mat_<key>`), as the real service materialises hot
- * properties: the same expression (`replaceRegexpAll(JSONExtractRaw(properties, key), '^"|"$', '')`), so a read
- * prints as `nullIf(nullIf(events.\`mat_$browser\`, ''), 'null')` there and here. Measured at 1 M generated events
- * (bench/sql-engine.ts): a breakdown by `$browser` ~15 ms materialised, ~270–370 ms through JSONExtractRaw.
- */
-export const MATERIALIZED_PROPERTIES = ["$browser", "$os", "$device_type", "$current_url", "$pathname", "$host", "$referring_domain", "$lib", "$screen_name"] as const;
+import { MATERIALIZED_PROPERTIES } from "../../core/property-text.ts";
 
 /** The extraction the real service materialises a property with (raw JSON, one pair of quotes removed). */
 const rawProperty = (key: string) => `replaceRegexpAll(JSONExtractRaw(properties, ${quote(key)}), '^"|"$', '')`;
 
-/** A ClickHouse string literal (the keys above and names made here only). */
+/** A ClickHouse string literal (property keys and names made here only). */
 export const quote = (s: string) => `'${s.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
 export const ident = (s: string) => `\`${s.replace(/\\/g, "\\\\").replace(/`/g, "\\`")}\``;
 
@@ -68,8 +61,8 @@ export const EVENT_FILE_COLUMNS: readonly { name: string; type: string }[] = [
 
 /**
  * The materialised columns arrive with the rows (computed by encode.ts's rawText, the same value ClickHouse's
- * expression gives): parsing every event's JSON once per column took ClickHouse ~0.45 µs per column per event.
- * Native, not TSV: ClickHouse spent ~1.07 s of CPU on a file of 200,000 events as TSV, ~0.5 s as Native.
+ * expression gives): ClickHouse parsing every event's JSON once per column cost more.
+ * Native, not TSV: ClickHouse reads Native with about half the CPU.
  */
 export const EVENTS_LOAD: LoadSpec = {
   table: "events",
