@@ -41,6 +41,8 @@ export interface Config {
   deletionSchedule: DeletionSchedule;
   /** Replace an existing data file with the start-up dataset (the fixture file or a freshly generated one). */
   resetData: boolean;
+  /** Keep the stored state even when the --fixtures file changed since it was written from it. */
+  keepData?: boolean;
   /**
    * Move every timestamp so that the newest event is now: "auto" does it for the generated dataset only
    * (when it is an hour or more out of date), "always" for any dataset (--shift-to-now), "never" (--no-shift).
@@ -76,8 +78,12 @@ Usage: ${command} [options]
   --fixtures FILE   start from this fixture document (format: fixtures/fixtures.schema.json)
                     instead of the generated dataset, or from a bundled scenario by name:
                     ${scenarioNames().join(", ")}. It is written to the data file when there is none
-                    yet; an existing data file is never replaced unless --reset-data is given
-                    (use --in-memory to leave the data file alone)
+                    yet. A data file written from a fixture follows it: while the fixture is unchanged
+                    the stored state (with what the API changed) is served; once the fixture is edited,
+                    the next start reloads it and says so (--keep-data keeps the stored state). A data
+                    file that did not come from a fixture is never replaced unless --reset-data is
+                    given (use --in-memory to leave the data file alone)
+  --keep-data       keep the stored state even when the --fixtures file changed since it was written
   --reset-data      replace the stored state in the data file with the start-up dataset
                     (the --fixtures file, else a freshly generated dataset)
   --shift-to-now    move every timestamp (events, persons, groups, insights, activity) by one offset so
@@ -135,7 +141,9 @@ export function invokedAs(env: NodeJS.ProcessEnv = process.env, script = process
   return `node ${path.relative(cwd, script) || name}`;
 }
 
-export class ConfigError extends Error {}
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
 
 function integer(name: string, value: string | undefined, min: number): number | null {
   if (value === undefined) return null;
@@ -163,6 +171,7 @@ export function parseConfig(argv: string[], cwd = process.cwd()): Config | null 
       "in-memory": { type: "boolean" },
       fixtures: { type: "string" },
       "reset-data": { type: "boolean" },
+      "keep-data": { type: "boolean" },
       "shift-to-now": { type: "boolean" },
       "no-shift": { type: "boolean" },
       now: { type: "string" },
@@ -191,6 +200,7 @@ export function parseConfig(argv: string[], cwd = process.cwd()): Config | null 
     throw new ConfigError(`--log-level must be silent, info or debug, got "${logLevel}"`);
   }
   if (values["in-memory"] && values.data) throw new ConfigError("--data and --in-memory exclude each other");
+  if (values["keep-data"] && values["reset-data"]) throw new ConfigError("--keep-data and --reset-data exclude each other");
   if (values["shift-to-now"] && values["no-shift"]) throw new ConfigError("--shift-to-now and --no-shift exclude each other");
   const port = integer("port", values.port, 0) ?? DEFAULTS.port;
   if (port > 65535) throw new ConfigError(`--port must be ≤ 65535, got ${port}`);
@@ -216,6 +226,7 @@ export function parseConfig(argv: string[], cwd = process.cwd()): Config | null 
     trackingPlanFile: values["tracking-plan"] ? path.resolve(cwd, values["tracking-plan"]) : null,
     deletionSchedule: schedule(values["deletion-schedule"]),
     resetData: values["reset-data"] ?? false,
+    keepData: values["keep-data"] ?? false,
     shiftToNow: values["shift-to-now"] ? "always" : values["no-shift"] ? "never" : "auto",
     rateLimits: values["rate-limits"] ?? false,
   };

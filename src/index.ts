@@ -1,21 +1,23 @@
-import type { ForcedFlag, ForcedFlagRequest } from "./control/forced-flags.ts";
-import type { Override, OverrideRequest } from "./control/overrides.ts";
+import type { ForcedFlag, ForcedFlagRequest } from "./services/forced-flags.ts";
+import type { Override, OverrideRequest } from "./pipeline/overrides.ts";
 import { parseConfig } from "./config.ts";
-import type { FixtureDocument } from "./fixtures/fixture-document.ts";
+import type { FixtureDocument } from "./store/fixture-document.ts";
 import { createLogger } from "./core/logger.ts";
 import { startServer as startCli, StartupError } from "./server.ts";
-import type { RequestLogEntry } from "./http/request-log.ts";
+import type { RequestLogEntry } from "./pipeline/request-log.ts";
 import { scenarioFile, scenarioList, scenarios } from "./control/scenarios.ts";
 import type { TrackingPlan } from "./control/tracking-plan.ts";
 import type { EventPattern, JudgedEvent, WaitAnswer, WaitRequest } from "./control/observe.ts";
+import type { CapturedRequest } from "./capture/captured-log.ts";
 
-export type { FixtureDocument } from "./fixtures/fixture-document.ts";
+export type { FixtureDocument } from "./store/fixture-document.ts";
 export type { paths, components, operations } from "./generated/openapi.ts";
-export type { RequestLogEntry } from "./http/request-log.ts";
-export type { ForcedFlag, ForcedFlagRequest } from "./control/forced-flags.ts";
-export type { Override, OverrideRequest } from "./control/overrides.ts";
+export type { RequestLogEntry } from "./pipeline/request-log.ts";
+export type { ForcedFlag, ForcedFlagRequest } from "./services/forced-flags.ts";
+export type { Override, OverrideRequest } from "./pipeline/overrides.ts";
 export type { TrackingPlan, PlanViolation } from "./control/tracking-plan.ts";
 export type { EventPattern, JudgedEvent, WaitRequest, WaitAnswer } from "./control/observe.ts";
+export type { CapturedRequest } from "./capture/captured-log.ts";
 export { StartupError } from "./server.ts";
 export { FixtureError } from "./store/load-fixtures.ts";
 
@@ -35,8 +37,13 @@ export interface ServerOptions {
   host?: string;
   /** Main store file; omitted: the state stays in memory. */
   data?: string;
-  /** With `data`: replace a stored state with the start-up dataset (otherwise a fixture never replaces it). */
+  /**
+   * With `data`: replace a stored state with the start-up dataset. Without it a data file written from a fixture
+   * follows that fixture (reloaded once the fixture changed), and any other stored state is never replaced.
+   */
   resetData?: boolean;
+  /** With `data` and `fixtures`: keep the stored state even when the fixture changed since it was written. */
+  keepData?: boolean;
   /** A fixture file path (relative paths are read from the working directory), or the document itself. Omitted: the generated dataset. */
   fixtures?: string | FixtureDocument;
   /** A bundled scenario by name (see `scenarios`); instead of `fixtures`. */
@@ -107,6 +114,8 @@ export interface EmbeddedServer {
     events(pattern?: EventPattern): JudgedEvent[];
     /** Resolves once `count` (default 1) events match, or after `timeout_ms` (default 5000) with status "timed_out". */
     wait(request: WaitRequest): Promise<WaitAnswer>;
+    /** Capture and flags requests the server refused (a wrong token, an undecodable body), newest first, each with its `error`. */
+    refused(): CapturedRequest[];
     clear(): void;
     plan: { get(): TrackingPlan | null; set(plan: TrackingPlan): TrackingPlan; clear(): void };
   };
@@ -132,6 +141,7 @@ function argv(o: ServerOptions): string[] {
   if (o.data) add("--data", o.data);
   else args.push("--in-memory");
   flag("--reset-data", o.resetData);
+  flag("--keep-data", o.keepData);
   add("--fixtures", fixturesPath(o));
   flag("--shift-to-now", o.shiftToNow === true);
   flag("--no-shift", o.shiftToNow === false);
@@ -199,6 +209,12 @@ export async function startServer(options: ServerOptions = {}): Promise<Embedded
       if (!project) throw new Error("the state holds no project");
       return { project_id: project.id, token: project.api_token, api_key: started.store.users.all()[0]?.personal_api_keys[0] ?? null };
     },
-    captured: { events: observation.events, wait: (request) => observation.wait(request), clear: observation.clear, plan: observation.plan },
+    captured: {
+      events: observation.events,
+      wait: (request) => observation.wait(request),
+      refused: () => observation.requests(Number.MAX_SAFE_INTEGER).results.filter((r) => r.error !== null),
+      clear: observation.clear,
+      plan: observation.plan,
+    },
   };
 }

@@ -4,7 +4,6 @@ import { StoreFileError } from "./store/ndjson-file.ts";
 import { FixtureError } from "./store/load-fixtures.ts";
 import { startServer, StartupError } from "./server.ts";
 import type { ProjectRecord } from "./store/schema.ts";
-import { maskKey } from "./util/ids.ts";
 
 /**
  * A start-up failure as one line (what, which file or port, what to do); the stack only at --log-level debug.
@@ -54,8 +53,9 @@ async function main(): Promise<number> {
   const user = started.store.users.get(1) ?? started.store.snapshot().meta.users[0];
   const key = user?.personal_api_keys[0];
   const project = user ? started.store.projects.forUser(user.id)[0] : undefined;
-  // The generated dataset's key is a documented demo key; keys from a fixture file are shown masked.
-  const shownKey = key ? (started.source === "fixtures-file" ? `${maskKey(key)} (from ${config.fixturesFile})` : key) : "(no user)";
+  // Shown in full whatever its source, as the README promises ("the printed key"): a fixture's key is the user's own,
+  // in their own file, and a masked one left them nothing to paste (issue 41).
+  const shownKey = key ? (started.source === "fixtures-file" ? `${key} (from ${config.fixturesFile})` : key) : "(no user)";
   logger.info(
     [
       `analytics-mock listening on ${started.url}`,
@@ -64,7 +64,7 @@ async function main(): Promise<number> {
       `  API key: ${shownKey}`,
       `  projects (id, name, project API token):`,
       ...projectLines(started.store.snapshot().meta.projects),
-      `  try:     curl -H "Authorization: Bearer ${started.source === "fixtures-file" ? "<key>" : key}" ${started.url}/api/projects/${project ? `${project.id}/insights/` : ""}`,
+      `  try:     curl -H "Authorization: Bearer ${key ?? "<key>"}" ${started.url}/api/projects/${project ? `${project.id}/insights/` : ""}`,
     ].join("\n"),
   );
   const shutdown = (signal: string) => {

@@ -2,10 +2,8 @@ import os from "node:os";
 import v8 from "node:v8";
 
 /**
- * What generating `--events N` needs, measured with the column store (src/store/event-table.ts) at 2 M and 10 M
- * events: the JavaScript heap peaks under 450 MiB at 10 M (dictionaries, persons, the generator's objects of the
- * moment), and the process's RSS at 2.2 GiB (the columns, outside the heap, while they grow, plus the
- * generator's own typed arrays). Asking for more than the heap allows would end in V8's "heap out of memory"
+ * What generating `--events N` needs with the column store (src/store/event-table.ts): heap and peak memory grow
+ * with the events, from runs at 2 M and 10 M (bench/NOTES.md). Asking for more than the heap allows would end in V8's "heap out of memory"
  * abort, more than the machine has in swapping or the kernel's OOM kill: such a start is refused up front with
  * what it needs and how to give it.
  */

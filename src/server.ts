@@ -1,6 +1,7 @@
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import { createApp, type AppHandler } from "./app.ts";
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { compileTrackingPlan, trackingPlanProblem, type TrackingPlan } from "./control/tracking-plan.ts";
@@ -19,7 +20,7 @@ import { describeOffset, offsetToNow, shiftState } from "./store/shift-times.ts"
 import type { State } from "./store/schema.ts";
 import { createStore, type Store } from "./store/store.ts";
 import type { Control } from "./control/service.ts";
-import type { FixtureDocument } from "./fixtures/fixture-document.ts";
+import type { FixtureDocument } from "./store/fixture-document.ts";
 import { assertFixtureDocument } from "./store/load-fixtures.ts";
 
 export interface StartedServer {
@@ -38,7 +39,10 @@ export interface StartedServer {
  * A start-up that cannot go on, said in one line: what, which file or port, what to do. The command line
  * prints the message alone (the stack only at --log-level debug); embedders get it as the rejection.
  */
-export class StartupError extends Error {}
+export class StartupError extends Error {
+  /** Printed and inspected by name (`StartupError: …`), not as a plain "Error". */
+  override name = "StartupError";
+}
 
 interface Initial {
   state: State;
@@ -46,6 +50,8 @@ interface Initial {
   source: StartedServer["source"];
   /** Whether the state must be written to the data file at start (it did not come from it, or it moved). */
   write: boolean;
+  /** The one line that says why a stored state was replaced or kept, when a fixture decided it. */
+  note?: string;
 }
 
 /** The clock a fixture document asks for, unless --now overrides it or --shift-to-now puts its data at the real now. */
@@ -84,22 +90,65 @@ async function trackingPlanFile(file: string): Promise<TrackingPlan> {
   return plan as TrackingPlan;
 }
 
-/** Refuses to replace a stored state with a fixture unless told to: the data file is someone's work. */
-function refuseToReplace(config: Config, files: StoreFiles | null, what: string): void {
-  if (!files || config.resetData || !existsSync(files.meta)) return;
+/** A fixture's `tracking_plan` (kept in the state), checked as the control API checks one; --tracking-plan overrides it. */
+function storedTrackingPlan(state: State): TrackingPlan | null {
+  const plan = state.meta.tracking_plan;
+  if (!plan) return null;
+  const problem = trackingPlanProblem(plan);
+  if (problem) throw new StartupError(`the fixture's tracking_plan: ${problem}`);
+  try {
+    compileTrackingPlan(plan as unknown as TrackingPlan);
+  } catch (e) {
+    throw new StartupError(`the fixture's tracking_plan: ${(e as { body?: { detail?: string } }).body?.detail ?? (e as Error).message}`);
+  }
+  return plan as unknown as TrackingPlan;
+}
+
+/** Refuses to replace a stored state that did not come from a fixture unless told to: the data file is someone's work. */
+function refuseToReplace(files: StoreFiles, what: string): never {
   throw new StartupError(`${files.meta} already holds a stored state and ${what} would replace it: pass --reset-data to replace it, --in-memory to leave it alone, or --data with another path`);
+}
+
+/** A fixture's identity: the hash of its parsed content (reformatting the file changes nothing). */
+const fixtureDigest = (doc: FixtureDocument) => createHash("sha256").update(JSON.stringify(doc)).digest("hex");
+
+/** The fixture hash a stored state remembers; undefined when it has none (or the file is not ours: readState says why). */
+async function storedFixtureDigest(files: StoreFiles): Promise<string | undefined> {
+  try {
+    const meta = JSON.parse(await readFile(files.meta, "utf8")) as { fixture_source?: { sha256?: unknown } };
+    const sha = meta?.fixture_source?.sha256;
+    return typeof sha === "string" ? sha : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A stored state follows the fixture it was written from: kept while the fixture is unchanged (or with --keep-data),
+ * reloaded once it changed. A stored state from anywhere else is replaced only with --reset-data.
+ */
+async function storedForFixture(config: Config, files: StoreFiles | null, doc: FixtureDocument, what: string): Promise<{ state: State | null; note?: string }> {
+  if (!files || config.resetData || !existsSync(files.meta)) return { state: null };
+  const stored = await storedFixtureDigest(files);
+  if (stored === undefined) refuseToReplace(files, what);
+  if (stored === fixtureDigest(doc)) return { state: await readState(files) };
+  if (config.keepData) return { state: await readState(files), note: `${what} changed since ${files.meta} was written from it: keeping the stored state (--keep-data)` };
+  return { state: null, note: `${what} changed since ${files.meta} was written from it: reloading it (pass --keep-data to keep the stored state)` };
 }
 
 /** The start-up state and clock: a fixture if named, else the data file if it exists (and --reset-data is not given), else the generated dataset. */
 async function initialState(config: Config, files: StoreFiles | null, document?: FixtureDocument): Promise<Initial> {
   if (document || config.fixturesFile) {
-    refuseToReplace(config, files, document ? "the fixture document" : `--fixtures ${config.fixturesFile}`);
+    const what = document ? "the fixture document" : `--fixtures ${config.fixturesFile}`;
     const doc = document ?? (await fixtureFile(config.fixturesFile!));
     assertFixtureDocument(doc);
     const clock = fixtureClock(config, doc);
+    const { state: stored, note } = await storedForFixture(config, files, doc, what);
+    if (stored) return { state: stored, clock, source: "data-file", write: false, note };
     const state = stateFromFixtures(doc, clock.now());
     state.meta.origin = "fixtures";
-    return { state, clock, source: document ? "fixtures-document" : "fixtures-file", write: true };
+    state.meta.fixture_source = { sha256: fixtureDigest(doc) };
+    return { state, clock, source: document ? "fixtures-document" : "fixtures-file", write: true, note };
   }
   const stored = files && !config.resetData ? await readState(files) : null;
   if (stored) return { state: stored, clock: createClock(config.now), source: "data-file", write: false };
@@ -154,23 +203,23 @@ function listenError(err: NodeJS.ErrnoException, config: Config): Error {
 /** Loads the state, opens the store and listens. Errors (bad fixture file, unreadable store) reject before listening. */
 export async function startServer(config: Config, logger: Logger = createLogger(config.logLevel), document?: FixtureDocument): Promise<StartedServer> {
   const files = config.dataFile ? storeFiles(config.dataFile) : null;
-  const { state, clock, source, write } = await initialState(config, files, document);
+  const { state, clock, source, write, note } = await initialState(config, files, document);
   const offset = shiftFor(config, state, clock.now());
   if (offset !== 0) {
     shiftState(state, offset);
     logger.info(`shifted every timestamp by ${describeOffset(offset)} so that the newest event is now (${isoUtc(clock.now())}); --no-shift keeps them`);
   }
   const persist = files !== null && (write || offset !== 0);
-  if (files && write) announceWrite(logger, config, source, files);
+  if (note) logger.info(note);
+  else if (files && write) announceWrite(logger, config, source, files);
   const store = await createStore(state, clock, files, { persist, deletionSchedule: config.deletionSchedule });
   const { app, control, close: closeApp } = await createApp({ store, clock, config, logger });
-  if (config.trackingPlanFile) {
-    try {
-      control.observation.plan.set(await trackingPlanFile(config.trackingPlanFile));
-    } catch (e) {
-      await closeApp();
-      throw e;
-    }
+  try {
+    const plan = config.trackingPlanFile ? await trackingPlanFile(config.trackingPlanFile) : storedTrackingPlan(state);
+    if (plan) control.observation.plan.set(plan);
+  } catch (e) {
+    await closeApp();
+    throw e;
   }
   const server = await listen(app, config).catch((e) => {
     closeApp();

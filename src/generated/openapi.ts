@@ -671,6 +671,88 @@ export interface paths {
         patch: operations["feature_flags_partial_update"];
         trace?: never;
     };
+    "/api/projects/{project_id}/feature_flags/{id}/dependent_flags/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /** @description Feature flag id. An id that names no live flag of the project is 404. */
+                id: components["parameters"]["feature_flag_id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Flags that depend on a flag
+         * @description Returns the other active flags of the project with a release condition on this flag (a property filter of type `flag` whose `key` is this flag's id), ordered by key.
+         */
+        get: operations["feature_flags_dependent_flags_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/feature_flags/{id}/role_access/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /** @description Feature flag id. An id that names no live flag of the project is 404. */
+                id: components["parameters"]["feature_flag_id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Roles with edit access to a flag
+         * @description Returns the roles given edit access to the flag: always an empty page, since roles are a paid feature of the real service and no organization here has any.
+         */
+        get: operations["feature_flags_role_access_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/flag_value/values/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Possible values of a flag
+         * @description Returns the values a flag can take, for a condition that depends on it: `true` and `false` for every flag, then the variant keys of a multivariate flag in their order.
+         */
+        get: operations["flag_value_values_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/projects/{project_id}/insights/": {
         parameters: {
             query?: never;
@@ -683,7 +765,7 @@ export interface paths {
         };
         /**
          * List insights
-         * @description Lists the project's insights that are not deleted. Ordering: `order` ascending with nulls last, then `last_modified_at` descending, then `id` descending (choice; the real service orders by `order` only). `next` and `previous` are absolute URLs that keep the other query parameters; `previous` is null on the first page and `next` is null when nothing follows. Results carry the stored `result` without computing it.
+         * @description Lists the project's insights that are not deleted. Ordering: `order` ascending with nulls last, then `last_modified_at` descending, then `id` descending (choice; the real service orders by `order` only). `next` and `previous` are absolute URLs that keep the other query parameters; `previous` is null on the first page and `next` is null when nothing follows. Results carry the stored `result` without computing it, unless `refresh` names a mode that computes (any but `false`, `0`, `no` and `force_cache`): then each insight of the page is answered as `GET /insights/{id}/` with that `refresh` answers it.
          */
         get: operations["insights_list"];
         put?: never;
@@ -1018,7 +1100,7 @@ export interface paths {
         };
         /**
          * Retrieve an insight
-         * @description Returns one insight with its result. A deleted insight is 404. With `refresh=true` it is recomputed when `next_allowed_client_refresh` has passed (`is_cached` false), else the cached result is kept. With `from_dashboard` the response also carries the tile's `color` and `layouts` (null and `{}` when the insight is not on that dashboard), and the result is computed with that dashboard's `filters` applied (see `filters_override` for the rule).
+         * @description Returns one insight with its result. A deleted insight is 404. With `refresh=true` (or `force_blocking`, `force_async`) it is recomputed when `next_allowed_client_refresh` has passed (`is_cached` false), else the cached result is kept; the other modes answer the cached result. With `from_dashboard` the response also carries the tile's `color` and `layouts` (null and `{}` when the insight is not on that dashboard), and the result is computed with that dashboard's `filters` applied (see `filters_override` for the rule).
          */
         get: operations["insights_retrieve"];
         put?: never;
@@ -1088,6 +1170,66 @@ export interface paths {
          * @description Records that the caller viewed the insight now; it then comes first in the caller's `my_last_viewed`. The real service answers 201 with no body. Unknown (or deleted) insight: 404.
          */
         post: operations["insights_viewed_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/insights/{id}/sharing/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /** @description Insight: the integer id or the 8-character `short_id` (as the real service's clients address it). Anything that names no insight of the project is 404. */
+                id: components["parameters"]["insight_id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * An insight's sharing
+         * @description Returns whether the insight is shared, and the token of its shared links.
+         */
+        get: operations["insights_sharing_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Share an insight, or stop sharing it
+         * @description Turns the insight's shared links on or off (`enabled`) and stores its display settings; the first write keeps the token the caller was last shown, or a new one.
+         */
+        patch: operations["insights_sharing_partial_update"];
+        trace?: never;
+    };
+    "/api/projects/{project_id}/insights/{id}/sharing/refresh/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /** @description Insight: the integer id or the 8-character `short_id` (as the real service's clients address it). Anything that names no insight of the project is 404. */
+                id: components["parameters"]["insight_id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace an insight's sharing token
+         * @description Gives the insight's shared links a new token; links with the old one stop working.
+         */
+        post: operations["insights_sharing_refresh_create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1935,6 +2077,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/users/@me/two_factor_status/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The key's user's two-factor status
+         * @description Returns whether the key's user has two-factor authentication, which no user of this server has: `is_enabled` false, no backup codes, no method.
+         */
+        get: operations["users_two_factor_status_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/@me/hedgehog_config/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The key's user's hedgehog settings
+         * @description Returns the settings of the web app's hedgehog mascot for the key's user: an empty object, since no user of this server has set any.
+         */
+        get: operations["users_hedgehog_config_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/organizations/": {
         parameters: {
             query?: never;
@@ -2093,7 +2275,7 @@ export interface paths {
         /**
          * Run a query (query API)
          * @description Runs a query of the query API.
-         *     Beyond the spec: the real service's query API (`/api/environments/{project_id}/query/` is the same), which its web app, MCP server, agent toolkit (`query-run`) and CLI use. One engine answers both doors: an insight query node is converted to the legacy filter and computed, and cached, exactly as the seed's analysis endpoints compute that filter, so `results` equals their `result`. `HogQLQuery` (bare or in a `DataVisualizationNode`) runs HogQL SQL on embedded ClickHouse (see the `query` field of QueryNode; a refused query is a 400 with `attr` `query__query` or `query__source__query`); `EventsQuery` selects event columns, as HogQL too; `ActorsQuery`/`InsightActorsQuery` list the actors behind a data point (or every person), with columns `actor`/`person`, `id`, `created_at`, `event_count`, `person_display_name`, `matched_recordings`, `properties.<key>`. An unknown `kind` is a 400 naming `query__kind`. `refresh` picks the execution mode: blocking by default, or started in the background and answered 202 with its status (`async`, `lazy_async`, `force_async`), to poll with `GET /query/{query_id}/` and cancel with `DELETE`. SQL, events and actors answers are cached until the next write to the data (see `refresh`). Where the SQL engine cannot answer (no chdb build for the platform, its process ended) SQL kinds answer 503 with code `sql_engine_unavailable`.
+         *     Beyond the spec: the real service's query API (`/api/environments/{project_id}/query/` is the same), which its web app, MCP server, agent toolkit (`query-run`) and CLI use. One engine answers both doors: an insight query node (`TrendsQuery`, `FunnelsQuery`…) is converted to the legacy insight filter and computed, and cached, exactly as the legacy insight endpoints (`POST /insights/trend/`, `/insights/funnel/`…) compute that filter, so `results` equals their `result`. `HogQLQuery` (bare or in a `DataVisualizationNode`) runs HogQL SQL on embedded ClickHouse (see the `query` field of QueryNode; a refused query is a 400 with `attr` `query__query` or `query__source__query`); `EventsQuery` selects event columns, as HogQL too; `ActorsQuery`/`InsightActorsQuery` list the actors behind a data point (or every person), with columns `actor`/`person`, `id`, `created_at`, `event_count`, `person_display_name`, `matched_recordings`, `properties.<key>`. An unknown `kind` is a 400 naming `query__kind`. `refresh` picks the execution mode: blocking by default, or started in the background and answered 202 with its status (`async`, `lazy_async`, `force_async`), to poll with `GET /query/{query_id}/` and cancel with `DELETE`. SQL, events and actors answers are cached until the next write to the data (see `refresh`). Where the SQL engine cannot answer (no chdb build for the platform, its process ended) SQL kinds answer 503 with code `sql_engine_unavailable`.
          */
         post: operations["query_create"];
         delete?: never;
@@ -2120,7 +2302,7 @@ export interface paths {
         /**
          * Run a query (query API)
          * @description Runs a query of the query API.
-         *     Beyond the spec: the real service's query API under its environments path (an environment is its project here; the same as `/api/projects/{project_id}/query/`), which its web app, MCP server, agent toolkit (`query-run`) and CLI use. One engine answers both doors: an insight query node is converted to the legacy filter and computed, and cached, exactly as the seed's analysis endpoints compute that filter, so `results` equals their `result`. `HogQLQuery` (bare or in a `DataVisualizationNode`) runs HogQL SQL on embedded ClickHouse (see the `query` field of QueryNode; a refused query is a 400 with `attr` `query__query` or `query__source__query`); `EventsQuery` selects event columns, as HogQL too; `ActorsQuery`/`InsightActorsQuery` list the actors behind a data point (or every person), with columns `actor`/`person`, `id`, `created_at`, `event_count`, `person_display_name`, `matched_recordings`, `properties.<key>`. An unknown `kind` is a 400 naming `query__kind`. `refresh` picks the execution mode: blocking by default, or started in the background and answered 202 with its status (`async`, `lazy_async`, `force_async`), to poll with `GET /query/{query_id}/` and cancel with `DELETE`. SQL, events and actors answers are cached until the next write to the data (see `refresh`). Where the SQL engine cannot answer (no chdb build for the platform, its process ended) SQL kinds answer 503 with code `sql_engine_unavailable`.
+         *     Beyond the spec: the real service's query API under its environments path (an environment is its project here; the same as `/api/projects/{project_id}/query/`), which its web app, MCP server, agent toolkit (`query-run`) and CLI use. One engine answers both doors: an insight query node is converted to the legacy filter and computed, and cached, exactly as the legacy insight endpoints (`POST /insights/trend/`, `/insights/funnel/`…) compute that filter, so `results` equals their `result`. `HogQLQuery` (bare or in a `DataVisualizationNode`) runs HogQL SQL on embedded ClickHouse (see the `query` field of QueryNode; a refused query is a 400 with `attr` `query__query` or `query__source__query`); `EventsQuery` selects event columns, as HogQL too; `ActorsQuery`/`InsightActorsQuery` list the actors behind a data point (or every person), with columns `actor`/`person`, `id`, `created_at`, `event_count`, `person_display_name`, `matched_recordings`, `properties.<key>`. An unknown `kind` is a 400 naming `query__kind`. `refresh` picks the execution mode: blocking by default, or started in the background and answered 202 with its status (`async`, `lazy_async`, `force_async`), to poll with `GET /query/{query_id}/` and cancel with `DELETE`. SQL, events and actors answers are cached until the next write to the data (see `refresh`). Where the SQL engine cannot answer (no chdb build for the platform, its process ended) SQL kinds answer 503 with code `sql_engine_unavailable`.
          */
         post: operations["environments_query_create"];
         delete?: never;
@@ -2179,7 +2361,11 @@ export interface paths {
          */
         get: operations["environments_query_retrieve"];
         put?: never;
-        post?: never;
+        /**
+         * Run a query, its kind in the path
+         * @description Runs a query of the query API, as `POST /api/environments/{project_id}/query/` does: the path's last segment names the query's kind (the real web app sends `…/query/TrendsQuery/`), and the body's `query.kind` decides what runs.
+         */
+        post: operations["environments_query_kind_create"];
         /**
          * Cancel a background query
          * @description Cancels a background query.
@@ -2692,10 +2878,7 @@ export interface components {
             };
             /** @description `true` soft-deletes the dashboard: it leaves the list and retrieve answers 404, and every tile is taken off (insights stay, unless `delete_insights`). `false` on a deleted dashboard restores it and, as the real service does, puts every tile of it back and restores the insights on them. */
             deleted?: boolean;
-            /**
-             * @description With `deleted` true, also soft-delete the insights shown on no other dashboard.
-             * @default false
-             */
+            /** @description With `deleted` true, also soft-delete the insights shown on no other dashboard (default false). */
             delete_insights?: boolean;
             /** @description Writes to tiles already on this dashboard, by `id`: `deleted` true takes a tile off (false puts it back), `color` and `layouts` replace the stored ones. Other tile fields (the `insight`, `order`, `is_cached` that retrieve returns) are ignored, so a tile can be sent back as retrieved. An insight is placed through the insight's `dashboards`, `copy_tile` or `use_dashboard`. A tile id not on this dashboard is 400 (`tiles__0__id`); the real service would create an empty tile. */
             tiles?: ({
@@ -2711,10 +2894,7 @@ export interface components {
             })[];
             /** @description On create only: the id of a dashboard of this project to duplicate. The new dashboard gets its `filters` (unless `filters` is given) and a tile for each tile it shows, with the same colors and layouts; `creation_mode` is `duplicate`. Not with `use_template`. */
             use_dashboard?: number | null;
-            /**
-             * @description With `use_dashboard`: place copies of the insights (named "… (Copy)", new ids) instead of the same insights.
-             * @default false
-             */
+            /** @description With `use_dashboard`: place copies of the insights (named "… (Copy)", new ids) instead of the same insights (default false). */
             duplicate_tiles?: boolean;
             /** @description The real service's template key. No templates exist here: an empty string is ignored, any other key is 400 (`use_template`), as the real service answers an unknown key. */
             use_template?: string;
@@ -3497,6 +3677,52 @@ export interface components {
             layouts?: {
                 [key: string]: unknown;
             };
+        };
+        /**
+         * @description An insight's sharing. While `enabled`, anyone with `access_token` can read the insight without a key: `GET /api/projects/{project_id}/insights/{id}/?sharing_access_token=<access_token>`.
+         * @example {
+         *       "created_at": "2024-03-05T12:00:00Z",
+         *       "enabled": true,
+         *       "access_token": "0sPpNyfNM8zGhNJ9y7h3W5gHcvxXUg",
+         *       "settings": null,
+         *       "password_required": false,
+         *       "share_passwords": []
+         *     }
+         */
+        SharingConfiguration: {
+            /**
+             * Format: date-time
+             * @description When sharing was first written; null until then.
+             */
+            created_at: string | null;
+            enabled: boolean;
+            /** @description The token of the shared links. Until sharing is first written each read shows a new, unsaved token (as the real service does); the first write keeps one. */
+            access_token: string;
+            /** @description Display settings of the shared page, as written (the web app's `whitelabel`, `noHeader`, `legend`, `detailed`…). */
+            settings: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Always false (password-protected sharing is a paid feature of the real service). */
+            password_required: boolean;
+            share_passwords: {
+                [key: string]: unknown;
+            }[];
+        };
+        /**
+         * @description The writable fields of an insight's sharing; a field left out keeps its value.
+         * @example {
+         *       "enabled": true
+         *     }
+         */
+        SharingConfigurationWrite: {
+            /** @description `true` opens the links with the configuration's `access_token`; `false` closes them (the token is kept). */
+            enabled?: boolean;
+            /** @description Display settings of the shared page, stored as given. */
+            settings?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description `true` is 403 (a paid feature the real service refuses without it: "Sharing with password requires the Advanced Permissions feature"); `false` is accepted. */
+            password_required?: boolean;
         };
         /**
          * @description Basic details of an insight, as listed by `GET /insights/my_last_viewed/` (no result, no access levels).
@@ -5150,7 +5376,7 @@ export interface components {
             query: components["schemas"]["QueryNode"];
             /** @description The client's id for this query: the id of its status when it runs in the background (a generated one otherwise), for `GET` and `DELETE /query/{query_id}/`. An id whose status is still kept is not started again by `async`/`lazy_async`; its status is answered as it stands. */
             client_query_id?: string;
-            /** @description Execution mode, as the real service's. `blocking` (the default): a fresh-enough cached answer, else computed now. `force_blocking` (or `true`): computed now. `async`: a fresh-enough cached answer, else the query starts in the background and the answer is 202 with its status (QueryCacheMissResponse); poll `GET /query/{query_id}/`. `lazy_async`: as `async`, accepting an older cached answer. `force_async`: always started in the background, answered 202 with QueryStatusResponse. `force_cache`, `false` and any other value: blocking, as the real query endpoint treats them. Fresh enough: for HogQLQuery, EventsQuery and ActorsQuery, computed since the last write to the data (a capture, merge, delete or reset always makes the next query compute again) and less than 5 minutes ago by the server's clock (15 for `lazy_async`); insight kinds keep the analysis cache of the seed's endpoints. */
+            /** @description Execution mode, as the real service's. `blocking` (the default): a fresh-enough cached answer, else computed now. `force_blocking` (or `true`): computed now. `async`: a fresh-enough cached answer, else the query starts in the background and the answer is 202 with its status (QueryCacheMissResponse); poll `GET /query/{query_id}/`. `lazy_async`: as `async`, accepting an older cached answer. `force_async`: always started in the background, answered 202 with QueryStatusResponse. `force_cache`, `false` and any other value: blocking, as the real query endpoint treats them. Fresh enough: for HogQLQuery, EventsQuery and ActorsQuery, computed since the last write to the data (a capture, merge, delete or reset always makes the next query compute again) and less than 5 minutes ago by the server's clock (15 for `lazy_async`); insight kinds share the cache of the legacy insight endpoints (`POST /insights/trend/`…). */
             refresh?: boolean | ("blocking" | "async" | "lazy_async" | "force_blocking" | "force_async" | "force_cache" | "true" | "false");
             /** @description Legacy async flag; `true` is `refresh` `async`, whatever `refresh` says. */
             async?: boolean;
@@ -5173,10 +5399,19 @@ export interface components {
                 [key: string]: unknown;
             } | null;
         };
-        /** @description A query node, selected by `kind`. Insight kinds (`TrendsQuery`, `FunnelsQuery`, `RetentionQuery`, `PathsQuery`, `StickinessQuery`, `LifecycleQuery`) run the same analyses as the legacy insight endpoints; `FunnelCorrelationQuery` the funnel correlation; `HogQLQuery` SQL over `events`, `persons` and `groups`; `EventsQuery` columns of events; `ActorsQuery`/`InsightActorsQuery` the persons (or groups) behind a data point, or every person; `StickinessActorsQuery` those of a stickiness position compared by `operator`. `InsightVizNode`, `DataVisualizationNode` and `DataTableNode` wrap one of these in `source`. An insight kind and `InsightVizNode` take exactly the fields of their own schema (TrendsQuery, …; see InsightQueryNode): any other field is a 400 naming it, as the real service's schema forbids extra fields. Other kinds accept fields beyond the ones listed. What each kind requires (series, SQL, columns) is checked when it runs, with `attr` naming the field. */
+        /** @description A query node, selected by `kind`. Insight kinds (`TrendsQuery`, `FunnelsQuery`, `RetentionQuery`, `PathsQuery`, `StickinessQuery`, `LifecycleQuery`) run the same analyses as the legacy insight endpoints; `FunnelCorrelationQuery` the funnel correlation; `HogQLQuery` SQL over `events`, `persons` and `groups`; `EventsQuery` columns of events; `ActorsQuery`/`InsightActorsQuery` the persons (or groups) behind a data point, or every person; `StickinessActorsQuery` those of a stickiness position compared by `operator`; `HogQLMetadata` checks HogQL (or Hog) text without running it, answering HogQLMetadataResponse. `InsightVizNode`, `DataVisualizationNode` and `DataTableNode` wrap one of these in `source`. An insight kind and `InsightVizNode` take exactly the fields of their own schema (TrendsQuery, …; see InsightQueryNode): any other field is a 400 naming it, as the real service's schema forbids extra fields. Other kinds accept fields beyond the ones listed. What each kind requires (series, SQL, columns) is checked when it runs, with `attr` naming the field. */
         QueryNode: ({
             /** @enum {string} */
-            kind: "InsightVizNode" | "DataVisualizationNode" | "DataTableNode" | "TrendsQuery" | "FunnelsQuery" | "RetentionQuery" | "PathsQuery" | "StickinessQuery" | "LifecycleQuery" | "FunnelCorrelationQuery" | "HogQLQuery" | "EventsQuery" | "ActorsQuery" | "InsightActorsQuery" | "StickinessActorsQuery";
+            kind: "InsightVizNode" | "DataVisualizationNode" | "DataTableNode" | "TrendsQuery" | "FunnelsQuery" | "RetentionQuery" | "PathsQuery" | "StickinessQuery" | "LifecycleQuery" | "FunnelCorrelationQuery" | "HogQLQuery" | "EventsQuery" | "ActorsQuery" | "InsightActorsQuery" | "StickinessActorsQuery" | "HogQLMetadata";
+            /**
+             * @description In a HogQLMetadata (what the real SQL editor sends as one types, answered with HogQLMetadataResponse): the language of `query`. `hogQL` (the default): a SELECT, resolved and printed as a HogQLQuery would be (with the node's `filters`), not run. `hogQLExpr`: an expression, checked as a column of `sourceQuery` (a HogQLQuery) or else of `SELECT … FROM events`. `hog` (a Hog program) and `hogTemplate` (a template string): parsed only.
+             * @enum {string}
+             */
+            language?: "hogQL" | "hogQLExpr" | "hog" | "hogTemplate";
+            /** @description In a HogQLMetadata of `hogQLExpr`, the query the expression is checked in (a HogQLQuery; another kind checks it over `events`). */
+            sourceQuery?: {
+                [key: string]: unknown;
+            };
             /**
              * @description In a StickinessActorsQuery, how the actors' number of active intervals compares with `day`. Default: `exact` (`gte` when the source's `stickinessFilter.computedAs` is `cumulative`).
              * @enum {string}
@@ -5199,7 +5434,7 @@ export interface components {
             };
             /** @description The insight's interval; in an InsightActorsQuery of a RetentionQuery, the index of the cohort whose actors are asked for. */
             interval?: ("minute" | "hour" | "day" | "week" | "month") | number;
-            /** @description SQL (HogQL), run by ClickHouse (embedded) over the project's rows in the tables of the real service's HogQL database: `events` (with `$session_id`, `$group_0`…`$group_4`, `elements_chain`, `person_id`, and the joins `person.*`, `pdi.*`, `session.*`, `group_0`…`group_4.*`, and `poe.*`, which reads the person's current properties: no person properties are kept per event here), `persons`, `person_distinct_ids`, `groups` and `sessions`. HogQL's rules apply: only its functions and aggregates, property reads as strings typed by the project's property definitions (Numeric, Boolean, DateTime), null-safe `=`/`!=`/`LIKE`, `= NULL` as `isNull`, date-times in the project's time zone, `now()` the server's clock; JOINs, subqueries, `IN (SELECT …)`, `WITH`, `UNION ALL`, window functions, `LIMIT … BY`, `ARRAY JOIN`, lambdas; placeholders `{filters}` (the node's `filters`: `dateRange`, `properties`, `filterTestAccounts`) and `{variables.<code_name>}` (the node's `variables`). Without LIMIT 100 rows are returned, at most 50,000, with `hasMore`. Refused with a 400 naming the construct (`attr` `query__query`): table functions (`file`, `url`, `numbers`…), `system.*` and any other table, SETTINGS, unknown fields and functions (with HogQL's messages), and what ClickHouse itself refuses (its message). A query runs at most 30 s and 2 GiB (code `timeout_exceeded`, `memory_limit_exceeded`). Text limits (a 400 naming the limit): at most 65,536 characters, 16 levels of parentheses and brackets, 2,048 terms and 128 operators. CTEs are written out at each reference (a CTE naming another carries its copies along): at most 256 copies in all, counted before the query runs (a 400 naming the limit of CTE expansions). */
+            /** @description SQL (HogQL), run by ClickHouse (embedded) over the project's rows in the tables of the real service's HogQL database: `events` (with `$session_id`, `$group_0`…`$group_4`, `elements_chain`, `person_id`, and the joins `person.*`, `pdi.*`, `session.*`, `group_0`…`group_4.*`, and `poe.*`, which reads the person's current properties: no person properties are kept per event here), `persons`, `person_distinct_ids`, `groups` and `sessions`. HogQL's rules apply: only its functions and aggregates, property reads as strings typed by the project's property definitions (Numeric, Boolean, DateTime), null-safe `=`/`!=`/`LIKE`, `= NULL` as `isNull`, date-times in the project's time zone, `now()` the server's clock; JOINs, subqueries, `IN (SELECT …)`, `WITH`, `UNION ALL`, window functions, `LIMIT … BY`, `ARRAY JOIN`, lambdas; placeholders `{filters}` (the node's `filters`: `dateRange` from inclusive to exclusive, `properties`, `filterTestAccounts`; on events' `timestamp`, groups' `created_at` or sessions' `$start_timestamp`, refused in a SELECT that reads none of these tables), `{filters.dateRange.from}` and `{filters.dateRange.to}` (the bound's instant; a bound not set, or no `filters`, makes the comparison around it hold for every row, and is refused elsewhere) and `{variables.<code_name>}` (the node's `variables`). Without LIMIT 100 rows are returned, at most 50,000, with `hasMore`. Refused with a 400 naming the construct (`attr` `query__query`): table functions (`file`, `url`, `numbers`…), `system.*` and any other table, SETTINGS, unknown fields and functions (with HogQL's messages), and what ClickHouse itself refuses (its message). A query runs at most 30 s and 2 GiB (code `timeout_exceeded`, `memory_limit_exceeded`). Text limits (a 400 naming the limit): at most 65,536 characters, 16 levels of parentheses and brackets, 2,048 terms and 128 operators. CTEs are written out at each reference (a CTE naming another carries its copies along): at most 256 copies in all, counted before the query runs (a 400 naming the limit of CTE expansions). */
             query?: string;
             /** @description Columns of events: `select` is HogQL expressions (` -- Label` comments dropped; aggregates group by the other columns), `where` HogQL conditions, `event` an event name, `after`/`before` ISO dates or relative (`-24h`, `-7d`; as the real service, `after` defaults to `-24h`, `all` means no bound), `orderBy` HogQL order expressions (default `timestamp DESC`), `limit` (default 100) and `offset`. ActorsQuery columns: `actor`/`person`, `id`, `created_at`, `event_count`, `person_display_name`, `matched_recordings`, `properties.<key>`; over a RetentionQuery also `appearances` (the values of the cohort's row the actor counts in, before `cumulative` fills them) and `<period>_<j>` (1 when it appears in value j, else 0), ordered by `length(appearances)` too. Without a `source` (every person) it runs as HogQL over `persons`: `id`, `created_at` and `properties.<key>` are HogQL's values (a property as text unless its definition types it; times in the project's zone) with ClickHouse's types; `search` matches email, name, the id or a distinct id (ILIKE); `orderBy` HogQL order expressions (`person` orders by email; default `created_at DESC`). */
             select?: string[];
@@ -5643,6 +5878,31 @@ export interface components {
             /** @description Null on every answer with `results` (the real service's type is QueryStatus or null: a status may ride along a cached answer there, never here). A query started in the background answers QueryStatusResponse or QueryCacheMissResponse instead (see `refresh` in QueryRequest). */
             query_status?: null;
             timings?: unknown[];
+        };
+        /** @description The answer to a HogQLMetadata query (the real service's HogQLMetadataResponse, without the query API's cache fields): whether the text is valid in its language and, if not, the error with where it is. A syntax error has the parser's message and span; a field, table or function HogQL cannot resolve has HogQL's message and the span of the name (for `hogQLExpr`, offsets in the expression). The text is never run. */
+        HogQLMetadataResponse: {
+            /** @description The checked text, as sent. */
+            query: string;
+            isValid: boolean;
+            /** @description At most one here (the first error stops the check, as in the real service). */
+            errors: components["schemas"]["HogQLNotice"][];
+            /** @description Always empty here (the real service's warnings come from its Hog compiler and heuristics). */
+            warnings: components["schemas"]["HogQLNotice"][];
+            /** @description Always empty here (the real service's notices describe property types and cohorts as you type). */
+            notices: components["schemas"]["HogQLNotice"][];
+            /** @description `hogQL`: the HogQL tables the query reads by name, CTEs left out (empty after a syntax error). Empty for the other languages. */
+            table_names: string[];
+            /** @description `hogQL`: the engine's tables the printed SQL reads; null when the query could not be printed, and for the other languages. */
+            ch_table_names: string[] | null;
+            /** @description The real service answers it only when asked for (`indexUsage`); null here. */
+            isUsingIndices: null;
+        };
+        /** @description One error, warning or notice of a HogQLMetadata answer (the real service's HogQLNotice): where it is in the checked text as character offsets (`start` counted from 0, `end` excluded; null when no place is known), and `fix`, text the editor may put in that place (null here: no quick fixes are offered). */
+        HogQLNotice: {
+            message: string;
+            start: number | null;
+            end: number | null;
+            fix: string | null;
         };
         /** @description A query running in the background, as the real service's QueryStatus: `complete` turns true when it ends, whether it succeeded (`results` holds the whole query answer) or failed (`error` true, `results` null). Statuses are kept in memory per server: the 1,000 most recent, each until `expiration_time` (20 minutes after its last change, by the server's clock), and `/_mock/reset/` forgets them all. */
         QueryStatus: {
@@ -6741,8 +7001,8 @@ export interface components {
         limit: number;
         /** @description Index of the first result to return. */
         offset: number;
-        /** @description Ask for a recomputation. The server recomputes only when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. */
-        refresh: boolean;
+        /** @description Ask for a recomputation, as the real service's execution modes name it. `true` (also `1`, `yes`), `force_blocking` and `force_async` recompute when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. `false` (also `0`, `no`), `force_cache`, `blocking`, `async`, `async_except_on_cache_miss` and `lazy_async` answer the cached result, computing within the request what is missing (an async mode's answer is therefore already complete). Any other value is read as `false`, as the real service reads it. */
+        refresh: string;
         /** @description Entries per page. */
         activity_limit: number;
         /**
@@ -7690,7 +7950,7 @@ export interface operations {
             query?: {
                 /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
-                /** @description Ask for a recomputation. The server recomputes only when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. */
+                /** @description Ask for a recomputation, as the real service's execution modes name it. `true` (also `1`, `yes`), `force_blocking` and `force_async` recompute when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. `false` (also `0`, `no`), `force_cache`, `blocking`, `async`, `async_except_on_cache_miss` and `lazy_async` answer the cached result, computing within the request what is missing (an async mode's answer is therefore already complete). Any other value is read as `false`, as the real service reads it. */
                 refresh?: components["parameters"]["refresh"];
             };
             header?: never;
@@ -8519,9 +8779,147 @@ export interface operations {
             500: components["responses"]["ServerError"];
         };
     };
+    feature_flags_dependent_flags_retrieve: {
+        parameters: {
+            query?: {
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
+                format?: components["parameters"]["format_any"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /** @description Feature flag id. An id that names no live flag of the project is 404. */
+                id: components["parameters"]["feature_flag_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dependent flags (an empty list when there are none). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        key: string;
+                        /** @description The flag's description (the real service's field name). */
+                        name: string;
+                    }[];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    feature_flags_role_access_list: {
+        parameters: {
+            query?: {
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
+                format?: components["parameters"]["format"];
+                /** @description Page size. */
+                limit?: components["parameters"]["limit"];
+                /** @description Index of the first result to return. */
+                offset?: components["parameters"]["offset"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /** @description Feature flag id. An id that names no live flag of the project is 404. */
+                id: components["parameters"]["feature_flag_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of role accesses (empty). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        next: string | null;
+                        previous: string | null;
+                        results: {
+                            [key: string]: unknown;
+                        }[];
+                    };
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    flag_value_values_retrieve: {
+        parameters: {
+            query?: {
+                /** @description The flag's id (the `key` of a `flag` property filter is the id of the flag it depends on). Missing or empty is 400, as is a value that is not an integer; an id that names no flag of the project is 404. */
+                key?: string;
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
+                format?: components["parameters"]["format_any"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The flag's possible values. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: {
+                            name: boolean | string;
+                        }[];
+                        /** @description Always false (the list is computed on each request). */
+                        refreshing: boolean;
+                    };
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
     insights_list: {
         parameters: {
             query?: {
+                /** @description Ask for a recomputation, as the real service's execution modes name it. `true` (also `1`, `yes`), `force_blocking` and `force_async` recompute when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. `false` (also `0`, `no`), `force_cache`, `blocking`, `async`, `async_except_on_cache_miss` and `lazy_async` answer the cached result, computing within the request what is missing (an async mode's answer is therefore already complete). Any other value is read as `false`, as the real service reads it. */
+                refresh?: components["parameters"]["refresh"];
                 /** @description Only insights created by this user id, or (as the real service's clients send it) by any of a JSON-encoded array of user ids such as `[1,42]`. Anything else is 400 naming `created_by`. */
                 created_by?: string;
                 /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
@@ -8714,7 +9112,7 @@ export interface operations {
             query?: {
                 /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
-                /** @description Ask for a recomputation. The server recomputes only when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. */
+                /** @description Ask for a recomputation, as the real service's execution modes name it. `true` (also `1`, `yes`), `force_blocking` and `force_async` recompute when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. `false` (also `0`, `no`), `force_cache`, `blocking`, `async`, `async_except_on_cache_miss` and `lazy_async` answer the cached result, computing within the request what is missing (an async mode's answer is therefore already complete). Any other value is read as `false`, as the real service reads it. */
                 refresh?: components["parameters"]["refresh"];
                 /** @description Analysis kind. */
                 insight?: components["parameters"]["funnel_insight"];
@@ -8828,7 +9226,7 @@ export interface operations {
             query?: {
                 /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
-                /** @description Ask for a recomputation. The server recomputes only when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. */
+                /** @description Ask for a recomputation, as the real service's execution modes name it. `true` (also `1`, `yes`), `force_blocking` and `force_async` recompute when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. `false` (also `0`, `no`), `force_cache`, `blocking`, `async`, `async_except_on_cache_miss` and `lazy_async` answer the cached result, computing within the request what is missing (an async mode's answer is therefore already complete). Any other value is read as `false`, as the real service reads it. */
                 refresh?: components["parameters"]["refresh"];
             };
             header?: never;
@@ -8872,7 +9270,7 @@ export interface operations {
             query?: {
                 /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
-                /** @description Ask for a recomputation. The server recomputes only when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. */
+                /** @description Ask for a recomputation, as the real service's execution modes name it. `true` (also `1`, `yes`), `force_blocking` and `force_async` recompute when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. `false` (also `0`, `no`), `force_cache`, `blocking`, `async`, `async_except_on_cache_miss` and `lazy_async` answer the cached result, computing within the request what is missing (an async mode's answer is therefore already complete). Any other value is read as `false`, as the real service reads it. */
                 refresh?: components["parameters"]["refresh"];
                 /** @description Analysis kind. */
                 insight?: components["parameters"]["funnel_insight"];
@@ -9001,7 +9399,7 @@ export interface operations {
             query?: {
                 /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
-                /** @description Ask for a recomputation. The server recomputes only when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. */
+                /** @description Ask for a recomputation, as the real service's execution modes name it. `true` (also `1`, `yes`), `force_blocking` and `force_async` recompute when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. `false` (also `0`, `no`), `force_cache`, `blocking`, `async`, `async_except_on_cache_miss` and `lazy_async` answer the cached result, computing within the request what is missing (an async mode's answer is therefore already complete). Any other value is read as `false`, as the real service reads it. */
                 refresh?: components["parameters"]["refresh"];
             };
             header?: never;
@@ -9081,7 +9479,7 @@ export interface operations {
             query?: {
                 /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
-                /** @description Ask for a recomputation. The server recomputes only when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. */
+                /** @description Ask for a recomputation, as the real service's execution modes name it. `true` (also `1`, `yes`), `force_blocking` and `force_async` recompute when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. `false` (also `0`, `no`), `force_cache`, `blocking`, `async`, `async_except_on_cache_miss` and `lazy_async` answer the cached result, computing within the request what is missing (an async mode's answer is therefore already complete). Any other value is read as `false`, as the real service reads it. */
                 refresh?: components["parameters"]["refresh"];
                 /** @description Analysis kind. */
                 insight?: components["parameters"]["path_insight"];
@@ -9164,7 +9562,7 @@ export interface operations {
             query?: {
                 /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
-                /** @description Ask for a recomputation. The server recomputes only when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. */
+                /** @description Ask for a recomputation, as the real service's execution modes name it. `true` (also `1`, `yes`), `force_blocking` and `force_async` recompute when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. `false` (also `0`, `no`), `force_cache`, `blocking`, `async`, `async_except_on_cache_miss` and `lazy_async` answer the cached result, computing within the request what is missing (an async mode's answer is therefore already complete). Any other value is read as `false`, as the real service reads it. */
                 refresh?: components["parameters"]["refresh"];
             };
             header?: never;
@@ -9205,7 +9603,7 @@ export interface operations {
             query?: {
                 /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
-                /** @description Ask for a recomputation. The server recomputes only when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. */
+                /** @description Ask for a recomputation, as the real service's execution modes name it. `true` (also `1`, `yes`), `force_blocking` and `force_async` recompute when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. `false` (also `0`, `no`), `force_cache`, `blocking`, `async`, `async_except_on_cache_miss` and `lazy_async` answer the cached result, computing within the request what is missing (an async mode's answer is therefore already complete). Any other value is read as `false`, as the real service reads it. */
                 refresh?: components["parameters"]["refresh"];
                 /** @description Analysis kind. */
                 insight?: components["parameters"]["retention_insight"];
@@ -9328,7 +9726,7 @@ export interface operations {
             query?: {
                 /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
-                /** @description Ask for a recomputation. The server recomputes only when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. */
+                /** @description Ask for a recomputation, as the real service's execution modes name it. `true` (also `1`, `yes`), `force_blocking` and `force_async` recompute when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. `false` (also `0`, `no`), `force_cache`, `blocking`, `async`, `async_except_on_cache_miss` and `lazy_async` answer the cached result, computing within the request what is missing (an async mode's answer is therefore already complete). Any other value is read as `false`, as the real service reads it. */
                 refresh?: components["parameters"]["refresh"];
                 /** @description Analysis kind; default `TRENDS`. */
                 insight?: components["parameters"]["trend_insight"];
@@ -9426,7 +9824,7 @@ export interface operations {
             query?: {
                 /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
-                /** @description Ask for a recomputation. The server recomputes only when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. */
+                /** @description Ask for a recomputation, as the real service's execution modes name it. `true` (also `1`, `yes`), `force_blocking` and `force_async` recompute when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. `false` (also `0`, `no`), `force_cache`, `blocking`, `async`, `async_except_on_cache_miss` and `lazy_async` answer the cached result, computing within the request what is missing (an async mode's answer is therefore already complete). Any other value is read as `false`, as the real service reads it. */
                 refresh?: components["parameters"]["refresh"];
             };
             header?: never;
@@ -9554,7 +9952,7 @@ export interface operations {
                 format?: components["parameters"]["format_any"];
                 /** @description Id of the dashboard the insight is loaded for; adds `color` and `layouts` and applies the dashboard's `filters`. */
                 from_dashboard?: number;
-                /** @description Ask for a recomputation. The server recomputes only when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. */
+                /** @description Ask for a recomputation, as the real service's execution modes name it. `true` (also `1`, `yes`), `force_blocking` and `force_async` recompute when the cached result is older than its minimum refresh interval (`next_allowed_client_refresh`); `is_cached` tells whether it did. `false` (also `0`, `no`), `force_cache`, `blocking`, `async`, `async_except_on_cache_miss` and `lazy_async` answer the cached result, computing within the request what is missing (an async mode's answer is therefore already complete). Any other value is read as `false`, as the real service reads it. */
                 refresh?: components["parameters"]["refresh"];
                 /** @description JSON-encoded dashboard filters (the real service's DashboardFilter) applied to the insight for this request only (not stored), in place of the `from_dashboard` dashboard's, by the rule the query API's `filters_override` follows: `date_from`/`date_to` replace the whole range, `properties` are ANDed with the insight's, `breakdown_filter`, `interval` and `filterTestAccounts` replace the insight's. The result is computed with the override and not cached. Not a JSON object is 400 naming `filters_override`. */
                 filters_override?: string;
@@ -9562,6 +9960,8 @@ export interface operations {
                 variables_override?: string;
                 /** @description The real service's opt-in to the deprecated `dashboards` field. */
                 include_dashboards?: boolean;
+                /** @description The token of the insight's enabled sharing, in place of a key (see the `SharingAccessToken` scheme): it reads this insight only (another insight or project is 403); unknown or disabled, 401. */
+                sharing_access_token?: string;
             };
             header?: never;
             path: {
@@ -9752,6 +10152,125 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    insights_sharing_list: {
+        parameters: {
+            query?: {
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
+                format?: components["parameters"]["format_any"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /** @description Insight: the integer id or the 8-character `short_id` (as the real service's clients address it). Anything that names no insight of the project is 404. */
+                id: components["parameters"]["insight_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The insight's sharing. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SharingConfiguration"];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    insights_sharing_partial_update: {
+        parameters: {
+            query?: {
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
+                format?: components["parameters"]["format_any"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /** @description Insight: the integer id or the 8-character `short_id` (as the real service's clients address it). Anything that names no insight of the project is 404. */
+                id: components["parameters"]["insight_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SharingConfigurationWrite"];
+            };
+        };
+        responses: {
+            /** @description The insight's sharing, as written. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SharingConfiguration"];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    insights_sharing_refresh_create: {
+        parameters: {
+            query?: {
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
+                format?: components["parameters"]["format_any"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /** @description Insight: the integer id or the 8-character `short_id` (as the real service's clients address it). Anything that names no insight of the project is 404. */
+                id: components["parameters"]["insight_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The insight's sharing, with its new token. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SharingConfiguration"];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
         };
@@ -11996,6 +12515,69 @@ export interface operations {
             500: components["responses"]["ServerError"];
         };
     };
+    users_two_factor_status_retrieve: {
+        parameters: {
+            query?: {
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
+                format?: components["parameters"]["format"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The two-factor status. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        is_enabled: boolean;
+                        backup_codes: string[];
+                        /** @enum {string|null} */
+                        method: "TOTP" | null;
+                    };
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    users_hedgehog_config_retrieve: {
+        parameters: {
+            query?: {
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
+                format?: components["parameters"]["format"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The hedgehog settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
     organizations_list: {
         parameters: {
             query?: {
@@ -12349,7 +12931,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["QueryResponse"] | components["schemas"]["QueryStatusResponse"] | components["schemas"]["QueryCacheMissResponse"];
+                    "application/json": components["schemas"]["QueryResponse"] | components["schemas"]["QueryStatusResponse"] | components["schemas"]["QueryCacheMissResponse"] | components["schemas"]["HogQLMetadataResponse"];
                     "text/csv": components["schemas"]["CsvBody"];
                 };
             };
@@ -12401,7 +12983,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["QueryResponse"] | components["schemas"]["QueryStatusResponse"] | components["schemas"]["QueryCacheMissResponse"];
+                    "application/json": components["schemas"]["QueryResponse"] | components["schemas"]["QueryStatusResponse"] | components["schemas"]["QueryCacheMissResponse"] | components["schemas"]["HogQLMetadataResponse"];
                     "text/csv": components["schemas"]["CsvBody"];
                 };
             };
@@ -12581,6 +13163,57 @@ export interface operations {
                     "application/json": components["schemas"]["QueryStatusResponse"] | components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    environments_query_kind_create: {
+        parameters: {
+            query?: {
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
+                format?: components["parameters"]["format_any"];
+            };
+            header?: never;
+            path: {
+                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                project_id: string;
+                /** @description The query's kind (`TrendsQuery`, `HogQLQuery`…), as the web app names it in the path. */
+                query_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QueryRequest"];
+            };
+        };
+        responses: {
+            /** @description The query's answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueryResponse"] | components["schemas"]["QueryStatusResponse"] | components["schemas"]["QueryCacheMissResponse"] | components["schemas"]["HogQLMetadataResponse"];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            /** @description The query was started in the background (`refresh` `async`, `lazy_async` or `force_async`): its status, with the cache key unless `force_async`. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueryCacheMissResponse"] | components["schemas"]["QueryStatusResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["QueryTooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["EngineUnavailable"];
         };
     };
     environments_query_destroy: {

@@ -2,7 +2,7 @@ import { countActionEvents } from "../analyses/actions/count.ts";
 import { compileActionStep, stepConditions } from "../analyses/shared/action-match.ts";
 import { fail } from "../core/errors.ts";
 import { paginate } from "../http/pagination.ts";
-import { reply, type Handler, type HandlerArgs } from "../http/types.ts";
+import { reply, type Handler, type HandlerArgs } from "./types.ts";
 import { writableFields } from "../http/writable-fields.ts";
 import { ACTION_WRITABLE, type ActionInput } from "../store/actions-repo.ts";
 import type { ActionRecord } from "../store/schema.ts";

@@ -1,7 +1,7 @@
 import { POINT_PARAMS, type ActorRow, type DataPoint } from "../analyses/actors/index.ts";
 import type { ActorsKind } from "../analyses/actors/index.ts";
 import { paginate } from "../http/pagination.ts";
-import { reply, type Handler, type HandlerArgs } from "../http/types.ts";
+import { reply, type Handler, type HandlerArgs } from "./types.ts";
 import type { GroupRecord, PersonRecord } from "../store/schema.ts";
 import { filterOf, requireSeries, type Filter } from "./insight-analyses.ts";
 import { personName, toActorJson } from "./person-json.ts";

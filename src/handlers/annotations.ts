@@ -1,6 +1,6 @@
 import { fail } from "../core/errors.ts";
 import { paginate } from "../http/pagination.ts";
-import { reply, type Handler, type HandlerArgs, type Query, type Schema } from "../http/types.ts";
+import { reply, type Handler, type HandlerArgs, type Query, type Schema } from "./types.ts";
 import { writableFields } from "../http/writable-fields.ts";
 import { ANNOTATION_WRITABLE, type AnnotationInput } from "../store/annotations-repo.ts";
 import type { AnnotationRecord } from "../store/schema.ts";

@@ -1,6 +1,6 @@
 import { fail } from "../core/errors.ts";
 import { paginate } from "../http/pagination.ts";
-import { reply, type Handler, type HandlerArgs } from "../http/types.ts";
+import { reply, type Handler, type HandlerArgs } from "./types.ts";
 import { writableFields } from "../http/writable-fields.ts";
 import { COHORT_WRITABLE, type CohortInput } from "../store/cohorts-repo.ts";
 import { hasBehavioralFilter, isStaticCohort, referencedCohorts } from "../store/cohorts.ts";

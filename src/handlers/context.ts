@@ -1,11 +1,11 @@
 import { fail } from "../core/errors.ts";
+import { bearerToken } from "../pipeline/authenticate.ts";
 import { paginate } from "../http/pagination.ts";
-import { reply, type ProjectlessHandler } from "../http/types.ts";
+import { reply, type ProjectlessHandler } from "./types.ts";
 import type { Store } from "../store/store.ts";
 import { stableUuid } from "../util/ids.ts";
 import { organizationOf, toProjectJson } from "./project-json.ts";
 
-const BEARER = /^Bearer +(\S+)\s*$/i;
 type Q = Record<string, unknown>;
 
 /** `@current` or the organization's own uuid; anything else is no organization of the mock. */
@@ -24,7 +24,7 @@ const masked = (key: string) => `${key.slice(0, 4)}...${key.slice(-4)}`;
 
 export const contextHandlers = {
   personal_api_keys_current: ({ c, caller }) => {
-    const key = BEARER.exec(String(c.request.headers.authorization ?? ""))?.[1] ?? "";
+    const key = bearerToken(c.request.headers.authorization) ?? "";
     return reply(200, {
       id: stableUuid(`personal-api-key:${key}`).replace(/-/g, "").slice(0, 16),
       label: `analytics-mock key ${caller.user.personal_api_keys.indexOf(key) + 1}`,
@@ -56,6 +56,12 @@ export const contextHandlers = {
       team: team && { id: team.id, uuid: team.uuid, organization: team.organization, name: team.name, api_token: team.api_token, timezone: team.timezone },
     });
   },
+
+  /** No user of this server has two-factor authentication. */
+  users_two_factor_status_retrieve: () => reply(200, { is_enabled: false, backup_codes: [], method: null }),
+
+  /** No user of this server has set up the web app's hedgehog. */
+  users_hedgehog_config_retrieve: () => reply(200, {}),
 
   organizations_list: ({ c, deps, url }) => {
     const [limit, offset] = pageOf(c.request.query as Q);

@@ -1,7 +1,7 @@
 import { fail } from "../core/errors.ts";
 import { paginate } from "../http/pagination.ts";
 import { writableFields } from "../http/writable-fields.ts";
-import { reply, type Handler, type HandlerArgs } from "../http/types.ts";
+import { reply, type Handler, type HandlerArgs } from "./types.ts";
 import type { DashboardRecord, DashboardTileRecord, ProjectRecord } from "../store/schema.ts";
 import { DASHBOARD_WRITABLE, type DashboardInput, type DashboardSource, type TileInput } from "../store/dashboards-repo.ts";
 import type { Store } from "../store/store.ts";
@@ -10,6 +10,7 @@ import { isSqlInsight, sqlInsightResult } from "../services/query/sql-insight.ts
 import { personName } from "./person-json.ts";
 import { CAN_EDIT, EVERYONE_CAN_EDIT, filterOverrides, toInsightJson } from "./insight-json.ts";
 import { toUserJson } from "./user-json.ts";
+import { refreshRequested } from "./refresh-mode.ts";
 
 /** The list serializer's fields. */
 function toDashboardBasicJson(dashboard: DashboardRecord, project: ProjectRecord, store: Store) {
@@ -146,7 +147,7 @@ export const dashboardHandlers = {
   dashboards_retrieve: async (args) => {
     const dashboard = findDashboard(args);
     await args.deps.store.dashboards.accessed(dashboard);
-    return reply(200, await toDashboardJson(args, dashboard, (args.c.request.query as { refresh?: boolean }).refresh === true));
+    return reply(200, await toDashboardJson(args, dashboard, refreshRequested((args.c.request.query as { refresh?: string }).refresh)));
   },
 
   dashboards_partial_update: updateDashboard,

@@ -2,7 +2,7 @@ import { LRUCache } from "lru-cache";
 import { fail } from "../core/errors.ts";
 import { paginate } from "../http/pagination.ts";
 import { parseParam } from "../http/query-json.ts";
-import { reply, type Handler, type HandlerArgs } from "../http/types.ts";
+import { reply, type Handler, type HandlerArgs } from "./types.ts";
 import { eventTaxonomyOffMain, recordProperties, type PropertyDefinition, type Taxonomy } from "../services/definitions.ts";
 import type { Store } from "../store/store.ts";
 import { stableUuid } from "../util/ids.ts";

@@ -4,7 +4,7 @@ import { parseInstant } from "./instant-param.ts";
 import { fail } from "../core/errors.ts";
 import { propertiesParam } from "../http/property-filters.ts";
 import { parseParam } from "../http/query-json.ts";
-import { reply, type Handler, type HandlerArgs } from "../http/types.ts";
+import { reply, type Handler, type HandlerArgs } from "./types.ts";
 import { isPersonId } from "../store/persons-repo.ts";
 import type { EventTable } from "../store/event-table.ts";
 import type { Store } from "../store/store.ts";
@@ -14,7 +14,7 @@ import { projectPropertyTypes } from "../services/definitions.ts";
 import { QueryBudget } from "../hogql/budget.ts";
 import { loadHogql, parseHogqlExpr } from "../hogql/parse.ts";
 import { toEventJson } from "./event-json.ts";
-import { eventProperty } from "../analyses/shared/event-read.ts";
+import { eventProperty } from "../core/event-read.ts";
 
 type Q = Record<string, unknown>;
 /** Events more than 5 s in the future stay hidden unless the client sets `before` (reference §5.1). */

@@ -2,8 +2,9 @@ import { fail } from "../core/errors.ts";
 import { writableFields } from "../http/writable-fields.ts";
 import { parseCallerJson } from "../http/json-depth.ts";
 import { paginate } from "../http/pagination.ts";
-import { reply, type Handler, type HandlerArgs } from "../http/types.ts";
-import { flagDefinitionsAnswer } from "../services/feature-flags.ts";
+import { reply, type Handler, type HandlerArgs } from "./types.ts";
+import { flagDefinitionsAnswer, toDefinition } from "../services/feature-flags.ts";
+import { dependentFlags, possibleFlagValues } from "../flags/flag-relations.ts";
 import { FLAG_WRITABLE, type FlagInput } from "../store/flags-repo.ts";
 import type { FeatureFlagRecord, Properties } from "../store/schema.ts";
 import { toFeatureFlagJson } from "./feature-flag-json.ts";
@@ -96,6 +97,27 @@ export const featureFlagHandlers = {
   feature_flags_destroy: (args) => {
     findFlag(args);
     return reply(405);
+  },
+
+  /** Roles are a paid feature of the real service; no organization here has any (as the real list filters, any flag id). */
+  feature_flags_role_access_list: (args) => {
+    const q = queryOf(args);
+    return reply(200, paginate([], args.url, Number(q.limit ?? 100), Number(q.offset ?? 0)));
+  },
+
+  feature_flags_dependent_flags_retrieve: (args) => {
+    const flags = args.deps.store.flags.list(args.project.id).map(toDefinition);
+    return reply(200, dependentFlags(toDefinition(findFlag(args)), flags).map(({ id, key, name }) => ({ id, key, name })));
+  },
+
+  /** As the real service: any flag of the project, deleted ones too, named by its id. */
+  flag_value_values_retrieve: (args) => {
+    const key = String(queryOf(args).key ?? "").trim();
+    if (key === "") throw fail.invalid("key", "Missing flag ID parameter");
+    if (!/^[+-]?\d+$/.test(key)) throw fail.invalid("key", "Invalid flag ID - must be a valid integer");
+    const flag = args.deps.store.flags.get(args.project.id, Number(key), { includeDeleted: true });
+    if (!flag) throw fail.notFound("Feature flag not found");
+    return reply(200, { results: possibleFlagValues(toDefinition(flag)).map((name) => ({ name })), refreshing: false });
   },
 
   feature_flags_local_evaluation_retrieve: (args) => {

@@ -1,6 +1,6 @@
 import { groupLookup } from "../analyses/shared/groups.ts";
 import { fail } from "../core/errors.ts";
-import { reply, type Body, type Handler, type HandlerArgs, type Query, type Schema } from "../http/types.ts";
+import { reply, type Body, type Handler, type HandlerArgs, type Query, type Schema } from "./types.ts";
 import type { GroupRecord, GroupTypeRecord, PersonRecord } from "../store/schema.ts";
 import { toGroupActorJson } from "./actors.ts";
 import { nextPage, pageOf } from "./group-cursor.ts";

@@ -1,4 +1,4 @@
-import type { HandlerMap } from "../http/api.ts";
+import type { HandlerMap } from "./product-api.ts";
 import { actorHandlers } from "./actors.ts";
 import { insightAnalysisHandlers } from "./insight-analyses.ts";
 import { insightHandlers } from "./insights.ts";
@@ -15,6 +15,7 @@ import { insightViewHandlers } from "./insight-views.ts";
 import { annotationHandlers } from "./annotations.ts";
 import { groupHandlers } from "./groups.ts";
 import { cohortHandlers } from "./cohorts.ts";
+import { insightSharingHandlers } from "./insight-sharing.ts";
 
 /** operationId → handler. An operation missing here answers 501 until its issue lands. */
 export const handlers: HandlerMap = {
@@ -35,4 +36,5 @@ export const handlers: HandlerMap = {
   ...annotationHandlers,
   ...groupHandlers,
   ...cohortHandlers,
+  ...insightSharingHandlers,
 };

@@ -1,8 +1,9 @@
 import { decodeJsonish } from "../analyses/shared/filter-read.ts";
 import { fail } from "../core/errors.ts";
 import { decodeJsonParams } from "../http/query-json.ts";
-import { reply, type Handler, type HandlerArgs } from "../http/types.ts";
-import type { AnalysisKind } from "../services/analysis-service.ts";
+import { reply, type Handler, type HandlerArgs } from "./types.ts";
+import { rangeNotes, type AnalysisKind } from "../services/analysis-service.ts";
+import { refreshRequested } from "./refresh-mode.ts";
 
 /** Query parameters that steer the request, not the analysis. */
 const CONTROL_PARAMS: ReadonlySet<string> = new Set(["refresh", "format"]);
@@ -42,10 +43,11 @@ export function trendKind(filter: Filter): "TRENDS" | "STICKINESS" | "LIFECYCLE"
  * exists on trends only, and is always null here.
  */
 async function analysisReply(args: HandlerArgs, kind: AnalysisKind, filter: Filter) {
-  const refresh = (args.c.request.query as Filter).refresh === true;
+  const refresh = refreshRequested((args.c.request.query as Filter).refresh);
   const pkg = await args.deps.analyses.runAsync(args.project, kind, filter, { refresh });
   const isTrend = kind === "TRENDS" || kind === "STICKINESS" || kind === "LIFECYCLE";
-  return reply(200, { ...pkg, timings: [], ...(isTrend ? { next: null } : {}) });
+  const notes = rangeNotes(kind, filter, args.project, args.deps.clock.now());
+  return { ...reply(200, { ...pkg, timings: [], ...(isTrend ? { next: null } : {}) }), notes };
 }
 
 function trends(args: HandlerArgs) {

@@ -1,4 +1,4 @@
-import { parseDate } from "../analyses/shared/date-parse.ts";
+import { parseDate } from "../core/date-parse.ts";
 import { fail } from "../core/errors.ts";
 import { parseCallerJson } from "../http/json-depth.ts";
 import { definitionOf } from "../services/analysis-service.ts";

@@ -2,7 +2,7 @@ import { queryNodeToFilter } from "../analyses/query-node.ts";
 import { requireDateFields } from "../analyses/shared/date-range.ts";
 import { decodeJsonish } from "../analyses/shared/filter-read.ts";
 import { asClientError, fail } from "../core/errors.ts";
-import type { HandlerArgs } from "../http/types.ts";
+import type { HandlerArgs } from "./types.ts";
 import type { InsightInput } from "../store/store.ts";
 
 type Filter = Record<string, unknown>;

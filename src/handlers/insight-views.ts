@@ -1,4 +1,4 @@
-import { reply, type Body, type Handler } from "../http/types.ts";
+import { reply, type Body, type Handler } from "./types.ts";
 
 export const insightViewHandlers = {
   /** Ids of no live insight of the project are skipped, not refused: the web app reports what it displayed. */

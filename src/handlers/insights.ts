@@ -1,7 +1,7 @@
 import { fail } from "../core/errors.ts";
 import { writableFields } from "../http/writable-fields.ts";
-import { paginate } from "../http/pagination.ts";
-import { reply, type Handler, type HandlerArgs } from "../http/types.ts";
+import { paginate, type Page } from "../http/pagination.ts";
+import { reply, type Handler, type HandlerArgs } from "./types.ts";
 import { parseCallerJson } from "../http/json-depth.ts";
 import type { InsightRecord, ProjectRecord } from "../store/schema.ts";
 import { INSIGHT_WRITABLE, type InsightInput, type Store } from "../store/store.ts";
@@ -12,6 +12,7 @@ import { personName } from "./person-json.ts";
 import { insightListMatcher, type ListFilterContext } from "./insight-list-filters.ts";
 import { trendingInsights } from "./insight-trending.ts";
 import { requireValidDefinition } from "./insight-validation.ts";
+import { computesMissing, refreshRequested } from "./refresh-mode.ts";
 
 const LAST_VIEWED_LIMIT = 5;
 
@@ -26,7 +27,7 @@ function requireDashboards(input: InsightInput, project: ProjectRecord, store: S
 }
 
 /** The insight of the path: its integer id, else its short id (as the real service's clients send it); else 404. */
-function findInsight(args: HandlerArgs, opts: { includeDeleted?: boolean } = {}): InsightRecord {
+export function findInsight(args: HandlerArgs, opts: { includeDeleted?: boolean } = {}): InsightRecord {
   const id = String((args.c.request.params as Q).id);
   const { insights } = args.deps.store;
   const insight = /^\d{1,15}$/.test(id) ? insights.get(args.project.id, Number(id), opts) : insights.getByShortId(args.project.id, id, opts);
@@ -76,16 +77,39 @@ function byListOrder(a: InsightRecord, b: InsightRecord): number {
  * What a read of insights follows from: the state, the analysis cache (results shown), the URL (links, filters)
  * and the caller (their views: `last_viewed_at`, `user`).
  */
+/**
+ * A list page answered as the real list answers a computing `refresh` mode (its full serializer computes each
+ * insight): each insight as `GET /insights/{id}/` with that refresh answers it. A SQL insight's bad HogQL stays a
+ * null result here, as lists never refuse.
+ */
+async function computedListPage(args: HandlerArgs, page: Page<InsightRecord>, refresh: boolean, lastViewedAt: (id: number) => string | null) {
+  const results = [];
+  for (const insight of page.results) {
+    if (isSqlInsight(insight)) {
+      const sql = await sqlInsightResult({ ...args.deps, personName }, args.project, insight, refresh);
+      results.push(toInsightJson(insight, args.project, args.deps, { sql, lastViewedAt }));
+      continue;
+    }
+    await args.deps.analyses.prepareInsight(args.project, insight, { refresh });
+    results.push(toInsightJson(insight, args.project, args.deps, { refresh, lastViewedAt }));
+  }
+  return { ...page, results };
+}
+
 const readKey = (args: HandlerArgs) => `${args.deps.store.revision()}:${args.deps.analyses.revision()}:${args.caller.user.id}:${args.href}`;
 
 export const insightHandlers = {
-  insights_list: (args) => {
+  insights_list: async (args) => {
     const q = queryOf(args);
-    const build = () => {
-      const ctx = listFilterContext(args);
+    const ctx = listFilterContext(args);
+    const pageOf = () => {
       const matches = args.deps.store.insights.list(args.project.id).filter(insightListMatcher(q, ctx)).sort(byListOrder);
-      const page = paginate(matches, args.url, Number(q.limit ?? 100), Number(q.offset ?? 0));
-      const lastViewedAt = (id: number) => ctx.lastViewedAt(id) ?? null;
+      return paginate(matches, args.url, Number(q.limit ?? 100), Number(q.offset ?? 0));
+    };
+    const lastViewedAt = (id: number) => ctx.lastViewedAt(id) ?? null;
+    if (computesMissing(q.refresh)) return reply(200, await computedListPage(args, pageOf(), refreshRequested(q.refresh), lastViewedAt));
+    const build = () => {
+      const page = pageOf();
       return { ...page, results: page.results.map((i) => toInsightJson(i, args.project, args.deps, { compute: false, lastViewedAt })) };
     };
     return reply(200, q.format === "csv" ? build() : args.deps.bodies(readKey(args), build));
@@ -103,7 +127,7 @@ export const insightHandlers = {
     const q = queryOf(args);
     const insight = findInsight(args);
     if (isSqlInsight(insight)) {
-      const sql = await sqlInsightResult({ ...args.deps, personName }, args.project, insight, q.refresh === true);
+      const sql = await sqlInsightResult({ ...args.deps, personName }, args.project, insight, refreshRequested(q.refresh), "raise");
       return reply(200, toInsightJson(insight, args.project, args.deps, { sql, lastViewedAt: lastViewedBy(args) }));
     }
     const tile =
@@ -112,10 +136,11 @@ export const insightHandlers = {
         : args.deps.store.dashboards.tilesOf(insight.id).find((t) => t.dashboard_id === q.from_dashboard && !t.deleted);
     const override = filtersOverride(q);
     const overrides = filterOverrides(args.deps.store, args.project, { tile, override });
-    await args.deps.analyses.prepareInsight(args.project, insight, { refresh: q.refresh === true, overrides });
-    const build = () => toInsightJson(insight, args.project, args.deps, { refresh: q.refresh === true, tile, override, lastViewedAt: lastViewedBy(args) });
+    const refresh = refreshRequested(q.refresh);
+    await args.deps.analyses.prepareInsight(args.project, insight, { refresh, overrides });
+    const build = () => toInsightJson(insight, args.project, args.deps, { refresh, tile, override, lastViewedAt: lastViewedBy(args) });
     // refresh=true may recompute: never answered from a serialized body.
-    if (q.refresh === true) return reply(200, build());
+    if (refresh) return reply(200, build());
     return { ...reply(200, args.deps.bodies(readKey(args), build)), repeatable: true };
   },
 

@@ -1,4 +1,4 @@
-import { parseAbsolute } from "../analyses/shared/date-parse.ts";
+import { parseAbsolute } from "../core/date-parse.ts";
 import { parseRelativeOrAbsoluteDate } from "../analyses/shared/date-range.ts";
 
 const RELATIVE = /^-?\d+[hdwmqyMs]$/;

@@ -1,9 +1,9 @@
 import { parseRelativeOrAbsoluteDate } from "../analyses/shared/date-range.ts";
 import { indexRange } from "../analyses/shared/scan.ts";
-import { eventProperty } from "../analyses/shared/event-read.ts";
+import { eventProperty } from "../core/event-read.ts";
 import { fail } from "../core/errors.ts";
 import { parseParam } from "../http/query-json.ts";
-import type { HandlerArgs } from "../http/types.ts";
+import type { HandlerArgs } from "./types.ts";
 import type { EventRecord, PersonRecord, Properties } from "../store/schema.ts";
 
 type Q = Record<string, unknown>;

@@ -2,7 +2,7 @@ import { fail } from "../core/errors.ts";
 import { parseCallerJson } from "../http/json-depth.ts";
 import { paginate } from "../http/pagination.ts";
 import { propertiesParam } from "../http/property-filters.ts";
-import { reply, type Handler, type HandlerArgs } from "../http/types.ts";
+import { reply, type Handler, type HandlerArgs } from "./types.ts";
 import { recordProperties } from "../services/definitions.ts";
 import { isPersonId } from "../store/persons-repo.ts";
 import type { PersonRecord } from "../store/schema.ts";

@@ -1,6 +1,6 @@
 import { fail } from "../core/errors.ts";
 import { paginate } from "../http/pagination.ts";
-import { reply, type Handler, type ProjectlessHandler } from "../http/types.ts";
+import { reply, type Handler, type ProjectlessHandler } from "./types.ts";
 import { toProjectJson } from "./project-json.ts";
 
 /** An IANA zone the runtime knows, or a 400 on `timezone`. */

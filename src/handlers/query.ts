@@ -1,6 +1,6 @@
 import { loadHogql } from "../hogql/parse.ts";
 import { fail } from "../core/errors.ts";
-import { reply, type Handler, type HandlerArgs } from "../http/types.ts";
+import { reply, type Handler, type HandlerArgs } from "./types.ts";
 import { executeSql } from "../services/query/execute-sql.ts";
 import { needsHogqlParser, sqlContext, type QueryRequest } from "../services/query/index.ts";
 import { answerQuery, type QueryApiDeps } from "../services/query/query-api.ts";
@@ -14,7 +14,7 @@ async function query(args: HandlerArgs) {
   const body = args.c.request.requestBody as QueryRequest;
   if (needsHogqlParser(body)) await loadHogql();
   const answer = await answerQuery(depsOf(args), args.project, body);
-  return reply(answer.status, answer.body);
+  return { ...reply(answer.status, answer.body), notes: answer.notes };
 }
 
 const queryIdOf = (args: HandlerArgs) => String((args.c.request.params as { query_id: string }).query_id);
@@ -51,6 +51,8 @@ async function executeSqlTool(args: HandlerArgs) {
 export const queryHandlers = {
   query_create: query,
   environments_query_create: query,
+  /** The web app names the kind in the path (`…/query/TrendsQuery/`); the body decides what runs. */
+  environments_query_kind_create: query,
   query_retrieve: queryStatus,
   environments_query_retrieve: queryStatus,
   query_destroy: cancelQuery,

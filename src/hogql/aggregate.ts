@@ -1,7 +1,7 @@
 import { reject } from "../core/analysis-errors.ts";
 import { compileHogql, Interval, type Compiled, type EventRow, type HogqlEnv, type Value } from "./evaluate.ts";
 import { QueryBudget } from "./budget.ts";
-import type { HogqlNode } from "./parse.ts";
+import type { HogqlNode } from "./printer/ast.ts";
 
 /**
  * `math: "hogql"` (reference: analytics §2.3): an aggregate HogQL expression such as `sum(properties.amount)`,

@@ -2,7 +2,7 @@ import { reject } from "../core/analysis-errors.ts";
 
 /**
  * What PostHog's WebAssembly parser is given at most. Its ANTLR grammar takes time exponential in nesting
- * (18 nested calls cost ~1 s here, 50 nested ~6 s) and its C++ recursion overflows the WebAssembly stack on
+ * (bench/NOTES.md) and its C++ recursion overflows the WebAssembly stack on
  * long operator chains (~400 terms), so a query is measured before it is parsed and refused with a 400 naming
  * the limit. Real queries stay far below them.
  */

@@ -1,5 +1,5 @@
 import { reject } from "../core/analysis-errors.ts";
-import { startOf, zoned } from "../analyses/shared/local-time.ts";
+import { startOf, zoned } from "../core/time-zones.ts";
 import { clickhouseString, DateTimeSeconds, Day, truthy, type Value } from "./values.ts";
 import { parseDateTime, toFloat64OrNull } from "./event-fields.ts";
 

@@ -1,13 +1,14 @@
-import { compileLikePattern, compileUserRegex } from "../analyses/shared/regex.ts";
-import { parseAbsolute } from "../analyses/shared/date-parse.ts";
+import { compileLikePattern, compileUserRegex } from "../core/regex.ts";
+import { parseAbsolute } from "../core/date-parse.ts";
 import { reject } from "../core/analysis-errors.ts";
 import type { EventRecord, PersonRecord } from "../store/schema.ts";
 import { COMPARE_OPS } from "./printer/compare.ts";
 import { tableName } from "./printer/functions.ts";
 import { FUNCTIONS, toNumber, type Fn } from "./evaluate-functions.ts";
-import { zoned } from "../analyses/shared/local-time.ts";
+import { zoned } from "../core/time-zones.ts";
 import { eventFields } from "./event-fields.ts";
-import type { HogqlNode } from "./parse.ts";
+import type { HogqlNode } from "./printer/ast.ts";
+import { replaceDateRangePlaceholders } from "./printer/date-range-placeholders.ts";
 import { Interval, type Value } from "./values.ts";
 
 export { Day, Interval, shownValue, truthy, type Value } from "./values.ts";
@@ -76,7 +77,8 @@ export function compileHogql<R = EventRow>(node: HogqlNode, attr: string, env: H
     resolve: options.fields ?? (eventFields(env) as unknown as FieldResolver<R>),
     functions: options.functions,
   };
-  return scope.compile(node);
+  // No HogQLFilters reach an in-process expression: a date-range placeholder is unset, its comparison a no-op.
+  return scope.compile(replaceDateRangePlaceholders(node, undefined, { ...scope.env, weekStartDay: 0 }, attr));
 }
 
 function compileNode<R>(n: HogqlNode, scope: Scope<R>): Compiled<R> {

@@ -1,9 +1,8 @@
-import { eventProperty } from "../analyses/shared/event-read.ts";
-import { parseAbsolute } from "../analyses/shared/date-parse.ts";
-import { isVirtualPersonProperty, personPropertyValue } from "../analyses/shared/person-properties.ts";
+import { eventProperty } from "../core/event-read.ts";
+import { parseAbsolute } from "../core/date-parse.ts";
+import { isVirtualPersonProperty, personPropertyValue } from "../core/person-property-read.ts";
 import { reject } from "../core/analysis-errors.ts";
-import { MATERIALIZED_PROPERTIES } from "../sql-engine/mirror/schema.ts";
-import { rawText } from "../sql-engine/mirror/encode.ts";
+import { MATERIALIZED_PROPERTIES, rawText } from "../core/property-text.ts";
 import type { Compiled, HogqlEnv } from "./evaluate.ts";
 import type { Value } from "./values.ts";
 

@@ -3,14 +3,11 @@ import { LRUCache } from "lru-cache";
 import { reject } from "../core/analysis-errors.ts";
 import { projectFile } from "../util/project-files.ts";
 import { assertParsable, HOGQL_LIMITS, type HogqlLimits } from "./bounds.ts";
+import type { HogqlNode } from "./printer/ast.ts";
+import { noteSpan, whereInText, type Span } from "./printer/spans.ts";
 
-/** A HogQL AST node as PostHog's parser emits it (internal mode: no positions). */
-export interface HogqlNode {
-  node: string;
-  [key: string]: unknown;
-}
-
-type Kind = "expr" | "select" | "order";
+/** What to parse; the `…At` kinds keep the nodes' positions (HogQLMetadata, locating an error), the others do not. */
+export type ParseKind = "expr" | "select" | "order" | "exprAt" | "selectAt" | "program" | "template";
 
 interface Reply {
   seq: number;
@@ -68,7 +65,7 @@ function retire(w: ParserWorker): void {
   void w.worker.terminate();
 }
 
-/** Starts PostHog's WebAssembly HogQL parser on first use (0.5 s and ~190 MiB: not paid at start-up) and after a failure. */
+/** Starts PostHog's WebAssembly HogQL parser on first use (its start time and memory not paid at start-up) and after a failure. */
 export const loadHogql = (): Promise<unknown> => (current ??= startWorker()).ready;
 
 export const hogqlLoaded = (): boolean => current !== undefined && Atomics.load(current.signal, 1) === 1;
@@ -109,7 +106,7 @@ function replyFor(w: ParserWorker, seq: number): Reply | undefined {
 }
 
 /** The parser's JSON for one text: bounded first, answered from the cache, else asked of the worker in time. */
-function parseJson(kind: Kind, text: string, attr: string): string {
+function parseJson(kind: ParseKind, text: string, attr: string): string {
   assertParsable(text, attr, limits);
   const key = `${kind}\u0000${text}`;
   const known = parsed.get(key);
@@ -132,17 +129,27 @@ function parseJson(kind: Kind, text: string, attr: string): string {
   return reply.json;
 }
 
-function parseWith(kind: Kind, text: string, attr: string, describe: (message: string) => string): HogqlNode {
+/** The parser's answer: a tree, or its syntax error with where it is. */
+export type ParseOutcome = { ast: HogqlNode; error?: undefined } | { error: { message: string; span: Span | undefined }; ast?: undefined };
+
+/** Parses without throwing on a syntax error (HogQLMetadata reports it); the limits and the time budget still refuse. */
+export function parseHogqlOutcome(kind: ParseKind, text: string, attr: string): ParseOutcome {
   const ast = JSON.parse(parseJson(kind, text, attr)) as HogqlNode & { error?: boolean; message?: string; start?: { offset?: number }; end?: { offset?: number } };
-  if (ast.error) throw reject.invalid(attr, `${describe(ast.message ?? "unparsable")}${positionOf(ast.start?.offset, ast.end?.offset)}`);
-  return ast;
+  if (!ast.error) return { ast };
+  const [start, end] = [ast.start?.offset, ast.end?.offset];
+  return { error: { message: ast.message ?? "unparsable", span: typeof start === "number" ? { start, end: typeof end === "number" ? end : start } : undefined } };
 }
 
-/** Where the parser stopped, as characters of the text (0-based, end excluded), as the real service reports it. */
-function positionOf(start: number | undefined, end: number | undefined): string {
-  if (typeof start !== "number") return "";
-  return typeof end === "number" && end > start ? ` (characters ${start}–${end})` : ` (at character ${start})`;
+function parseWith(kind: ParseKind, text: string, attr: string, describe: (message: string) => string): HogqlNode {
+  const outcome = parseHogqlOutcome(kind, text, attr);
+  if (outcome.ast) return outcome.ast;
+  const e = reject.invalid(attr, `${describe(outcome.error.message)}${whereInText(text, outcome.error.span)}`);
+  noteSpan(e, outcome.error.span);
+  throw e;
 }
+
+/** Parses a whole SELECT keeping its nodes' positions, so that an error raised over a node can say where it is. */
+export const parseHogqlSelectAt = (text: string, attr: string): HogqlNode => parseWith("selectAt", text, attr, (m) => `HogQL syntax error: ${m}`);
 
 /** Parses one expression with PostHog's own grammar; a syntax error is a 400 naming `attr`. */
 export const parseHogqlExpr = (text: string, attr: string): HogqlNode => parseWith("expr", text, attr, (m) => `HogQL syntax error in "${text}": ${m}`);

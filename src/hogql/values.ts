@@ -1,4 +1,4 @@
-import { zoned } from "../analyses/shared/local-time.ts";
+import { zoned } from "../core/time-zones.ts";
 
 /**
  * A length of time (`interval 1 day`), kept apart from numbers so that date ± interval works: fixed units in

@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { scenarios, type EmbeddedServer, type FixtureDocument, type ForcedFlag, type ForcedFlagRequest, type ScenarioName } from "../index.ts";
+import { scenarios, type CapturedRequest, type EmbeddedServer, type FixtureDocument, type ForcedFlag, type ForcedFlagRequest, type ScenarioName } from "../index.ts";
 import type { EventPattern, JudgedEvent, WaitAnswer, WaitRequest } from "../control/observe.ts";
 import type { TrackingPlan } from "../control/tracking-plan.ts";
 
@@ -20,6 +20,8 @@ export interface Analytics {
   load(state: ScenarioName | FixtureDocument): Promise<void>;
   /** Events captured so far that match, oldest first, with the tracking plan's verdict. */
   captured(pattern?: EventPattern): JudgedEvent[];
+  /** Capture and flags requests the server refused since the reset (a wrong token, a bad body), newest first. */
+  refused(): CapturedRequest[];
   /** Waits on the server's long-poll (`POST /_mock/captured/wait/`) until events match or the timeout passes. */
   waitFor(request: WaitRequest): Promise<WaitAnswer>;
   trackingPlan: { set(plan: TrackingPlan): void; clear(): void };
@@ -59,6 +61,7 @@ export function analyticsHandle(server: EmbeddedServer): Analytics {
       await server.loadFixtures(await fixtureDocument(state));
     },
     captured: (pattern) => server.captured.events(pattern),
+    refused: () => server.captured.refused(),
     waitFor: (request) => waitOverHttp(server.url, request),
     trackingPlan: { set: (plan) => void server.captured.plan.set(plan), clear: () => server.captured.plan.clear() },
   };

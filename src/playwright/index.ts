@@ -8,11 +8,11 @@
  *     await expect(analytics).toHaveCaptured({ event: "clicked buy", properties: { price: 12 } });
  *   });
  */
-import { expect as baseExpect, test as base } from "@playwright/test";
 import { startServer, type EmbeddedServer, type ServerOptions } from "../index.ts";
 import { analyticsHandle, type Analytics } from "./analytics.ts";
 import { analyticsMatchers } from "./matchers.ts";
 import type { TrackingPlan } from "../control/tracking-plan.ts";
+import { loadPlaywrightTest } from "./playwright-test.ts";
 
 export type { Analytics } from "./analytics.ts";
 export type { EventPattern, JudgedEvent, WaitAnswer, WaitRequest } from "../control/observe.ts";
@@ -23,6 +23,8 @@ export type AnalyticsOptions = Omit<ServerOptions, "port">;
 
 /** The tracking plan each worker's server started with: a test's own plan goes at the next reset, this one stays. */
 const startupPlans = new WeakMap<EmbeddedServer, TrackingPlan | null>();
+
+const { test: base, expect: baseExpect } = loadPlaywrightTest();
 
 export const test = base.extend<{ analytics: Analytics }, { analyticsOptions: AnalyticsOptions; analyticsServer: EmbeddedServer }>({
   analyticsOptions: [{ scenario: "capture" }, { scope: "worker", option: true }],

@@ -10,6 +10,19 @@ const describe = (p: EventPattern) => JSON.stringify(p);
 /** The app's own properties: the SDK's (`$…`, token, distinct_id) would bury them in a failure message. */
 const ownProperties = (e: JudgedEvent) => Object.fromEntries(Object.entries(e.properties).filter(([k]) => !k.startsWith("$") && k !== "token" && k !== "distinct_id"));
 const listed = (events: JudgedEvent[]) => events.map((e) => `  ${e.event} (${e.distinct_id}) ${JSON.stringify(ownProperties(e))}`).join("\n") || "  (none)";
+/** SDKs retry a refused batch: the first few refusals say why, the rest are counted. */
+const REFUSALS_SHOWN = 5;
+/**
+ * What was captured, and above it the requests the server refused: a wrong token stores nothing, and
+ * "captured: (none)" alone would hide why.
+ */
+function capturedReport(analytics: Analytics): string {
+  const refused = analytics.refused();
+  const shown = refused.slice(0, REFUSALS_SHOWN).map((r) => `  ${r.method} ${r.path} answered ${r.status}: ${r.error}`);
+  const why = [...shown, ...(refused.length > REFUSALS_SHOWN ? [`  …and ${refused.length - REFUSALS_SHOWN} more`] : [])].join("\n");
+  const refusal = refused.length === 0 ? "" : `the server refused ${refused.length} request(s), storing nothing from them:\n${why}\n`;
+  return `${refusal}captured:\n${listed(analytics.captured())}`;
+}
 const timeoutOf = (state: ExpectMatcherState, options?: Options) => Math.min(options?.timeout ?? state.timeout, WAIT_MAX_MS);
 
 /**
@@ -22,7 +35,7 @@ async function toHaveCaptured(this: ExpectMatcherState, analytics: Analytics, pa
   const pass = found.length > 0;
   const message = pass
     ? () => `expected no captured event matching ${describe(pattern)}, found:\n${listed(found)}`
-    : () => `expected a captured event matching ${describe(pattern)} within ${timeoutOf(this, options)} ms; captured:\n${listed(analytics.captured())}`;
+    : () => `expected a captured event matching ${describe(pattern)} within ${timeoutOf(this, options)} ms; ${capturedReport(analytics)}`;
   return { pass, message, name, expected: pattern, actual: found };
 }
 
@@ -31,7 +44,7 @@ async function toHaveCapturedTimes(this: ExpectMatcherState, analytics: Analytic
   const name = "toHaveCapturedTimes";
   const answer = await analytics.waitFor({ ...pattern, count: Math.max(times, 1), timeout_ms: times === 0 ? 0 : timeoutOf(this, options) });
   const pass = answer.count === times;
-  const message = () => `expected ${this.isNot ? "not " : ""}${times} captured event(s) matching ${describe(pattern)}, got ${answer.count}:\n${listed(answer.events)}`;
+  const message = () => `expected ${this.isNot ? "not " : ""}${times} captured event(s) matching ${describe(pattern)}, got ${answer.count}:\n${listed(answer.events)}${answer.count < times ? `\n${capturedReport(analytics)}` : ""}`;
   return { pass, message, name, expected: times, actual: answer.count };
 }
 

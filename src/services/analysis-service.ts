@@ -12,11 +12,13 @@ import { computeStickiness } from "../analyses/stickiness/index.ts";
 import { computeTrends } from "../analyses/trends/index.ts";
 import { queryNodeToFilter } from "../analyses/query-node.ts";
 import { buildActorTable, type ActorTable } from "../analyses/shared/actor-table.ts";
-import { INTERVALS } from "../analyses/shared/context.ts";
-import { offMainThread, planThreads, sameVersion, withThreads } from "../analyses/parallel/pool.ts";
+import { INTERVALS, type Interval } from "../analyses/shared/context.ts";
+import { offMainThread, sameVersion } from "../analyses/parallel/off-main-thread.ts";
+import { planThreads, withThreads } from "../analyses/parallel/thread-count.ts";
 import { planAnalysis, type AnalysisPlan, type Engine } from "../analyses/plan.ts";
 import { generalScanView } from "../analyses/shared/event-read.ts";
-import { resolveDateRange, type TimeContext } from "../analyses/shared/date-range.ts";
+import { isInvertedWindow, resolveDateRange } from "../analyses/shared/date-range.ts";
+import type { TimeContext } from "../core/date-parse.ts";
 import { retentionWindow } from "../analyses/retention/filter.ts";
 import { deriveSessions, type SessionTable } from "../analyses/shared/session-properties.ts";
 import { asClientError, fail } from "../core/errors.ts";
@@ -67,7 +69,7 @@ interface CacheEntry {
   result: unknown;
   computedAt: number;
   /** Computed ahead for a request (off the main thread) and not yet answered: that answer is not "cached". */
-  unserved?: boolean;
+  computedAheadNotYetAnswered?: boolean;
   /** The insight's minimum refresh interval, kept so that serving it again needs no date arithmetic. */
   maxAge?: number;
 }
@@ -82,13 +84,26 @@ const DAY = 86_400_000;
  * 1 min for minute intervals, 3 min for hourly ones or ranges of at most 7 days, 15 min otherwise.
  */
 export function minimumRefreshInterval(filter: Filter, ctx: TimeContext): number {
-  // Retention's window follows its own rules (reference §7.2): date_to alone is a full window, not one from -7d.
-  const retention = filter.insight === "RETENTION";
-  const interval = retention ? retentionWindow(filter, ctx).interval : (INTERVALS.find((i) => i === filter.interval) ?? "day");
-  if (interval === "minute") return MINUTE;
-  // Paths answer an inverted range (with no edges) instead of refusing it; the interval follows all the same.
-  const window = retention ? retentionWindow(filter, ctx) : resolveDateRange(filter, interval, ctx, undefined, filter.insight === "PATHS" ? "keep" : "reject");
-  return interval === "hour" || window.to - window.from <= 7 * DAY ? 3 * MINUTE : 15 * MINUTE;
+  const window = analysisWindow(String(filter.insight), filter, ctx);
+  if (window.interval === "minute") return MINUTE;
+  return window.interval === "hour" || window.to - window.from <= 7 * DAY ? 3 * MINUTE : 15 * MINUTE;
+}
+
+/** The range an analysis of `filter` covers; retention's follows its own rules (reference §7.2): date_to alone is a full window, not one from -7d. */
+function analysisWindow(kind: string, filter: Filter, ctx: TimeContext): { from: number; to: number; interval: Interval } {
+  if (kind === "RETENTION" || filter.insight === "RETENTION") return retentionWindow(filter, ctx);
+  return resolveDateRange(filter, INTERVALS.find((i) => i === filter.interval) ?? "day", ctx, undefined);
+}
+
+/**
+ * What the request log says of an analysis whose range ends before it starts (date_from after date_to, or after
+ * now): answered empty as the real service answers it, where this mock used to refuse it. None for any other range.
+ */
+export function rangeNotes(kind: string, filter: Filter, project: ProjectRecord, now: number): string[] {
+  const window = analysisWindow(kind, filter, { now, timezone: project.timezone, weekStartDay: project.week_start_day });
+  if (!isInvertedWindow(window)) return [];
+  const iso = (ms: number) => new Date(ms).toISOString();
+  return [`inverted date range: date_from (${iso(window.from)}) is after date_to (${iso(window.to)}); answered with an empty result, as the real service does`];
 }
 
 /** The insight's analysis kind and legacy filter: `query` wins over `filters` (reference: analytics §9.1, §10). */
@@ -240,14 +255,14 @@ export function createAnalysisService(store: Store, clock: Clock, options: Analy
     const now = clock.now();
     const cached = cache.get(key);
     // An entry computed ahead for this request is as fresh as a refresh asks.
-    const fresh = cached && (cached.unserved || !(opts.refresh && now - cached.computedAt >= (opts.maxAge ?? 0)));
+    const fresh = cached && (cached.computedAheadNotYetAnswered || !(opts.refresh && now - cached.computedAt >= (opts.maxAge ?? 0)));
     if (!fresh) stats.computed++;
     const entry = fresh ? cached : { result: compute(project, kind, filter), computedAt: now, maxAge: opts.maxAge };
     if (!fresh) remember(key, entry);
-    const isCached = Boolean(fresh) && !entry.unserved;
-    if (entry.unserved) {
+    const isCached = Boolean(fresh) && !entry.computedAheadNotYetAnswered;
+    if (entry.computedAheadNotYetAnswered) {
       // Answered once as computed for its request, it is cached from now on: bodies that show it change.
-      delete entry.unserved;
+      delete entry.computedAheadNotYetAnswered;
       revision++;
     }
     return { result: entry.result, last_refresh: new Date(entry.computedAt).toISOString(), is_cached: isCached, timezone: project.timezone };
@@ -263,7 +278,7 @@ export function createAnalysisService(store: Store, clock: Clock, options: Analy
     if (cached && !(opts.refresh && now - cached.computedAt >= (opts.maxAge ?? 0))) return;
     const result = await computeOffMain(project, kind, filter);
     // The last run returned just now, with no write since: the data version now is the one it computed on.
-    remember(keyOf(project, kind, filterKey), { result, computedAt: now, maxAge: opts.maxAge, unserved: true });
+    remember(keyOf(project, kind, filterKey), { result, computedAt: now, maxAge: opts.maxAge, computedAheadNotYetAnswered: true });
   }
 
   /** `run` for a request: a computation leaves the event loop free while the workers scan. */
@@ -281,9 +296,9 @@ export function createAnalysisService(store: Store, clock: Clock, options: Analy
     const cachedEntry = cache.get(key);
     const entry = cachedEntry ?? { result: planned(project, kind, filter, actorsOf(kind, filter, point)), computedAt: clock.now() };
     if (!cachedEntry) remember(key, entry);
-    const isCached = Boolean(cachedEntry) && !entry.unserved;
-    if (entry.unserved) {
-      delete entry.unserved;
+    const isCached = Boolean(cachedEntry) && !entry.computedAheadNotYetAnswered;
+    if (entry.computedAheadNotYetAnswered) {
+      delete entry.computedAheadNotYetAnswered;
       revision++;
     }
     return { actors: entry.result as ActorRow[], last_refresh: new Date(entry.computedAt).toISOString(), is_cached: isCached };
@@ -296,7 +311,7 @@ export function createAnalysisService(store: Store, clock: Clock, options: Analy
       const now = clock.now();
       const result = await plannedOffMain(project, kind, filter, actorsOf(kind, filter, point));
       // Keyed anew: a write while it ran started it over on the data version now current.
-      remember(keyOf(project, `ACTORS:${kind}`, filterKeyOf({ filter, point })), { result, computedAt: now, unserved: true });
+      remember(keyOf(project, `ACTORS:${kind}`, filterKeyOf({ filter, point })), { result, computedAt: now, computedAheadNotYetAnswered: true });
     }
     return actors(project, kind, filter, point);
   }

@@ -2,9 +2,12 @@
  * The event and property taxonomy of a project, computed from its stored events, persons and groups (the real
  * service keeps it in tables filled by ingestion; here it is derived, once per data version).
  */
-import { offMainThread, planThreads, sameVersion, startRowTask } from "../analyses/parallel/pool.ts";
+import { offMainThread, sameVersion } from "../analyses/parallel/off-main-thread.ts";
+import { startRowTask } from "../analyses/parallel/start-task.ts";
+import { planThreads } from "../analyses/parallel/thread-count.ts";
+import { summaryTask } from "../analyses/scan-worker/summary-task.ts";
 import { keptTable } from "../analyses/shared/kept-tables.ts";
-import { mergeSummaryTallies, summaryOf, type EventSummary, type SummaryColumns, type SummaryJob, type SummaryTally } from "../store/event-summary.ts";
+import { mergeSummaryTallies, summaryOf, type EventSummary } from "../store/columns/event-summary.ts";
 import type { EventTable } from "../store/event-table.ts";
 import type { Properties } from "../store/schema.ts";
 import type { Store } from "../store/store.ts";
@@ -62,7 +65,7 @@ const valueKindsOf = (table: EventTable): Int8Array =>
  */
 export function eventSummary(table: EventTable, since: number, until: number): EventSummary {
   const scan = table.summaryScan(valueKindsOf(table), KINDS.length, since, until);
-  const tallies = startRowTask<SummaryColumns, SummaryJob, SummaryTally>("summary", scan.cols, scan.job, 0, scan.rows).finish();
+  const tallies = startRowTask(summaryTask, scan.cols, scan.job, 0, scan.rows).finish();
   return summaryOf(scan, mergeSummaryTallies(tallies, scan.job));
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { FixtureAction } from "../fixtures/fixture-document.ts";
+import type { FixtureAction } from "./fixture-document.ts";
 import type { StoreCore } from "./core.ts";
 import type { ActionRecord, ActionStep, ActivityChange, ActivityRecord } from "./schema.ts";
 

@@ -1,10 +1,9 @@
 /**
  * The events' columns written beside the events file, so that a restart reads typed arrays instead of parsing
- * ten million JSON lines (parsing alone is ~2 s per million events here). The events file stays the durable
+ * ten million JSON lines (parsing is what a start spends its time on). The events file stays the durable
  * format: the snapshot is a cache of it, written after each full rewrite of the file, and used only while it
  * provably describes that file's first bytes: same file identity and the same SHA-1 of every byte it covers
- * (taken while the file was written; checking it at start costs ~0.6 s per GB, against ~8 s per GB of
- * parsing). Lines appended since (captured events) are parsed from that offset. Anything else — a missing,
+ * (taken while the file was written; checking it at start costs far less than parsing). Lines appended since (captured events) are parsed from that offset. Anything else — a missing,
  * stale, corrupt or foreign snapshot, a file edited in place — falls back to parsing the whole file.
  *
  * Layout: "AMCOL3\n", a uint32 (LE) header length, the header (JSON: the events file's identity, the log header
@@ -16,7 +15,9 @@ import { open, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { EventStore } from "./event-store.ts";
-import { EventDictionaries, EventTable, sharedFloat64, sharedUint32, type DictionaryLists } from "./event-table.ts";
+import { sharedFloat64, sharedUint32 } from "./columns/column-arrays.ts";
+import { EventDictionaries, type DictionaryLists } from "./columns/dictionaries.ts";
+import { EventTable } from "./event-table.ts";
 import type { LogHeader } from "./events-file.ts";
 
 const MAGIC = "AMCOL3\n";
@@ -153,8 +154,7 @@ function sameFile(identity: FileIdentity, eventsFile: string): boolean {
   return st.dev === identity.dev && st.ino === identity.ino && st.birthtimeMs === identity.birthtimeMs && st.size >= identity.size && typeof identity.sha1 === "string";
 }
 
-// The hash of a file's first bytes on another thread: at 10 M events the file is ~5 GB (~3 s of SHA-1), which
-// then overlaps reading the columns instead of adding to the start. Inline: the same from src/ and dist/.
+// The hash of a file's first bytes on another thread: a large file's SHA-1 takes seconds, which then overlaps reading the columns instead of adding to the start. Inline: the same from src/ and dist/.
 const HASH_WORKER = `
 const { workerData, parentPort } = require("node:worker_threads");
 const { openSync, readSync, closeSync } = require("node:fs");

@@ -3,12 +3,14 @@ import { createRequire } from "node:module";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { CLOCK_RANGE, isPrintableInstant } from "../core/clock.ts";
-import type { FixtureDocument } from "../fixtures/fixture-document.ts";
+import type { FixtureDocument } from "./fixture-document.ts";
 import { derivedProjectToken, looksAnonymous, personUuid, stableShortId, stableUuid } from "../util/ids.ts";
 import { projectFile } from "../util/project-files.ts";
 import { EventStore } from "./event-store.ts";
 import { actionFromFixture } from "./actions-repo.ts";
 import { findCohortCycle } from "./cohorts.ts";
+import { FixtureError, ProblemList } from "./fixture-problems.ts";
+import { annotationsOf, clientRecordsOf, declaredDashboards, flagFiltersOf, type LoadContext } from "./fixture-extras.ts";
 import type {
   DashboardRecord,
   DashboardTileRecord,
@@ -18,48 +20,46 @@ import type {
   GroupTypeRecord,
   InsightRecord,
   PersonRecord,
+  ProjectClientSettings,
   ProjectRecord,
   State,
   UserRecord,
 } from "./schema.ts";
 
+export { FixtureError, type FixtureProblem } from "./fixture-problems.ts";
+
 const require = createRequire(import.meta.url);
 const SCHEMA_PATH = projectFile("fixtures/fixtures.schema.json");
-
-/** A fixture document that cannot be loaded: names the JSON pointer of the bad value and the reason. */
-export class FixtureError extends Error {
-  constructor(
-    readonly pointer: string,
-    readonly reason: string,
-  ) {
-    super(`${pointer || "/"}: ${reason}`);
-  }
-}
 
 let validateDocument: ((doc: unknown) => boolean) & { errors?: { instancePath: string; message?: string; params: object }[] | null };
 
 function validator() {
   if (!validateDocument) {
-    const ajv = new Ajv2020.default({ allErrors: false, strict: false });
+    // Every bad value at once: one refusal lists them all (issue 41).
+    const ajv = new Ajv2020.default({ allErrors: true, strict: false });
     addFormats.default(ajv);
     validateDocument = ajv.compile(require(SCHEMA_PATH) as object) as typeof validateDocument;
   }
   return validateDocument;
 }
 
-/** Checks a parsed document against fixtures.schema.json; throws FixtureError naming the first bad path. */
+/** Checks a parsed document against fixtures.schema.json; throws one FixtureError listing every bad path. */
 export function assertFixtureDocument(doc: unknown): asserts doc is FixtureDocument {
   const validate = validator();
-  if (validate(doc)) {
-    // The clock is frozen at `now`, and stays where an answer can print it (the control API's own bound).
-    const now = (doc as FixtureDocument).now;
-    if (now !== undefined && !isPrintableInstant(toMs(now))) throw new FixtureError("/now", `must lie between ${new Date(CLOCK_RANGE.min).toISOString()} and ${new Date(CLOCK_RANGE.max).toISOString()}`);
-    return;
+  const problems = new ProblemList();
+  if (!validate(doc)) {
+    for (const err of validate.errors!) {
+      const params = err.params as Record<string, unknown>;
+      const extra = params.additionalProperty ? ` ("${String(params.additionalProperty)}")` : "";
+      problems.add(err.instancePath, `${err.message ?? "is invalid"}${extra}`);
+    }
   }
-  const err = validate.errors![0]!;
-  const params = err.params as Record<string, unknown>;
-  const extra = params.additionalProperty ? ` ("${String(params.additionalProperty)}")` : "";
-  throw new FixtureError(err.instancePath, `${err.message ?? "is invalid"}${extra}`);
+  // The clock is frozen at `now`, and stays where an answer can print it (the control API's own bound).
+  const now = (doc as { now?: unknown } | null)?.now;
+  if (typeof now === "string" && !Number.isNaN(toMs(now)) && !isPrintableInstant(toMs(now))) {
+    problems.add("/now", `must lie between ${new Date(CLOCK_RANGE.min).toISOString()} and ${new Date(CLOCK_RANGE.max).toISOString()}`);
+  }
+  problems.done();
 }
 
 /** Reads, parses and validates a fixture file. */
@@ -69,7 +69,7 @@ export async function readFixtureFile(file: string): Promise<FixtureDocument> {
   try {
     doc = JSON.parse(text);
   } catch (e) {
-    throw new FixtureError("", `not valid JSON (${(e as Error).message})`);
+    throw new FixtureError([{ pointer: "", reason: `not valid JSON (${(e as Error).message})` }]);
   }
   assertFixtureDocument(doc);
   return doc;
@@ -86,30 +86,30 @@ const isoOf = (iso: string) => new Date(toMs(iso)).toISOString();
 export function stateFromFixtures(doc: FixtureDocument, now: number, events?: EventStore): State {
   const users = (doc.users ?? []).map(toUser);
   const projects = (doc.projects ?? []).map(toProject);
-  const projectIds = new Set(projects.map((p) => p.id));
-  const requireProject = (pointer: string, id: string) => {
-    if (!projectIds.has(id)) throw new FixtureError(`${pointer}/project_id`, `unknown project "${id}"`);
-  };
+  const ctx = loadContext(projects);
   const userIds = new Set(users.map((u) => u.id));
   projects.forEach((p, i) =>
     p.members?.forEach((m, j) => {
-      if (!userIds.has(m)) throw new FixtureError(`/projects/${i}/members/${j}`, `unknown user ${m}`);
+      if (!userIds.has(m)) ctx.problems.add(`/projects/${i}/members/${j}`, `unknown user ${m}`);
     }),
   );
-  uniqueTokens(projects);
-  const records: Iterable<EventRecord> = events ?? toEvents(doc, requireProject);
-  const groupTypes = withEventGroupTypes(toGroupTypes(doc), records);
-  const groups = toGroups(doc, groupTypes, now, requireProject);
-  const persons = toPersons(doc, records, now, requireProject);
+  uniqueTokens(projects, ctx);
+  const records: Iterable<EventRecord> = events ?? toEvents(doc, ctx);
+  const groupTypes = withEventGroupTypes(toGroupTypes(doc, ctx), records);
+  const groups = toGroups(doc, groupTypes, now, ctx);
+  const persons = toPersons(doc, records, now, ctx);
   events ??= EventStore.from(records);
-  const insights = toInsights(doc, now, requireProject, userIds);
-  const { dashboards, tiles } = dashboardsOf(doc, insights);
-  (doc.actions ?? []).forEach((a, i) => requireProject(`/actions/${i}`, a.project_id));
-  (doc.cohorts ?? []).forEach((c, i) => requireProject(`/cohorts/${i}`, c.project_id));
-  uniqueIds(doc.actions ?? [], "/actions");
-  uniqueIds(doc.cohorts ?? [], "/cohorts");
-  noCohortLoop(doc.cohorts ?? []);
-  const featureFlags = toFeatureFlags(doc, now, requireProject);
+  const insights = toInsights(doc, now, ctx, userIds);
+  const { dashboards, tiles } = declaredDashboards(doc, insights, dashboardsOf(doc, insights, ctx), now, ctx);
+  (doc.actions ?? []).forEach((a, i) => ctx.requireProject(`/actions/${i}`, a.project_id));
+  (doc.cohorts ?? []).forEach((c, i) => ctx.requireProject(`/cohorts/${i}`, c.project_id));
+  uniqueIds(doc.actions ?? [], "/actions", ctx);
+  uniqueIds(doc.cohorts ?? [], "/cohorts", ctx);
+  noCohortLoop(doc.cohorts ?? [], ctx);
+  const featureFlags = toFeatureFlags(doc, now, ctx);
+  const annotations = annotationsOf(doc, insights, dashboards, now, ctx);
+  const clientRecords = clientRecordsOf(doc, ctx);
+  ctx.problems.done();
   return {
     meta: {
       schema_version: 1,
@@ -119,6 +119,7 @@ export function stateFromFixtures(doc: FixtureDocument, now: number, events?: Ev
         dashboard: Math.max(0, ...dashboards.map((d) => d.id)),
         dashboard_tile: tiles.length,
         feature_flag: Math.max(0, ...featureFlags.map((f) => f.id)),
+        ...(annotations.length ? { annotation: Math.max(...annotations.map((a) => a.id)) } : {}),
       },
       users,
       projects,
@@ -133,7 +134,9 @@ export function stateFromFixtures(doc: FixtureDocument, now: number, events?: Ev
       groups,
       feature_flags: featureFlags,
       flag_hash_key_overrides: [],
-      annotations: [],
+      annotations,
+      ...clientRecords,
+      ...(doc.tracking_plan ? { tracking_plan: structuredClone(doc.tracking_plan) } : {}),
     },
     persons,
     events,
@@ -141,30 +144,52 @@ export function stateFromFixtures(doc: FixtureDocument, now: number, events?: Ev
   };
 }
 
+/** Where every check reports, and how a record's project is checked (or taken as the only one when left out). */
+function loadContext(projects: readonly ProjectRecord[]): LoadContext {
+  const problems = new ProblemList();
+  const projectIds = new Set(projects.map((p) => p.id));
+  const requireProject = (pointer: string, id: string) => {
+    if (!projectIds.has(id)) problems.add(`${pointer}/project_id`, `unknown project "${id}"`);
+  };
+  const projectOf = (pointer: string, id: string | undefined): string => {
+    if (id !== undefined) {
+      requireProject(pointer, id);
+      return id;
+    }
+    if (projects.length === 1) return projects[0]!.id;
+    problems.add(`${pointer}/project_id`, `required: the document has ${projects.length} projects, so name one`);
+    return "";
+  };
+  return { problems, requireProject, projectOf };
+}
+
 /**
  * Flags get the next free id when the document gives none; a key names one live flag per project, as the real
  * service's unique constraint does (deleted flags may share a key).
  */
-function toFeatureFlags(doc: FixtureDocument, now: number, requireProject: (pointer: string, id: string) => void): FeatureFlagRecord[] {
+function toFeatureFlags(doc: FixtureDocument, now: number, ctx: LoadContext): FeatureFlagRecord[] {
   const flags = doc.feature_flags ?? [];
-  uniqueIds(flags.filter((f): f is typeof f & { id: number } => f.id !== undefined), "/feature_flags");
+  flags.forEach((f, i) => {
+    const seen = flags.findIndex((other) => other.id !== undefined && other.id === f.id);
+    if (seen !== i && f.id !== undefined) ctx.problems.add(`/feature_flags/${i}/id`, `duplicate id ${f.id}`);
+  });
   let nextId = Math.max(0, ...flags.map((f) => f.id ?? 0));
   const liveKeys = new Set<string>();
   return flags.map((f, i): FeatureFlagRecord => {
-    requireProject(`/feature_flags/${i}`, f.project_id);
+    const projectId = ctx.projectOf(`/feature_flags/${i}`, f.project_id);
     const deleted = f.deleted ?? false;
     if (!deleted) {
-      const scoped = `${f.project_id}\u0000${f.key}`;
-      if (liveKeys.has(scoped)) throw new FixtureError(`/feature_flags/${i}/key`, `duplicate key "${f.key}" in project ${f.project_id}`);
+      const scoped = `${projectId}\u0000${f.key}`;
+      if (liveKeys.has(scoped)) ctx.problems.add(`/feature_flags/${i}/key`, `duplicate key "${f.key}" in project ${projectId}`);
       liveKeys.add(scoped);
     }
     const createdAt = f.created_at ? isoOf(f.created_at) : new Date(now).toISOString();
     return {
       id: f.id ?? ++nextId,
-      project_id: f.project_id,
+      project_id: projectId,
       key: f.key,
       name: f.name ?? "",
-      filters: structuredClone(f.filters),
+      filters: flagFiltersOf(f.filters, `/feature_flags/${i}/filters`, ctx),
       active: f.active ?? true,
       deleted,
       ensure_experience_continuity: f.ensure_experience_continuity ?? false,
@@ -179,17 +204,17 @@ function toFeatureFlags(doc: FixtureDocument, now: number, requireProject: (poin
 }
 
 /** A fixture's cohorts never reference each other in a loop (the rule of src/store/cohorts.ts, as the API applies it). */
-function noCohortLoop(cohorts: NonNullable<FixtureDocument["cohorts"]>) {
+function noCohortLoop(cohorts: NonNullable<FixtureDocument["cohorts"]>, ctx: LoadContext) {
   const loop = findCohortCycle(cohorts);
   if (loop === null) return;
   const at = cohorts.findIndex((c) => c.id === loop[0]);
-  throw new FixtureError(`/cohorts/${at}/filters`, `cohorts reference each other in a loop: ${loop.join(" → ")}`);
+  ctx.problems.add(`/cohorts/${at}/filters`, `cohorts reference each other in a loop: ${loop.join(" → ")}`);
 }
 
-function uniqueIds(items: { id: number }[], pointer: string) {
+function uniqueIds(items: { id: number }[], pointer: string, ctx: LoadContext) {
   const seen = new Set<number>();
   items.forEach((item, i) => {
-    if (seen.has(item.id)) throw new FixtureError(`${pointer}/${i}/id`, `duplicate id ${item.id}`);
+    if (seen.has(item.id)) ctx.problems.add(`${pointer}/${i}/id`, `duplicate id ${item.id}`);
     seen.add(item.id);
   });
 }
@@ -213,28 +238,47 @@ function toProject(p: NonNullable<FixtureDocument["projects"]>[number]): Project
     timezone: p.timezone ?? "UTC",
     members: p.members ? [...p.members] : null,
     test_account_filters: (p.test_account_filters ?? []) as ProjectRecord["test_account_filters"],
-    week_start_day: 0,
+    week_start_day: p.week_start_day ?? 0,
     api_token: p.api_token ?? derivedProjectToken(p.id),
+    ...clientSettingsOf(p),
   };
 }
 
+const CLIENT_SETTINGS = [
+  "session_recording_opt_in",
+  "session_recording_sample_rate",
+  "session_recording_minimum_duration_milliseconds",
+  "session_recording_linked_flag",
+  "capture_console_log_opt_in",
+  "capture_performance_opt_in",
+  "autocapture_exceptions_opt_in",
+  "heatmaps_opt_in",
+  "surveys_opt_in",
+] as const satisfies readonly (keyof ProjectClientSettings)[];
+
+/** The client-library settings a project names; the ones left out stay absent (the real service's defaults). */
+function clientSettingsOf(p: NonNullable<FixtureDocument["projects"]>[number]): ProjectClientSettings {
+  const given = CLIENT_SETTINGS.filter((key) => p[key] !== undefined).map((key) => [key, structuredClone(p[key])]);
+  return Object.fromEntries(given) as ProjectClientSettings;
+}
+
 /** A token names one project: two projects with the same token would make capture ambiguous. */
-function uniqueTokens(projects: ProjectRecord[]) {
+function uniqueTokens(projects: ProjectRecord[], ctx: LoadContext) {
   const seen = new Set<string>();
   projects.forEach((p, i) => {
-    if (seen.has(p.api_token)) throw new FixtureError(`/projects/${i}/api_token`, `token already used by another project`);
+    if (seen.has(p.api_token)) ctx.problems.add(`/projects/${i}/api_token`, `token already used by another project`);
     seen.add(p.api_token);
   });
 }
 
-function toGroupTypes(doc: FixtureDocument): GroupTypeRecord[] {
+function toGroupTypes(doc: FixtureDocument, ctx: LoadContext): GroupTypeRecord[] {
   return (doc.projects ?? []).flatMap((p, i) => {
     const indexes = new Set<number>();
     const names = new Set<string>();
     return (p.group_types ?? []).map((t, j): GroupTypeRecord => {
       const pointer = `/projects/${i}/group_types/${j}`;
-      if (indexes.has(t.group_type_index)) throw new FixtureError(`${pointer}/group_type_index`, `duplicate group type index ${t.group_type_index}`);
-      if (names.has(t.group_type)) throw new FixtureError(`${pointer}/group_type`, `duplicate group type "${t.group_type}"`);
+      if (indexes.has(t.group_type_index)) ctx.problems.add(`${pointer}/group_type_index`, `duplicate group type index ${t.group_type_index}`);
+      if (names.has(t.group_type)) ctx.problems.add(`${pointer}/group_type`, `duplicate group type "${t.group_type}"`);
       indexes.add(t.group_type_index);
       names.add(t.group_type);
       return { project_id: p.id, group_type_index: t.group_type_index, group_type: t.group_type, name_singular: t.name_singular ?? null, name_plural: t.name_plural ?? null };
@@ -272,16 +316,16 @@ function toGroups(
   doc: FixtureDocument,
   types: readonly GroupTypeRecord[],
   now: number,
-  requireProject: (pointer: string, id: string) => void,
+  ctx: LoadContext,
 ): GroupRecord[] {
   const seen = new Set<string>();
   return (doc.groups ?? []).map((g, i): GroupRecord => {
-    requireProject(`/groups/${i}`, g.project_id);
+    ctx.requireProject(`/groups/${i}`, g.project_id);
     if (!types.some((t) => t.project_id === g.project_id && t.group_type_index === g.group_type_index)) {
-      throw new FixtureError(`/groups/${i}/group_type_index`, `project "${g.project_id}" has no group type ${g.group_type_index}`);
+      ctx.problems.add(`/groups/${i}/group_type_index`, `project "${g.project_id}" has no group type ${g.group_type_index}`);
     }
     const key = `${g.project_id}:${g.group_type_index}:${g.group_key}`;
-    if (seen.has(key)) throw new FixtureError(`/groups/${i}/group_key`, `duplicate group "${g.group_key}"`);
+    if (seen.has(key)) ctx.problems.add(`/groups/${i}/group_key`, `duplicate group "${g.group_key}"`);
     seen.add(key);
     return {
       project_id: g.project_id,
@@ -293,13 +337,13 @@ function toGroups(
   });
 }
 
-function toEvents(doc: FixtureDocument, requireProject: (pointer: string, id: string) => void): EventRecord[] {
+function toEvents(doc: FixtureDocument, ctx: LoadContext): EventRecord[] {
   const seen = new Set<string>();
   const events = (doc.events ?? []).map((e, i): EventRecord => {
-    requireProject(`/events/${i}`, e.project_id);
+    ctx.requireProject(`/events/${i}`, e.project_id);
     const uuid = e.uuid ?? stableUuid(`event:${e.project_id}:${i}:${e.distinct_id}:${e.timestamp}`);
     const key = `${e.project_id}:${uuid}`;
-    if (seen.has(key)) throw new FixtureError(`/events/${i}/uuid`, `duplicate event uuid ${uuid}`);
+    if (seen.has(key)) ctx.problems.add(`/events/${i}/uuid`, `duplicate event uuid ${uuid}`);
     seen.add(key);
     return {
       uuid,
@@ -320,7 +364,7 @@ function toPersons(
   doc: FixtureDocument,
   events: Iterable<EventRecord>,
   now: number,
-  requireProject: (pointer: string, id: string) => void,
+  ctx: LoadContext,
 ): PersonRecord[] {
   const firstSeen = new Map<string, number>();
   for (const e of events) {
@@ -332,14 +376,14 @@ function toPersons(
   let nextId = Math.max(0, ...given.map((p) => p.id ?? 0));
   const usedIds = new Set<number>();
   const persons = given.map((p, i): PersonRecord => {
-    requireProject(`/persons/${i}`, p.project_id);
+    ctx.requireProject(`/persons/${i}`, p.project_id);
     p.distinct_ids.forEach((d, j) => {
       const key = `${p.project_id}:${d}`;
-      if (owner.has(key)) throw new FixtureError(`/persons/${i}/distinct_ids/${j}`, `distinct id "${d}" belongs to another person`);
+      if (owner.has(key)) ctx.problems.add(`/persons/${i}/distinct_ids/${j}`, `distinct id "${d}" belongs to another person`);
       owner.set(key, i);
     });
     const id = p.id ?? ++nextId;
-    if (usedIds.has(id)) throw new FixtureError(`/persons/${i}/id`, `duplicate person id ${id}`);
+    if (usedIds.has(id)) ctx.problems.add(`/persons/${i}/id`, `duplicate person id ${id}`);
     usedIds.add(id);
     const seen = p.distinct_ids.map((d) => firstSeen.get(`${p.project_id}:${d}`)).filter((t): t is number => t !== undefined);
     return {
@@ -374,19 +418,19 @@ function toPersons(
 function toInsights(
   doc: FixtureDocument,
   now: number,
-  requireProject: (pointer: string, id: string) => void,
+  ctx: LoadContext,
   userIds: Set<number>,
 ): InsightRecord[] {
   const given = doc.insights ?? [];
   let nextId = Math.max(0, ...given.map((i) => i.id ?? 0));
   const used = new Set<number>();
   return given.map((ins, i): InsightRecord => {
-    requireProject(`/insights/${i}`, ins.project_id);
+    ctx.requireProject(`/insights/${i}`, ins.project_id);
     if (ins.created_by !== undefined && !userIds.has(ins.created_by)) {
-      throw new FixtureError(`/insights/${i}/created_by`, `unknown user ${ins.created_by}`);
+      ctx.problems.add(`/insights/${i}/created_by`, `unknown user ${ins.created_by}`);
     }
     const id = ins.id ?? ++nextId;
-    if (used.has(id)) throw new FixtureError(`/insights/${i}/id`, `duplicate insight id ${id}`);
+    if (used.has(id)) ctx.problems.add(`/insights/${i}/id`, `duplicate insight id ${id}`);
     used.add(id);
     const created = ins.created_at ? isoOf(ins.created_at) : new Date(now).toISOString();
     return {
@@ -417,7 +461,7 @@ function toInsights(
  * Dashboards exist in fixtures only through insights' `dashboards` ids (the fixture format has no key of its
  * own for them); each id becomes a dashboard of that project, created by whoever created its earliest insight.
  */
-function dashboardsOf(doc: FixtureDocument, insights: InsightRecord[]) {
+function dashboardsOf(doc: FixtureDocument, insights: InsightRecord[], ctx: LoadContext) {
   const dashboards = new Map<number, DashboardRecord>();
   const tiles: DashboardTileRecord[] = [];
   (doc.insights ?? []).forEach((ins, i) => {
@@ -425,7 +469,8 @@ function dashboardsOf(doc: FixtureDocument, insights: InsightRecord[]) {
     (ins.dashboards ?? []).forEach((dashboardId, j) => {
       const existing = dashboards.get(dashboardId);
       if (existing && existing.project_id !== insight.project_id) {
-        throw new FixtureError(`/insights/${i}/dashboards/${j}`, `dashboard ${dashboardId} belongs to project ${existing.project_id}`);
+        ctx.problems.add(`/insights/${i}/dashboards/${j}`, `dashboard ${dashboardId} belongs to project ${existing.project_id}`);
+        return;
       }
       if (!existing) {
         dashboards.set(dashboardId, dashboardFromInsight(dashboardId, insight));

@@ -6,9 +6,7 @@ import type { Adapter } from "lowdb";
 
 /**
  * Records joined per write: ~100 KB of text, under V8's large-object size, so each chunk dies young and the
- * scavenger frees it at once. Chunks of 10,000 records (~5 MB strings) waited for a full collection: right
- * after writing 1 M events RSS was 750 MiB or 1.2 GiB depending on when one ran; with 200 it stays ~710 MiB
- * and the write takes no longer.
+ * scavenger frees it at once (larger chunks waited for a full collection: bench/NOTES.md).
  */
 const LINES_PER_WRITE = 200;
 
@@ -87,7 +85,7 @@ export class NdjsonFile<T> implements Adapter<T[]> {
     return run;
   }
 
-  /** Lines split by hand from 1 MiB chunks: readline's per-line machinery was a third of reading 10 M events. */
+  /** Lines split by hand from 1 MiB chunks: readline's per-line machinery cost too much of a large read. */
   async #readEach(each: (record: T, line: string) => void, start: number): Promise<boolean> {
     const stream = createReadStream(this.#file, { encoding: "utf8", highWaterMark: 1 << 20, start });
     let lineNo = 0;

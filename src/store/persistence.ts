@@ -133,7 +133,7 @@ export function openDatabases(files: StoreFiles | null, initial: State): Databas
         const snapshot = this.data.share();
         const header: LogHeader = { epoch: snapshot.log.epoch, base: snapshot.log.seq };
         const identity = await eventsFile.write(snapshot, (sha1) => identityOf(files.events, sha1), headerLine(header));
-        // Awaited (a stop right after a write must find it; ~1 s per 10 M events), yet a failed or interrupted
+        // Awaited (a stop right after a write must find it), yet a failed or interrupted
         // one only makes the next start slower.
         columnWrites = columnWrites
           .then(() => writeColumnSnapshot(files.columns, snapshot, identity, header))

@@ -18,7 +18,24 @@ export interface UserRecord {
   personal_api_keys: string[];
 }
 
-export interface ProjectRecord {
+/**
+ * What the client libraries' remote config reads from a project (issue 40); set only from fixtures so far, and
+ * absent in store files written before them (absent: the real service's defaults).
+ */
+export interface ProjectClientSettings {
+  session_recording_opt_in?: boolean;
+  /** A decimal between "0.00" and "1.00", as the real service stores it. */
+  session_recording_sample_rate?: string;
+  session_recording_minimum_duration_milliseconds?: number;
+  session_recording_linked_flag?: Properties | null;
+  capture_console_log_opt_in?: boolean;
+  capture_performance_opt_in?: boolean;
+  autocapture_exceptions_opt_in?: boolean;
+  heatmaps_opt_in?: boolean;
+  surveys_opt_in?: boolean;
+}
+
+export interface ProjectRecord extends ProjectClientSettings {
   id: string;
   name: string;
   /** IANA zone; analyses bucket in it. */
@@ -241,6 +258,21 @@ export interface InsightRecord {
   last_modified_by: number | null;
 }
 
+/**
+ * An insight's sharing (reference: PostHog `posthog/models/sharing_configuration.py`): stored once sharing is first
+ * written; while `enabled`, `access_token` reads the insight without a key (`?sharing_access_token=`).
+ */
+export interface SharingConfigurationRecord {
+  project_id: string;
+  insight_id: number;
+  enabled: boolean;
+  access_token: string;
+  settings: Properties | null;
+  created_at: string;
+  /** Who last enabled it; a token read acts as them (the real service reads as an anonymous user). */
+  created_by: number | null;
+}
+
 /** Where an annotation shows (reference: the real service's Annotation.Scope); `dashboard_item` is one insight. */
 export const ANNOTATION_SCOPES = ["dashboard_item", "dashboard", "project", "organization", "recording"] as const;
 export type AnnotationScope = (typeof ANNOTATION_SCOPES)[number];
@@ -336,8 +368,27 @@ export interface MetaData {
   feature_flags: FeatureFlagRecord[];
   flag_hash_key_overrides: FlagHashKeyOverrideRecord[];
   annotations: AnnotationRecord[];
+  /** Insights' sharing; absent in store files written before sharing, and while nothing was shared. */
+  sharing_configurations?: SharingConfigurationRecord[];
+  /** Surveys and early access features as a fixture gave them (no API serves them yet); absent when none. */
+  surveys?: FixtureStoredRecord[];
+  early_access_features?: FixtureStoredRecord[];
+  /** A fixture's tracking plan, applied at start unless --tracking-plan names another; absent when none. */
+  tracking_plan?: Properties;
+  /**
+   * The fixture document the stored dataset was built from (its content hash), so that a start naming an edited
+   * fixture reloads it. Absent in older files and in datasets that did not start from a fixture.
+   */
+  fixture_source?: { sha256: string };
   /** How the stored dataset began; decides whether it is shifted to now at start. Absent in older files. */
   origin?: "generated" | "fixtures";
+}
+
+/** A record kept as a fixture wrote it, with its project and an id. */
+export interface FixtureStoredRecord {
+  id: number;
+  project_id: string;
+  [field: string]: unknown;
 }
 
 /** The whole state, as loaded from files or built from a fixture document. */

@@ -21,6 +21,7 @@ export function shiftState(state: State, offsetMs: number): void {
   const { meta } = state;
   for (const g of meta.groups) g.created_at = shiftIso(g.created_at, offsetMs);
   for (const v of meta.insight_views) v.viewed_at = shiftIso(v.viewed_at, offsetMs);
+  for (const s of meta.sharing_configurations ?? []) s.created_at = shiftIso(s.created_at, offsetMs);
   for (const i of meta.insights) {
     i.created_at = shiftIso(i.created_at, offsetMs);
     i.updated_at = shiftIso(i.updated_at, offsetMs);

@@ -4,6 +4,7 @@ import { createCore } from "./core.ts";
 import { DEFAULT_DELETION_SCHEDULE, type DeletionSchedule } from "./deletion-schedule.ts";
 import { createEventsRepo } from "./events-repo.ts";
 import { createAnnotationsRepo } from "./annotations-repo.ts";
+import { createSharingRepo } from "./sharing-repo.ts";
 import { createGroupsRepo } from "./groups-repo.ts";
 import { createInsightsRepo } from "./insights-repo.ts";
 import { openDatabases, writeAll, type Databases, type StoreFiles } from "./persistence.ts";
@@ -92,6 +93,7 @@ function createStoreOver(dbs: Databases, clock: Clock, schedule: DeletionSchedul
     flags: createFlagsRepo(core),
     actions: createActionsRepo(core),
     annotations: createAnnotationsRepo(core),
+    sharing: createSharingRepo(core),
     cohorts,
     persons: createPersonsRepo(core, schedule),
     events,

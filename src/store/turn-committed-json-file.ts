@@ -5,8 +5,8 @@ import { JSONFile, JSONFileSync } from "lowdb/node";
  * A lowdb JSON file with group commit: every write asked for during one turn of the event loop is served
  * by a single write at the end of the turn (lowdb's JSONFileSync: temporary file, then rename), and each
  * caller is answered once it is done. For the small, often-written main file: through the thread pool a
- * write costs four round trips and concurrent writers queue behind each other (7 ms p50 for ten writers);
- * one synchronous write per turn costs a fraction of a millisecond, whatever the number of writers.
+ * write costs four round trips and concurrent writers queue behind each other; one synchronous write per turn
+ * costs the same whatever the number of writers.
  */
 export class TurnCommittedJsonFile<T> implements Adapter<T> {
   readonly #reader: JSONFile<T>;

@@ -5,6 +5,9 @@
  * combinator skips whole elements, as its corrected compiler does.
  */
 
+/** An action step's condition counts when it is a non-empty text (null, absent and '' are "not checked"). */
+export const isSet = (value: unknown): value is string => typeof value === "string" && value !== "";
+
 /** The first `href` of a chain (ClickHouse `extract` of this gives its group 1, or '' without one). */
 export const HREF_PATTERN = '(?::|")href="(.*?)"';
 /** Every `text` of a chain (ClickHouse `extractAll` of this gives each group 1). */

@@ -36,7 +36,11 @@ describe("the signpost at /", () => {
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toMatch(/^application\/json/);
       const index = (await res.json()) as { surfaces: { path: string; url: string }[]; api_key: string };
-      expect(index.surfaces.map((x) => x.path)).toEqual(["/docs", "/docs/differences", "/api/projects/", "/openapi.json", "/openapi.yaml", "/batch/", "/_mock/"]);
+      expect(index.surfaces.map((x) => x.path)).toEqual(["/docs", "/docs/differences", "/api/projects/", "/openapi.json", "/openapi.yaml", "/batch/", "/_mock/requests/"]);
+      // Every listed path exists (issue 41: `/_mock/` was a 404); those needing a key or another method say so, not 404.
+      for (const surface of index.surfaces) expect((await fetch(surface.url)).status, surface.path).not.toBe(404);
+      // posthog-js needs a project's token, not the personal key: basic.json's three projects.
+      expect((index as unknown as { projects: { id: string }[] }).projects.map((p) => p.id)).toEqual(scenario("basic").projects!.map((p) => p.id));
       expect(index.surfaces.map((x) => x.url)).toContain(`${s.base}/openapi.json`);
       expect(index.api_key).toContain("npm start");
       expect(JSON.stringify(index)).not.toContain(OWNER_KEY);
@@ -50,6 +54,12 @@ describe("the signpost at /", () => {
     const html = await res.text();
     for (const link of ["/docs", "/docs/differences", "/openapi.json", "/openapi.yaml", "/_mock/openapi.yaml"]) expect(html).toContain(`href="${link}"`);
     expect(html).toContain(`<code id="api-key">${OWNER_KEY}</code>`);
+    const { projects } = (await (await fetch(`${s.base}/`, { headers: { accept: "application/json" } })).json()) as { projects: { id: string; api_token: string }[] };
+    expect(projects).toHaveLength(3);
+    for (const p of projects) expect(html).toContain(`<code>${p.api_token}</code> · project ${p.id}`);
+    expect(projects.every((p) => /^phc_\w+$/.test(p.api_token))).toBe(true);
+    expect(html).toContain(`api_host: &#34;${s.base}&#34;`);
+    expect(html).not.toContain("{{");
   });
 
   it("shows no key to a page that reached the server under another name (DNS rebinding)", async () => {
@@ -155,7 +165,8 @@ chromium.describe("/docs in a browser", () => {
     await page.locator("button.authorize").first().click();
     const dialog = page.locator(".modal-ux");
     await dialog.getByRole("button", { name: "Remove authorization" }).waitFor({ state: "visible" });
-    await dialog.locator("button.btn-done").click();
+    // One Close button per scheme (the personal key, and a shared insight's token): either closes the dialog.
+    await dialog.locator("button.btn-done").first().click();
 
     const operation = page.locator("#operations-projects-projects_list");
     await operation.locator(".opblock-summary").click();
@@ -168,6 +179,31 @@ chromium.describe("/docs in a browser", () => {
     expect(await operation.locator(".request-url").innerText()).toContain(`${s.base}/api/projects/`);
 
     expect(foreign).toEqual([]);
+    await page.close();
+  });
+
+  // Issue 41: the capture and control documents had YAML links only.
+  it.each([
+    { page: "/docs/capture", operation: "#operations-flags-flags_definitions", title: "Capture and flags (client libraries)", shows: '"flags": [' },
+    { page: "/docs/control", operation: "#operations-control-control_clock_retrieve", title: "Control API", shows: '"now": "2024-03-05T12:00:00.000Z"' },
+  ])("$page: the document's operations, and Try it out calls this server", { timeout: 180_000 }, async ({ page: path, operation: id, title, shows }) => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    page.setDefaultTimeout(UI_TIMEOUT);
+    await page.goto(`${s.base}${path}`);
+    await expect(page.locator("#documents [aria-current=page]").innerText()).resolves.toBe(title);
+    const operation = page.locator(id);
+    await operation.locator(".opblock-summary").click();
+    await operation.getByRole("button", { name: "Try it out" }).click();
+    await operation.getByRole("button", { name: "Execute" }).click();
+    const live = operation.locator(".live-responses-table tr.response");
+    await live.waitFor({ state: "visible" });
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: `${ARTIFACTS}/docs-${path.split("/").pop()}.png`, fullPage: false });
+    expect((await live.locator(".response-col_status").innerText()).trim()).toBe("200");
+    expect(await live.locator(".response-col_description").innerText()).toContain(shows);
+    expect(await operation.locator(".request-url").innerText()).toContain(s.base);
+    // The other documents are a link away.
+    await expect(page.locator("#documents a", { hasText: "Product API" }).getAttribute("href")).resolves.toBe("/docs");
     await page.close();
   });
 });

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import OpenAPIBackendModule, { OpenAPIRouter, type Document } from "openapi-backend";
 import { describe, expect, it } from "vitest";
-import { Backend } from "../../src/http/api.ts";
+import { Backend } from "../../src/pipeline/documents.ts";
 
 /**
  * src/http/api.ts replaces three methods of openapi-backend's router on each instance (`getOperations`,

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { toCsv } from "../../src/http/csv.ts";
+import { toCsv } from "../../src/pipeline/csv.ts";
 import { parseConfig } from "../../src/config.ts";
 import { createLogger } from "../../src/core/logger.ts";
 import { startServer, type StartedServer } from "../../src/server.ts";

@@ -13,7 +13,7 @@
  * Every response is validated against the document by the test client.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { FixtureDocument } from "../../src/fixtures/fixture-document.ts";
+import type { FixtureDocument } from "../../src/store/fixture-document.ts";
 import { scenario, startTestServer, type TestServer } from "../support/server.ts";
 
 const BUTTON_IN_HERO =

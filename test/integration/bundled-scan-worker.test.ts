@@ -9,7 +9,7 @@ import { funnelChunkRows, funnelPart, type FunnelColumns, type FunnelPartJob, ty
 import { correlateRows, type CorrelationColumns, type CorrelationJob } from "../../src/analyses/correlation/partition.ts";
 import { firstSeenRows, type FirstSeenColumns, type FirstSeenJob } from "../../src/analyses/shared/first-seen-rows.ts";
 import { newItemCodes, pathsChunkRows, pathsItemRows, pathsPart, type PathsChunkRows, type PathsColumns, type PathsItemsJob, type PathsPartJob, type PathsRowsJob } from "../../src/analyses/paths/partition.ts";
-import { newSummaryTally, summaryRows, type SummaryColumns, type SummaryJob } from "../../src/store/event-summary.ts";
+import { newSummaryTally, summaryRows, type SummaryColumns, type SummaryJob } from "../../src/store/columns/event-summary.ts";
 import { projectFile } from "../../src/util/project-files.ts";
 
 const { port1, port2 } = new MessageChannel();
@@ -29,7 +29,7 @@ const cols = {
   name: shared((b) => new Uint32Array(b), Array.from({ length: ROWS }, (_, i) => (i * 7) % 3)),
   did: shared((b) => new Uint32Array(b), Array.from({ length: ROWS }, (_, i) => i % 5)),
   shape: shared((b) => new Uint32Array(b), new Array(ROWS).fill(0)),
-  voff: shared((b) => new Uint32Array(b), new Array(ROWS).fill(0)),
+  valueStart: shared((b) => new Uint32Array(b), new Array(ROWS).fill(0)),
   vals: shared((b) => new Uint32Array(b), [0]),
 };
 const slotOfDid = shared((b) => new Int32Array(b), [0, 1, 2, 3, 3]);
@@ -58,7 +58,7 @@ it("counts rows as the main thread does", { timeout: 30_000 }, async () => {
 });
 
 // The same rows, each with one property (shape 0 has one key) whose value id is the row number mod 4.
-const valueCols = { ...cols, voff: shared((b) => new Uint32Array(b), Array.from({ length: ROWS }, (_, i) => i)), vals: shared((b) => new Uint32Array(b), Array.from({ length: ROWS }, (_, i) => i % 4)) };
+const valueCols = { ...cols, valueStart: shared((b) => new Uint32Array(b), Array.from({ length: ROWS }, (_, i) => i)), vals: shared((b) => new Uint32Array(b), Array.from({ length: ROWS }, (_, i) => i % 4)) };
 const filtered: KernelFilter = {
   kind: "or",
   of: [

@@ -222,7 +222,7 @@ describe("the capture door", () => {
     expect(await eventsNamed("upper")).toHaveLength(0);
   });
 
-  it("answers HEAD like GET without a body, and logs its requests with their bodies", async () => {
+  it("answers HEAD like GET without a body, and logs its requests with their bodies and capture.yaml operation", async () => {
     const head = await fetch(`${s.base}/array/${token}/config/`, { method: "HEAD" });
     expect(head.status).toBe(200);
     expect(head.headers.get("content-type")).toBe("application/json; charset=utf-8");
@@ -232,7 +232,7 @@ describe("the capture door", () => {
     const log = (await found.json()) as { requests: any[] };
     await assertControlConforms("POST", "/_mock/requests/find/", found.status, log);
     const [entry] = log.requests;
-    expect(entry).toMatchObject({ method: "POST", path: "/flags/", query: "v=2", status: 200, operation_id: null, body: { token, distinct_id: "logged-flags" } });
+    expect(entry).toMatchObject({ method: "POST", path: "/flags/", query: "v=2", status: 200, operation_id: "flags_evaluate", body: { token, distinct_id: "logged-flags" } });
   });
 });
 

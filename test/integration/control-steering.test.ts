@@ -63,10 +63,12 @@ describe("Prefer and 429 everywhere", () => {
     expect((await captureRequest(s.base, "POST", "/e/?ver=1.2.3", { body: JSON.stringify({ api_key: TOKEN, event: "e", distinct_id: "u" }), headers: { "content-type": "application/json" } })).status).toBe(429);
   });
 
-  it("an unknown operationId is refused listing every operation; a capture override cannot match a body", async () => {
-    const unknown = await control("POST", "/overrides/", { operation_id: "capture_bulk", status: 500 });
+  it("an unknown operationId is refused naming the closest few; a capture override cannot match a body", async () => {
+    // "insight_list" is one edit from insights_list and farther from every other id (issue 41: all ids were 3,275 characters).
+    const unknown = await control("POST", "/overrides/", { operation_id: "insight_list", status: 500 });
     expect([unknown.status, unknown.body.attr]).toEqual([400, "operation_id"]);
-    for (const id of ["capture_batch", "flags_evaluate", "decide_evaluate", "flags_definitions", "insights_trend_create", "query_create"]) expect(unknown.body.detail).toContain(id);
+    expect(unknown.body.detail).toMatch(/^Unknown operationId "insight_list": did you mean `insights_list`, or `\w+`, or `\w+`\? /);
+    expect(unknown.body.detail.length).toBeLessThan(200);
     const byBody = await control("POST", "/overrides/", { operation_id: "capture_batch", when: { body: { event: "x" } }, status: 500 });
     expect([byBody.status, byBody.body.attr]).toEqual([400, "when__body"]);
     const retryAfter = await control("POST", "/overrides/", { operation_id: "capture_batch", status: 500, retry_after: 3 });

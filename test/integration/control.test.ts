@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { guard } from "../../src/control/router.ts";
+import { authenticate } from "../../src/pipeline/authenticate.ts";
 import { assertControlConforms } from "../support/control-contract.ts";
 import { scenario, startTestServer, type TestServer } from "../support/server.ts";
 
@@ -136,8 +136,12 @@ describe("frontend conveniences", () => {
 describe("control API protection", () => {
   const run = (adminToken: string | null, remoteAddress: string, token?: string) =>
     new Promise<unknown>((resolve) => {
-      const req = { socket: { remoteAddress }, get: (name: string) => (name === "x-admin-token" ? token : undefined) };
-      guard(adminToken)(req as never, {} as never, (err?: unknown) => resolve(err ?? "allowed"));
+      try {
+        authenticate({ scheme: "admin", adminToken: token, remoteAddress, expected: adminToken });
+        resolve("allowed");
+      } catch (err) {
+        resolve(err);
+      }
     });
 
   it("opens to loopback clients, and to others only with the admin token", async () => {

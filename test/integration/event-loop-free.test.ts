@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { parallelScanReady, parallelScanStats, setParallelScan } from "../../src/analyses/parallel/pool.ts";
+import { parallelScanStats } from "../../src/analyses/parallel/scan-settings.ts";
+import { parallelScanReady, setParallelScan } from "../../src/analyses/parallel/worker-pool.ts";
 import { defaultApiKey } from "../../src/fixtures/users.ts";
 import { startServer, type EmbeddedServer, type WaitAnswer } from "../../src/index.ts";
 import { captureRequest } from "../support/capture-contract.ts";

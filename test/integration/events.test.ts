@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { FixtureDocument } from "../../src/fixtures/fixture-document.ts";
+import type { FixtureDocument } from "../../src/store/fixture-document.ts";
 import { scenario, startTestServer, type TestResponse, type TestServer } from "../support/server.ts";
 
 let s: TestServer;

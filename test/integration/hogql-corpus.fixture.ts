@@ -1,4 +1,4 @@
-import type { FixtureDocument } from "../../src/fixtures/fixture-document.ts";
+import type { FixtureDocument } from "../../src/store/fixture-document.ts";
 
 /**
  * The HogQL corpus's dataset (one document in the fixture format, ../shared/fixtures.schema.json). Clock frozen at

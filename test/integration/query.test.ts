@@ -133,9 +133,12 @@ describe("HogQL SQL through the query API", () => {
   it.each([
     ["a table function", "select * from file('/etc/passwd')", /file/],
     ["an unknown function", "select toUUIDOrZero(event) from events", /toUUIDOrZero/],
-    // "wher x =" is where the parser gave up: characters 32 to 35 of the text.
-    ["a syntax error, with where it is", "select event from events wher x = 1", /syntax error: .*\(characters 32–35\)$/],
-    ["an unknown table", "select * from nosuchtable", /Unknown table "nosuchtable"/],
+    // "wher x =" is where the parser gave up: characters 32 to 35 of the text, line 1 column 33 as an editor counts.
+    ["a syntax error, with where it is", "select event from events wher x = 1", /syntax error: .* \(line 1, column 33\)$/],
+    // "nosuchtable" is at offset 16 of the text: line 2, column 8
+    ["an unknown table, with where it is", "select *\n  from nosuchtable", /^Unknown table "nosuchtable"\. \(line 2, column 8\)$/],
+    ["an unknown field, with where it is", "select event,\n  nosuchfield from events", /^Unable to resolve field: nosuchfield \(line 2, column 3\)$/],
+    ["an unknown function, with where it is", "select nosuchfunc(event) from events", /^Unsupported function call 'nosuchfunc\(\.\.\.\)'.* \(line 1, column 8\)$/],
   ])("refuses %s with a 400 naming the construct", async (_name, query, detail) => {
     const res = await s.post(`${E}/query/`, { query: sql(query) });
     expect(res.status).toBe(400);

@@ -1,7 +1,7 @@
 import net from "node:net";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EVENT_LIMIT } from "../../src/capture/router.ts";
+import { EVENT_LIMIT } from "../../src/capture/body.ts";
 import { applySocketTimeouts, DEFAULT_SOCKET_TIMEOUTS } from "../../src/http/socket-timeouts.ts";
 import { assertCaptureConforms } from "../support/capture-contract.ts";
 import { assertConforms } from "../support/contract.ts";

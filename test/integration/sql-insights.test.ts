@@ -47,11 +47,21 @@ describe("SQL insights", () => {
     expect((await s.get(`${P}/insights/${insight.id}/`)).body.result).toEqual([[4]]);
   });
 
-  it("keep SQL the engine refuses, without a result", async () => {
-    const { body: insight } = await s.post(`${P}/insights/`, { name: "Broken", query: sqlNode("select nosuchfield from events") });
-    const got = await s.get(`${P}/insights/${insight.id}/`);
-    expect(got.status).toBe(200);
-    expect(got.body).toMatchObject({ result: null, columns: null, last_refresh: null });
+  it("keep SQL that HogQL refuses, and answer it with the HogQL error, as the real service", async () => {
+    // The real insight endpoint saves the query unchecked and raises its HogQL error as a 400 when computing it,
+    // with or without refresh (issue 41, point 3); a dashboard shows the tile without a result.
+    const created = await s.post(`${P}/insights/`, { name: "Broken", query: sqlNode("select nosuchfield from events"), dashboards: [1] });
+    expect(created.status).toBe(201);
+    for (const url of [`${P}/insights/${created.body.id}/`, `${P}/insights/${created.body.id}/?refresh=true`]) {
+      const got = await s.get(url);
+      expect(got.status).toBe(400);
+      // "nosuchfield" is characters 7–18 of the text: line 1, column 8 as an editor counts
+      expect(got.body).toMatchObject({ type: "validation_error", attr: "query__source__query" });
+      expect(got.body.detail).toBe("Unable to resolve field: nosuchfield (line 1, column 8)");
+    }
+    const dashboard = await s.get(`${P}/dashboards/1/`);
+    const tile = dashboard.body.tiles.find((t: { insight: { id: number } }) => t.insight.id === created.body.id);
+    expect(tile.insight).toMatchObject({ result: null, columns: null, last_refresh: null });
   });
 
   it("show their rows on a dashboard's tile", async () => {

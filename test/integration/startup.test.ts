@@ -43,11 +43,13 @@ function runCli(args: string[]): Promise<{ code: number | null; out: string; kil
 }
 
 describe("the command line", () => {
-  it("starts on a fixture file with a frozen clock and answers with the fixture's key", async () => {
+  it("starts on a fixture file with a frozen clock and answers with the fixture's key, printed as the generated dataset's is", async () => {
     const cli = await runCli(["--port", "0", "--in-memory", "--fixtures", basic, "--now", "2024-03-05T12:00:00Z"]);
     try {
       expect(cli.out).toContain("frozen at 2024-03-05T12:00:00.000Z");
-      expect(cli.out).not.toContain(OWNER_KEY);
+      // The README's `<printed key>`: the fixture's first user's key, whole, on the key line and in the curl line (issue 41).
+      expect(cli.out).toContain(`API key: ${OWNER_KEY} (from ${basic})`);
+      expect(cli.out).toContain(`curl -H "Authorization: Bearer ${OWNER_KEY}"`);
       // Every project with its id, name and project API token (not secret, unlike the personal key above).
       const lines = cli.out.split("\n");
       const projects = scenario("basic").projects!;
@@ -232,19 +234,73 @@ describe("start-up failures: one line, what to do, exit 1, no stack", () => {
 });
 
 describe("--fixtures and the data file", () => {
-  it("writes a fresh data file loudly, refuses to replace it on the next start, replaces it with --reset-data", async () => {
-    const data = path.join(tmp(), "db.json");
+  /** A copy of the basic scenario the test may edit, with the first insight named `name`. */
+  const editableFixture = (dir: string, name: string) => {
+    const file = path.join(dir, "fixture.json");
+    const doc = JSON.parse(readFileSync(basic, "utf8"));
+    doc.insights[0].name = name;
+    writeFileSync(file, JSON.stringify(doc, null, 2));
+    return file;
+  };
+  const insightNames = async (url: string) => (await callServer(url, "GET", "/api/projects/1/insights/?limit=100")).body.results.map((i: { name: string }) => i.name);
+
+  it("writes a fresh data file loudly, then serves it with the API's changes while the fixture is unchanged", async () => {
+    const dir = tmp();
+    const data = path.join(dir, "db.json");
+    const fixture = editableFixture(dir, "Pageviews");
     const lines: string[] = [];
-    running = await start(["--data", data, "--fixtures", basic], lines);
-    expect(lines).toContain(`writing ${data} (and its sibling files) with the fixture ${basic}`);
+    running = await start(["--data", data, "--fixtures", fixture], lines);
+    expect(lines).toContain(`writing ${data} (and its sibling files) with the fixture ${fixture}`);
     await callServer(running.url, "POST", "/api/projects/1/insights/", { name: "mine" });
+    await running.close();
+
+    // Reformatting the file changes nothing: the fixture is the same document.
+    writeFileSync(fixture, JSON.stringify(JSON.parse(readFileSync(fixture, "utf8"))));
+    const again: string[] = [];
+    running = await start(["--data", data, "--fixtures", fixture], again);
+    expect(running.source).toBe("data-file");
+    expect(again.filter((l) => l.includes(data))).toEqual([]);
+    expect(await insightNames(running.url)).toEqual(expect.arrayContaining(["mine", "Pageviews"]));
+  });
+
+  it("reloads a fixture edited between two starts, in one log line; --keep-data keeps the stored state", async () => {
+    const dir = tmp();
+    const data = path.join(dir, "db.json");
+    const fixture = editableFixture(dir, "Pageviews");
+    running = await start(["--data", data, "--fixtures", fixture]);
+    await callServer(running.url, "POST", "/api/projects/1/insights/", { name: "mine" });
+    await running.close();
+
+    editableFixture(dir, "Pageviews, renamed");
+    const kept: string[] = [];
+    running = await start(["--data", data, "--fixtures", fixture, "--keep-data"], kept);
+    expect(kept).toContain(`--fixtures ${fixture} changed since ${data} was written from it: keeping the stored state (--keep-data)`);
+    expect(await insightNames(running.url)).toEqual(expect.arrayContaining(["mine", "Pageviews"]));
+    await running.close();
+
+    const lines: string[] = [];
+    running = await start(["--data", data, "--fixtures", fixture], lines);
+    expect(lines.filter((l) => l.includes(data))).toEqual([`--fixtures ${fixture} changed since ${data} was written from it: reloading it (pass --keep-data to keep the stored state)`]);
+    expect(running.source).toBe("fixtures-file");
+    const names = await insightNames(running.url);
+    expect(names).toContain("Pageviews, renamed");
+    expect(names).not.toContain("mine");
+    await running.close();
+
+    // The reloaded state now follows the edited fixture: the next start serves it as stored.
+    running = await start(["--data", data, "--fixtures", fixture]);
+    expect(running.source).toBe("data-file");
+    expect(await insightNames(running.url)).toContain("Pageviews, renamed");
+  });
+
+  it("refuses to replace a stored state that did not come from a fixture; --reset-data replaces it", async () => {
+    const data = path.join(tmp(), "db.json");
+    running = await start(["--data", data, "--persons", "20", "--events", "200", "--now", "2024-03-05T12:00:00Z"]);
     await running.close();
     running = undefined;
     const stored = readFileSync(data, "utf8");
 
-    const refused = await runToEnd(["--port", "0", "--data", data, "--fixtures", basic]);
-    expect(refused.code).toBe(1);
-    expect(refused.out.trim()).toBe(
+    await expect(start(["--data", data, "--fixtures", basic])).rejects.toThrow(
       `${data} already holds a stored state and --fixtures ${basic} would replace it: pass --reset-data to replace it, --in-memory to leave it alone, or --data with another path`,
     );
     expect(readFileSync(data, "utf8")).toBe(stored);
@@ -252,8 +308,11 @@ describe("--fixtures and the data file", () => {
     const replacing: string[] = [];
     running = await start(["--data", data, "--fixtures", basic, "--reset-data"], replacing);
     expect(replacing).toContain(`REPLACING the stored state in ${data} (and its sibling files) with the fixture ${basic}`);
-    const names = (await callServer(running.url, "GET", "/api/projects/1/insights/?limit=100")).body.results.map((i: { name: string }) => i.name);
-    expect(names).not.toContain("mine");
+    expect(await insightNames(running.url)).toContain("Pageviews");
+  });
+
+  it("--keep-data and --reset-data exclude each other", () => {
+    expect(() => parseConfig(["--keep-data", "--reset-data"])).toThrow("--keep-data and --reset-data exclude each other");
   });
 
   it("--in-memory with --fixtures leaves an existing data file alone", async () => {

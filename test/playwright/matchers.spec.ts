@@ -38,3 +38,14 @@ test("toHaveCapturedTimes fails on one event too many", async ({ page, analytics
   await expect(analytics).toHaveCapturedTimes({ event: "clicked buy" }, 2);
   await expect(expect(analytics).toHaveCapturedTimes({ event: "clicked buy" }, 1)).rejects.toThrow(/expected 1 captured event\(s\) matching .*, got 2/);
 });
+
+test("toHaveCaptured says when the server refused the captures, and why", async ({ page, analytics }) => {
+  await page.goto(`${SHOP_URL}/?api_host=${encodeURIComponent(analytics.url)}&token=phc_not_this_projects_token`);
+  await page.getByRole("button", { name: "Buy", exact: true }).click();
+  // posthog-js sends the batch a few seconds after the click; the unknown token makes capture answer 401 and store nothing.
+  await expect.poll(() => analytics.refused().length, { timeout: 15_000 }).toBeGreaterThan(0);
+  await expect(expect(analytics).toHaveCaptured({ event: "clicked buy" }, { timeout: 500 })).rejects.toThrow(
+    /the server refused \d+ request\(s\), storing nothing from them:\n[\s\S]*answered 401: Project API key invalid\.[\s\S]*\ncaptured:\n/,
+  );
+  await expect(expect(analytics).toHaveCapturedTimes({ event: "clicked buy" }, 1, { timeout: 500 })).rejects.toThrow(/got 0:[\s\S]*answered 401: Project API key invalid/);
+});

@@ -9,6 +9,8 @@ import { defineConfig } from "@playwright/test";
 export default defineConfig({
   testDir: ".",
   testMatch: "*.spec.ts",
+  // The shared-server example has its own run: one server process, several workers (shared-server.config.ts).
+  testIgnore: "shared-server.spec.ts",
   outputDir: path.join(tmpdir(), "analytics-mock-playwright-results"),
   workers: 1,
   reporter: [["list"]],

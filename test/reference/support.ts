@@ -4,7 +4,7 @@
  * (and, where the PostHog test uses one, the legacy filter form), and the numbers it asserts compared. The data and
  * the numbers are PostHog's; the code is ours. Every response is checked against the OpenAPI document (startTestServer).
  */
-import type { FixtureDocument } from "../../src/fixtures/fixture-document.ts";
+import type { FixtureDocument } from "../../src/store/fixture-document.ts";
 import { OWNER_KEY, qs, startTestServer, type TestResponse, type TestServer } from "../support/server.ts";
 
 export const P = "/api/projects/1";

@@ -1,4 +1,4 @@
-import type { Backend } from "../../src/http/api.ts";
+import type { Backend } from "../../src/pipeline/documents.ts";
 import { projectFile } from "../../src/util/project-files.ts";
 import { loadContract } from "./contract.ts";
 

@@ -1,5 +1,5 @@
-import { newBackend, OPENAPI_PATH, type Backend } from "../../src/http/api.ts";
-import { environmentPathRouter } from "../../src/http/environment-paths.ts";
+import { newBackend, OPENAPI_PATH, type Backend } from "../../src/pipeline/documents.ts";
+import { environmentPathRouter } from "../../src/pipeline/environment-paths.ts";
 
 let loaded: Promise<InstanceType<typeof Backend>> | undefined;
 

@@ -1,5 +1,5 @@
-import type { Backend } from "../../src/http/api.ts";
-import { CONTROL_OPENAPI_PATH } from "../../src/control/router.ts";
+import type { Backend } from "../../src/pipeline/documents.ts";
+import { CONTROL_OPENAPI_PATH } from "../../src/pipeline/documents.ts";
 import { loadContract } from "./contract.ts";
 
 let loaded: Promise<InstanceType<typeof Backend>> | undefined;

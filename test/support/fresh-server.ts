@@ -3,7 +3,7 @@ import type { Server } from "node:http";
 import express from "express";
 import { createApp } from "../../src/app.ts";
 import { createClock } from "../../src/core/clock.ts";
-import type { FixtureDocument } from "../../src/fixtures/fixture-document.ts";
+import type { FixtureDocument } from "../../src/store/fixture-document.ts";
 import { createLogger } from "../../src/core/logger.ts";
 import { assertFixtureDocument, stateFromFixtures } from "../../src/store/load-fixtures.ts";
 import { createStore } from "../../src/store/store.ts";

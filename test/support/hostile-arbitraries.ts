@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import type { Backend } from "../../src/http/api.ts";
+import type { Backend } from "../../src/pipeline/documents.ts";
 import { contract } from "./contract.ts";
 import { OTHER_KEY, OWNER_KEY } from "./server.ts";
 import type { RawRequest } from "./hostile-http.ts";

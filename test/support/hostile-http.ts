@@ -5,7 +5,7 @@ import stringify from "safe-stable-stringify";
 import { createApp } from "../../src/app.ts";
 import { createClock } from "../../src/core/clock.ts";
 import type { Config } from "../../src/config.ts";
-import type { FixtureDocument } from "../../src/fixtures/fixture-document.ts";
+import type { FixtureDocument } from "../../src/store/fixture-document.ts";
 import { answerClientErrors } from "../../src/http/client-errors.ts";
 import { createLogger } from "../../src/core/logger.ts";
 import { assertFixtureDocument, stateFromFixtures } from "../../src/store/load-fixtures.ts";
@@ -166,6 +166,8 @@ export function normalisedState(state: State): string {
       insights: state.meta.insights.map((i) => ({ ...i, short_id: shortIds.get(i.short_id) })),
       // Retrieving a dashboard stamps when it was last opened, as the real service does: a read, not a write.
       dashboards: state.meta.dashboards.map((d) => ({ ...d, last_accessed_at: null })),
+      // A sharing token is random (as the real service's): its place stands for it.
+      sharing_configurations: state.meta.sharing_configurations?.map((c, n) => ({ ...c, access_token: `token#${n}` })),
     },
     activity: state.activity.map((a, n) => ({
       ...a,

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { createApp, type AppOptions } from "../../src/app.ts";
 import { createClock } from "../../src/core/clock.ts";
 import type { Config } from "../../src/config.ts";
-import type { FixtureDocument } from "../../src/fixtures/fixture-document.ts";
+import type { FixtureDocument } from "../../src/store/fixture-document.ts";
 import { createLogger } from "../../src/core/logger.ts";
 import { assertFixtureDocument, stateFromFixtures } from "../../src/store/load-fixtures.ts";
 import { createStore } from "../../src/store/store.ts";

@@ -1,7 +1,6 @@
 import { AnalysisInputError, reject } from "../../core/analysis-errors.ts";
-import { isSet } from "../../analyses/shared/action-match.ts";
 import type { ActionRecord, ActionStep, ActionStepMatching } from "../../store/schema.ts";
-import { HREF_PATTERN, TEXT_PATTERN, selectorRegex, tagNameRegex } from "../../util/action-elements.ts";
+import { HREF_PATTERN, TEXT_PATTERN, isSet, selectorRegex, tagNameRegex } from "../../util/action-elements.ts";
 import { and, call, compare, constant, field, type Node } from "./ast.ts";
 import { propertyExpr } from "./placeholders.ts";
 import type { PropertyFilter } from "./types.ts";

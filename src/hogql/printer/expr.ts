@@ -1,11 +1,12 @@
 import { reject } from "../../core/analysis-errors.ts";
-import { countCteExpansion } from "../budget.ts";
+import { countCteExpansion } from "./cte-expansions.ts";
 import { chainOf, type Node } from "./ast.ts";
 import { COMPARE_FUNCTIONS, printCompare, type Side } from "./compare.ts";
 import { escapeIdentifier, printConstant } from "./escape.ts";
 import { printCall } from "./calls.ts";
 import { resolveChain, type ResolveContext, type Resolved, type Scope } from "./scope.ts";
 import { printPlaceholder } from "./placeholders.ts";
+import { atNode } from "./spans.ts";
 import type { PrintContext } from "./types.ts";
 
 /** What expression printing needs from the query printer (subqueries recurse into it). */
@@ -17,7 +18,9 @@ export interface Env {
 const ARITHMETIC: Record<string, string> = { "+": "plus", "-": "minus", "*": "multiply", "/": "divide", "%": "modulo" };
 
 /** Resolves a field; a select alias, lambda argument or column CTE prints as its name. */
-export function resolveField(n: Node, scope: Scope, env: Env): Resolved {
+export const resolveField = (n: Node, scope: Scope, env: Env): Resolved => atNode(n, () => resolveFieldAt(n, scope, env));
+
+function resolveFieldAt(n: Node, scope: Scope, env: Env): Resolved {
   const chain = chainOf(n);
   if (chain.includes("*")) throw reject.invalid("query", `Cannot use "*" here: ${chain.join(".")}`);
   const cte = scope.ctes.get(String(chain[0]));
@@ -50,8 +53,10 @@ export function printComparison(op: string, left: Node, right: Node, scope: Scop
   return printCompare(op, side(left, scope, env), side(right, scope, env), scope.inJoinConstraint);
 }
 
-/** Prints one expression as ClickHouse SQL; anything not listed is refused. */
-export function printExpr(n: Node, scope: Scope, env: Env): string {
+/** Prints one expression as ClickHouse SQL; anything not listed is refused (an error carries the node's span). */
+export const printExpr = (n: Node, scope: Scope, env: Env): string => atNode(n, () => printExprAt(n, scope, env));
+
+function printExprAt(n: Node, scope: Scope, env: Env): string {
   const p = (x: Node) => printExpr(x, scope, env);
   switch (n.node) {
     case "Constant":
@@ -98,7 +103,7 @@ export function printExpr(n: Node, scope: Scope, env: Env): string {
       if (n.order !== "ASC" && n.order !== "DESC") throw reject.invalid("query", `Invalid order ${String(n.order)}`);
       return `${p(n.expr as Node)} ${n.order}`;
     case "Placeholder":
-      return p(printPlaceholder(n, env.ctx, scope.tables[0]?.table));
+      return p(printPlaceholder(n, env.ctx, scope.tables.flatMap((t) => (t.table && !t.root ? [t.table] : []))));
     case "SelectQuery":
     case "SelectSetQuery":
       return env.printSubquery(n, scope);

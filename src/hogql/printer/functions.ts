@@ -4,6 +4,8 @@
  * ClickHouse. Facts from PostHog `posthog/hogql/functions/mapping.py` (HOGQL_CLICKHOUSE_FUNCTIONS,
  * HOGQL_AGGREGATIONS); adding a function is adding a row.
  */
+import { editDistance } from "../../core/edit-distance.ts";
+
 export interface FunctionMeta {
   clickhouse: string;
   minArgs: number;
@@ -208,13 +210,3 @@ export function closestFunction(name: string): string | undefined {
   return best;
 }
 
-function editDistance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 2) return 3;
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++) next[j] = Math.min(prev[j]! + 1, next[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = next;
-  }
-  return prev[b.length]!;
-}

@@ -1,5 +1,6 @@
 import { reject } from "../../core/analysis-errors.ts";
-import { startCteCount } from "../budget.ts";
+import { startCteCount } from "./cte-expansions.ts";
+import { replaceDateRangePlaceholders } from "./date-range-placeholders.ts";
 import { constant, isQuery, isSelect, type Node } from "./ast.ts";
 import { printHogql } from "./hogql-print.ts";
 import { printQuery, topLimit } from "./select.ts";
@@ -17,7 +18,8 @@ export function printSelect(ast: Node, ctx: PrintContext): Printed {
   if (!isQuery(ast)) throw reject.invalid("query", "Only SELECT queries are supported");
   const limit = topLimit(ast, ctx);
   startCteCount(ctx);
-  const printed = printQuery(ast, undefined, ctx, limit);
+  const resolved = replaceDateRangePlaceholders(ast, ctx.filters, { now: ctx.now, timezone: ctx.timezone, weekStartDay: 0 }, "query");
+  const printed = printQuery(resolved, undefined, ctx, limit);
   // The HogQL print-back shows the limit the query ran with, as the real service's `hogql` does.
   const hogql = printHogql(isSelect(ast) ? { ...ast, limit: constant(limit) } : ast);
   return { clickhouse: printed.sql, hogql, columns: printed.columns.map(([name]) => name), limit };

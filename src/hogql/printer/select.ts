@@ -1,5 +1,6 @@
 import { reject } from "../../core/analysis-errors.ts";
-import { countCteExpansion } from "../budget.ts";
+import { atNode } from "./spans.ts";
+import { countCteExpansion } from "./cte-expansions.ts";
 import { chainOf, isQuery, isSelect, isSelectSet, type JoinNode, type Node, type SelectNode } from "./ast.ts";
 import { escapeIdentifier } from "./escape.ts";
 import { printExpr, printWindow, resolveField, type Env } from "./expr.ts";
@@ -157,7 +158,7 @@ function withLazyJoins(from: Array<[alias: string, sql: string]>, scope: Scope, 
 function printJoins(first: JoinNode, scope: Scope, env: Env): Array<[alias: string, sql: string]> {
   const out: Array<[string, string]> = [];
   for (let j: JoinNode | null = first; j; j = j.next_join) {
-    const { sql, ref } = printFromItem(j, scope, env);
+    const { sql, ref } = atNode(j.table, () => printFromItem(j, scope, env));
     if (scope.tables.some((t) => t.alias === ref.alias)) throw reject.invalid("query", `Table alias ${ref.alias} already exists in this query`);
     scope.tables.push(ref);
     const parts = [j.join_type ? checkedKeyword(j.join_type, JOIN_TYPE.test(j.join_type)) : out.length ? "CROSS JOIN" : "", sql];

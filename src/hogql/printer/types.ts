@@ -41,7 +41,9 @@ export interface PropertyFilter {
   key: string;
   value?: unknown;
   operator?: string;
-  type?: "event" | "person" | "session";
+  type?: "event" | "person" | "session" | "group";
+  /** A group filter's group type (which `$group_N` it is about). */
+  group_type_index?: number;
 }
 
 export interface Printed {

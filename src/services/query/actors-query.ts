@@ -1,6 +1,6 @@
 import { reject } from "../../core/analysis-errors.ts";
-import { plus } from "../../analyses/shared/local-time.ts";
-import { parseAbsolute } from "../../analyses/shared/date-parse.ts";
+import { plus } from "../../core/time-zones.ts";
+import { parseAbsolute } from "../../core/date-parse.ts";
 import { isObject, type Loose } from "../../analyses/shared/filter-read.ts";
 import type { DataPoint } from "../../analyses/actors/index.ts";
 import type { GroupRecord, PersonRecord } from "../../store/schema.ts";

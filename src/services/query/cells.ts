@@ -1,4 +1,4 @@
-import { zoned } from "../../analyses/shared/local-time.ts";
+import { zoned } from "../../core/time-zones.ts";
 
 type Reader = (value: unknown) => unknown;
 

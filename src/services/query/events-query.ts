@@ -1,7 +1,7 @@
 import { reject } from "../../core/analysis-errors.ts";
 import type { Loose } from "../../analyses/shared/filter-read.ts";
-import { parseHogqlExpr, parseHogqlOrder, type HogqlNode } from "../../hogql/parse.ts";
-import { and, call, compare, constant, field } from "../../hogql/printer/ast.ts";
+import { parseHogqlExpr, parseHogqlOrder } from "../../hogql/parse.ts";
+import { and, call, compare, constant, field, type HogqlNode } from "../../hogql/printer/ast.ts";
 import { lookupFunction } from "../../hogql/printer/functions.ts";
 import { DEFAULT_ROWS, MAX_ROWS, runAst, type SqlContext } from "./sql-query.ts";
 

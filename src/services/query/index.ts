@@ -6,7 +6,7 @@ import type { Loose } from "../../analyses/shared/filter-read.ts";
 import type { Clock } from "../../core/clock.ts";
 import type { PersonRecord, ProjectRecord } from "../../store/schema.ts";
 import type { Store } from "../../store/store.ts";
-import { minimumRefreshInterval, type AnalysisKind, type AnalysisService } from "../analysis-service.ts";
+import { minimumRefreshInterval, rangeNotes, type AnalysisKind, type AnalysisService } from "../analysis-service.ts";
 import { actorColumns, insightActorsDefinition, sortActors, type Actor } from "./actors-query.ts";
 import { insightDefinition } from "./insight-query.ts";
 import { applyDashboardFilter } from "../../analyses/shared/dashboard-filter.ts";
@@ -95,6 +95,12 @@ export async function insightResponse(deps: QueryDeps, project: ProjectRecord, n
     query_status: null,
     timings: [],
   };
+}
+
+/** The request log's notes on an insight node's answer (an inverted range answered empty), from the filter it runs. */
+export function insightRangeNotes(deps: QueryDeps, project: ProjectRecord, node: Loose, attr: string, filtersOverride?: Loose): string[] {
+  const definition = insightDefinition(node, attr);
+  return rangeNotes(definition.kind, applyDashboardFilter(definition.kind, definition.filter, filtersOverride), project, deps.clock.now());
 }
 
 /** Runs an analysis of a node's converted filter; a field error names the node's field (`query__dateRange__date_from`), as every other query API error does. */

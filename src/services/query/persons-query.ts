@@ -1,7 +1,7 @@
 import { reject } from "../../core/analysis-errors.ts";
 import type { Loose } from "../../analyses/shared/filter-read.ts";
-import { parseHogqlOrder, type HogqlNode } from "../../hogql/parse.ts";
-import { call, compare, constant, field } from "../../hogql/printer/ast.ts";
+import { parseHogqlOrder } from "../../hogql/parse.ts";
+import { call, compare, constant, field, type HogqlNode } from "../../hogql/printer/ast.ts";
 import type { PersonRecord } from "../../store/schema.ts";
 import { actorColumns, type Actor } from "./actors-query.ts";
 import { integer } from "./events-query.ts";

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Loose } from "../../analyses/shared/filter-read.ts";
 import type { ProjectRecord } from "../../store/schema.ts";
-import { cacheKey, computedResponse, insightResponse, isInsightKind, queryNodeOf, type QueryDeps, type QueryRequest } from "./index.ts";
+import { cacheKey, computedResponse, insightRangeNotes, insightResponse, isInsightKind, queryNodeOf, sqlContext, type QueryDeps, type QueryRequest } from "./index.ts";
+import { hogqlMetadata } from "./hogql-metadata.ts";
 import { withFiltersOverride } from "./filters-override.ts";
 import type { QueryStatus, QueryStatuses } from "./query-statuses.ts";
 import { STALE_AFTER_MS, type ResultCache } from "./result-cache.ts";
@@ -30,6 +31,8 @@ export interface QueryApiDeps extends QueryDeps {
 export interface QueryAnswer {
   status: 200 | 202;
   body: Loose;
+  /** For the request log's entry (an inverted range answered empty); absent when nothing. */
+  notes?: readonly string[];
 }
 
 const answered = (body: Loose): QueryAnswer => ({ status: (body.query_status as QueryStatus | null)?.complete === false ? 202 : 200, body });
@@ -41,6 +44,8 @@ const answered = (body: Loose): QueryAnswer => ({ status: (body.query_status as 
  * compute within the request, so their status is complete as it is answered.
  */
 export async function answerQuery(deps: QueryApiDeps, project: ProjectRecord, body: QueryRequest): Promise<QueryAnswer> {
+  // HogQLMetadata checks text as it is typed: answered at once, never cached nor run (posthog/api/services/query.py).
+  if (body.query.kind === "HogQLMetadata") return { status: 200, body: { ...hogqlMetadata(body.query, "query", sqlContext(deps, project)) } };
   const { node: asked, attr, kind } = queryNodeOf(body.query);
   const override = body.filters_override ?? undefined;
   const node = withFiltersOverride(asked, override);
@@ -50,8 +55,9 @@ export async function answerQuery(deps: QueryApiDeps, project: ProjectRecord, bo
   const pending = (status: QueryStatus) => answered(mode === "force_async" ? { query_status: status } : { cache_key: key, query_status: status });
   if (isInsightKind(kind)) {
     const response = await insightResponse(deps, project, node, attr, mode === "force_blocking" || mode === "force_async", override);
-    if (mode === "blocking" || mode === "force_blocking" || response.is_cached) return answered(response);
-    return pending(deps.queries.statuses.completed(project.id, id, response));
+    const notes = insightRangeNotes(deps, project, node, attr, override);
+    if (mode === "blocking" || mode === "force_blocking" || response.is_cached) return { ...answered(response), notes };
+    return { ...pending(deps.queries.statuses.completed(project.id, id, response)), notes };
   }
   const revision = deps.store.revision();
   const now = deps.clock.now();

@@ -2,7 +2,7 @@ import { LRUCache } from "lru-cache";
 import type { Loose } from "../../analyses/shared/filter-read.ts";
 import type { Clock } from "../../core/clock.ts";
 import { asClientError, fail } from "../../core/errors.ts";
-import type { Schema } from "../../http/types.ts";
+import type { Schema } from "../../pipeline/api-types.ts";
 import { teamIdOf } from "../../sql-engine/mirror/schema.ts";
 import { MAX_CACHED_ROWS, rowsOf } from "./result-cache.ts";
 

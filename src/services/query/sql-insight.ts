@@ -29,10 +29,11 @@ export function isSqlInsight(insight: Pick<InsightRecord, "query">): boolean {
 const NONE: SqlInsightResult = { result: null, columns: null, types: null, hogql: null, hasMore: null, last_refresh: null, next_allowed_client_refresh: null, is_cached: false };
 
 /**
- * A SQL insight's rows, run through the query API (its cache and engine). SQL the engine refuses leaves the
- * insight without a result, as any saved definition that cannot be computed.
+ * A SQL insight's rows, run through the query API (its cache and engine). SQL that HogQL or the engine refuses
+ * is, with `refused: "raise"`, the 400 the query API gives (the real insight endpoint raises the HogQL error as a
+ * validation error, with or without refresh); with `"none"` (a dashboard's tiles) the insight shows no result.
  */
-export async function sqlInsightResult(deps: QueryApiDeps, project: ProjectRecord, insight: InsightRecord, refresh: boolean): Promise<SqlInsightResult> {
+export async function sqlInsightResult(deps: QueryApiDeps, project: ProjectRecord, insight: InsightRecord, refresh: boolean, refused: "raise" | "none" = "none"): Promise<SqlInsightResult> {
   try {
     const { body: answer } = await answerQuery(deps, project, { query: insight.query as Loose, refresh: refresh ? "force_blocking" : "blocking" });
     return {
@@ -46,7 +47,7 @@ export async function sqlInsightResult(deps: QueryApiDeps, project: ProjectRecor
       is_cached: answer.is_cached as boolean,
     };
   } catch (e) {
-    if (asClientError(e)) return NONE;
+    if (refused === "none" && asClientError(e)) return NONE;
     throw e;
   }
 }

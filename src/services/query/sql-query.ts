@@ -1,10 +1,13 @@
 import { AnalysisInputError, reject } from "../../core/analysis-errors.ts";
 import type { Loose } from "../../analyses/shared/filter-read.ts";
-import { parseHogqlSelect, type HogqlNode } from "../../hogql/parse.ts";
+import { parseHogqlSelect, parseHogqlSelectAt } from "../../hogql/parse.ts";
+import { noteSpan, spanOfError, whereInText, type Span } from "../../hogql/printer/spans.ts";
+import type { HogqlNode } from "../../hogql/printer/ast.ts";
 import { HOGQL_CLICKHOUSE_SETTINGS, printSelect, type HogqlFilters, type PrintContext, type PropertyFilter } from "../../hogql/printer/print.ts";
 import { SqlEngineError, type SqlErrorKind } from "../../core/sql-errors.ts";
 import type { SqlDatabase } from "../../sql-engine/sql-database.ts";
-import { MATERIALIZED_PROPERTIES, teamIdOf } from "../../sql-engine/mirror/schema.ts";
+import { teamIdOf } from "../../sql-engine/mirror/schema.ts";
+import { MATERIALIZED_PROPERTIES } from "../../core/property-text.ts";
 import type { ActionRecord, ProjectRecord } from "../../store/schema.ts";
 import { cellReader } from "./cells.ts";
 
@@ -68,29 +71,42 @@ export async function runHogqlQuery(node: Loose, attr: string, ctx: SqlContext) 
   return { ...answer, types: answer.columns.map((c, i) => [c, answer.types[i]!]) };
 }
 
-/** Parses and runs one HogQL SELECT. */
+/** Parses and runs one HogQL SELECT; HogQL's refusal of a field, table or function says where it is in the text. */
 export async function runSql(text: string, attr: string, ctx: SqlContext, extras: SqlExtras = {}): Promise<SqlAnswer> {
-  return runAst(parseHogqlSelect(text, attr), attr, ctx, extras);
+  return runAst(parseHogqlSelect(text, attr), attr, ctx, extras, text);
 }
 
-/** Prints a parsed SELECT for this project and runs it; `hasMore` from the one extra row the printer asks for. */
-export async function runAst(ast: HogqlNode, attr: string, ctx: SqlContext, extras: SqlExtras = {}): Promise<SqlAnswer> {
-  const printed = renamed(attr, () =>
-    printSelect(ast, {
-      teamId: teamIdOf(ctx.project.id),
-      timezone: ctx.project.timezone,
-      now: ctx.now,
-      defaultLimit: DEFAULT_ROWS,
-      maxLimit: MAX_ROWS,
-      get propertyTypes() {
-        return ctx.propertyTypes();
-      },
-      materializedProperties: MATERIALIZED,
-      testAccountFilters: ctx.testAccountFilters,
-      actions: ctx.actions,
-      ...extras,
-    }),
-  );
+/** What the printer needs for this project, clock and request. */
+export function printContextOf(ctx: Omit<SqlContext, "db">, extras: SqlExtras = {}): PrintContext {
+  return {
+    teamId: teamIdOf(ctx.project.id),
+    timezone: ctx.project.timezone,
+    now: ctx.now,
+    defaultLimit: DEFAULT_ROWS,
+    maxLimit: MAX_ROWS,
+    get propertyTypes() {
+      return ctx.propertyTypes();
+    },
+    materializedProperties: MATERIALIZED,
+    testAccountFilters: ctx.testAccountFilters,
+    actions: ctx.actions,
+    ...extras,
+  };
+}
+
+/**
+ * Prints a parsed SELECT for this project and runs it; `hasMore` from the one extra row the printer asks for.
+ * Given the `text` it was parsed from, a printer error is located in it (see `located`).
+ */
+export async function runAst(ast: HogqlNode, attr: string, ctx: SqlContext, extras: SqlExtras = {}, text?: string): Promise<SqlAnswer> {
+  const printCtx = printContextOf(ctx, extras);
+  const printed = renamed(attr, () => {
+    try {
+      return printSelect(ast, printCtx);
+    } catch (e) {
+      throw text === undefined ? e : located(e, text, printCtx);
+    }
+  });
   const options = { settings: RUN_SETTINGS, signal: ctx.signal, timeoutMs: ctx.timeoutMs, maxResultRows: MAX_ROWS + 1, fairKey: ctx.project.id };
   const result = await ctx.db.query(printed.clickhouse, options).catch((e: unknown) => {
     throw inputErrorOf(e, attr);
@@ -116,12 +132,35 @@ function inputErrorOf(e: unknown, attr: string): unknown {
   return code ? new AnalysisInputError(attr, e instanceof SqlEngineError && e.kind === "query" ? `ClickHouse refused the query: ${e.message}` : (e as Error).message, code) : e;
 }
 
+/**
+ * A printer error with where it is in the text: the query is parsed again with positions (the usual parse has
+ * none, and is cached) and printed again, and the innermost node the error passed through gives the span.
+ * Only refusals pay for it.
+ */
+function located(e: unknown, text: string, printCtx: PrintContext): unknown {
+  if (!(e instanceof AnalysisInputError) || spanOfError(e)) return e;
+  let span: Span | undefined;
+  try {
+    printSelect(parseHogqlSelectAt(text, "query"), printCtx);
+  } catch (again) {
+    if (again instanceof AnalysisInputError && again.message === e.message) span = spanOfError(again);
+  }
+  if (!span) return e;
+  const out = new AnalysisInputError(e.attr, `${e.message}${whereInText(text, span)}`, e.code);
+  noteSpan(out, span);
+  return out;
+}
+
 /** The printer names its errors' field `query`; the caller's field is the one the client sent. */
 function renamed<T>(attr: string, print: () => T): T {
   try {
     return print();
   } catch (e) {
-    if (e instanceof AnalysisInputError && e.attr === "query") throw new AnalysisInputError(attr, e.message, e.code);
+    if (e instanceof AnalysisInputError && e.attr === "query") {
+      const out = new AnalysisInputError(attr, e.message, e.code);
+      noteSpan(out, spanOfError(e));
+      throw out;
+    }
     throw e;
   }
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { buildBuckets, bucketKeys, bucketLabels } from "../../../src/analyses/shared/buckets.ts";
-import { parseDate, parseDateExpression, parseRelativeOrAbsoluteDate } from "../../../src/analyses/shared/date-parse.ts";
+import { parseDate, parseDateExpression, parseRelativeOrAbsoluteDate, readDateField, type TimeContext } from "../../../src/core/date-parse.ts";
 import { AnalysisInputError } from "../../../src/core/analysis-errors.ts";
-import { previousPeriod, readDateField, resolveDateRange, shiftedPeriod, type TimeContext } from "../../../src/analyses/shared/date-range.ts";
+import { previousPeriod, resolveDateRange, shiftedPeriod } from "../../../src/analyses/shared/date-range.ts";
 import type { Interval } from "../../../src/analyses/shared/context.ts";
 import { utc } from "./support.ts";
 
@@ -216,14 +216,14 @@ describe("compare periods (reference §2.7)", () => {
   // (03-07 10:00), and lasts as long, ending at its own 10:00 (03-14 10:00): get_compare_period_dates keeps the times.
   it("an exact range: from the instant date_from names to now, and a previous period keeping its times of day", () => {
     const ctx = at("2024-03-20T10:00");
-    const window = resolveDateRange({ date_from: "-7d" }, "day", ctx, undefined, "reject", true);
+    const window = resolveDateRange({ date_from: "-7d" }, "day", ctx, undefined, true);
     expect([iso(window.from), iso(window.to)]).toEqual(["2024-03-13T10:00:00.000Z", "2024-03-20T10:00:00.000Z"]);
     const p = previousPeriod(window, ctx.timezone);
     expect([iso(p.from), iso(p.to)]).toEqual(["2024-03-07T10:00:00.000Z", "2024-03-14T10:00:00.000Z"]);
   });
 
   it("an exact range with a date_to still ends with that day", () => {
-    const window = resolveDateRange({ date_from: "-7d", date_to: "-1d" }, "day", at("2024-03-20T10:00"), undefined, "reject", true);
+    const window = resolveDateRange({ date_from: "-7d", date_to: "-1d" }, "day", at("2024-03-20T10:00"), undefined, true);
     expect([iso(window.from), iso(window.to)]).toEqual(["2024-03-13T10:00:00.000Z", "2024-03-19T23:59:59.999Z"]);
   });
 

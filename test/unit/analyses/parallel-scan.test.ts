@@ -5,7 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { countRows, type CountJob, type CountResult } from "../../../src/analyses/parallel/count-kernel.ts";
-import { parallelScanReady, parallelScanStats, setParallelScan, splitRange, startCount } from "../../../src/analyses/parallel/pool.ts";
+import { splitRange } from "../../../src/analyses/parallel/claims.ts";
+import { startCount } from "../../../src/analyses/parallel/count-scan.ts";
+import { parallelScanStats } from "../../../src/analyses/parallel/scan-settings.ts";
+import { parallelScanReady, setParallelScan } from "../../../src/analyses/parallel/worker-pool.ts";
 import { correlationActors, funnelActors } from "../../../src/analyses/actors/funnels.ts";
 import { lifecycleActors, stickinessActors, trendActors } from "../../../src/analyses/actors/trends.ts";
 import { pathActors, retentionActors } from "../../../src/analyses/actors/retention-paths.ts";
@@ -21,7 +24,8 @@ import { createClock } from "../../../src/core/clock.ts";
 import { analysisStats, createAnalysisService, type AnalysisKind } from "../../../src/services/analysis-service.ts";
 import type { ActorsKind } from "../../../src/analyses/actors/index.ts";
 import { generatedState } from "../../../src/fixtures/generated-state.ts";
-import { EventTable, type ScanSnapshot } from "../../../src/store/event-table.ts";
+import type { ScanSnapshot } from "../../../src/store/columns/column-arrays.ts";
+import { EventTable } from "../../../src/store/event-table.ts";
 import type { EventList, EventRecord } from "../../../src/store/schema.ts";
 import { createStore, type Store } from "../../../src/store/store.ts";
 import { analysisContextOf } from "../../support/analysis-context.ts";
@@ -755,7 +759,7 @@ const jobFor = (table: EventTable, snap: ScanSnapshot, mode: CountJob["mode"]): 
 });
 
 /** The columns copied: what a scan of the snapshot must see whatever happens to the table afterwards. */
-const frozen = (snap: ScanSnapshot): ScanSnapshot => ({ ...snap, ts: snap.ts.slice(0, snap.length), name: snap.name.slice(0, snap.length), did: snap.did.slice(0, snap.length), shape: snap.shape.slice(0, snap.length), voff: snap.voff.slice(0, snap.length), vals: snap.vals.slice() });
+const frozen = (snap: ScanSnapshot): ScanSnapshot => ({ ...snap, ts: snap.ts.slice(0, snap.length), name: snap.name.slice(0, snap.length), did: snap.did.slice(0, snap.length), shape: snap.shape.slice(0, snap.length), valueStart: snap.valueStart.slice(0, snap.length), vals: snap.vals.slice() });
 
 /** A result with breakdown rows ordered by value code: threads meet the values in any order, the sums are what count. */
 function canonical(result: CountResult): unknown {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { compilePropertyFilters, compileRowPredicate, filterTreeOf, type FilterTree } from "../../../src/analyses/shared/property-filter.ts";
-import { compileUserRegex } from "../../../src/analyses/shared/regex.ts";
+import { compileUserRegex } from "../../../src/core/regex.ts";
 import type { EventRecord, PersonRecord } from "../../../src/store/schema.ts";
 import { utc } from "./support.ts";
 

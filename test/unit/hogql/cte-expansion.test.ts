@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AnalysisInputError } from "../../../src/core/analysis-errors.ts";
-import { MAX_CTE_EXPANSIONS } from "../../../src/hogql/budget.ts";
+import { MAX_CTE_EXPANSIONS } from "../../../src/hogql/printer/cte-expansions.ts";
 import { loadHogql, setParseTimeLimit } from "../../../src/hogql/parse.ts";
 import { doublingCtes } from "../../support/hostile-probes.ts";
 import { closeEngine, print, runHogql } from "./printer-support.ts";

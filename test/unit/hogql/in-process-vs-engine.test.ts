@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AnalysisInputError } from "../../../src/core/analysis-errors.ts";
 import { createClock } from "../../../src/core/clock.ts";
-import type { FixtureDocument } from "../../../src/fixtures/fixture-document.ts";
+import type { FixtureDocument } from "../../../src/store/fixture-document.ts";
 import { hogqlReader } from "../../../src/analyses/shared/hogql-breakdown.ts";
 import { stringForm } from "../../../src/analyses/shared/property-operators.ts";
 import { compileAggregate } from "../../../src/hogql/aggregate.ts";
@@ -210,6 +210,9 @@ const WHERE: string[] = [
   "person.properties.plan = 'pro' or person.properties.age > 30",
   "match(properties.url, 'test')",
   "timestamp > now() - interval 2 day",
+  // No HogQLFilters reach either side: an unset date-range bound makes its comparison a no-op (posthog/hogql/filters.py)
+  "timestamp >= {filters.dateRange.from} and properties.amount > 10",
+  "{filters.dateRange.to} > timestamp or properties.flag",
 ];
 
 /** `math_hogql` aggregates over every event (trends compute them per bucket the same way). */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AnalysisInputError } from "../../../src/core/analysis-errors.ts";
 import { createClock } from "../../../src/core/clock.ts";
-import type { FixtureDocument } from "../../../src/fixtures/fixture-document.ts";
+import type { FixtureDocument } from "../../../src/store/fixture-document.ts";
 import { loadHogql } from "../../../src/hogql/parse.ts";
 import { runSql, type SqlAnswer, type SqlContext } from "../../../src/services/query/sql-query.ts";
 import { createSqlDatabase, type SqlDatabase } from "../../../src/sql-engine/sql-database.ts";

@@ -4,11 +4,14 @@
  * themselves say (a reference over the rows as records, with no shapes or value ids).
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { offMainThread, parallelScanReady, parallelScanStats, setParallelScan, withThreads } from "../../../src/analyses/parallel/pool.ts";
+import { offMainThread } from "../../../src/analyses/parallel/off-main-thread.ts";
+import { parallelScanStats } from "../../../src/analyses/parallel/scan-settings.ts";
+import { withThreads } from "../../../src/analyses/parallel/thread-count.ts";
+import { parallelScanReady, setParallelScan } from "../../../src/analyses/parallel/worker-pool.ts";
 import { createClock } from "../../../src/core/clock.ts";
 import { generatedState } from "../../../src/fixtures/generated-state.ts";
 import { eventSummary, eventSummaryOnMain, kindOf } from "../../../src/services/definitions.ts";
-import { mergeSummaryTallies, newSummaryTally, summaryOf, summaryRows, type EventSummary } from "../../../src/store/event-summary.ts";
+import { mergeSummaryTallies, newSummaryTally, summaryOf, summaryRows, type EventSummary } from "../../../src/store/columns/event-summary.ts";
 import { EventTable } from "../../../src/store/event-table.ts";
 import { createStore, type Store } from "../../../src/store/store.ts";
 

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { createClock } from "../../../src/core/clock.ts";
 import { generatedState } from "../../../src/fixtures/generated-state.ts";
 import { ColumnEncoder } from "../../../src/sql-engine/mirror/encode-columns.ts";
-import { dropSpareChunks, encodeEvents, groupKeyReaders, rawText, LoadBuffer, tsv } from "../../../src/sql-engine/mirror/encode.ts";
+import { dropSpareChunks, encodeEvents, groupKeyReaders, LoadBuffer, tsv } from "../../../src/sql-engine/mirror/encode.ts";
+import { rawText } from "../../../src/core/property-text.ts";
 import { EVENT_PROPERTY_COLUMNS } from "../../../src/sql-engine/mirror/schema.ts";
 import { createStore } from "../../../src/store/store.ts";
 

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createClock, type Clock } from "../../../src/core/clock.ts";
-import type { MirrorOptions } from "../../../src/sql-engine/mirror/mirror.ts";
+import type { MirrorOptions } from "../../../src/sql-engine/mirror.ts";
 import { stageOf } from "../../../src/sql-engine/mirror/schema.ts";
 import { createSqlDatabase, sqlFolderFor, type SqlDatabase, type SqlDatabaseOptions } from "../../../src/sql-engine/sql-database.ts";
 import { stateFromFixtures } from "../../../src/store/load-fixtures.ts";
@@ -14,7 +14,7 @@ import { expectMirrorEqualsStore } from "../../support/mirror-contents.ts";
 import { scenario } from "../../support/server.ts";
 
 /**
- * The mirror follows the store's log by number (src/sql-engine/mirror/mirror.ts): whatever changes the store while a
+ * The mirror follows the store's log by number (src/sql-engine/mirror.ts): whatever changes the store while a
  * load runs — late captures, deletions, merges, a dead engine, a dead server — the next query sees every event
  * exactly once. Each race is forced at a known point of a load through the mirror's `beforeLoad` hook, with loads
  * cut into files of a few events.

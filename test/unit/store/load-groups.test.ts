@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import type { FixtureDocument } from "../../../src/fixtures/fixture-document.ts";
+import type { FixtureDocument } from "../../../src/store/fixture-document.ts";
 import { assertFixtureDocument, FixtureError, stateFromFixtures } from "../../../src/store/load-fixtures.ts";
 
 const NOW = Date.parse("2024-03-10T00:00:00Z");

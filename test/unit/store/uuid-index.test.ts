@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { EventDictionaries, EventTable } from "../../../src/store/event-table.ts";
+import { EventDictionaries } from "../../../src/store/columns/dictionaries.ts";
+import { EventTable } from "../../../src/store/event-table.ts";
 import type { EventRecord } from "../../../src/store/schema.ts";
 
 const T0 = Date.parse("2024-03-01T00:00:00Z");

@@ -1,8 +1,8 @@
 /**
  * Position of an event by uuid in one column table (src/store/event-table.ts), for capture's deduplication.
  * An open-addressing hash (linear probing) whose slots hold only `position + 1` (0 = empty) in one typed array:
- * the key is not copied, a probe compares the table's own four uuid words at that position. Ten million events
- * take 64 MiB of slots, where a Map of ten million uuid strings would take well over a gigabyte.
+ * the key is not copied, a probe compares the table's own four uuid words at that position, so the index stays a
+ * small fraction of a Map of uuid strings (figures: bench/NOTES.md).
  */
 
 /** murmur3's 32-bit finaliser: spreads the bits that differ (a uuid's random tail, a counter) over the hash. */
