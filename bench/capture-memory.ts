@@ -28,7 +28,8 @@ interface Settled { heap: number; outside: number; rss: number }
 async function serve(): Promise<void> {
   const server = await startTestServer(scenario("basic"), { logLevel: "silent" });
   process.on("message", async (message) => {
-    if (message === "stop") return void (await server.close(), process.disconnect());
+    // The server's workers and engine would keep the child alive after close: it ends itself.
+    if (message === "stop") return void (await server.close(), process.exit(0));
     await new Promise((resolve) => setTimeout(resolve, AT_REST_MS));
     const m = process.memoryUsage();
     process.send!({ heap: m.heapUsed, outside: m.external, rss: m.rss } satisfies Settled);
