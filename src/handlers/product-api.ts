@@ -55,7 +55,7 @@ export function productApiSurface(api: () => Backend, handlers: HandlerMap, deps
     prepare,
     authenticate(operation, matched, req) {
       if (!takesPersonalKey(operation)) return { who: undefined };
-      const params = matched.parsed.params as Record<string, string | undefined>;
+      const params = matched.params as Record<string, string | undefined>;
       // As the real service, a sharing token is tried before the key (its authentication class comes first).
       const sharing = sharingAccessToken(req.query);
       if (sharing !== undefined) return { who: authenticateSharingToken(sharing, req.method, operation.operationId, params, deps().store), rateKey: sharing };

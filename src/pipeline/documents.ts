@@ -1,4 +1,4 @@
-import OpenAPIBackendModule from "openapi-backend";
+import OpenAPIBackendModule, { type Operation, type Request as ApiRequest } from "openapi-backend";
 import addFormats from "ajv-formats";
 import type { Ajv } from "ajv";
 import { compileOperationMatcher, compileRequestParser } from "./operation-matcher.ts";
@@ -16,6 +16,9 @@ const OpenAPIBackend = OpenAPIBackendModule.default ?? OpenAPIBackendModule;
  * ours is linted by Redocly in `npm test` instead.
  */
 export class Backend extends OpenAPIBackend {
+  /** A matched request's path parameters, parsed without the rest of the request (set by init). */
+  pathParams: (req: ApiRequest, operation: Operation) => Record<string, string> = () => ({});
+
   override validateDefinition() {
     return this.document;
   }
@@ -33,7 +36,9 @@ export class Backend extends OpenAPIBackend {
     const operations = this.router.getOperations();
     this.router.getOperations = () => operations;
     this.router.matchOperation = compileOperationMatcher(this.router, operations) as typeof this.router.matchOperation;
-    this.router.parseRequest = compileRequestParser(this.router, operations) as typeof this.router.parseRequest;
+    const { parseRequest, pathParams } = compileRequestParser(this.router, operations);
+    this.router.parseRequest = parseRequest as typeof this.router.parseRequest;
+    this.pathParams = pathParams;
     return this;
   }
 }

@@ -5,8 +5,13 @@ import type { Backend } from "./documents.ts";
 /** A request matched to its operation in one of the three documents, its path parameters parsed. */
 export interface Matched {
   operation: Operation;
-  /** What openapi-backend parsed (params, query, headers, body); validation coerces its query in place. */
-  parsed: ParsedRequest;
+  /** The path parameters (what authentication needs: the project). */
+  params: Record<string, string>;
+  /**
+   * What openapi-backend parsed (params, query, headers, body); validation coerces its query in place. Parsed on
+   * first use: a remembered read is answered without it (profiled: a fifth of its CPU).
+   */
+  readonly parsed: ParsedRequest;
 }
 
 /**
@@ -22,5 +27,12 @@ export function matchOperation(api: Backend, req: ApiRequest): Matched {
     throw fail.notFound();
   }
   if (!operation) throw fail.notFound();
-  return { operation, parsed: api.router.parseRequest(req, operation) };
+  let parsed: ParsedRequest | undefined;
+  return {
+    operation,
+    params: api.pathParams(req, operation),
+    get parsed() {
+      return (parsed ??= api.router.parseRequest(req, operation));
+    },
+  };
 }

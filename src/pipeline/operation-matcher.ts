@@ -91,10 +91,14 @@ export function compileRequestParser(router: OpenAPIRouter, operations: Operatio
   const parseWithoutOperation = router.parseRequest.bind(router);
   // The library parses each request twice (before matching, then with the operation): the second reuses the first.
   const parsedOnce = new WeakMap<ApiRequest, ParsedRequest>();
-  return function parseRequest(req: ApiRequest, operation?: Operation): ParsedRequest {
+  const paramsOf = (operation: Operation, path: string) => parsers.get(operation.path)?.(router.normalizePath(path)) ?? {};
+  const parseRequest = (req: ApiRequest, operation?: Operation): ParsedRequest => {
     let parsed = parsedOnce.get(req);
     if (!parsed) parsedOnce.set(req, (parsed = parseWithoutOperation(req)));
     if (!operation) return parsed;
-    return { ...parsed, params: parsers.get(operation.path)?.(router.normalizePath(parsed.path)) ?? {} };
+    return { ...parsed, params: paramsOf(operation, parsed.path) };
   };
+  /** The path parameters alone, without the library's whole parse (headers, query, cookies, body). */
+  const pathParams = (req: ApiRequest, operation: Operation): Record<string, string> => paramsOf(operation, req.path.split("?")[0]!);
+  return { parseRequest, pathParams };
 }

@@ -59,7 +59,7 @@ const searchOf = (url: string) => {
 
 /**
  * The one pipeline: steering's waits (so every answer is delayed) → match → authenticate → validate → steer →
- * a remembered answer → handle. Resolves to the answer to write, or throws an ApiError (or ResetConnection)
+ * a remembered answer → handle (a remembered GET was validated when first answered). Resolves to the answer to write, or throws an ApiError (or ResetConnection)
  * for the transport to write.
  */
 export async function runPipeline<Who>(surface: Surface<Who>, req: PipelineRequest): Promise<HandlerResult> {
@@ -69,11 +69,14 @@ export async function runPipeline<Who>(surface: Surface<Who>, req: PipelineReque
   const { operation } = matched;
   req.operationId = operation.operationId;
   const { who, rateKey } = surface.authenticate(operation, matched, req);
-  validateRequest(api, req as unknown as ApiRequest, matched);
-  const steered = await steer(surface.steering, api, operation, { method: req.method, path: req.path, search: searchOf(req.originalUrl), body: req.body }, steering, rateKey);
-  if (steered) return steered;
   const readKey = surface.remembered?.keyOf(req);
   const remembered = readKey === undefined ? undefined : surface.remembered!.find(readKey);
+  // A remembered answer's request (the same GET: method, URL and headers that count) met the contract when it was
+  // first answered, and the contract has not changed since (a reload forgets every answer): validating it again
+  // would repeat the same verdict (profiled: half the CPU of a remembered read).
+  if (!remembered) validateRequest(api, req as unknown as ApiRequest, matched);
+  const steered = await steer(surface.steering, api, operation, { method: req.method, path: req.path, search: searchOf(req.originalUrl), body: req.body }, steering, rateKey);
+  if (steered) return steered;
   if (remembered) return remembered;
   await surface.prepare?.(req);
   const result = await surface.handle({ c: handlerContext(api, matched), who, req });

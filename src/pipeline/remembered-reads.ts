@@ -7,8 +7,8 @@ import type { PipelineRequest } from "./process.ts";
 const MAX_READS = 2_000;
 
 /**
- * Answers a repeated GET with the bytes its handler answered it with, inside the pipeline: after
- * authentication, validation and steering, so a remembered answer never skips any of them.
+ * Answers a repeated GET with the bytes its handler answered it with, inside the pipeline: after authentication
+ * and steering, so a remembered answer never skips either (its request was validated when first answered).
  *
  * A read whose body came from the serialized-body cache (`repeatable`) follows from the state, the analysis
  * cache, the URL and the caller alone; the same request (same URL, same `Authorization` header) at the same
