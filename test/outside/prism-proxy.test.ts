@@ -210,6 +210,17 @@ const TRAFFIC: Call[] = [
   { operationId: "mcp_tools_read_taxonomy", method: "POST", path: "/api/environments/1/mcp_tools/read_taxonomy/", status: 200,
     body: { args: { query: { kind: "event_properties", event_name: "purchase" } } } },
   { operationId: "projects_create", method: "POST", path: "/api/projects/", status: 201, body: { name: "Staging", timezone: "Europe/Berlin" } },
+  // The rest of the web app's product-analytics requests (issue 41).
+  { operationId: "insights_sharing_list", method: "GET", path: `${P}/insights/1/sharing/`, status: 200 },
+  { operationId: "insights_sharing_partial_update", method: "PATCH", path: `${P}/insights/1/sharing/`, body: { enabled: true }, status: 200 },
+  { operationId: "insights_sharing_refresh_create", method: "POST", path: `${P}/insights/1/sharing/refresh/`, status: 200 },
+  { operationId: "flag_value_values_retrieve", method: "GET", path: `${P}/flag_value/values/?key=2`, status: 200 },
+  { operationId: "feature_flags_dependent_flags_retrieve", method: "GET", path: `${P}/feature_flags/2/dependent_flags/`, status: 200 },
+  { operationId: "feature_flags_role_access_list", method: "GET", path: `${P}/feature_flags/2/role_access/`, status: 200 },
+  { operationId: "users_two_factor_status_retrieve", method: "GET", path: "/api/users/@me/two_factor_status/", status: 200 },
+  { operationId: "users_hedgehog_config_retrieve", method: "GET", path: "/api/users/@me/hedgehog_config/", status: 200 },
+  { operationId: "environments_query_kind_create", method: "POST", path: "/api/environments/1/query/TrendsQuery/", status: 200,
+    body: { query: { kind: "TrendsQuery", series: [{ kind: "EventsNode", event: "$pageview" }], dateRange: range } } },
 ];
 
 interface Outcome {
