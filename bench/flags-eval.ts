@@ -6,9 +6,9 @@
 import { parseArgs } from "node:util";
 import { createClock } from "../src/core/clock.ts";
 import { ForcedFlags } from "../src/services/forced-flags.ts";
-import { flagsAnswerJson } from "../src/capture/remote-config.ts";
+import { flagsAnswerJson, remoteConfigInputs } from "../src/capture/remote-config.ts";
 import { generateFixtures } from "../src/fixtures/generate.ts";
-import { evaluateForRequest, hasFeatureFlags } from "../src/services/feature-flags.ts";
+import { evaluateForRequest } from "../src/services/feature-flags.ts";
 import { stateFromFixtures } from "../src/store/load-fixtures.ts";
 import { createStore } from "../src/store/store.ts";
 import { derivedProjectToken } from "../src/util/ids.ts";
@@ -40,7 +40,8 @@ async function run(n: number) {
   const started = performance.now();
   for (let i = 0; i < n; i++) {
     const values = await evaluateForRequest(deps, project, requests[i % requests.length]!);
-    bytes += flagsAnswerJson(2, { token, hasFeatureFlags: hasFeatureFlags(deps, project), values }).length;
+    const config = remoteConfigInputs(deps, project);
+    bytes += flagsAnswerJson(2, { token, hasFeatureFlags: config.hasFeatureFlags, config, values }).length;
   }
   return { us: ((performance.now() - started) * 1000) / n, bytes: bytes / n };
 }

@@ -127,7 +127,8 @@ export async function createApp({ store, clock, config, logger, startup, chdbMod
   const inExpress: TransportDeps = { log, logger, logsAnswers: false };
   const onNode: TransportDeps = { log, logger, logsAnswers: true };
   const controlApi = await controlDocument();
-  const controlPipeline = await controlSurface(control, config.adminToken);
+  const inspectorSession = () => ({ projects: store.projects.all().map(({ id, name, api_token }) => ({ id, name, api_token })) });
+  const controlPipeline = await controlSurface(control, config.adminToken, inspectorSession);
   const controlPath = (path: string) => (path.endsWith("/") ? path : `${path}/`);
 
   const app = express();
@@ -198,7 +199,8 @@ export async function createApp({ store, clock, config, logger, startup, chdbMod
     : null;
 
   // Capture and flags (openapi/capture.yaml) on Node's own request: see capture/transport.ts.
-  const capture = captureTransport({ store, clock, captured, forced, logger, api: captureApi, steering, log });
+  const settingsOverride = { sessionRecording: config.sessionRecording ?? false };
+  const capture = captureTransport({ store, clock, captured, forced, logger, settingsOverride, api: captureApi, steering, log });
   /** A product API read runs on Node's own request too (no body to read): the same pipeline, without express's machinery. */
   const productRead = (req: IncomingMessage, res: ServerResponse): boolean => {
     if (req.method !== "GET" || !req.url?.startsWith("/api/")) return false;
@@ -214,6 +216,7 @@ export async function createApp({ store, clock, config, logger, startup, chdbMod
       watcher?.close();
       collector.stop();
       control.observation.close();
+      control.recordings.close();
       await sql.close();
     },
   };

@@ -50,6 +50,8 @@ export interface Config {
   shiftToNow: "auto" | "always" | "never";
   /** Apply the real service's rate limits per personal API key (--rate-limits); off by default. */
   rateLimits?: boolean;
+  /** Session recording on for every project, whatever its own setting says (--session-recording); off by default. */
+  sessionRecording?: boolean;
 }
 
 export const DEFAULTS = {
@@ -117,6 +119,10 @@ Usage: ${command} [options]
                     analytics 240/minute and 1200/hour, query API 2400/hour, the rest 480/minute and
                     4800/hour, per key, on the server's clock; capture and flags are never throttled
                     (default off)
+  --session-recording
+                    session replay on for every project (remote config and /flags answer the
+                    sessionRecording object), whatever the project's session_recording_opt_in says (default
+                    off: each project's own setting)
   --admin-token T   let non-loopback clients use the control API (/_mock/) with "X-Admin-Token: T"
                     (default: the control API answers loopback clients only)
   --watch           reload the contract when openapi/ changes, keeping the state
@@ -191,6 +197,7 @@ export function parseConfig(argv: string[], cwd = process.cwd()): Config | null 
       "tracking-plan": { type: "string" },
       "deletion-schedule": { type: "string" },
       "rate-limits": { type: "boolean" },
+      "session-recording": { type: "boolean" },
       help: { type: "boolean" },
     },
   });
@@ -229,6 +236,7 @@ export function parseConfig(argv: string[], cwd = process.cwd()): Config | null 
     keepData: values["keep-data"] ?? false,
     shiftToNow: values["shift-to-now"] ? "always" : values["no-shift"] ? "never" : "auto",
     rateLimits: values["rate-limits"] ?? false,
+    sessionRecording: values["session-recording"] ?? false,
   };
 }
 

@@ -1,4 +1,5 @@
 import type { ForcedFlag, ForcedFlagRequest } from "./services/forced-flags.ts";
+import type { ForcedSurvey, SurveyForceRequest } from "./control/survey-forcing.ts";
 import type { Override, OverrideRequest } from "./pipeline/overrides.ts";
 import { parseConfig } from "./config.ts";
 import type { FixtureDocument } from "./store/fixture-document.ts";
@@ -14,6 +15,7 @@ export type { FixtureDocument } from "./store/fixture-document.ts";
 export type { paths, components, operations } from "./generated/openapi.ts";
 export type { RequestLogEntry } from "./pipeline/request-log.ts";
 export type { ForcedFlag, ForcedFlagRequest } from "./services/forced-flags.ts";
+export type { ForcedSurvey, SurveyForceRequest } from "./control/survey-forcing.ts";
 export type { Override, OverrideRequest } from "./pipeline/overrides.ts";
 export type { TrackingPlan, PlanViolation } from "./control/tracking-plan.ts";
 export type { EventPattern, JudgedEvent, WaitRequest, WaitAnswer } from "./control/observe.ts";
@@ -67,6 +69,8 @@ export interface ServerOptions {
   logLevel?: "silent" | "info" | "debug";
   /** Throttle personal-API-key requests with the real service's rate limits (`--rate-limits`). */
   rateLimits?: boolean;
+  /** Session recording on for every project (`--session-recording`). */
+  sessionRecording?: boolean;
 }
 
 /** A running embedded server: the control API (/_mock/) as functions. */
@@ -106,6 +110,8 @@ export interface EmbeddedServer {
     list(): ForcedFlag[];
     clear(): void;
   };
+  /** Surveys shown to one distinct id, as `POST /_mock/surveys/force/` does (forced flags: `reset()` releases them). */
+  surveys: { force(request: SurveyForceRequest): ForcedSurvey };
   /** The first project's id and token (what posthog-js and posthog-node are given) and the first user's personal API key, in the current state. */
   credentials(): { project_id: string; token: string; api_key: string | null };
   /** What apps sent to the capture endpoints, as `/_mock/captured/events/`, `/_mock/captured/wait/` and `/_mock/tracking_plan/`. */
@@ -156,6 +162,7 @@ function argv(o: ServerOptions): string[] {
   add("--query-time-limit", o.queryTimeLimitMs);
   add("--admin-token", o.adminToken);
   flag("--rate-limits", o.rateLimits);
+  flag("--session-recording", o.sessionRecording);
   if (typeof o.trackingPlan === "string") add("--tracking-plan", o.trackingPlan);
   return args;
 }
@@ -204,6 +211,7 @@ export async function startServer(options: ServerOptions = {}): Promise<Embedded
     clearRequests: control.clearRequests,
     overrides: { add: control.overrides.add, list: control.overrides.list, clear: control.overrides.clear },
     flags: { force: control.forcedFlags.add, list: control.forcedFlags.list, clear: control.forcedFlags.clear },
+    surveys: { force: control.surveys.force },
     credentials: () => {
       const project = started.store.projects.all()[0];
       if (!project) throw new Error("the state holds no project");

@@ -62,6 +62,7 @@ async function main(): Promise<number> {
       `  data:    ${config.dataFile ?? "in memory"} (${started.source})`,
       `  clock:   ${started.clock.isFrozen() ? `frozen at ${new Date(started.clock.now()).toISOString()}` : "wall clock"}`,
       `  API key: ${shownKey}`,
+      `  inspect: ${started.url}/_mock/ui/ (live events, requests, flags, charts)`,
       `  projects (id, name, project API token):`,
       ...projectLines(started.store.snapshot().meta.projects),
       `  try:     curl -H "Authorization: Bearer ${key ?? "<key>"}" ${started.url}/api/projects/${project ? `${project.id}/insights/` : ""}`,

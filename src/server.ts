@@ -4,7 +4,7 @@ import { createApp, type AppHandler } from "./app.ts";
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { compileTrackingPlan, trackingPlanProblem, type TrackingPlan } from "./control/tracking-plan.ts";
+import { compilePlanDocument, type TrackingPlan } from "./control/tracking-plan.ts";
 import { createClock, isoUtc, type Clock } from "./core/clock.ts";
 import type { Config } from "./config.ts";
 import { scenarioNames } from "./control/scenarios.ts";
@@ -80,28 +80,17 @@ async function trackingPlanFile(file: string): Promise<TrackingPlan> {
     const code = (e as NodeJS.ErrnoException).code;
     throw new StartupError(`tracking plan ${file} ${code === "ENOENT" ? "does not exist" : `cannot be read as JSON (${code ?? (e as Error).message})`}`);
   }
-  const problem = trackingPlanProblem(plan);
-  if (problem) throw new StartupError(`tracking plan ${file}: ${problem}`);
-  try {
-    compileTrackingPlan(plan as TrackingPlan);
-  } catch (e) {
-    throw new StartupError(`tracking plan ${file}: ${(e as { body?: { detail?: string } }).body?.detail ?? (e as Error).message}`);
-  }
-  return plan as TrackingPlan;
+  const compiled = compilePlanDocument(plan);
+  if (typeof compiled === "string") throw new StartupError(`tracking plan ${file}: ${compiled}`);
+  return compiled.plan;
 }
 
 /** A fixture's `tracking_plan` (kept in the state), checked as the control API checks one; --tracking-plan overrides it. */
 function storedTrackingPlan(state: State): TrackingPlan | null {
-  const plan = state.meta.tracking_plan;
-  if (!plan) return null;
-  const problem = trackingPlanProblem(plan);
-  if (problem) throw new StartupError(`the fixture's tracking_plan: ${problem}`);
-  try {
-    compileTrackingPlan(plan as unknown as TrackingPlan);
-  } catch (e) {
-    throw new StartupError(`the fixture's tracking_plan: ${(e as { body?: { detail?: string } }).body?.detail ?? (e as Error).message}`);
-  }
-  return plan as unknown as TrackingPlan;
+  if (!state.meta.tracking_plan) return null;
+  const compiled = compilePlanDocument(state.meta.tracking_plan);
+  if (typeof compiled === "string") throw new StartupError(`the fixture's tracking_plan: ${compiled}`);
+  return compiled.plan;
 }
 
 /** Refuses to replace a stored state that did not come from a fixture unless told to: the data file is someone's work. */

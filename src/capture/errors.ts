@@ -17,6 +17,9 @@ export const captureFail = {
   missingDistinctId: () => invalid("missing_distinct_id", "Event submitted without a distinct_id."),
   invalidUuid: () => invalid("invalid_uuid", "Event submitted with an invalid uuid."),
   invalidCookieless: () => invalid("invalid_cookieless_mode", "$cookieless_mode must be a boolean."),
+  /** `/s/`: a snapshot event without its session or its rrweb events; `attr` names the property. */
+  missingSnapshotField: (index: number, property: string, what: string) =>
+    new ApiError(400, { type: "validation_error", code: "invalid_snapshot", detail: `Invalid payload: snapshot event ${index} has no ${property} (${what}).`, attr: property }),
   inconsistentTokens: () => invalid("unroutable_events", "Batch submitted with inconsistent api_key values."),
   tooLarge: (limit: number) => new ApiError(413, { type: "invalid_request", code: "payload_too_large", detail: `Request body exceeds the capture limit of ${limit} bytes.`, attr: null }),
   missingToken: tokenFail.missing,

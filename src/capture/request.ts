@@ -4,6 +4,7 @@ import type { Logger } from "../core/logger.ts";
 import type { Store } from "../store/store.ts";
 import type { ForcedFlags } from "../services/forced-flags.ts";
 import type { HandlerResult } from "../pipeline/result.ts";
+import type { ClientSettingsOverride } from "../store/project-settings.ts";
 import type { CapturedLog } from "./captured-log.ts";
 
 /** A capture request, parsed once: its path and query (first value of each key), headers and body bytes. */
@@ -31,6 +32,8 @@ export interface CaptureDeps {
   /** Flag values forced by tests (`/_mock/feature_flags/`). */
   forced: ForcedFlags;
   logger: Logger;
+  /** Settings the server was started with for every project (`--session-recording`). */
+  settingsOverride?: ClientSettingsOverride;
 }
 
 /** A capture route: authenticated (by the pipeline's authenticate, where its scheme is a header) and handled. */

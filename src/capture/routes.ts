@@ -9,7 +9,7 @@ import { fail, toApiError } from "../core/errors.ts";
 import { authenticate, bearerToken } from "../pipeline/authenticate.ts";
 import { TextBody, type HandlerResult } from "../pipeline/result.ts";
 import type { ProjectRecord } from "../store/schema.ts";
-import { evaluateForRequest, flagDefinitionsAnswer, hasFeatureFlags } from "../services/feature-flags.ts";
+import { evaluateForRequest, flagDefinitionsAnswer } from "../services/feature-flags.ts";
 import { BATCH_LIMIT, bodyReader, EVENT_LIMIT } from "./body.ts";
 import { capturedEntry, capturedEvent, logFlags, type EvaluatedFlags } from "./captured-entries.ts";
 import type { CapturedEvent } from "./captured-log.ts";
@@ -18,7 +18,7 @@ import { captureFail } from "./errors.ts";
 import { flagsRequestOf } from "./flags-request.ts";
 import { ingest } from "./ingest.ts";
 import { normaliseEvent, toBatch } from "./normalise.ts";
-import { decideAnswerJson, flagsAnswerJson, remoteConfig, remoteConfigScript, type FlagsOutcome } from "./remote-config.ts";
+import { decideAnswerJson, flagsAnswerJson, remoteConfig, remoteConfigInputs, remoteConfigScript, type FlagsOutcome } from "./remote-config.ts";
 import { DECODED_LOG_LIMIT, type CaptureDeps, type CaptureRequest, type CaptureRoute } from "./request.ts";
 
 const json = (status: number, text: string, headers?: Record<string, string>): HandlerResult => ({ status, body: new TextBody(text, "application/json"), headers });
@@ -87,13 +87,13 @@ function flagsBodyAndToken(req: CaptureRequest): { body: unknown; token: string 
  */
 async function evaluateFlags(req: CaptureRequest, deps: CaptureDeps): Promise<EvaluatedFlags> {
   const { body, token } = flagsBodyAndToken(req);
-  if (token === undefined) return { token, hasFeatureFlags: false, values: [], body };
+  if (token === undefined) return { token, hasFeatureFlags: false, config: undefined, values: [], body };
   const project = deps.store.projects.byToken(token);
   if (!project) throw captureFail.unknownToken();
-  const hasFlags = hasFeatureFlags(deps, project);
-  if ((body as Record<string, unknown> | null)?.disable_flags === true) return { token, hasFeatureFlags: hasFlags, values: [], body };
+  const config = remoteConfigInputs(deps, project);
+  if ((body as Record<string, unknown> | null)?.disable_flags === true) return { token, hasFeatureFlags: config.hasFeatureFlags, config, values: [], body };
   const request = flagsRequestOf(body, req.query);
-  return { token, hasFeatureFlags: hasFlags, values: await evaluateForRequest(deps, project, request), request, body };
+  return { token, hasFeatureFlags: config.hasFeatureFlags, config, values: await evaluateForRequest(deps, project, request), request, body };
 }
 
 type FlagsShape = (query: Record<string, string | undefined>, outcome: FlagsOutcome) => string;
@@ -146,9 +146,9 @@ export function remoteConfigRoute(deps: CaptureDeps, operationId: string): Captu
       const token = req.params.token!;
       const project = deps.store.projects.byToken(token);
       if (!project) throw fail.notFound();
-      const hasFlags = hasFeatureFlags(deps, project);
-      if (req.params.file === "config") return { status: 200, body: remoteConfig(token, hasFlags) };
-      return { status: 200, body: new TextBody(remoteConfigScript(token, hasFlags), "application/javascript") };
+      const inputs = remoteConfigInputs(deps, project);
+      if (req.params.file === "config") return { status: 200, body: remoteConfig(inputs) };
+      return { status: 200, body: new TextBody(remoteConfigScript(inputs), "application/javascript") };
     },
   };
 }

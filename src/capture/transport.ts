@@ -1,5 +1,5 @@
 /**
- * Capture, flags, flag definitions and remote config are served on Node's own request and response, ahead of
+ * Capture, flags, flag definitions, remote config and posthog-js's extension scripts are served on Node's own request and response, ahead of
  * express: SDKs call them at load-test rates, and express's per-request machinery (prototype swaps, a router
  * walk over every earlier layer) cost more than evaluating 50 flags. They still go through the pipeline's
  * stages, in its order: steering's waits → match (this table, each route's operation resolved once) →
@@ -17,11 +17,15 @@ import { steer, steeringDelay, type SteeringDeps } from "../pipeline/steer.ts";
 import { errorAnswer, write } from "../pipeline/write.ts";
 import { BATCH_LIMIT, EVENT_LIMIT } from "./body.ts";
 import { captureRoute, decideShape, definitionsRoute, flagsRoute, flagsShape, remoteConfigRoute } from "./routes.ts";
+import { staticPathParts, staticScriptRoutes } from "./static-scripts.ts";
 import type { CaptureDeps, CaptureRequest, CaptureRoute } from "./request.ts";
+import { snapshotRoute } from "./snapshot-route.ts";
+import { publicSurveysRoute } from "./surveys-route.ts";
+import { publicEarlyAccessRoute, publicWebExperimentsRoute } from "./client-features-routes.ts";
 
 const EVENT_PATHS = ["/e", "/i/v0/e", "/capture", "/track", "/engage"];
 /** Paths under which CORS is answered, preflights included (the real service mirrors the origin). */
-const CORS_PREFIXES = [...EVENT_PATHS, "/batch", "/flags", "/decide", "/array", "/api/feature_flag"];
+const CORS_PREFIXES = [...EVENT_PATHS, "/batch", "/s", "/flags", "/decide", "/array", "/api/feature_flag", "/api/surveys", "/api/early_access_features", "/api/web_experiments"];
 
 /** `capture_e` for `/e`, `capture_i_v0_e_get` for `GET /i/v0/e`: capture.yaml's names. */
 const captureOperationId = (path: string, verb: "GET" | "POST") => `capture_${path.slice(1).replaceAll("/", "_")}${verb === "GET" ? "_get" : ""}`;
@@ -33,8 +37,12 @@ function routeTable(deps: CaptureDeps) {
     const limit = path === "/batch" ? BATCH_LIMIT : EVENT_LIMIT;
     table.set(path, { GET: captureRoute(deps, captureOperationId(path, "GET"), limit, path === "/engage"), POST: captureRoute(deps, captureOperationId(path, "POST"), limit, path === "/engage") });
   }
+  table.set("/s", { POST: snapshotRoute(deps, "capture_s") });
   table.set("/flags", { GET: flagsRoute(deps, "flags_evaluate_get", flagsShape, false), POST: flagsRoute(deps, "flags_evaluate", flagsShape, true) });
   table.set("/decide", { GET: flagsRoute(deps, "decide_evaluate_get", decideShape, false), POST: flagsRoute(deps, "decide_evaluate", decideShape, true) });
+  table.set("/api/surveys", { GET: publicSurveysRoute(deps, "surveys_public") });
+  table.set("/api/early_access_features", { GET: publicEarlyAccessRoute(deps, "early_access_features_public") });
+  table.set("/api/web_experiments", { GET: publicWebExperimentsRoute(deps, "web_experiments_public") });
   table.set("/flags/definitions", { GET: definitionsRoute(deps, "flags_definitions") as CaptureRoute });
   table.set("/api/feature_flag/local_evaluation", { GET: definitionsRoute(deps, "flags_local_evaluation_legacy") as CaptureRoute });
   return table;
@@ -44,6 +52,8 @@ function routeTable(deps: CaptureDeps) {
 const REMOTE_CONFIG = /^\/array\/([^/]+)\/(config|config\.js)\/?$/;
 
 const underCorsPrefix = (path: string) => CORS_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+/** Scripts are public: any origin, no credentials (as an assets host answers). */
+const isStaticPath = (path: string) => path.startsWith("/static/");
 
 const firstValues = (query: Record<string, string | string[] | undefined>): Record<string, string | undefined> => {
   const first: Record<string, string | undefined> = {};
@@ -81,10 +91,13 @@ export function captureTransport(deps: CaptureTransportDeps): (req: IncomingMess
   // Each route's operation in capture.yaml, found once (the router's own lookup scans every operation).
   const operations = new Map(deps.api.router.getOperations().map((op) => [op.operationId!, op]));
   const remote = { GET: remoteConfigRoute(deps, "remote_config_retrieve"), script: remoteConfigRoute(deps, "remote_config_script") };
-  const routes = [...[...table.values()].flatMap((byVerb) => Object.values(byVerb)), remote.GET, remote.script];
+  const scripts = staticScriptRoutes();
+  const routes = [...[...table.values()].flatMap((byVerb) => Object.values(byVerb)), remote.GET, remote.script, scripts.unversioned, scripts.versioned];
   const undocumented = routes.filter((route) => !operations.has(route.operationId)).map((route) => route.operationId);
   if (undocumented.length) throw new Error(`capture routes without an operation in openapi/capture.yaml: ${undocumented.join(", ")}`);
-  const corsHeaders = cors({ origin: true, credentials: true, methods: ["GET", "POST", "OPTIONS"], optionsSuccessStatus: 200, maxAge: 600 }) as unknown as (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
+  type CorsMiddleware = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
+  const corsHeaders = cors({ origin: true, credentials: true, methods: ["GET", "POST", "OPTIONS"], optionsSuccessStatus: 200, maxAge: 600 }) as unknown as CorsMiddleware;
+  const staticCorsHeaders = cors({ origin: "*", methods: ["GET", "HEAD", "OPTIONS"], optionsSuccessStatus: 200, maxAge: 600 }) as unknown as CorsMiddleware;
 
   const routeOf = (method: string, path: string): { route: CaptureRoute; params: Record<string, string> } | undefined => {
     const verb = method === "HEAD" ? "GET" : method;
@@ -92,23 +105,25 @@ export function captureTransport(deps: CaptureTransportDeps): (req: IncomingMess
     const trimmed = path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path;
     const route = table.get(trimmed)?.[verb];
     if (route) return { route, params: {} };
+    const script = verb === "GET" ? staticPathParts(path) : null;
+    if (script) return script.version === undefined ? { route: scripts.unversioned, params: { file: script.file } } : { route: scripts.versioned, params: { version: script.version, file: script.file } };
     const config = verb === "GET" ? REMOTE_CONFIG.exec(path) : null;
     return config ? { route: config[2] === "config" ? remote.GET : remote.script, params: { token: config[1]!, file: config[2]! } } : undefined;
   };
 
-  const finish = (raw: IncomingMessage, req: CaptureRequest | undefined, status: number, startedAt: number, errorBody?: unknown) =>
-    deps.log.logAnswer(raw, status, startedAt, { operationId: req?.route.operationId, errorBody, decoded: req?.decoded });
+  const finish = (raw: IncomingMessage, req: CaptureRequest | undefined, status: number, startedAt: number, errorBody?: unknown, notes?: readonly string[]) =>
+    deps.log.logAnswer(raw, status, startedAt, { operationId: req?.route.operationId, errorBody, decoded: req?.decoded, notes });
 
   return (raw, res) => {
     const url = raw.url ?? "/";
     const q = url.indexOf("?");
     const path = q === -1 ? url : url.slice(0, q);
     const method = raw.method ?? "GET";
-    const preflight = method === "OPTIONS" && underCorsPrefix(path);
+    const preflight = method === "OPTIONS" && (underCorsPrefix(path) || isStaticPath(path));
     const matched = preflight ? undefined : routeOf(method, path);
     if (!preflight && !matched) return false;
     const startedAt = performance.now();
-    corsHeaders(raw, res, () => {
+    (isStaticPath(path) ? staticCorsHeaders : corsHeaders)(raw, res, () => {
       const req: CaptureRequest = {
         raw,
         res,
@@ -126,7 +141,7 @@ export function captureTransport(deps: CaptureTransportDeps): (req: IncomingMess
       answerOf(req, url, operations.get(req.route.operationId)!, deps).then(
         (result) => {
           write(res, result);
-          finish(raw, req, result.status, startedAt, result.status >= 400 ? result.body : undefined);
+          finish(raw, req, result.status, startedAt, result.status >= 400 ? result.body : undefined, result.notes);
         },
         (e: unknown) => {
           if (e instanceof ResetConnection) {

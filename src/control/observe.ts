@@ -28,6 +28,8 @@ export interface WaitRequest extends EventPattern {
   /** At least this many matching events (default 1). */
   count?: number;
   timeout_ms?: number;
+  /** Only events captured after the one with this uuid (a live view's newest). */
+  after?: string;
 }
 
 export interface WaitAnswer {
@@ -41,6 +43,16 @@ const matchesShape = (p: EventPattern) => (e: CapturedEvent) =>
   (p.distinct_id === undefined || e.distinct_id === p.distinct_id) &&
   (p.properties === undefined || matchesValue(p.properties, e.properties));
 
+/**
+ * The events captured after the one with uuid `after`, searched from the newest (a live view asks for what
+ * follows its newest); all of them when that one is no longer kept, so a full ring still wakes a live view.
+ */
+export function eventsAfter(events: readonly CapturedEvent[], after: string | undefined): readonly CapturedEvent[] {
+  if (after === undefined) return events;
+  for (let i = events.length - 1; i >= 0; i--) if (events[i]!.uuid === after) return events.slice(i + 1);
+  return events;
+}
+
 /** The captured log seen through a pattern and the tracking plan (set with `setPlan`). */
 export function createObservation(captured: CapturedLog) {
   let plan: CompiledPlan | null = null;
@@ -48,6 +60,10 @@ export function createObservation(captured: CapturedLog) {
   const verdicts = new EventEmitter().setMaxListeners(0);
   /** Aborted when the server closes: open waits answer at once instead of holding the close up to a minute. */
   const closing = new AbortController();
+  const install = (compiled: CompiledPlan) => {
+    plan = compiled;
+    verdicts.emit("judged");
+  };
   const judge = (e: CapturedEvent): JudgedEvent => ({ ...e, ...(plan ? plan.judge(e) : NO_VERDICT) });
   /**
    * The events among `among` that match, oldest first, as stored (a wait holds them, and judges them when it
@@ -82,18 +98,20 @@ export function createObservation(captured: CapturedLog) {
     /** Waits still open (each holds one listener). */
     waiting: () => captured.appended.listenerCount("events"),
     async wait(request: WaitRequest, signal?: AbortSignal): Promise<WaitAnswer> {
-      const { count = 1, timeout_ms = WAIT_DEFAULT_MS, ...pattern } = request;
+      const { count = 1, timeout_ms = WAIT_DEFAULT_MS, after, ...pattern } = request;
       const stop = signal ? AbortSignal.any([signal, closing.signal]) : closing.signal;
-      const { status, found } = await waitFor(() => matching(pattern, captured.events()), count, timeout_ms, wakeupFor(pattern), stop);
+      // A wake-up's batch is new by construction: only the first look (and a resync) skips up to `after`.
+      const { status, found } = await waitFor(() => matching(pattern, eventsAfter(captured.events(), after)), count, timeout_ms, wakeupFor(pattern), stop);
       return { status, count: found.length, events: found.map(judge) };
     },
     plan: {
       get: (): TrackingPlan | null => plan?.plan ?? null,
       set(next: TrackingPlan): TrackingPlan {
-        plan = compileTrackingPlan(next);
-        verdicts.emit("judged");
+        install(compileTrackingPlan(next));
         return next;
       },
+      /** A plan compiled beforehand (a fixture's, checked before its state replaced the old one). */
+      install,
       clear: () => {
         plan = null;
         verdicts.emit("judged");

@@ -8,10 +8,13 @@ import { fail } from "../core/errors.ts";
 import { FixtureError } from "../store/load-fixtures.ts";
 import type { OverrideRequest } from "../pipeline/overrides.ts";
 import type { ForcedFlagRequest } from "../services/forced-flags.ts";
+import type { SurveyForceRequest } from "./survey-forcing.ts";
 import type { RequestPattern } from "../pipeline/request-matcher.ts";
 import type { Control } from "./service.ts";
 import { loadOptionsOf, steerHandlers } from "./steer-handlers.ts";
 import { observeHandlers } from "./observe.ts";
+import { recordingWaitHandlers } from "./recordings-wait.ts";
+import { inspectorHandlers, type InspectorSession } from "./inspector.ts";
 
 /** A fixture error names its JSON pointer; as an `attr`, `/` becomes `__` like every other field path. */
 const fixtureError = (e: FixtureError) => fail.invalid(e.pointer.split("/").slice(1).join("__") || null, e.message);
@@ -34,6 +37,7 @@ const handlers: Record<string, ControlHandler> = {
     }
   },
   ...steerHandlers,
+  control_state_retrieve: (_c, control) => control.summary(),
   control_clock_retrieve: (_c, control) => control.clock.get(),
   control_clock_update: (c, control) => {
     const body = c.request.requestBody as { now?: string; frozen?: false };
@@ -60,6 +64,7 @@ const handlers: Record<string, ControlHandler> = {
     if (!control.forcedFlags.remove(id)) throw fail.notFound(`No forced flag ${id}.`);
     return undefined;
   },
+  control_surveys_force: (c, control) => created(control.surveys.force(c.request.requestBody as SurveyForceRequest)),
   control_overrides_create: (c, control) => created(control.overrides.add(c.request.requestBody as OverrideRequest)),
   control_overrides_list: (_c, control) => ({ results: control.overrides.list() }),
   control_overrides_clear: (_c, control) => {
@@ -72,6 +77,7 @@ const handlers: Record<string, ControlHandler> = {
     return undefined;
   },
   ...observeHandlers,
+  ...recordingWaitHandlers,
 };
 
 let loading: Promise<Backend> | undefined;
@@ -79,15 +85,27 @@ let loading: Promise<Backend> | undefined;
 /** openapi/control.yaml, loaded once per process. */
 export const controlDocument = (): Promise<Backend> => (loading ??= loadDocument(CONTROL_OPENAPI_PATH));
 
+/** An answer a handler made whole (a page, a file of its own type): written as it is. */
+class Whole {
+  constructor(readonly result: HandlerResult) {}
+}
+
 /** A handler's value as an answer: 204 for none, 201 for something made, else 200. */
-const controlAnswer = (value: unknown): HandlerResult => (value === undefined ? { status: 204 } : value instanceof Created ? { status: 201, body: value.body } : { status: 200, body: value });
+const controlAnswer = (value: unknown): HandlerResult =>
+  value === undefined ? { status: 204 } : value instanceof Whole ? value.result : value instanceof Created ? { status: 201, body: value.body } : { status: 200, body: value };
 
 /**
  * `/_mock/…` (openapi/control.yaml) as a surface of the pipeline: loopback clients, or the admin token; never
  * delayed nor steered (the README: the control API answers at once).
  */
-export async function controlSurface(control: Control, adminToken: string | null): Promise<Surface<null>> {
+export async function controlSurface(control: Control, adminToken: string | null, session: () => InspectorSession): Promise<Surface<null>> {
   const api = await controlDocument();
+  const page = inspectorHandlers(session);
+  const all: Record<string, ControlHandler> = {
+    ...handlers,
+    control_ui_retrieve: () => new Whole(page.control_ui_retrieve()),
+    control_ui_asset_retrieve: (c) => new Whole(page.control_ui_asset_retrieve(c)),
+  };
   return {
     api: () => api,
     steering: { prefer: false },
@@ -96,7 +114,7 @@ export async function controlSurface(control: Control, adminToken: string | null
       return { who: null };
     },
     async handle({ c }) {
-      return controlAnswer(await handlers[c.operation.operationId!]!(c, control));
+      return controlAnswer(await all[c.operation.operationId!]!(c, control));
     },
   };
 }

@@ -11,6 +11,7 @@ const SCENARIO_DIR = projectFile("fixtures/scenarios");
 export const SCENARIO_DESCRIPTIONS: Readonly<Record<string, string>> = {
   basic: "The analytics reference's small dataset: three projects, four persons, twelve events, four saved insights.",
   capture: "Projects with explicit api_tokens (phc_test_capture_token_0001) for the capture and flags endpoints, and a few flags.",
+  features: "Project 1 with every client feature on (replay, console logs, performance, exception autocapture, heatmaps, surveys); project 2 with all off.",
   funnels: "Seven shop customers' sign-up → project → purchase journeys, with a saved funnel and retention.",
   groups: "Companies and workspaces for group analytics: group-aggregated funnels, unique_group, group breakdowns and filters.",
   sessions: "Events grouped in sessions ($session_id) for session breakdowns, session properties and the sessions table.",

@@ -5,7 +5,7 @@ import { bodyEvents, type RequestLog, type RequestLogEntry } from "../pipeline/r
 import type { AnalysisService } from "../services/analysis-service.ts";
 import type { QueryStatuses } from "../services/query/query-statuses.ts";
 import type { ResultCache } from "../services/query/result-cache.ts";
-import { assertFixtureDocument, stateFromFixtures } from "../store/load-fixtures.ts";
+import { assertFixtureDocument, FixtureError, stateFromFixtures } from "../store/load-fixtures.ts";
 import type { State } from "../store/schema.ts";
 import type { Store } from "../store/store.ts";
 import type { OverrideRequest, Overrides } from "../pipeline/overrides.ts";
@@ -13,7 +13,10 @@ import type { ForcedFlagRequest, ForcedFlags } from "../services/forced-flags.ts
 import { compilePattern, queryFields, type RequestPattern } from "../pipeline/request-matcher.ts";
 import { scenarioFile, scenarioList, scenarioNames } from "./scenarios.ts";
 import { snapshotOf } from "./snapshot.ts";
+import { compilePlanDocument } from "./tracking-plan.ts";
 import type { Observation } from "./observe.ts";
+import { createRecordingWaits } from "./recordings-wait.ts";
+import { createSurveyForcing } from "./survey-forcing.ts";
 
 export interface ControlDeps {
   store: Store;
@@ -63,9 +66,12 @@ export function createControl(deps: ControlDeps) {
   let resetPoint = { state: deps.startup, clock: deps.startupClock };
   const loadFixtures = async (doc: unknown, options: LoadOptions = {}) => {
     assertFixtureDocument(doc);
+    const plan = doc.tracking_plan === undefined ? null : compilePlanDocument(doc.tracking_plan);
+    if (typeof plan === "string") throw new FixtureError([{ pointer: "/tracking_plan", reason: plan }]);
     const now = doc.now ? Date.parse(doc.now) : null;
     const state = stateFromFixtures(doc, now ?? clock.now());
     await store.replace(state);
+    if (plan) deps.observation.plan.install(plan);
     if (now !== null) clock.set(now);
     analyses.clear();
     if (options.resetPoint) resetPoint = { state: snapshotOf(store.snapshot()), clock: clock.isFrozen() ? clock.now() : null };
@@ -114,6 +120,8 @@ export function createControl(deps: ControlDeps) {
         return clockMoved();
       },
     },
+    /** What the state holds now, counted. */
+    summary: () => summary(store),
     requests: (limit?: number) => ({ total: deps.requestLog.total, results: deps.requestLog.list(limit) }),
     clearRequests: () => deps.requestLog.clear(),
     /** Logged requests matching the pattern, newest first (only those the bounded log still holds). */
@@ -122,6 +130,10 @@ export function createControl(deps: ControlDeps) {
       return deps.requestLog.list().filter((e) => matches(matchable(e)));
     },
     observation: deps.observation,
+    /** Waits for session recordings to arrive through `/s/`. */
+    recordings: createRecordingWaits(store),
+    /** Shows a survey to one distinct id (forced flags, cleared by reset). */
+    surveys: createSurveyForcing(store, deps.forced),
     forcedFlags: {
       add: (req: ForcedFlagRequest) => deps.forced.add(req),
       list: () => deps.forced.list(),

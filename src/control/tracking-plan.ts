@@ -96,6 +96,17 @@ function judgeWith(validate: ValidateFunction, properties: Record<string, unknow
 /** No plan: every event is neither valid nor invalid. */
 export const NO_VERDICT: Verdict = { valid: null, errors: [] };
 
+/** A tracking plan from a file or a fixture compiled, or what is wrong with it: checked as the control API checks one. */
+export function compilePlanDocument(value: unknown): CompiledPlan | string {
+  const problem = trackingPlanProblem(value);
+  if (problem) return problem;
+  try {
+    return compileTrackingPlan(value as TrackingPlan);
+  } catch (e) {
+    return (e as { body?: { detail?: string } }).body?.detail ?? (e as Error).message;
+  }
+}
+
 /**
  * The shape check of a plan read from a file (`--tracking-plan`): the control API validates a PUT body against
  * control.yaml's TrackingPlan, a file has no such gate. Returns why it is not a plan, or null.

@@ -36,3 +36,9 @@ export const isoUtc = (ms: number): string => new Date(ms).toISOString();
 export const CLOCK_RANGE = { min: Date.parse("0000-01-01T00:00:00.000Z"), max: Date.parse("9999-12-31T23:59:59.999Z") } as const;
 
 export const isPrintableInstant = (ms: number): boolean => Number.isFinite(ms) && ms >= CLOCK_RANGE.min && ms <= CLOCK_RANGE.max;
+
+/**
+ * An instant some time after another, as an RFC 3339 date-time: at most the last printable one (a clock near
+ * 9999-12-31 plus an insight's refresh interval would print `+010000-…`, which no client parses).
+ */
+export const isoUtcAfter = (ms: number, afterMs: number): string => isoUtc(Math.min(ms + afterMs, CLOCK_RANGE.max));

@@ -76,6 +76,14 @@ function cohortNotFound(flag: FeatureFlagDefinition): FlagEvaluation {
 
 /** Conditions in order; the first that matches decides. Otherwise the most telling non-match is reported. */
 export function evaluateFlag(flag: FeatureFlagDefinition, run: Run): FlagEvaluation {
+  let enrolment: FlagEvaluation | undefined;
+  try {
+    enrolment = superConditionResult(flag, run);
+  } catch (error) {
+    if (error instanceof UnknownCohort) return cohortNotFound(flag);
+    throw error;
+  }
+  if (enrolment) return enrolment;
   let best: { outcome: ConditionOutcome; index: number | null } = { outcome: "no_group_type", index: null };
   let skippedGroupCondition = false;
   const conditions = flag.filters.groups ?? [];
@@ -101,6 +109,21 @@ export function evaluateFlag(flag: FeatureFlagDefinition, run: Run): FlagEvaluat
   const result: FlagEvaluation = { key: flag.key, id: flag.id, version: flag.version ?? 0, enabled: false, variant: null, reason: reason(best.outcome, best.index), payload: undefined, errored: false };
   if (best.outcome === "no_condition_match" && skippedGroupCondition) result.reason.description = GROUPS_NOT_EVALUATED;
   return result;
+}
+
+/**
+ * Early access enrolment: once the person has any property the first super condition reads (set to anything,
+ * false included), that condition alone decides, hashed on the person, with no variant; otherwise `groups` do
+ * (reference: flags service `flag_matching.rs` `get_match`, `is_super_condition_match`).
+ */
+function superConditionResult(flag: FeatureFlagDefinition, run: Run): FlagEvaluation | undefined {
+  const condition = flag.filters.super_groups?.[0];
+  const filters = condition?.properties ?? [];
+  const properties = run.subject.personProperties;
+  if (!condition || !filters.some((f) => Object.hasOwn(properties, f.key))) return undefined;
+  const enabled = conditionOutcome(flag, condition, null, hashKeyFor(flag, null, run.subject)!, run) === "condition_match";
+  const payload = enabled ? payloadFor(flag, null) : undefined;
+  return { ...base(flag), enabled, variant: null, reason: reason("super_condition_value", 0), payload, errored: false };
 }
 
 /** A condition's own aggregation wins when the key is present (null = persons); otherwise the flag's. */

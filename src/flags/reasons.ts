@@ -26,6 +26,8 @@ export function describe(code: ReasonCode, conditionIndex: number | null): strin
       return "Out of rollout bound";
     case "no_group_type":
       return "No group type";
+    case "super_condition_value":
+      return "Super condition value";
     case "missing_dependency":
       return "Flag cannot be evaluated due to missing dependency";
     default:

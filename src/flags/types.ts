@@ -80,8 +80,8 @@ export interface FlagFilters {
   /** variant key (or "true") -> JSON text. */
   payloads?: Record<string, string | unknown>;
   aggregation_group_type_index?: number | null;
-  /** Accepted and kept, not evaluated (early-access enrollment). */
-  super_groups?: FlagCondition[];
+  /** Early access enrolment: the first condition decides before `groups` once the person has one of its properties (src/flags/evaluate.ts). */
+  super_groups?: FlagCondition[] | null;
   [extra: string]: unknown;
 }
 
@@ -122,6 +122,7 @@ export const REASON_CODES = [
   "no_group_type",
   "missing_dependency",
   "dependency_not_found",
+  "super_condition_value",
 ] as const;
 export type ReasonCode = (typeof REASON_CODES)[number];
 

@@ -194,6 +194,148 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/projects/{project_id}/early_access_feature/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List early access features
+         * @description Lists the project's early access features, each with its flag, in the order they were made.
+         *     Beyond the spec: the real service's early access features API.
+         */
+        get: operations["early_access_feature_list"];
+        put?: never;
+        /**
+         * Create an early access feature
+         * @description Creates a feature and makes its flag (key: the slug of its name, rolled out to nobody) or links the flag named by `feature_flag_id`; in a release stage the flag gets the enrolment condition.
+         *     Beyond the spec: the real service's early access features API.
+         */
+        post: operations["early_access_feature_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/early_access_feature/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /**
+                 * @description The feature's id (a UUID); another project's, or none, is 404.
+                 * @example 0190f1a4-7c1e-7000-8000-000000000001
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Retrieve an early access feature
+         * @description Returns one early access feature with its flag.
+         */
+        get: operations["early_access_feature_retrieve"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an early access feature
+         * @description Deletes the feature for good and sets its flag's `super_groups` to null (the flag stays).
+         */
+        delete: operations["early_access_feature_destroy"];
+        options?: never;
+        head?: never;
+        /**
+         * Update an early access feature
+         * @description Changes the given fields; moving into a release stage puts the enrolment condition on the flag, moving to `draft` or `archived` sets the flag's `super_groups` to null.
+         */
+        patch: operations["early_access_feature_partial_update"];
+        trace?: never;
+    };
+    "/api/projects/{project_id}/web_experiments/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List web experiments
+         * @description Lists the project's web experiments, newest first.
+         *     Beyond the spec: the real service's web experiments API.
+         */
+        get: operations["web_experiments_list"];
+        put?: never;
+        /**
+         * Create a web experiment
+         * @description Creates a web experiment and its multivariate flag (one variant per variant key with its rollout percentage, every person in; inactive until launched), keyed by the name and a random suffix.
+         *     Beyond the spec: the real service's web experiments API.
+         */
+        post: operations["web_experiments_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/web_experiments/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /**
+                 * @description The experiment's id; another project's, or none, is 404.
+                 * @example 1
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        /**
+         * Retrieve a web experiment
+         * @description Returns one web experiment.
+         */
+        get: operations["web_experiments_retrieve"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a web experiment
+         * @description Deletes the experiment for good (its flag stays).
+         */
+        delete: operations["web_experiments_destroy"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a web experiment
+         * @description Changes the name or the variants; new variants rewrite the flag's variants.
+         */
+        patch: operations["web_experiments_partial_update"];
+        trace?: never;
+    };
     "/api/projects/{project_id}/annotations/{id}/": {
         parameters: {
             query?: never;
@@ -229,6 +371,102 @@ export interface paths {
          *     Beyond the spec: the real service's annotations API, which has no hard delete (`DELETE` is 405). A soft-deleted annotation can still be updated here, so `deleted: false` restores it.
          */
         patch: operations["annotations_partial_update"];
+        trace?: never;
+    };
+    "/api/projects/{project_id}/session_recordings/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List session recordings
+         * @description Lists the project's session recordings that match the filters, newest first by default.
+         *     Beyond the spec: the real service's `session_recordings` list, whose query parameters are the fields of its RecordingsQuery (lists and objects JSON-encoded). A recording's `start_time` must be within `date_from`…`date_to`; a person's recordings are `person_uuid` (every distinct id of the person). Paginated as the real one: `limit`/`offset`, `has_next` when more match, `version` 4. Unparsable JSON or a value of the wrong kind is a 400 naming the parameter.
+         */
+        get: operations["session_recordings_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/session_recordings/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /**
+                 * @description The session id; a session without snapshots in the project (or a deleted one) is 404.
+                 * @example 0190aaaa-0000-7000-8000-0000000000aa
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Retrieve a session recording
+         * @description Returns one recording's metadata and person.
+         *     Beyond the spec: the real service's `session_recordings` retrieve.
+         */
+        get: operations["session_recordings_retrieve"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a session recording
+         * @description Deletes a recording and its snapshots; it is 404 afterwards, until `/s/` receives snapshots of the session again.
+         *     Beyond the spec: the real service's `session_recordings` destroy.
+         */
+        delete: operations["session_recordings_destroy"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/session_recordings/{id}/snapshots/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /**
+                 * @description The session id; a session without snapshots in the project is 404.
+                 * @example 0190aaaa-0000-7000-8000-0000000000aa
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Retrieve a session recording's snapshots
+         * @description Lists a recording's snapshot sources, or answers the snapshots of a range of them.
+         *     Beyond the spec: the real service's snapshots endpoint, which clients call twice: without `source` for the list of sources, then with `source=blob_v2`, `start_blob_key` and `end_blob_key` (both inclusive, integers, at most 20 apart: the real limit for personal API keys) for the blocks' snapshots as JSON lines, each `[window_id, rrweb event]` in the order received. Another `source` is a 400 naming it.
+         */
+        get: operations["session_recordings_snapshots_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/projects/{project_id}/dashboards/": {
@@ -719,6 +957,152 @@ export interface paths {
          * @description Returns the roles given edit access to the flag: always an empty page, since roles are a paid feature of the real service and no organization here has any.
          */
         get: operations["feature_flags_role_access_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/surveys/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List surveys
+         * @description Returns a page of the project's surveys, newest first; `search` matches the name or the description.
+         */
+        get: operations["surveys_list"];
+        put?: never;
+        /**
+         * Create a survey
+         * @description Creates a survey (a draft until `start_date` is set) with its internal targeting flag, and a targeting flag from `targeting_flag_filters` when given. posthog-js shows a popover survey once it runs.
+         */
+        post: operations["surveys_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/surveys/responses_count/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Responses per survey
+         * @description Returns the number of `survey sent` events per survey id since the earliest start of the project's surveys (one submission answered in parts counts once); empty while no survey was launched.
+         */
+        get: operations["surveys_responses_count_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/surveys/stats/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * All surveys' results
+         * @description Counts shown, dismissed and sent events of every survey of the project that is not archived.
+         */
+        get: operations["surveys_global_stats_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/surveys/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /** @description Survey id (a UUID). One that names no survey of the project is 404. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Retrieve a survey
+         * @description Returns one survey.
+         */
+        get: operations["surveys_retrieve"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a survey
+         * @description Deletes the survey and its targeting flags; its captured events stay.
+         */
+        delete: operations["surveys_destroy"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a survey
+         * @description Changes the given fields and returns the survey. `start_date` launches it, `end_date` stops it (null again resumes it), `archived` archives it; its flags follow (the internal targeting flag is active while it runs, the targeting flag until it stops). The checks of create apply to what is sent.
+         */
+        patch: operations["surveys_partial_update"];
+        trace?: never;
+    };
+    "/api/projects/{project_id}/surveys/{id}/stats/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /** @description Survey id (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * One survey's results
+         * @description Counts the survey's shown, dismissed and sent events and the response and dismissal rates.
+         */
+        get: operations["surveys_stats_retrieve"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2037,6 +2421,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/projects/{project_id}/heatmaps/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Heatmap of a page
+         * @description Counts where people clicked, rage-clicked, moved the mouse or how far they scrolled, for the heatmap of a page.
+         *     Computed from the `$heatmap_data` that posthog-js sends on `$$heatmap` events (and the scroll depth of the previous page that `$pageview` and `$pageleave` carry in `$prev_pageview_pathname` and `$prev_pageview_max_scroll`), read from the stored events as the real service's ingestion reads them: one record per item, its x, y and viewport size divided by 16 and rounded (halves up); an event whose `$viewport_width` or `$viewport_height` is not a number, or whose distinct id is one ingestion refuses (`anonymous`, `null`, …), gives none. Records are selected by type, by date (whole days in the project's time zone: from the start of `date_from`'s day to the start of the day after `date_to`'s, both included), page, viewport width, test accounts and cohorts, then counted per point or, for `type=scrolldepth`, per 100-pixel band. An empty parameter is the same as an absent one. Also under `/api/environments/{project_id}/heatmaps/`.
+         */
+        get: operations["heatmaps_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/personal_api_keys/@current": {
         parameters: {
             query?: never;
@@ -2588,6 +2999,33 @@ export interface components {
              * @enum {integer}
              */
             week_start_day?: 0 | 1;
+            /** @description Session replay on (remote config then answers the `sessionRecording` object). Default false. */
+            session_recording_opt_in?: boolean;
+            /**
+             * @description Share of sessions recorded: a decimal string between "0" and "1", at most two decimals ("0.5", "0.25", "1.00"), stored and answered with two ("0.50"); null records every session.
+             * @example 0.5
+             */
+            session_recording_sample_rate?: string | null;
+            /** @description Sessions shorter than this are not sent; null for no minimum. */
+            session_recording_minimum_duration_milliseconds?: number | null;
+            /** @description Record only while this flag (and variant) is on for the user; null for always. */
+            session_recording_linked_flag?: components["schemas"]["SessionRecordingLinkedFlag"] | null;
+            /** @description Recordings carry the browser console's logs. Default true. */
+            capture_console_log_opt_in?: boolean | null;
+            /** @description Network timing in recordings (remote config's `capturePerformance.network_timing`). Default true. */
+            capture_performance_opt_in?: boolean | null;
+            /** @description posthog-js captures uncaught errors and unhandled rejections as `$exception` events. Default null (off). */
+            autocapture_exceptions_opt_in?: boolean | null;
+            /** @description posthog-js captures `$web_vitals` events (remote config's `capturePerformance.web_vitals`). Default null (off). */
+            autocapture_web_vitals_opt_in?: boolean | null;
+            /** @description The web vitals reported; null for all four. */
+            autocapture_web_vitals_allowed_metrics?: ("FCP" | "LCP" | "CLS" | "INP")[] | null;
+            /** @description posthog-js captures `$dead_click` events (remote config's `captureDeadClicks`). Default false. */
+            capture_dead_clicks?: boolean | null;
+            /** @description posthog-js sends heatmap data (`$$heatmap` events). Default null (off). */
+            heatmaps_opt_in?: boolean | null;
+            /** @description Surveys shown on the project's pages. Default null (off). */
+            surveys_opt_in?: boolean | null;
         };
         /**
          * @description One entry of the activity log of an insight or a person.
@@ -2778,6 +3216,287 @@ export interface components {
              */
             previous: string | null;
             results: components["schemas"]["Annotation"][];
+        };
+        /** @description A flag as the real service's minimal flag serializer shows it inside the objects that use one. */
+        MinimalFeatureFlag: {
+            id: number;
+            team_id: number;
+            name: string;
+            key: string;
+            filters: components["schemas"]["FeatureFlagFilters"];
+            deleted: boolean;
+            active: boolean;
+            ensure_experience_continuity?: boolean;
+            has_encrypted_payloads?: boolean;
+            version?: number;
+            /** @enum {string} */
+            evaluation_runtime?: "server" | "client" | "all";
+            bucketing_identifier?: string;
+            evaluation_tags?: string[];
+        };
+        /**
+         * @description One spot of a heatmap and how many interactions it had.
+         * @example {
+         *       "count": 2,
+         *       "pointer_y": 160,
+         *       "pointer_relative_x": 0.25,
+         *       "pointer_target_fixed": false
+         *     }
+         */
+        HeatmapPoint: {
+            /** @description Interactions at this spot (`aggregation=total_count`), or the distinct ids that had one (`unique_visitors`). */
+            count: number;
+            /** @description Distance from the top of the page in CSS pixels (from the top of the viewport for fixed elements), on the 16-pixel grid the data is kept on: the recorded y divided by 16, rounded, times 16. */
+            pointer_y: number;
+            /** @description Distance from the left edge as a fraction of the viewport's width, to two decimal places: the recorded x and width each divided by 16 and rounded, then divided and rounded again (halves to even). Can exceed 1 when the page scrolls sideways. */
+            pointer_relative_x: number;
+            /** @description The element was fixed or sticky (its position does not move with scrolling). */
+            pointer_target_fixed: boolean;
+        };
+        /**
+         * @description Above and below the fold, over the interactions the query selected (all of them, not only the page of `results`): fixed elements are always on screen, so they count only towards the median viewport height.
+         * @example {
+         *       "total_count": 3,
+         *       "below_fold_count": 2,
+         *       "pct_below_fold": 66.7,
+         *       "median_viewport_height": 640
+         *     }
+         */
+        HeatmapFold: {
+            /** @description Interactions on elements that scroll with the page. */
+            total_count: number;
+            /** @description Of those, how many were further down than the viewport was tall (the user had to scroll to reach them). */
+            below_fold_count: number;
+            /** @description below_fold_count as a percentage of total_count, to one decimal place; 0 when total_count is 0. */
+            pct_below_fold: number;
+            /** @description Median viewport height in CSS pixels (16-pixel grid) of every selected interaction, fixed ones included; null when there are none. */
+            median_viewport_height: number | null;
+        };
+        /**
+         * @description One 100-pixel band of scroll depth.
+         * @example {
+         *       "scroll_depth_bucket": 1000,
+         *       "bucket_count": 2,
+         *       "cumulative_count": 8
+         *     }
+         */
+        ScrollDepthBucket: {
+            /** @description The band's top in pixels: the deepest point seen (scroll position plus viewport height, on the 16-pixel grid) rounded down to a multiple of 100. */
+            scroll_depth_bucket: number;
+            /** @description Scroll-depth records in this band (or distinct ids, with `aggregation=unique_visitors`). */
+            bucket_count: number;
+            /** @description The bucket_count of this band and every deeper one (how many reached at least this far). */
+            cumulative_count: number;
+        };
+        /** @description Points with the fold summary and whether more points follow, or (`type=scrolldepth`) scroll-depth buckets alone. */
+        HeatmapsResponse: {
+            /** @description Points, most interactions first (ties by pointer_y, then pointer_relative_x, then not fixed first). */
+            results: components["schemas"]["HeatmapPoint"][];
+            fold: components["schemas"]["HeatmapFold"];
+            /** @description More points follow this page (raise `limit` or page on with `offset`); always false with `limit=0`. */
+            has_more: boolean;
+        } | {
+            /** @description Every band that has records, shallowest first. */
+            results: components["schemas"]["ScrollDepthBucket"][];
+        };
+        /**
+         * @description Where the feature is in its life. The release stages (`concept`, `alpha`, `beta`, `general-availability`) put the enrolment condition on the feature's flag (`super_groups`: person property `$feature_enrollment/<flag key>` exactly `true`); moving to `draft` or `archived` takes it off.
+         * @enum {string}
+         */
+        EarlyAccessStage: "draft" | "concept" | "alpha" | "beta" | "general-availability" | "archived";
+        /** @description A feature people can opt into from the app; posthog-js's `updateEarlyAccessFeatureEnrollment` turns its flag on for them. */
+        EarlyAccessFeature: {
+            /** Format: uuid */
+            id: string;
+            feature_flag: components["schemas"]["MinimalFeatureFlag"] | null;
+            name: string;
+            description: string;
+            stage: components["schemas"]["EarlyAccessStage"];
+            documentation_url: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** @description The writable fields of an early access feature; read-only fields sent along are ignored. */
+        EarlyAccessFeatureWrite: {
+            name?: string;
+            description?: string;
+            stage?: components["schemas"]["EarlyAccessStage"];
+            /** @description An http(s) URL, or empty. */
+            documentation_url?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A new feature. Without `feature_flag_id` a flag is made for it, keyed by the slug of its name (400 naming `key` when a live flag has that key), rolled out to nobody but enrolled people; with it, that flag of the project is linked (it must not be group-based, multivariate or linked to another feature: 400). */
+        EarlyAccessFeatureCreate: components["schemas"]["EarlyAccessFeatureWrite"] & {
+            /** @description An existing flag of the project to link. */
+            feature_flag_id?: number;
+        };
+        /** @description A page of a project's early access features. */
+        PaginatedEarlyAccessFeatureList: {
+            count: number;
+            /**
+             * Format: uri
+             * @description Absolute URL of the next page, or null when nothing follows.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description Absolute URL of the previous page, or null on the first page.
+             */
+            previous: string | null;
+            results: components["schemas"]["EarlyAccessFeature"][];
+        };
+        /** @description One change to the page: posthog-js sets the `innerHTML` of every element `selector` matches to `html`, and their `style` attribute to `css` (the installed posthog-js does not apply `text`; it is kept). */
+        WebExperimentTransform: {
+            /** @description A CSS selector; required in every variant but `control`. */
+            selector?: string;
+            text?: string | null;
+            html?: string | null;
+            css?: string | null;
+            imgUrl?: string | null;
+            attributes?: {
+                [key: string]: unknown;
+            }[] | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A variant's share of the experiment's flag and the transforms posthog-js applies for it. */
+        WebExperimentVariant: {
+            /** @description The variant's share of the flag (the shares are not checked to add up to 100, as in the real service). */
+            rollout_percentage: number;
+            transforms?: components["schemas"]["WebExperimentTransform"][];
+            /** @description URL and UTM conditions posthog-js checks for experiments without a flag. */
+            conditions?: {
+                [key: string]: unknown;
+            } | null;
+            variant_name?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description The variants by key; `control` is required (it leaves the page unchanged). */
+        WebExperimentVariants: {
+            control: components["schemas"]["WebExperimentVariant"];
+        } & {
+            [key: string]: components["schemas"]["WebExperimentVariant"];
+        };
+        /** @description A no-code web experiment, as posthog-js reads it and the real API shows it. */
+        WebExperiment: {
+            id: number;
+            name: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description The multivariate flag (made with the experiment, inactive until launched) whose variant picks the transforms. */
+            feature_flag_key: string;
+            variants: components["schemas"]["WebExperimentVariants"];
+        };
+        /** @description The writable fields of a web experiment; read-only fields sent along are ignored. On create `variants` is required; changing them rewrites the flag's variants (key and rollout percentage each). */
+        WebExperimentWrite: {
+            name?: string;
+            variants?: components["schemas"]["WebExperimentVariants"];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A page of a project's web experiments, newest first. */
+        PaginatedWebExperimentList: {
+            count: number;
+            /**
+             * Format: uri
+             * @description Absolute URL of the next page, or null when nothing follows.
+             */
+            next: string | null;
+            /**
+             * Format: uri
+             * @description Absolute URL of the previous page, or null on the first page.
+             */
+            previous: string | null;
+            results: components["schemas"]["WebExperiment"][];
+        };
+        /** @description A session's recording, its metadata computed from the rrweb events `/s/` received for the session (the real service's SessionRecordingSerializer): timestamps from the events' own, counts from their types, `start_url` from the first meta event's `href`, else the `$current_url` of the session's first event. */
+        SessionRecording: {
+            /** @description The session id (`$session_id`). */
+            id: string;
+            /** @description The distinct id of the recording's first snapshot batch. */
+            distinct_id: string | null;
+            /** @description Always false here (no user of this server watches recordings). */
+            viewed: boolean;
+            viewers: string[];
+            /** @description Whole seconds from the first to the last rrweb event. */
+            recording_duration: number;
+            /** @description Whole seconds of activity: stretches of full snapshots and user-input incremental events (mouse, scroll, viewport, input, touch, media, drag) no more than 5 s apart. */
+            active_seconds: number;
+            /** @description `recording_duration` minus `active_seconds`. */
+            inactive_seconds: number;
+            /** Format: date-time */
+            start_time: string;
+            /** Format: date-time */
+            end_time: string;
+            /** @description Incremental mouse interactions that are a click, double click or touch end. */
+            click_count: number;
+            /** @description Incremental input events. */
+            keypress_count: number;
+            /** @description Incremental mouse moves, mouse interactions and touch moves. */
+            mouse_activity_count: number;
+            /** @description `rrweb/console@1` plugin events of level log, info, debug, count, trace or timeEnd. */
+            console_log_count: number;
+            console_warn_count: number;
+            /** @description Console plugin events of level error or assert. */
+            console_error_count: number;
+            start_url: string | null;
+            /** @description The person of `distinct_id` (the real MinimalPersonSerializer), null when there is none. */
+            person: null | {
+                id: number;
+                name: string;
+                distinct_ids: string[];
+                properties: {
+                    [key: string]: unknown;
+                };
+                /** Format: date-time */
+                created_at: string;
+                /** Format: uuid */
+                uuid: string;
+            };
+            /** @description Always null here (recordings are kept until deleted). */
+            retention_period_days: number | null;
+            /** Format: date-time */
+            expiry_time: string | null;
+            recording_ttl: number | null;
+            /** @description `web` (posthog-js), the only source recorded here. */
+            snapshot_source: string | null;
+            /** @description The `$lib` of the snapshots when sent (posthog-js sends `web`), else null. */
+            snapshot_library: string | null;
+            /** @description Always false (the real service's "recent activity" heuristic is not modelled). */
+            ongoing: boolean;
+            activity_score: number | null;
+            has_summary: boolean;
+            summary_outcome?: null;
+            external_references: {
+                [key: string]: unknown;
+            }[];
+            matches_filters: boolean;
+        };
+        /** @description A page of recordings, as the real list answers (`has_next` instead of links; `version` 4). */
+        PaginatedSessionRecordingList: {
+            results: components["schemas"]["SessionRecording"][];
+            /** @description True when more recordings match past this page (ask again with `offset` + `limit`). */
+            has_next: boolean;
+            /** @constant */
+            version: 4;
+        };
+        /** @description Where a recording's snapshots are (the real snapshots endpoint without `source`): one `blob_v2` source per block `/s/` stored, in the order received; fetch them with `source=blob_v2&start_blob_key=…&end_blob_key=…`. */
+        SessionRecordingSources: {
+            sources: {
+                /** @enum {string} */
+                source: "blob_v2";
+                /**
+                 * Format: date-time
+                 * @description The block's first rrweb event time; null when its events carry none.
+                 */
+                start_timestamp: string | null;
+                /** Format: date-time */
+                end_timestamp: string | null;
+                /** @description The block's index as a string, counting from zero. */
+                blob_key: string;
+            }[];
         };
         /**
          * @description The actors behind one data point of an insight. `results` holds one entry whose `people` is the page and `count` the number of people on it. The actors are persons, or groups when the analysis aggregates by groups (`aggregation_group_type_index`, `math` `unique_group`).
@@ -4587,6 +5306,42 @@ export interface components {
              * @enum {integer}
              */
             week_start_day?: 0 | 1;
+            /** @description Session replay on (remote config then answers the `sessionRecording` object). Default false. */
+            session_recording_opt_in?: boolean;
+            /**
+             * @description Share of sessions recorded, a decimal string "0.00"–"1.00" with two decimals as the real service stores it; null records every session.
+             * @example 0.50
+             */
+            session_recording_sample_rate?: string | null;
+            /** @description Sessions shorter than this are not sent; null for no minimum. */
+            session_recording_minimum_duration_milliseconds?: number | null;
+            /** @description Record only while this flag (and variant) is on for the user; null for always. */
+            session_recording_linked_flag?: components["schemas"]["SessionRecordingLinkedFlag"] | null;
+            /** @description Recordings carry the browser console's logs. Default true. */
+            capture_console_log_opt_in?: boolean | null;
+            /** @description Network timing in recordings (remote config's `capturePerformance.network_timing`). Default true. */
+            capture_performance_opt_in?: boolean | null;
+            /** @description posthog-js captures uncaught errors and unhandled rejections as `$exception` events. Default null (off). */
+            autocapture_exceptions_opt_in?: boolean | null;
+            /** @description posthog-js captures `$web_vitals` events (remote config's `capturePerformance.web_vitals`). Default null (off). */
+            autocapture_web_vitals_opt_in?: boolean | null;
+            /** @description The web vitals reported; null for all four. */
+            autocapture_web_vitals_allowed_metrics?: ("FCP" | "LCP" | "CLS" | "INP")[] | null;
+            /** @description posthog-js captures `$dead_click` events (remote config's `captureDeadClicks`). Default false. */
+            capture_dead_clicks?: boolean | null;
+            /** @description posthog-js sends heatmap data (`$$heatmap` events). Default null (off). */
+            heatmaps_opt_in?: boolean | null;
+            /** @description Surveys shown on the project's pages. Default null (off). */
+            surveys_opt_in?: boolean | null;
+        };
+        /** @description The flag a recording is linked to, as the real project stores it (only these keys). */
+        SessionRecordingLinkedFlag: {
+            /** @description The flag's id. */
+            id: number;
+            /** @description The flag's key. */
+            key: string;
+            /** @description Record only for this variant of a multivariate flag. */
+            variant?: string | null;
         };
         /**
          * @description How a person's properties changed over the range, as carried on its events: one point per change of the crucial keys (the person properties used by the analysis filters).
@@ -6179,8 +6934,8 @@ export interface components {
             };
             /** @description Evaluate per group of this type (its group key hashed) instead of per person. */
             aggregation_group_type_index?: number | null;
-            /** @description Early-access enrolment conditions; stored, not evaluated. */
-            super_groups?: Record<string, never>[];
+            /** @description Early access enrolment (set by the early access features API): once a person has a property the first condition reads, that condition alone decides the flag (reason `super_condition_value`); otherwise `groups` do. */
+            super_groups?: Record<string, never>[] | null;
         } & {
             [key: string]: unknown;
         };
@@ -6229,6 +6984,225 @@ export interface components {
             deleted?: boolean;
             ensure_experience_continuity?: boolean;
             tags?: string[];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A survey as the surveys API answers it. */
+        Survey: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            description: string;
+            /** @enum {string} */
+            type: "popover" | "widget" | "external_survey" | "api";
+            /** @description `once`, `recurring` or `always`. */
+            schedule: string | null;
+            linked_flag: components["schemas"]["MinimalFeatureFlag"] | null;
+            linked_flag_id: number | null;
+            /** @description The flag made from `targeting_flag_filters` (key `survey-targeting-…`); posthog-js shows the survey only where it is on. */
+            targeting_flag: components["schemas"]["MinimalFeatureFlag"] | null;
+            /** @description The flag made with the survey (key `survey-targeting-…-custom`): off for persons with `$survey_responded/<id>` or `$survey_dismissed/<id>` set, active while the survey runs. */
+            internal_targeting_flag: components["schemas"]["MinimalFeatureFlag"] | null;
+            questions: components["schemas"]["SurveyQuestion"][] | null;
+            conditions: components["schemas"]["SurveyConditions"] | null;
+            appearance: components["schemas"]["SurveyAppearance"] | null;
+            /** Format: date-time */
+            created_at: string;
+            created_by: components["schemas"]["User"] | null;
+            /**
+             * Format: date-time
+             * @description When it was launched; null for a draft.
+             */
+            start_date: string | null;
+            /**
+             * Format: date-time
+             * @description When it was stopped; null while it runs.
+             */
+            end_date: string | null;
+            archived: boolean;
+            responses_limit: number | null;
+            /** @description The keys of its flags, by role. */
+            feature_flag_keys: {
+                /** @enum {string} */
+                key: "linked_flag_key" | "targeting_flag_key" | "internal_targeting_flag_key" | "internal_response_sampling_flag_key";
+                value: string | null;
+            }[];
+            iteration_count: number | null;
+            iteration_frequency_days: number | null;
+            iteration_start_dates: string[] | null;
+            current_iteration: number | null;
+            /** Format: date-time */
+            current_iteration_start_date: string | null;
+            /** Format: date-time */
+            response_sampling_start_date?: string | null;
+            response_sampling_interval_type?: string | null;
+            response_sampling_interval?: number | null;
+            response_sampling_limit?: number | null;
+            /** @description The daily schedule of a sampled survey (none here). */
+            response_sampling_daily_limits?: unknown;
+            enable_partial_responses: boolean | null;
+            user_access_level?: string;
+        };
+        /** @description How posthog-js draws the survey (colours, position, placeholder, thank-you message, popup delay); kept as written, as the real service keeps it. */
+        SurveyAppearance: {
+            /** @description Seconds before a popover shows; not for `external_survey`. */
+            surveyPopupDelaySeconds?: number | null;
+            /** @enum {string|null} */
+            thankYouMessageDescriptionContentType?: "text" | "html" | null;
+            whiteLabel?: boolean | null;
+            displayThankYouMessage?: boolean;
+            thankYouMessageHeader?: string | null;
+            position?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Where and when posthog-js shows the survey: on a URL (`url`, matched by `urlMatchType`: `icontains` by default, `regex`, `exact`, `not_regex`, `is_not`, `not_icontains`), when `selector` is on the page, not within `seenSurveyWaitPeriodInDays` of the last survey seen, after one of `events.values` (or `actions.values`), on `deviceTypes`; `linkedFlagVariant` asks the linked flag for one variant (`any`: every one). Other fields are kept as written. */
+        SurveyConditions: {
+            url?: string | null;
+            urlMatchType?: string | null;
+            selector?: string | null;
+            seenSurveyWaitPeriodInDays?: number | null;
+            /** @description Needs `linked_flag_id`; a variant of that flag, or `any`. */
+            linkedFlagVariant?: string | null;
+            events?: ({
+                repeatedActivation?: boolean;
+                values?: ({
+                    name?: string;
+                } & {
+                    [key: string]: unknown;
+                })[];
+            } & {
+                [key: string]: unknown;
+            }) | null;
+            actions?: ({
+                values?: ({
+                    id?: number;
+                    name?: string;
+                } & {
+                    [key: string]: unknown;
+                })[];
+            } & {
+                [key: string]: unknown;
+            }) | null;
+            deviceTypes?: string[] | null;
+            deviceTypesMatchType?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description One survey event's counts: all of them, distinct persons, first and last time. */
+        SurveyEventStats: {
+            total_count: number;
+            unique_persons: number;
+            /** Format: date-time */
+            first_seen: string | null;
+            /** Format: date-time */
+            last_seen: string | null;
+            /** @description On `survey shown`: persons who neither answered nor dismissed; 0 on the others. */
+            unique_persons_only_seen: number;
+            /** @description On `survey shown`: shows less answers and dismissals; 0 on the others. */
+            total_count_only_seen: number;
+        };
+        /** @description One question of a survey. `type` is `open`, `link`, `rating` (with `display` `number` or `emoji`, `scale`, `lowerBoundLabel`, `upperBoundLabel`, `isNpsQuestion`), `single_choice` or `multiple_choice` (with `choices`, `hasOpenChoice`, `shuffleOptions`); any question may carry `description`, `descriptionContentType`, `optional`, `buttonText` and `branching` (`next_question`, `end`, `response_based` with `responseValues`, or `specific_question` with `index`). Other fields are kept as written, as the real service keeps them. A question without an `id` gets a UUID when the survey is saved. The rules on `question`, `link` and `choices` are the real serializer's (`validate_questions`): it refuses a break with a 400 naming `questions`, not the inner field, so they are checked by the server rather than stated as schema keywords. */
+        SurveyQuestion: {
+            /** @description The question's id: `$survey_response_<id>` holds its answer in `survey sent`. */
+            id?: string;
+            /** @description `open`, `link`, `rating`, `single_choice` or `multiple_choice`. */
+            type?: string;
+            /** @description The question's text (HTML allowed). Required and not empty: else a 400 on `questions`, `Question text is required`. */
+            question?: string;
+            description?: string | null;
+            /** @enum {string|null} */
+            descriptionContentType?: "text" | "html" | null;
+            optional?: boolean;
+            buttonText?: string;
+            /** @description A `link` question's URL: `https://` with a host, or a `mailto:` address (empty: none); else a 400 on `questions`. */
+            link?: string | null;
+            /** @description A rating's look: `number` or `emoji`. */
+            display?: string;
+            /** @description A rating's highest value (the real UI offers 3, 5, 7 and 10). */
+            scale?: number;
+            lowerBoundLabel?: string;
+            upperBoundLabel?: string;
+            isNpsQuestion?: boolean;
+            /** @description The choices of a choice question; none may be blank (else a 400 on `questions`, `Question choices cannot be empty`). */
+            choices?: string[] | null;
+            /** @description The last choice is an open one (the respondent types it). */
+            hasOpenChoice?: boolean;
+            shuffleOptions?: boolean;
+            /** @description Where the survey goes after this question. */
+            branching?: {
+                /** @description `next_question`, `end`, `response_based` or `specific_question`. */
+                type?: string;
+                index?: number;
+                responseValues?: {
+                    [key: string]: unknown;
+                };
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Counts of `survey shown`, `survey dismissed` and `survey sent` (a dismissal of a partly answered survey is not counted; a person who dismissed and also answered counts as answered) and the rates in percent, rounded to two decimals. One survey's answer also names it and its dates. */
+        SurveyStats: {
+            /** @description By event name; empty in the all-surveys answer while the project has no survey that is not archived. */
+            stats: {
+                "survey shown"?: components["schemas"]["SurveyEventStats"];
+                "survey dismissed"?: components["schemas"]["SurveyEventStats"];
+                "survey sent"?: components["schemas"]["SurveyEventStats"];
+            };
+            rates: {
+                response_rate: number;
+                dismissal_rate: number;
+                unique_users_response_rate: number;
+                unique_users_dismissal_rate: number;
+            };
+            /** Format: uuid */
+            survey_id?: string;
+            /** Format: date-time */
+            start_date?: string | null;
+            /** Format: date-time */
+            end_date?: string | null;
+        };
+        /** @description The writable fields of a survey; read-only fields sent along are ignored. The real service's checks apply, each a 400: a unique name in the project; each question has its text, non-blank choices and an `https`/`mailto` link; `linked_flag_id` names a flag (and `conditions.linkedFlagVariant` one of its variants); `targeting_flag_filters` does not roll out to everyone and passes the flag checks; an `external_survey` takes no flags, no page conditions and no popup delay. */
+        SurveyWrite: {
+            /** @description Unique among the project's surveys. Required on create. */
+            name?: string;
+            description?: string;
+            /**
+             * @description Required on create.
+             * @enum {string}
+             */
+            type?: "popover" | "widget" | "external_survey" | "api";
+            /** @enum {string|null} */
+            schedule?: "once" | "recurring" | "always" | null;
+            /** @description A flag of the project the survey follows (posthog-js shows it where the flag is on). */
+            linked_flag_id?: number | null;
+            /** @description An existing flag to target with instead of filters. */
+            targeting_flag_id?: number;
+            /** @description Release conditions of a flag made for the survey (or updated, when it has one); null leaves it as it is. */
+            targeting_flag_filters?: components["schemas"]["FeatureFlagFilters"] | null;
+            /** @description true: deletes the survey's targeting flag. */
+            remove_targeting_flag?: boolean | null;
+            questions?: components["schemas"]["SurveyQuestion"][] | null;
+            conditions?: components["schemas"]["SurveyConditions"] | null;
+            appearance?: components["schemas"]["SurveyAppearance"] | null;
+            /**
+             * Format: date-time
+             * @description Set: launched (posthog-js shows it); null: a draft.
+             */
+            start_date?: string | null;
+            /**
+             * Format: date-time
+             * @description Set: stopped; null again: resumed.
+             */
+            end_date?: string | null;
+            archived?: boolean;
+            responses_limit?: number | null;
+            /** @description Not below the current iteration once running. */
+            iteration_count?: number | null;
+            iteration_frequency_days?: number | null;
+            enable_partial_responses?: boolean | null;
         } & {
             [key: string]: unknown;
         };
@@ -6283,6 +7257,15 @@ export interface components {
              */
             previous: string | null;
             results: components["schemas"]["FeatureFlag"][];
+        };
+        /** @description A page of a project's surveys. */
+        PaginatedSurveyList: {
+            count: number;
+            /** Format: uri */
+            next: string | null;
+            /** Format: uri */
+            previous: string | null;
+            results: components["schemas"]["Survey"][];
         };
         /** @description A property key seen on the project's events, persons or groups (computed, not stored). Not in the spec. */
         PropertyDefinition: {
@@ -7771,6 +8754,386 @@ export interface operations {
             500: components["responses"]["ServerError"];
         };
     };
+    early_access_feature_list: {
+        parameters: {
+            query?: {
+                /** @description Page size. */
+                limit?: number;
+                /** @description Index of the first result to return. */
+                offset?: components["parameters"]["offset"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of features. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedEarlyAccessFeatureList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    early_access_feature_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EarlyAccessFeatureCreate"];
+            };
+        };
+        responses: {
+            /** @description The created feature. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EarlyAccessFeature"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    early_access_feature_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /**
+                 * @description The feature's id (a UUID); another project's, or none, is 404.
+                 * @example 0190f1a4-7c1e-7000-8000-000000000001
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The feature. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EarlyAccessFeature"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    early_access_feature_destroy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /**
+                 * @description The feature's id (a UUID); another project's, or none, is 404.
+                 * @example 0190f1a4-7c1e-7000-8000-000000000001
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    early_access_feature_partial_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /**
+                 * @description The feature's id (a UUID); another project's, or none, is 404.
+                 * @example 0190f1a4-7c1e-7000-8000-000000000001
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EarlyAccessFeatureWrite"];
+            };
+        };
+        responses: {
+            /** @description The updated feature. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EarlyAccessFeature"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    web_experiments_list: {
+        parameters: {
+            query?: {
+                /** @description Page size. */
+                limit?: number;
+                /** @description Index of the first result to return. */
+                offset?: components["parameters"]["offset"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of web experiments. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedWebExperimentList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    web_experiments_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebExperimentWrite"] & Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The created experiment. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebExperiment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    web_experiments_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /**
+                 * @description The experiment's id; another project's, or none, is 404.
+                 * @example 1
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The experiment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebExperiment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    web_experiments_destroy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /**
+                 * @description The experiment's id; another project's, or none, is 404.
+                 * @example 1
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    web_experiments_partial_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /**
+                 * @description The experiment's id; another project's, or none, is 404.
+                 * @example 1
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebExperimentWrite"];
+            };
+        };
+        responses: {
+            /** @description The updated experiment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebExperiment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
     annotations_retrieve: {
         parameters: {
             query?: {
@@ -7855,6 +9218,192 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    session_recordings_list: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Earliest `start_time`: ISO 8601 (no offset = UTC) or relative to now (`-3d`, `-24h`); the real default is `-3d`. `all` means no bound.
+                 * @example -7d
+                 */
+                date_from?: string;
+                /** @description Latest `start_time`; same formats as `date_from`; absent = no bound. */
+                date_to?: string;
+                /** @description Only the recordings of this person (any of its distinct ids). */
+                person_uuid?: string;
+                /**
+                 * @description JSON-encoded list of distinct ids; only recordings of these.
+                 * @example ["user-1"]
+                 */
+                distinct_ids?: string;
+                /** @description JSON-encoded list of session ids; only these recordings. */
+                session_ids?: string;
+                /**
+                 * @description JSON-encoded list of event filters (`{"id": "<event name>", "type": "events"}`): only sessions in which an event of that name was captured with the session's `$session_id`; all of them (`operand` AND) or any (`OR`).
+                 * @example [{"id":"$pageview","type":"events"}]
+                 */
+                events?: string;
+                /** @description How the `events` filters combine. */
+                operand?: "AND" | "OR";
+                /**
+                 * @description JSON-encoded list of recording filters `{"type": "recording", "key": K, "operator": O, "value": N}`: K one of duration, active_seconds, inactive_seconds, click_count, keypress_count, mouse_activity_count, console_log_count, console_warn_count, console_error_count; O one of gt, gte, lt, lte, exact; N a number (seconds for the durations).
+                 * @example [{"type":"recording","key":"duration","operator":"gt","value":60}]
+                 */
+                having_predicates?: string;
+                /** @description The field to sort by. */
+                order?: "start_time" | "duration" | "recording_duration" | "active_seconds" | "inactive_seconds" | "click_count" | "keypress_count" | "mouse_activity_count" | "console_error_count";
+                order_direction?: "ASC" | "DESC";
+                /** @description Page size (the real default, 50). */
+                limit?: number;
+                /** @description Index of the first result to return. */
+                offset?: components["parameters"]["offset"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of recordings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedSessionRecordingList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    session_recordings_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /**
+                 * @description The session id; a session without snapshots in the project (or a deleted one) is 404.
+                 * @example 0190aaaa-0000-7000-8000-0000000000aa
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The recording. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionRecording"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    session_recordings_destroy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /**
+                 * @description The session id; a session without snapshots in the project (or a deleted one) is 404.
+                 * @example 0190aaaa-0000-7000-8000-0000000000aa
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    session_recordings_snapshots_retrieve: {
+        parameters: {
+            query?: {
+                /** @description `blob_v2` for the snapshots; absent for the list of sources. */
+                source?: "blob_v2";
+                /** @description The first block (required with `source`). */
+                start_blob_key?: number;
+                /** @description The last block, inclusive (required with `source`; at most `start_blob_key` + 20). */
+                end_blob_key?: number;
+                /** @description One block (older clients), as `start_blob_key` = `end_blob_key`. */
+                blob_key?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /**
+                 * @description The session id; a session without snapshots in the project is 404.
+                 * @example 0190aaaa-0000-7000-8000-0000000000aa
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sources (JSON), or with `source` the snapshots as JSON lines. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionRecordingSources"];
+                    "application/jsonl": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
         };
@@ -8871,11 +10420,304 @@ export interface operations {
             500: components["responses"]["ServerError"];
         };
     };
-    flag_value_values_retrieve: {
+    surveys_list: {
         parameters: {
             query?: {
+                /** @description Page size. */
+                limit?: components["parameters"]["limit"];
+                /** @description Index of the first result to return. */
+                offset?: components["parameters"]["offset"];
+                /** @description Case-insensitive substring of the name or the description. */
+                search?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of surveys. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaginatedSurveyList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    surveys_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SurveyWrite"] & unknown;
+            };
+        };
+        responses: {
+            /** @description The created survey. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Survey"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    surveys_responses_count_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Survey id → responses. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    surveys_global_stats_retrieve: {
+        parameters: {
+            query?: {
+                /** @description Only events at or after this ISO 8601 date or instant (without an offset: UTC). */
+                date_from?: string;
+                /** @description Only events at or before this ISO 8601 date or instant (without an offset: UTC); not before date_from. */
+                date_to?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The counts and rates over the surveys. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SurveyStats"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    surveys_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /** @description Survey id (a UUID). One that names no survey of the project is 404. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The survey. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Survey"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    surveys_destroy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /** @description Survey id (a UUID). One that names no survey of the project is 404. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    surveys_partial_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /** @description Survey id (a UUID). One that names no survey of the project is 404. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SurveyWrite"];
+            };
+        };
+        responses: {
+            /** @description The updated survey. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Survey"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    surveys_stats_retrieve: {
+        parameters: {
+            query?: {
+                /** @description Only events at or after this ISO 8601 date or instant (without an offset: UTC). */
+                date_from?: string;
+                /** @description Only events at or before this ISO 8601 date or instant (without an offset: UTC); not before date_from. */
+                date_to?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+                /** @description Survey id (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The survey's counts and rates. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SurveyStats"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    flag_value_values_retrieve: {
+        parameters: {
+            query: {
                 /** @description The flag's id (the `key` of a `flag` property filter is the id of the flag it depends on). Missing or empty is 400, as is a value that is not an integer; an id that names no flag of the project is 404. */
-                key?: string;
+                key: string;
                 /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
             };
@@ -12412,6 +14254,89 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Event"];
+                    "text/csv": components["schemas"]["CsvBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    heatmaps_list: {
+        parameters: {
+            query?: {
+                /** @description The interaction type: `click` (default), `rageclick`, `deadclick`, `mousemove`, or `scrolldepth` (which answers scroll-depth bands instead of points). Any other text is taken as a type too and matches nothing. Leading and trailing whitespace is ignored; only whitespace is a 400. */
+                type?: string;
+                /** @description First day: `YYYY-MM-DD`, a date-time (its day counts), or relative (`-7d`, `-1mStart`, `dStart`); default `-7d`. Another text is a 400 naming it. */
+                date_from?: string;
+                /**
+                 * @description Last day, included; same forms as `date_from`; default today (in the project's time zone).
+                 * @example 2024-03-05
+                 */
+                date_to?: string;
+                /**
+                 * @description Only records of this page: the URL as posthog-js recorded it (with its query string), trailing slashes ignored on both sides. When `url_pattern` is also given and differs, `url_pattern` wins.
+                 * @example https://shop.example/pricing
+                 */
+                url_exact?: string;
+                /**
+                 * @description Only records of pages whose URL matches this regular expression (RE2 syntax, as ClickHouse's `match`), anchored at both ends unless it starts with `^` or ends with `$`; a `*` not preceded by `.` is read as `.+` (so `https://shop.example/products/*` matches every product page but not `…/products/`). A pattern RE2 refuses is a 400 naming `url_pattern`.
+                 * @example https://shop.example/products/*
+                 */
+                url_pattern?: string;
+                /**
+                 * @description Only records made in a viewport at least this wide, in CSS pixels; compared on the 16-pixel grid (the bound divided by 16 and rounded, halves to even, against the recorded width divided by 16 and rounded).
+                 * @example 1024
+                 */
+                viewport_width_min?: number | "";
+                /**
+                 * @description Only records made in a viewport at most this wide, in CSS pixels; compared as `viewport_width_min` is.
+                 * @example 1920
+                 */
+                viewport_width_max?: number | "";
+                /** @description `total_count` (default): every record counts; `unique_visitors`: each distinct id counts once per point or band. */
+                aggregation?: "total_count" | "unique_visitors" | "";
+                /**
+                 * @description True: only records of sessions that have an event (of any name, from `date_from`'s day to the end of `date_to`'s) passing the project's `test_account_filters`; records without such a session are left out. Takes the boolean texts the real service takes; `null` or empty is false.
+                 * @example true
+                 */
+                filter_test_accounts?: "t" | "T" | "y" | "Y" | "yes" | "Yes" | "YES" | "true" | "True" | "TRUE" | "on" | "On" | "ON" | "1" | "f" | "F" | "n" | "N" | "no" | "No" | "NO" | "false" | "False" | "FALSE" | "off" | "Off" | "OFF" | "0" | "null" | "Null" | "NULL" | "";
+                /** @description True (default): leave out records at x 0 and y 0 on the grid (usually noise). Does not apply to `type=scrolldepth`. Takes the boolean texts the real service takes. */
+                hide_zero_coordinates?: "t" | "T" | "y" | "Y" | "yes" | "Yes" | "YES" | "true" | "True" | "TRUE" | "on" | "On" | "ON" | "1" | "f" | "F" | "n" | "N" | "no" | "No" | "NO" | "false" | "False" | "FALSE" | "off" | "Off" | "OFF" | "0" | "";
+                /**
+                 * @description A JSON list of cohort ids (`[1, 2]`): only records of distinct ids whose person is in every one of them. A value that is not a JSON list of integers, or an id that names no cohort of the project, is a 400 naming `cohort_ids`.
+                 * @example [1]
+                 */
+                cohort_ids?: string;
+                /** @description At most this many points, most interactions first; 0 is every point. Ignored by `type=scrolldepth`. */
+                limit?: number | "";
+                /** @description Points to skip before the page, most interactions first. Ignored by `type=scrolldepth`. */
+                offset?: number | "";
+                /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
+                format?: components["parameters"]["format_any"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
+                 * @example 1
+                 */
+                project_id: components["parameters"]["project_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Points with the fold summary, or scroll-depth bands. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HeatmapsResponse"];
                     "text/csv": components["schemas"]["CsvBody"];
                 };
             };

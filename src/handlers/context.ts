@@ -4,7 +4,7 @@ import { paginate } from "../http/pagination.ts";
 import { reply, type ProjectlessHandler } from "./types.ts";
 import type { Store } from "../store/store.ts";
 import { stableUuid } from "../util/ids.ts";
-import { organizationOf, toProjectJson } from "./project-json.ts";
+import { organizationOf, projectJsonMeta, toProjectJson } from "./project-json.ts";
 
 type Q = Record<string, unknown>;
 
@@ -73,7 +73,7 @@ export const contextHandlers = {
   organizations_projects_list: ({ c, caller, deps, url }) => {
     requireOrganization(deps.store, String((c.request.params as Q).organization_id));
     const [limit, offset] = pageOf(c.request.query as Q);
-    const meta = { users: deps.store.users.all() };
+    const meta = projectJsonMeta(deps);
     return reply(200, paginate(deps.store.projects.forUser(caller.user.id).map((p) => toProjectJson(p, meta)), url, limit, offset));
   },
 

@@ -89,6 +89,9 @@ export const featureFlagHandlers = {
     // The real service keeps the stored filters when a PATCH sends filters without condition sets.
     if (input.filters !== undefined) input.filters = input.filters.groups === undefined ? flag.filters : validFilters(input.filters, input.key ?? flag.key, ctx, false);
     requireDependenciesAllow(flag, input, ctx.flags);
+    if (input.deleted === true && args.deps.store.earlyAccess.byFlag(flag.id)) {
+      throw fail.invalid("deleted", "Cannot delete a feature flag that is in use with early access features. Please delete the early access feature before deleting the flag.");
+    }
     const updated = await args.deps.store.flags.update(flag, input, args.caller.user.id);
     return reply(200, toFeatureFlagJson(updated, args.deps.store));
   },

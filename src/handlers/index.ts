@@ -16,6 +16,11 @@ import { annotationHandlers } from "./annotations.ts";
 import { groupHandlers } from "./groups.ts";
 import { cohortHandlers } from "./cohorts.ts";
 import { insightSharingHandlers } from "./insight-sharing.ts";
+import { surveyHandlers } from "./surveys.ts";
+import { heatmapHandlers } from "./heatmaps.ts";
+import { earlyAccessFeatureHandlers } from "./early-access-features.ts";
+import { webExperimentHandlers } from "./web-experiments.ts";
+import { sessionRecordingHandlers } from "./session-recordings.ts";
 
 /** operationId → handler. An operation missing here answers 501 until its issue lands. */
 export const handlers: HandlerMap = {
@@ -37,4 +42,9 @@ export const handlers: HandlerMap = {
   ...groupHandlers,
   ...cohortHandlers,
   ...insightSharingHandlers,
+  ...surveyHandlers,
+  ...heatmapHandlers,
+  ...earlyAccessFeatureHandlers,
+  ...webExperimentHandlers,
+  ...sessionRecordingHandlers,
 };

@@ -139,9 +139,10 @@ export const insightHandlers = {
     const refresh = refreshRequested(q.refresh);
     await args.deps.analyses.prepareInsight(args.project, insight, { refresh, overrides });
     const build = () => toInsightJson(insight, args.project, args.deps, { refresh, tile, override, lastViewedAt: lastViewedBy(args) });
+    const notes = args.deps.analyses.insightRangeNotes(args.project, insight, overrides);
     // refresh=true may recompute: never answered from a serialized body.
-    if (refresh) return reply(200, build());
-    return { ...reply(200, args.deps.bodies(readKey(args), build)), repeatable: true };
+    if (refresh) return { ...reply(200, build()), notes };
+    return { ...reply(200, args.deps.bodies(readKey(args), build)), repeatable: true, notes };
   },
 
   /** PATCH: writable fields only; `deleted: false` is the one request that reaches a soft-deleted insight (it restores it). */

@@ -1,4 +1,7 @@
+import type { ClientSettingsOverride } from "../store/project-settings.ts";
 import type { ProjectRecord, UserRecord } from "../store/schema.ts";
+import type { Deps } from "./types.ts";
+import { clientSettingsJson } from "./project-settings.ts";
 import { derivedProjectSecretKey, projectNumber, stableUuid } from "../util/ids.ts";
 
 export { projectNumber };
@@ -9,7 +12,13 @@ export function organizationOf(users: readonly UserRecord[]) {
   return { id, name: "Default organization", slug: "default-organization", created_at: "2020-01-01T00:00:00Z", membership_level: 15 };
 }
 
-export const toProjectJson = (p: ProjectRecord, meta: { users: readonly UserRecord[] }) => ({
+/** What every project answer needs besides the project: the users (for the organization) and the start-up override. */
+export const projectJsonMeta = (deps: Pick<Deps, "store" | "config">) => ({
+  users: deps.store.users.all(),
+  settingsOverride: { sessionRecording: deps.config.sessionRecording ?? false },
+});
+
+export const toProjectJson = (p: ProjectRecord, meta: { users: readonly UserRecord[]; settingsOverride?: ClientSettingsOverride }) => ({
   id: projectNumber(p),
   uuid: stableUuid(`project:${p.id}`),
   name: p.name,
@@ -18,4 +27,5 @@ export const toProjectJson = (p: ProjectRecord, meta: { users: readonly UserReco
   secret_api_token: derivedProjectSecretKey(p.id),
   timezone: p.timezone,
   week_start_day: p.week_start_day,
+  ...clientSettingsJson(p, meta.settingsOverride),
 });

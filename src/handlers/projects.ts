@@ -1,7 +1,8 @@
 import { fail } from "../core/errors.ts";
 import { paginate } from "../http/pagination.ts";
 import { reply, type Handler, type ProjectlessHandler } from "./types.ts";
-import { toProjectJson } from "./project-json.ts";
+import { projectJsonMeta, toProjectJson } from "./project-json.ts";
+import { clientSettingChanges } from "./project-settings.ts";
 
 /** An IANA zone the runtime knows, or a 400 on `timezone`. */
 function requireTimezone(zone: string | undefined): void {
@@ -17,7 +18,7 @@ export const projectHandlers = {
   /** The projects the key's user belongs to (reference: ingestion-persons-events §6.2). */
   projects_list: ({ c, caller, deps, url }) => {
     const q = c.request.query as { limit?: number; offset?: number };
-    const meta = { users: deps.store.users.all() };
+    const meta = projectJsonMeta(deps);
     const projects = deps.store.projects.forUser(caller.user.id).map((p) => toProjectJson(p, meta));
     return reply(200, paginate(projects, url, q.limit ?? 100, q.offset ?? 0));
   },
@@ -25,16 +26,18 @@ export const projectHandlers = {
     const body = c.request.requestBody as { name: string; timezone?: string; week_start_day?: 0 | 1 };
     requireTimezone(body.timezone);
     const project = await deps.store.projects.create(body);
-    return reply(201, toProjectJson(project, { users: deps.store.users.all() }));
+    return reply(201, toProjectJson(project, projectJsonMeta(deps)));
   },
 } satisfies Record<string, ProjectlessHandler>;
 
 export const projectScopedHandlers = {
-  projects_retrieve: ({ project, deps }) => reply(200, toProjectJson(project, { users: deps.store.users.all() })),
+  projects_retrieve: ({ project, deps }) => reply(200, toProjectJson(project, projectJsonMeta(deps))),
   projects_partial_update: async ({ c, project, deps }) => {
-    const changes = c.request.requestBody as { name?: string; timezone?: string; week_start_day?: 0 | 1 };
-    requireTimezone(changes.timezone);
+    const body = c.request.requestBody as { name?: string; timezone?: string; week_start_day?: 0 | 1 } & Record<string, unknown>;
+    requireTimezone(body.timezone);
+    const { name, timezone, week_start_day } = body;
+    const changes = { ...(name !== undefined && { name }), ...(timezone !== undefined && { timezone }), ...(week_start_day !== undefined && { week_start_day }), ...clientSettingChanges(body) };
     const updated = await deps.store.projects.update(project.id, changes);
-    return reply(200, toProjectJson(updated, { users: deps.store.users.all() }));
+    return reply(200, toProjectJson(updated, projectJsonMeta(deps)));
   },
 } satisfies Record<string, Handler>;

@@ -16,7 +16,7 @@ export interface Deps {
   store: Store;
   clock: Clock;
   /** The options handlers read (a slice of the server's config). */
-  config: { queryTimeLimitMs: number };
+  config: { queryTimeLimitMs: number; sessionRecording?: boolean };
   analyses: AnalysisService;
   /** The embedded ClickHouse HogQL runs on, over a mirror of the store (started at its first query). */
   sql: SqlDatabase;

@@ -69,7 +69,7 @@ function numericArg(v: Value, name: string, env: CallEnv): number | null {
 }
 
 /** Ties to even, as ClickHouse rounds floats. */
-function roundHalfEven(x: number): number {
+export function roundHalfEven(x: number): number {
   const r = Math.round(x);
   return Math.abs(x % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r;
 }

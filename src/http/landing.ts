@@ -14,6 +14,7 @@ export interface Surface {
 
 /** What this server serves, in the order a newcomer needs it. A new surface gets a row here. */
 export const SURFACES: readonly Surface[] = [
+  { path: "/_mock/ui/", title: "Inspector", description: "Live captured events with the tracking plan's verdicts, the request log, forced flags, scenarios and the clock, and insights drawn as charts (this machine, or origins given with --control-origins).", browsable: true },
   { path: "/docs", title: "API reference", description: "Interactive reference (Swagger UI) of the API; `/docs/capture` and `/docs/control` show the capture and control documents. \"Try it out\" calls this server with the key entered under \"Authorize\".", browsable: true },
   { path: "/docs/differences", title: "Differences from the real service", description: "Where this server answers differently from the real service, each difference once.", browsable: true },
   { path: "/api/projects/", title: "API", description: "The analytics API: send `Authorization: Bearer <personal API key>`.", document: "/openapi.json", browsable: false },

@@ -64,7 +64,7 @@ export async function steer(deps: SteeringDeps, api: Backend, operation: Operati
   const operationId = operation.operationId!;
   if (deps.rateLimits && rateKey !== undefined) {
     const throttled = throttle(deps.rateLimits, operationId, rateKey);
-    if (throttled) return throttled;
+    if (throttled) return { ...throttled, notes: ["steered: rate limit (429)"] };
   }
   // Most requests have nothing to match: no closure is made for them (SDKs call capture at load-test rates).
   const override = deps.overrides && !deps.overrides.isEmpty() ? deps.overrides.take(operationId, () => matchable(req, operationId)) : null;
@@ -73,9 +73,9 @@ export async function steer(deps: SteeringDeps, api: Backend, operation: Operati
     if (override.fault === "reset") throw new ResetConnection();
     if (override.delay_ms) await sleep(override.delay_ms);
     const status = override.fault === undefined ? override.status : Number(override.fault);
-    if (status !== undefined) return overrideAnswer({ ...override, status }, operation, mock);
+    if (status !== undefined) return { ...overrideAnswer({ ...override, status }, operation, mock), notes: [`steered: override ${override.id}${override.fault === undefined ? "" : ` (fault ${override.fault})`}`] };
   }
-  if (steering.code !== undefined || steering.example !== undefined) return preferredAnswer(operation, steering, mockerOf(api));
+  if (steering.code !== undefined || steering.example !== undefined) return { ...preferredAnswer(operation, steering, mockerOf(api)), notes: [`steered: Prefer${steering.code === undefined ? "" : ` code=${steering.code}`}${steering.example === undefined ? "" : ` example=${steering.example}`}`] };
   await deps.dueDeletions?.();
   return null;
 }

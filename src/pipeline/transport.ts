@@ -48,7 +48,8 @@ export function serveThroughPipeline<Who>(surface: Surface<Who>, req: TransportR
   return runPipeline(surface, request).then(
     (result) => {
       write(res, result, typeof request.query.format === "string" ? request.query.format : undefined);
-      logged(req, res.statusCode, { operationId: request.operationId, errorBody: result.status >= 400 ? result.body : undefined }, deps, startedAt);
+      // A handler's or steering's notes (an inverted range, an override that answered) go into the log entry.
+      logged(req, res.statusCode, { operationId: request.operationId, errorBody: result.status >= 400 ? result.body : undefined, ...(result.notes ? { notes: result.notes } : {}) }, deps, startedAt);
     },
     (err: unknown) => {
       if (err instanceof ResetConnection) {

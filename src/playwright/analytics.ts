@@ -2,6 +2,9 @@ import { readFile } from "node:fs/promises";
 import { scenarios, type CapturedRequest, type EmbeddedServer, type FixtureDocument, type ForcedFlag, type ForcedFlagRequest, type ScenarioName } from "../index.ts";
 import type { EventPattern, JudgedEvent, WaitAnswer, WaitRequest } from "../control/observe.ts";
 import type { TrackingPlan } from "../control/tracking-plan.ts";
+import type { RecordingWaitRequest, WaitedRecording } from "../control/recordings-wait.ts";
+import { surveyResponsePattern } from "../control/survey-forcing.ts";
+import type { ForcedSurvey } from "../index.ts";
 
 /** What a Playwright test gets as `analytics`: the in-process server, reset before the test. */
 export interface Analytics {
@@ -24,6 +27,16 @@ export interface Analytics {
   refused(): CapturedRequest[];
   /** Waits on the server's long-poll (`POST /_mock/captured/wait/`) until events match or the timeout passes. */
   waitFor(request: WaitRequest): Promise<WaitAnswer>;
+  /** Waits on `POST /_mock/recordings/wait/` until a session recording with at least `snapshots` rrweb events arrives. */
+  waitForRecording(request?: RecordingWaitRequest): Promise<RecordingWaitAnswer>;
+  /**
+   * `force` shows a survey to one distinct id for this test (the next test's reset releases it);
+   * `waitForResponse` waits for its `survey sent` (of `distinct_id`, when given) on the captured wait.
+   */
+  surveys: {
+    force(surveyId: string, distinctId: string): ForcedSurvey;
+    waitForResponse(surveyId: string, options?: { distinct_id?: string; timeout_ms?: number }): Promise<WaitAnswer>;
+  };
   trackingPlan: { set(plan: TrackingPlan): void; clear(): void };
 }
 
@@ -39,6 +52,16 @@ export async function waitOverHttp(url: string, request: WaitRequest): Promise<W
   const res = await fetch(`${url}/_mock/captured/wait/`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(request) });
   const body = (await res.json()) as WaitAnswer & { detail?: string };
   if (!res.ok) throw new Error(`POST /_mock/captured/wait/ answered ${res.status}: ${body.detail ?? JSON.stringify(body)}`);
+  return body;
+}
+
+export type RecordingWaitAnswer = { status: "matched" | "timed_out"; recordings: WaitedRecording[] };
+
+/** The recordings long-poll over HTTP. */
+export async function waitForRecordingOverHttp(url: string, request: RecordingWaitRequest): Promise<RecordingWaitAnswer> {
+  const res = await fetch(`${url}/_mock/recordings/wait/`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(request) });
+  const body = (await res.json()) as RecordingWaitAnswer & { detail?: string };
+  if (!res.ok) throw new Error(`POST /_mock/recordings/wait/ answered ${res.status}: ${body.detail ?? JSON.stringify(body)}`);
   return body;
 }
 
@@ -63,6 +86,12 @@ export function analyticsHandle(server: EmbeddedServer): Analytics {
     captured: (pattern) => server.captured.events(pattern),
     refused: () => server.captured.refused(),
     waitFor: (request) => waitOverHttp(server.url, request),
+    waitForRecording: (request = {}) => waitForRecordingOverHttp(server.url, request),
     trackingPlan: { set: (plan) => void server.captured.plan.set(plan), clear: () => server.captured.plan.clear() },
+    surveys: {
+      force: (survey_id, distinct_id) => server.surveys.force({ survey_id, distinct_id }),
+      waitForResponse: (survey_id, { distinct_id, timeout_ms } = {}) =>
+        waitOverHttp(server.url, { ...surveyResponsePattern({ survey_id, distinct_id }), count: 1, ...(timeout_ms !== undefined && { timeout_ms }) }),
+    },
   };
 }

@@ -17,6 +17,10 @@ import { loadPlaywrightTest } from "./playwright-test.ts";
 export type { Analytics } from "./analytics.ts";
 export type { EventPattern, JudgedEvent, WaitAnswer, WaitRequest } from "../control/observe.ts";
 export type { TrackingPlan } from "../control/tracking-plan.ts";
+export type { RecordingWaitRequest, WaitedRecording } from "../control/recordings-wait.ts";
+export type { RecordingWaitAnswer } from "./analytics.ts";
+export { exceptionPattern, type ExceptionPattern } from "../control/exception-pattern.ts";
+export { surveyResponsePattern, type SurveyResponsePattern } from "../control/survey-forcing.ts";
 
 /** How each worker's server starts (`test.use({ analyticsOptions: … })`); by default the bundled `capture` scenario. */
 export type AnalyticsOptions = Omit<ServerOptions, "port">;
@@ -48,5 +52,5 @@ export const test = base.extend<{ analytics: Analytics }, { analyticsOptions: An
   },
 });
 
-/** Playwright's `expect` with `toHaveCaptured`, `toHaveCapturedTimes` and `toHaveOnlyValidEvents`. */
+/** Playwright's `expect` with `toHaveCaptured`, `toHaveCapturedTimes`, `toHaveOnlyValidEvents`, `toHaveRecorded`, `toHaveCapturedException` and `toHaveSurveyResponse`. */
 export const expect = baseExpect.extend(analyticsMatchers);

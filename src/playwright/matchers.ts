@@ -2,6 +2,9 @@ import type { ExpectMatcherState } from "@playwright/test";
 import type { EventPattern, JudgedEvent } from "../control/observe.ts";
 import { WAIT_MAX_MS } from "../control/waiting.ts";
 import type { Analytics } from "./analytics.ts";
+import type { RecordingWaitRequest } from "../control/recordings-wait.ts";
+import { exceptionPattern, type ExceptionPattern } from "../control/exception-pattern.ts";
+import { surveyResponsePattern, type SurveyResponsePattern } from "../control/survey-forcing.ts";
 
 type Options = { timeout?: number };
 type Result = { pass: boolean; message: () => string; name: string; expected?: unknown; actual?: unknown };
@@ -57,4 +60,28 @@ async function toHaveOnlyValidEvents(this: ExpectMatcherState, analytics: Analyt
   return { pass, message, name: "toHaveOnlyValidEvents", actual: invalid };
 }
 
-export const analyticsMatchers = { toHaveCaptured, toHaveCapturedTimes, toHaveOnlyValidEvents };
+/** Waits for a session recording (of `session_id`, with at least `snapshots` rrweb events) to arrive through `/s/`. */
+async function toHaveRecorded(this: ExpectMatcherState, analytics: Analytics, request: Omit<RecordingWaitRequest, "timeout_ms"> = {}, options?: Options): Promise<Result> {
+  const answer = await analytics.waitForRecording({ ...request, timeout_ms: this.isNot ? 0 : timeoutOf(this, options) });
+  const pass = answer.status === "matched";
+  const got = answer.recordings.map((r) => `  ${r.session_id} (${r.distinct_id}): ${r.snapshot_count} snapshot(s)`).join("\n") || "  (none)";
+  const message = () => `expected ${this.isNot ? "no " : ""}session recording matching ${JSON.stringify(request)}; recordings matching:\n${got}`;
+  return { pass, message, name: "toHaveRecorded", expected: request, actual: answer.recordings };
+}
+
+/** Waits for an `$exception` whose thrown error has this type and message (`$exception_list[0]`), as toHaveCaptured. */
+async function toHaveCapturedException(this: ExpectMatcherState, analytics: Analytics, exception: ExceptionPattern = {}, options?: Options): Promise<Result> {
+  const result = await toHaveCaptured.call(this, analytics, exceptionPattern(exception), options);
+  const thrown = (e: JudgedEvent) => JSON.stringify((e.properties.$exception_list as { type?: unknown; value?: unknown }[] | undefined)?.map((x) => ({ type: x.type, value: x.value })) ?? null);
+  const caught = () => analytics.captured({ event: "$exception" }).map((e) => `  ${e.distinct_id}: ${thrown(e)}`).join("\n") || "  (none)";
+  const message = result.pass ? result.message : () => `expected an $exception matching ${JSON.stringify(exception)}; exceptions captured:\n${caught()}`;
+  return { ...result, message, name: "toHaveCapturedException", expected: exception };
+}
+
+/** Waits for a response to the survey (`survey sent` with its `$survey_id`, of `distinct_id` when given), as toHaveCaptured. */
+async function toHaveSurveyResponse(this: ExpectMatcherState, analytics: Analytics, response: SurveyResponsePattern, options?: Options): Promise<Result> {
+  const result = await toHaveCaptured.call(this, analytics, surveyResponsePattern(response), options);
+  return { ...result, name: "toHaveSurveyResponse", expected: response };
+}
+
+export const analyticsMatchers = { toHaveCaptured, toHaveCapturedTimes, toHaveOnlyValidEvents, toHaveRecorded, toHaveCapturedException, toHaveSurveyResponse };

@@ -1,6 +1,6 @@
 import { LRUCache } from "lru-cache";
 import stringify from "safe-stable-stringify";
-import type { Clock } from "../core/clock.ts";
+import { isoUtcAfter, type Clock } from "../core/clock.ts";
 import type { AnalysisContext } from "../analyses/shared/context.ts";
 import { ACTORS_OF, type ActorRow, type ActorsKind, type DataPoint } from "../analyses/actors/index.ts";
 import { computeCorrelation } from "../analyses/correlation/index.ts";
@@ -351,7 +351,7 @@ export function createAnalysisService(store: Store, clock: Clock, options: Analy
           opts.compute === false
             ? { result: entry!.result, last_refresh: new Date(entry!.computedAt).toISOString(), is_cached: true }
             : run(project, definition.kind, filter, { refresh: opts.refresh, maxAge }, key);
-        const nextRefresh = new Date(Date.parse(pkg.last_refresh) + maxAge).toISOString();
+        const nextRefresh = isoUtcAfter(Date.parse(pkg.last_refresh), maxAge);
         return { result: pkg.result, last_refresh: pkg.last_refresh, next_allowed_client_refresh: nextRefresh, is_cached: pkg.is_cached };
       } catch (e) {
         // A saved insight whose definition cannot be computed (a draft without series, say) has no result yet.
@@ -371,6 +371,16 @@ export function createAnalysisService(store: Store, clock: Clock, options: Analy
       } catch (e) {
         // forInsight answers a definition that cannot be computed (no result yet).
         if (!asClientError(e)) throw e;
+      }
+    },
+    /** The request log's notes on a saved insight's answer (an inverted range answered empty); none for a definition that cannot be computed. */
+    insightRangeNotes(project: ProjectRecord, insight: InsightRecord, overrides?: Filter): string[] {
+      try {
+        const { kind, filter } = definitionWithKey(insight, overrides);
+        return rangeNotes(kind, filter, project, clock.now());
+      } catch (e) {
+        if (!asClientError(e)) throw e;
+        return [];
       }
     },
     clear: () => {

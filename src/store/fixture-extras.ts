@@ -2,9 +2,11 @@
  * The parts of a fixture document that came with issue 41: flag payloads as any JSON value, annotations,
  * declared dashboards, and the client libraries' records (surveys, early access features) kept as written.
  */
-import type { FixtureAnnotation, FixtureClientRecord, FixtureDashboard, FixtureDocument, JsonObject } from "./fixture-document.ts";
+import type { FixtureAnnotation, FixtureDashboard, FixtureDocument, JsonObject } from "./fixture-document.ts";
 import type { ProblemList } from "./fixture-problems.ts";
-import type { AnnotationRecord, DashboardRecord, DashboardTileRecord, FixtureStoredRecord, InsightRecord, Properties } from "./schema.ts";
+import type { AnnotationRecord, DashboardRecord, DashboardTileRecord, InsightRecord, ProjectRecord, Properties, SurveyRecord } from "./schema.ts";
+import { surveysOf } from "./survey-fixtures.ts";
+import { applySurveysOptIn } from "./survey-record.ts";
 
 /** Where the loader's checks report, and how a record's project is checked or, left out, taken as the only one. */
 export interface LoadContext {
@@ -145,19 +147,20 @@ function annotationInsight(a: FixtureAnnotation, projectId: string, insights: re
   return insight?.id ?? null;
 }
 
-/** Surveys and early access features, kept as written with an id each; absent keys stay absent from the state. */
-export function clientRecordsOf(doc: FixtureDocument, ctx: LoadContext): { surveys?: FixtureStoredRecord[]; early_access_features?: FixtureStoredRecord[] } {
-  const out: { surveys?: FixtureStoredRecord[]; early_access_features?: FixtureStoredRecord[] } = {};
-  if (doc.surveys?.length) out.surveys = storedRecords(doc.surveys, "/surveys", ctx);
-  if (doc.early_access_features?.length) out.early_access_features = storedRecords(doc.early_access_features, "/early_access_features", ctx);
+/**
+ * Surveys (as the surveys API would store them, each project's `surveys_opt_in` following them); absent, the key
+ * stays absent from the state. Early access features: src/store/early-access-fixtures.ts.
+ */
+export function clientRecordsOf(
+  doc: FixtureDocument,
+  ctx: LoadContext,
+  now: number,
+  projects: ProjectRecord[],
+): { surveys?: SurveyRecord[] } {
+  const out: { surveys?: SurveyRecord[] } = {};
+  if (doc.surveys?.length) {
+    out.surveys = surveysOf(doc.surveys, now, ctx);
+    applySurveysOptIn(projects, out.surveys);
+  }
   return out;
-}
-
-function storedRecords(given: readonly FixtureClientRecord[], pointer: string, ctx: LoadContext): FixtureStoredRecord[] {
-  let nextId = Math.max(0, ...given.map((r) => r.id ?? 0));
-  return given.map((r, i) => {
-    ctx.requireProject(`${pointer}/${i}`, r.project_id);
-    if (r.id !== undefined && given.findIndex((o) => o.id === r.id) !== i) ctx.problems.add(`${pointer}/${i}/id`, `duplicate id ${r.id}`);
-    return { ...structuredClone(r), id: r.id ?? ++nextId, project_id: r.project_id };
-  });
 }

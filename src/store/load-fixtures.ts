@@ -10,6 +10,7 @@ import { EventStore } from "./event-store.ts";
 import { actionFromFixture } from "./actions-repo.ts";
 import { findCohortCycle } from "./cohorts.ts";
 import { FixtureError, ProblemList } from "./fixture-problems.ts";
+import { withEarlyAccess } from "./early-access-fixtures.ts";
 import { annotationsOf, clientRecordsOf, declaredDashboards, flagFiltersOf, type LoadContext } from "./fixture-extras.ts";
 import type {
   DashboardRecord,
@@ -106,9 +107,9 @@ export function stateFromFixtures(doc: FixtureDocument, now: number, events?: Ev
   uniqueIds(doc.actions ?? [], "/actions", ctx);
   uniqueIds(doc.cohorts ?? [], "/cohorts", ctx);
   noCohortLoop(doc.cohorts ?? [], ctx);
-  const featureFlags = toFeatureFlags(doc, now, ctx);
+  const { flags: featureFlags, early_access_features } = withEarlyAccess(doc, toFeatureFlags(doc, now, ctx), now, ctx);
   const annotations = annotationsOf(doc, insights, dashboards, now, ctx);
-  const clientRecords = clientRecordsOf(doc, ctx);
+  const clientRecords = clientRecordsOf(doc, ctx, now, projects);
   ctx.problems.done();
   return {
     meta: {
@@ -136,6 +137,7 @@ export function stateFromFixtures(doc: FixtureDocument, now: number, events?: Ev
       flag_hash_key_overrides: [],
       annotations,
       ...clientRecords,
+      ...(early_access_features.length ? { early_access_features } : {}),
       ...(doc.tracking_plan ? { tracking_plan: structuredClone(doc.tracking_plan) } : {}),
     },
     persons,
@@ -254,6 +256,9 @@ const CLIENT_SETTINGS = [
   "autocapture_exceptions_opt_in",
   "heatmaps_opt_in",
   "surveys_opt_in",
+  "capture_dead_clicks",
+  "autocapture_web_vitals_opt_in",
+  "autocapture_web_vitals_allowed_metrics",
 ] as const satisfies readonly (keyof ProjectClientSettings)[];
 
 /** The client-library settings a project names; the ones left out stay absent (the real service's defaults). */

@@ -12,7 +12,7 @@ import { EventLog } from "./log.ts";
 import { identityOf, readColumnSnapshot, removeColumnSnapshot, writeColumnSnapshot } from "./column-snapshot.ts";
 import { derivedProjectToken } from "../util/ids.ts";
 import { upgradeDashboard } from "./dashboards-repo.ts";
-import type { ActivityRecord, EventRecord, MetaData, PersonRecord, State } from "./schema.ts";
+import type { ActivityRecord, EventRecord, MetaData, PersonRecord, RecordingBlockRecord, State } from "./schema.ts";
 
 /**
  * Where the state lives on disk. The main file holds the small, often-written records; the large or
@@ -23,6 +23,7 @@ import type { ActivityRecord, EventRecord, MetaData, PersonRecord, State } from 
  *   db.events.ndjson        events, one per line, with the log's header and batch markers (src/store/events-file.ts;
  *                           rewritten only when events are deleted or replaced)
  *   db.activity.ndjson      activity log, appended
+ *   db.recordings.ndjson    session recordings' blocks as `/s/` received them, appended (rewritten when one is deleted)
  */
 export interface StoreFiles {
   meta: string;
@@ -30,6 +31,7 @@ export interface StoreFiles {
   personsJournal: string;
   events: string;
   activity: string;
+  recordings: string;
   /** A cache of the events file's columns (src/store/column-snapshot.ts); never the only copy of anything. */
   columns: string;
 }
@@ -42,6 +44,7 @@ export function storeFiles(dataFile: string): StoreFiles {
     personsJournal: `${base}.persons.journal.ndjson`,
     events: `${base}.events.ndjson`,
     activity: `${base}.activity.ndjson`,
+    recordings: `${base}.recordings.ndjson`,
     columns: `${base}.events.columns`,
   };
 }
@@ -78,6 +81,10 @@ export interface Databases {
   /** The events in column tables; `write` rewrites the events file from a snapshot of them. */
   events: { data: EventStore; write(): Promise<void> };
   activity: Low<ActivityRecord[]>;
+  /** Session recordings' blocks; `write` rewrites their file. */
+  recordings: { data: RecordingBlockRecord[]; write(): Promise<void> };
+  /** Appends recording blocks (already in `recordings.data`) without rewriting the file (memory: a no-op). */
+  appendRecordings(records: readonly RecordingBlockRecord[]): Promise<void>;
   /** Appends to the activity log without rewriting it (memory: a no-op beyond the array). */
   appendActivity(records: readonly ActivityRecord[]): Promise<void>;
   /** Capture's person changes (already made in `persons.data`), journaled without rewriting the persons file. */
@@ -103,6 +110,8 @@ export function openDatabases(files: StoreFiles | null, initial: State): Databas
         write: async () => void writes.count++,
       },
       activity: low(new Memory<ActivityRecord[]>(), initial.activity),
+      recordings: { data: initial.recordings ?? [], write: async () => void writes.count++ },
+      appendRecordings: async () => void writes.count++,
       appendActivity: async () => void writes.count++,
       journalPersons: async () => void writes.count++,
       appendEvents: async () => void writes.count++,
@@ -112,6 +121,7 @@ export function openDatabases(files: StoreFiles | null, initial: State): Databas
   }
   const activityFile = new NdjsonFile<ActivityRecord>(files.activity);
   const eventsFile = new NdjsonFile<EventRecord>(files.events);
+  const recordingsFile = new NdjsonFile<RecordingBlockRecord>(files.recordings);
   const journal: PersonsJournal = new PersonsJournal(files.personsJournal, (): Promise<void> => persons.write());
   // Each full write records the journal's last number, then the journal restarts from it.
   const personsFile: TurnCommittedJsonFile<PersonsFileData> = new TurnCommittedJsonFile<PersonsFileData>(files.persons, {
@@ -142,6 +152,17 @@ export function openDatabases(files: StoreFiles | null, initial: State): Databas
       },
     },
     activity: low(activityFile, initial.activity),
+    recordings: {
+      data: initial.recordings ?? [],
+      write() {
+        writes.count++;
+        return recordingsFile.write(this.data);
+      },
+    },
+    appendRecordings: (records) => {
+      writes.count++;
+      return recordingsFile.append(records);
+    },
     appendActivity: (records) => {
       writes.count++;
       return activityFile.append(records);
@@ -165,7 +186,7 @@ export function openDatabases(files: StoreFiles | null, initial: State): Databas
  */
 export async function writeAll(dbs: Databases): Promise<void> {
   if (dbs.files) await mkdir(path.dirname(dbs.files.meta), { recursive: true });
-  await Promise.all([dbs.persons.write(), dbs.events.write(), dbs.activity.write()]);
+  await Promise.all([dbs.persons.write(), dbs.events.write(), dbs.activity.write(), dbs.recordings.write()]);
   await dbs.meta.write();
 }
 
@@ -181,7 +202,9 @@ export async function readState(files: StoreFiles): Promise<State | null> {
   const persons = replayPersonsJournal(stored.persons, files.personsJournal, stored.journal_seq ?? 0);
   const events = await readEvents(files);
   const activity = (await new NdjsonFile<ActivityRecord>(files.activity).read()) ?? [];
-  return { meta: upgradeMeta(meta), persons, events, activity };
+  // Absent in store files written before session replay.
+  const recordings = (await new NdjsonFile<RecordingBlockRecord>(files.recordings).read()) ?? [];
+  return { meta: upgradeMeta(meta), persons, events, activity, recordings };
 }
 
 /**

@@ -19,20 +19,25 @@ export interface UserRecord {
 }
 
 /**
- * What the client libraries' remote config reads from a project (issue 40); set only from fixtures so far, and
- * absent in store files written before them (absent: the real service's defaults).
+ * What the client libraries' remote config reads from a project (issue 40), set by fixtures and the projects API;
+ * absent in store files written before them (absent: the real service's defaults, src/handlers/project-settings.ts).
  */
 export interface ProjectClientSettings {
   session_recording_opt_in?: boolean;
-  /** A decimal between "0.00" and "1.00", as the real service stores it. */
-  session_recording_sample_rate?: string;
-  session_recording_minimum_duration_milliseconds?: number;
+  /** A decimal between "0.00" and "1.00", as the real service stores it; null: every session. */
+  session_recording_sample_rate?: string | null;
+  session_recording_minimum_duration_milliseconds?: number | null;
   session_recording_linked_flag?: Properties | null;
-  capture_console_log_opt_in?: boolean;
-  capture_performance_opt_in?: boolean;
-  autocapture_exceptions_opt_in?: boolean;
-  heatmaps_opt_in?: boolean;
-  surveys_opt_in?: boolean;
+  capture_console_log_opt_in?: boolean | null;
+  capture_performance_opt_in?: boolean | null;
+  autocapture_exceptions_opt_in?: boolean | null;
+  heatmaps_opt_in?: boolean | null;
+  surveys_opt_in?: boolean | null;
+  /** The real project's separate switches for dead clicks and web vitals (remote config's captureDeadClicks, capturePerformance.web_vitals). */
+  capture_dead_clicks?: boolean | null;
+  autocapture_web_vitals_opt_in?: boolean | null;
+  /** Which web vitals posthog-js reports ("FCP", "LCP", "CLS", "INP"); null: all four. */
+  autocapture_web_vitals_allowed_metrics?: string[] | null;
 }
 
 export interface ProjectRecord extends ProjectClientSettings {
@@ -348,6 +353,8 @@ export interface Counters {
   annotation?: number;
   /** Absent in store files written before the cohorts API (fixture cohorts bring their own ids). */
   cohort?: number;
+  /** Absent in store files written before web experiments. */
+  web_experiment?: number;
 }
 
 /** The main store file: the small records that change often. */
@@ -370,9 +377,12 @@ export interface MetaData {
   annotations: AnnotationRecord[];
   /** Insights' sharing; absent in store files written before sharing, and while nothing was shared. */
   sharing_configurations?: SharingConfigurationRecord[];
-  /** Surveys and early access features as a fixture gave them (no API serves them yet); absent when none. */
-  surveys?: FixtureStoredRecord[];
-  early_access_features?: FixtureStoredRecord[];
+  /** Surveys (src/store/surveys-repo.ts); absent in store files written before them and while there are none. */
+  surveys?: SurveyRecord[];
+  /** Early access features as a fixture gave them; absent when none. */
+  early_access_features?: EarlyAccessFeatureRecord[];
+  /** Absent in store files written before web experiments, and while none was made. */
+  web_experiments?: WebExperimentRecord[];
   /** A fixture's tracking plan, applied at start unless --tracking-plan names another; absent when none. */
   tracking_plan?: Properties;
   /**
@@ -384,11 +394,99 @@ export interface MetaData {
   origin?: "generated" | "fixtures";
 }
 
+export const SURVEY_TYPES = ["popover", "widget", "external_survey", "api"] as const;
+export type SurveyType = (typeof SURVEY_TYPES)[number];
+
+/**
+ * A survey in the real service's model (its Survey): questions, conditions and appearance kept as written (question
+ * ids added); its targeting flags are feature flags of the project, named by id.
+ */
+export interface SurveyRecord {
+  /** A UUID, as the real service's. */
+  id: string;
+  project_id: string;
+  name: string;
+  description: string;
+  type: SurveyType;
+  schedule: string | null;
+  linked_flag_id: number | null;
+  targeting_flag_id: number | null;
+  /** The flag that hides the survey from persons who answered or dismissed it (made with the survey). */
+  internal_targeting_flag_id: number | null;
+  questions: Properties[] | null;
+  conditions: Properties | null;
+  appearance: Properties | null;
+  created_at: string;
+  created_by: number | null;
+  updated_at: string;
+  start_date: string | null;
+  end_date: string | null;
+  archived: boolean;
+  responses_limit: number | null;
+  iteration_count: number | null;
+  iteration_frequency_days: number | null;
+  iteration_start_dates: string[] | null;
+  current_iteration: number | null;
+  current_iteration_start_date: string | null;
+  response_sampling_start_date: string | null;
+  response_sampling_interval_type: string | null;
+  response_sampling_interval: number | null;
+  response_sampling_limit: number | null;
+  response_sampling_daily_limits: Json | null;
+  enable_partial_responses: boolean | null;
+}
+
+/** An early access feature's stages (the real model's `Stage` choices); the release stages carry the enrolment condition. */
+export const EARLY_ACCESS_STAGES = ["draft", "concept", "alpha", "beta", "general-availability", "archived"] as const;
+export type EarlyAccessStage = (typeof EARLY_ACCESS_STAGES)[number];
+
+/** A feature people can opt into from the app (posthog-js `updateEarlyAccessFeatureEnrollment`), through its flag. */
+export interface EarlyAccessFeatureRecord {
+  /** A UUID, as the real model's. */
+  id: string;
+  project_id: string;
+  feature_flag_id: number | null;
+  name: string;
+  description: string;
+  stage: EarlyAccessStage;
+  documentation_url: string;
+  created_at: string;
+}
+
+/** A no-code experiment: per variant, DOM transforms posthog-js applies for the variant its flag gives. */
+export interface WebExperimentRecord {
+  id: number;
+  project_id: string;
+  name: string;
+  feature_flag_id: number;
+  /** Variant key -> `{transforms, rollout_percentage, conditions?}` as written. */
+  variants: Record<string, Properties>;
+  created_by: number | null;
+  created_at: string;
+}
+
 /** A record kept as a fixture wrote it, with its project and an id. */
 export interface FixtureStoredRecord {
   id: number;
   project_id: string;
   [field: string]: unknown;
+}
+
+/**
+ * One batch of a session's rrweb events as `/s/` received it (the real service's recording blocks): a line of the
+ * recordings file, beside the events file (snapshots are never events: no analysis reads them).
+ */
+export interface RecordingBlockRecord {
+  project_id: string;
+  session_id: string;
+  window_id: string | null;
+  distinct_id: string;
+  /** The SDK that recorded it (`$lib`: posthog-js sends `web`); null when not said. */
+  lib: string | null;
+  /** When the server received it (ISO, UTC). */
+  received_at: string;
+  /** The rrweb events as the SDK sent them (posthog-js gzips some fields of some events: kept as they are). */
+  events: unknown[];
 }
 
 /** The whole state, as loaded from files or built from a fixture document. */
@@ -398,4 +496,6 @@ export interface State {
   /** Per project, sorted by timestamp ascending (column tables: src/store/event-table.ts). */
   events: EventStore;
   activity: ActivityRecord[];
+  /** Session recordings' blocks, oldest first; absent in states built from fixtures (none recorded yet). */
+  recordings?: RecordingBlockRecord[];
 }

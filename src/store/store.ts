@@ -12,7 +12,10 @@ import { createPersonsRepo } from "./persons-repo.ts";
 import { createFlagsRepo } from "./flags-repo.ts";
 import { createActionsRepo } from "./actions-repo.ts";
 import { createCohortsRepo } from "./cohorts-repo.ts";
-import type { ActivityRecord, GroupRecord, GroupTypeRecord, ProjectRecord, State, UserRecord } from "./schema.ts";
+import { createEarlyAccessRepo, createWebExperimentsRepo } from "./early-access-repo.ts";
+import { createSurveysRepo } from "./surveys-repo.ts";
+import { createRecordingsRepo } from "./recordings-repo.ts";
+import type { ActivityRecord, GroupRecord, GroupTypeRecord, ProjectClientSettings, ProjectRecord, State, UserRecord } from "./schema.ts";
 
 export { INSIGHT_WRITABLE, type InsightInput } from "./insights-repo.ts";
 
@@ -39,6 +42,7 @@ function createStoreOver(dbs: Databases, clock: Clock, schedule: DeletionSchedul
   const { insights, dashboards } = createInsightsRepo(core);
   const events = createEventsRepo(core);
   const cohorts = createCohortsRepo(core);
+  const recordings = createRecordingsRepo(core);
   type GroupData = { types: GroupTypeRecord[]; groups: GroupRecord[] };
   const groupData = new Map<string, { version: number; data: GroupData }>();
   /** A project's group types and groups, one object per data version (analyses memoise their lookups on it). */
@@ -79,7 +83,7 @@ function createStoreOver(dbs: Databases, clock: Clock, schedule: DeletionSchedul
         return project;
       },
       /** Changes settings in place; the project's data version moves, so analyses cached under the old settings are not served. */
-      async update(id: string, changes: Partial<Pick<ProjectRecord, "name" | "timezone" | "week_start_day">>): Promise<ProjectRecord> {
+      async update(id: string, changes: Partial<Pick<ProjectRecord, "name" | "timezone" | "week_start_day">> & ProjectClientSettings): Promise<ProjectRecord> {
         const project = meta().projects.find((p) => p.id === id)!;
         Object.assign(project, changes);
         core.bump(id);
@@ -91,12 +95,16 @@ function createStoreOver(dbs: Databases, clock: Clock, schedule: DeletionSchedul
     dashboards,
     insights,
     flags: createFlagsRepo(core),
+    surveys: createSurveysRepo(core),
     actions: createActionsRepo(core),
     annotations: createAnnotationsRepo(core),
+    earlyAccess: createEarlyAccessRepo(core),
+    webExperiments: createWebExperimentsRepo(core),
     sharing: createSharingRepo(core),
     cohorts,
     persons: createPersonsRepo(core, schedule),
     events,
+    recordings,
     activity: {
       /** Entries of a scope, newest first; one item's entries when `itemId` is given. */
       list: (projectId: string, scope: ActivityRecord["scope"], itemId?: string): ActivityRecord[] =>
@@ -124,6 +132,8 @@ function createStoreOver(dbs: Databases, clock: Clock, schedule: DeletionSchedul
       dbs.persons.data = { persons: state.persons };
       dbs.events.data = state.events;
       dbs.activity.data = state.activity;
+      dbs.recordings.data = state.recordings ?? [];
+      recordings.reindex();
       core.reindex();
       cohorts.forgetResolved();
       for (const p of new Set([...core.versionedProjects(), ...state.meta.projects.map((p) => p.id)])) core.bump(p);

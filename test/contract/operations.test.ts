@@ -91,6 +91,33 @@ describe("the contract's operations", () => {
       "users_two_factor_status_retrieve",
       "users_hedgehog_config_retrieve",
       "environments_query_kind_create",
+      // Issue 40: early access features and web experiments.
+      "early_access_feature_list",
+      "early_access_feature_create",
+      "early_access_feature_retrieve",
+      "early_access_feature_partial_update",
+      "early_access_feature_destroy",
+      "web_experiments_list",
+      "web_experiments_create",
+      "web_experiments_retrieve",
+      "web_experiments_partial_update",
+      "web_experiments_destroy",
+      // Issue 40: heatmaps.
+      "heatmaps_list",
+      // Issue 40: session replay.
+      "session_recordings_list",
+      "session_recordings_retrieve",
+      "session_recordings_destroy",
+      "session_recordings_snapshots_retrieve",
+      // Issue 40: surveys.
+      "surveys_list",
+      "surveys_create",
+      "surveys_retrieve",
+      "surveys_partial_update",
+      "surveys_destroy",
+      "surveys_stats_retrieve",
+      "surveys_global_stats_retrieve",
+      "surveys_responses_count_retrieve",
     ];
     expect(ids.filter((id) => !beyond.includes(id))).toHaveLength(46);
     expect(beyond.filter((id) => !ids.includes(id))).toEqual([]);

@@ -290,4 +290,12 @@ describe("how requests are answered", () => {
     });
     expect((await after240(plain)).status).toBe(200);
   });
+
+  it("sessionRecording: remote config records every project's sessions, even one that did not opt in; its own setting by default", async () => {
+    // features.json's project 2 names no setting: the real default, session_recording_opt_in false.
+    const recording = async (options: ServerOptions) =>
+      withServer(options, async (server) => (await captureRequest(server.url, "GET", "/array/phc_test_features_token_0002/config")).body.sessionRecording);
+    expect(await recording({ scenario: "features", sessionRecording: true })).toMatchObject({ endpoint: "/s/" });
+    expect(await recording({ scenario: "features" })).toBe(false);
+  });
 });

@@ -232,7 +232,7 @@ describe("no file outside what was named is reached", () => {
       await running.close();
     }
     expect(readdirSync(dir).sort()).toEqual(["c", "fx.json"]);
-    expect(readdirSync(path.join(dir, "c")).sort()).toEqual(["db.activity.ndjson", "db.events.columns", "db.events.ndjson", "db.json", "db.persons.json"]);
+    expect(readdirSync(path.join(dir, "c")).sort()).toEqual(["db.activity.ndjson", "db.events.columns", "db.events.ndjson", "db.json", "db.persons.json", "db.recordings.ndjson"]);
   });
 
   it("the control API takes documents, not paths: $ref and path-like strings stay data", async () => {

@@ -99,8 +99,8 @@ describe("fuzzing the control API, on a server of its own", () => {
   // A whole scenario as a document to replace the state with: mutated, it reaches the fixture checks deep inside.
   stateReplace?.body?.examples.push(scenario("basic"));
   // A wait without timeout_ms lasts the default 5 s: the fuzzer always sends one (hinted to milliseconds).
-  const wait = controlOperations.find((op) => op.operationId === "control_captured_wait");
-  if (wait?.body) {
+  for (const wait of controlOperations.filter((op) => op.operationId === "control_captured_wait" || op.operationId === "control_recordings_wait")) {
+    if (!wait.body) continue;
     wait.body.schema = { ...wait.body.schema, required: ["timeout_ms"] };
     wait.body.examples = wait.body.examples.map((example) => ({ ...(example as object), timeout_ms: 20 }));
   }

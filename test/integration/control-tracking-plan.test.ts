@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { PostHog } from "posthog-node";
@@ -85,6 +85,30 @@ describe("the tracking plan", () => {
     expect(await control("PUT", "/tracking_plan/", { events: {}, additional_events: "maybe" })).toMatchObject({ status: 400, body: { attr: "additional_events" } });
     expect(await control("PUT", "/tracking_plan/", { event: {} })).toMatchObject({ status: 400 });
     expect((await control("GET", "/tracking_plan/")).body).toEqual({ plan: null });
+  });
+});
+
+describe("a fixture document's tracking_plan", () => {
+  const basic = () => JSON.parse(readFileSync(new URL("../../fixtures/scenarios/basic.json", import.meta.url), "utf8")) as Record<string, unknown>;
+
+  it("is set by PUT /_mock/state/ with the document, and judges what is captured next", async () => {
+    expect((await control("PUT", "/state/", { ...basic(), tracking_plan: PLAN })).status).toBe(200);
+    expect((await control("GET", "/tracking_plan/")).body).toEqual({ plan: PLAN });
+    await captureSome();
+    const invalid = await control("GET", "/captured/events/?valid=false");
+    expect(invalid.body.results.map((e: { properties: object }) => e.properties)).toEqual([
+      expect.objectContaining({ currency: "GBP" }),
+      expect.objectContaining({ price: "12" }),
+    ]);
+  });
+
+  it("that does not compile refuses the whole document with a 400 naming tracking_plan: state and plan stay", async () => {
+    await control("PUT", "/tracking_plan/", PLAN);
+    const refused = await control("PUT", "/state/", { ...basic(), persons: [], tracking_plan: { events: { e: { type: "no-such-type" } } } });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body)).toContain("tracking_plan");
+    expect(s.store.persons.list("1").length).toBeGreaterThan(0);
+    expect((await control("GET", "/tracking_plan/")).body).toEqual({ plan: PLAN });
   });
 });
 

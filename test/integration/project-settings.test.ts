@@ -34,9 +34,9 @@ describe("updating a project", () => {
     const unknownZone = await s.patch("/api/projects/1/", { name: "Kept?", timezone: "Mars/Olympus" });
     expect(unknownZone.status).toBe(400);
     expect(unknownZone.body.attr).toBe("timezone");
-    const otherSetting = await s.patch("/api/projects/1/", { session_recording_opt_in: true });
+    const otherSetting = await s.patch("/api/projects/1/", { data_attributes: ["data-attr"] });
     expect(otherSetting.status).toBe(400);
-    expect(otherSetting.body.attr).toBe("session_recording_opt_in");
+    expect(otherSetting.body.attr).toBe("data_attributes");
     expect((await s.patch("/api/projects/1/", {})).status).toBe(400);
     expect((await s.get("/api/projects/1/")).body.name).toBe("Web");
   });

@@ -72,6 +72,17 @@ describe("an inverted date range", () => {
     }
   });
 
+  it("answers a saved insight empty, with the same note on every read (remembered ones too)", async () => {
+    const created = await s.post("/api/projects/1/insights/", { name: "inverted", filters: { insight: "TRENDS", ...pageviews } });
+    expect(created.status).toBe(201);
+    for (const path of [`?refresh=true`, "", ""]) {
+      const res = await s.get(`/api/projects/1/insights/${created.body.id}/${path}`);
+      expect(res.status).toBe(200);
+      expect(res.body.result[0]).toMatchObject({ count: 0, data: [] });
+      expect((await lastLogged()).notes).toEqual([NOTE]);
+    }
+  });
+
   it("leaves a range of one day alone, with no note", async () => {
     const res = await s.post("/api/projects/1/insights/trend/", { events: [{ id: "$pageview" }], date_from: "2024-03-01", date_to: "2024-03-01" });
     expect(res.status).toBe(200);

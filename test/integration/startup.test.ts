@@ -63,6 +63,9 @@ describe("the command line", () => {
       const url = /listening on (http:\/\/\S+)/.exec(cli.out)![1]!;
       const res = await callServer(url, "GET", "/api/projects/");
       expect(res.body.count).toBe(2);
+      // The inspector (issue 42): its address printed, and a page there.
+      expect(cli.out).toContain(`inspect: ${url}/_mock/ui/`);
+      expect((await fetch(`${url}/_mock/ui/`)).headers.get("content-type")).toBe("text/html; charset=utf-8");
     } finally {
       cli.kill();
     }

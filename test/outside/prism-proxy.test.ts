@@ -43,6 +43,8 @@ interface Call {
 
 let createdInsight = 0;
 let createdDashboard = 0;
+let createdFeature = "";
+let createdSurvey = "";
 
 /** Valid traffic reaching every operation, in an order where the mutations come after the reads they would disturb. */
 const TRAFFIC: Call[] = [
@@ -76,6 +78,8 @@ const TRAFFIC: Call[] = [
     body: { name: "Clicked sign up", description: "The hero button", steps: [{ event: "$autocapture", selector: "div.hero > button", text: "Sign up", text_matching: "contains" }, { event: "$pageview", url: "/signup$", url_matching: "regex" }] } },
   { operationId: "actions_retrieve", method: "GET", path: `${P}/actions/2/`, status: 200 },
   { operationId: "actions_count_retrieve", method: "GET", path: `${P}/actions/1/count/`, status: 200 },
+  { operationId: "heatmaps_list", method: "GET", path: `${P}/heatmaps/?date_from=2024-03-01&type=click&url_pattern=https://shop.example/*&viewport_width_min=1024&limit=10`, status: 200 },
+  { operationId: "heatmaps_list", method: "GET", path: `${P}/heatmaps/?date_from=2024-03-01&type=scrolldepth&aggregation=unique_visitors`, status: 200 },
   { operationId: "actions_partial_update", method: "PATCH", path: `${P}/actions/2/`, status: 200, body: { tags: ["web"], pinned_at: "2024-03-05T10:00:00Z" } },
   { operationId: "actions_update", method: "PUT", path: `${P}/actions/2/`, status: 200, body: { name: "Clicked sign up (any)", steps: [{ event: "$autocapture", href: "/signup", href_matching: "contains" }] } },
   { operationId: "actions_destroy", method: "DELETE", path: `${P}/actions/2/`, status: 405 },
@@ -105,6 +109,26 @@ const TRAFFIC: Call[] = [
   { operationId: "dashboards_partial_update", method: "PATCH", path: () => `${P}/dashboards/${createdDashboard}/`, status: 200,
     body: { name: "Proxy blank (gone)", deleted: true } },
   { operationId: "insights_viewed_list_create", method: "POST", path: `${P}/insights/viewed/`, body: { insight_ids: [1, 2] }, status: 201 },
+  { operationId: "early_access_feature_create", method: "POST", path: `${P}/early_access_feature/`, status: 201, body: { name: "Proxy feature", description: "Through the proxy", stage: "beta" } },
+  { operationId: "early_access_feature_list", method: "GET", path: `${P}/early_access_feature/?limit=5`, status: 200 },
+  { operationId: "early_access_feature_retrieve", method: "GET", path: () => `${P}/early_access_feature/${createdFeature}/`, status: 200 },
+  { operationId: "early_access_feature_partial_update", method: "PATCH", path: () => `${P}/early_access_feature/${createdFeature}/`, status: 200, body: { stage: "archived" } },
+  { operationId: "early_access_feature_destroy", method: "DELETE", path: () => `${P}/early_access_feature/${createdFeature}/`, status: 204 },
+  { operationId: "web_experiments_create", method: "POST", path: `${P}/web_experiments/`, status: 201,
+    body: { name: "Proxy headline", variants: { control: { rollout_percentage: 50, transforms: [] }, test: { rollout_percentage: 50, transforms: [{ selector: "h1", html: "B" }] } } } },
+  { operationId: "web_experiments_list", method: "GET", path: `${P}/web_experiments/`, status: 200 },
+  { operationId: "web_experiments_retrieve", method: "GET", path: `${P}/web_experiments/1/`, status: 200 },
+  { operationId: "web_experiments_partial_update", method: "PATCH", path: `${P}/web_experiments/1/`, status: 200, body: { name: "Proxy headline v2" } },
+  { operationId: "web_experiments_destroy", method: "DELETE", path: `${P}/web_experiments/1/`, status: 204 },
+  { operationId: "surveys_create", method: "POST", path: `${P}/surveys/`, status: 201,
+    body: { name: "Proxy survey", type: "popover", start_date: "2024-03-04T12:00:00Z", questions: [{ type: "single_choice", question: "Useful?", choices: ["Yes", "No"] }], targeting_flag_filters: { groups: [{ properties: [{ key: "plan", value: ["pro"], operator: "exact", type: "person" }], rollout_percentage: 100 }] } } },
+  { operationId: "surveys_list", method: "GET", path: `${P}/surveys/?search=proxy&limit=5`, status: 200 },
+  { operationId: "surveys_retrieve", method: "GET", path: () => `${P}/surveys/${createdSurvey}/`, status: 200 },
+  { operationId: "surveys_stats_retrieve", method: "GET", path: () => `${P}/surveys/${createdSurvey}/stats/?date_from=2024-03-01`, status: 200 },
+  { operationId: "surveys_global_stats_retrieve", method: "GET", path: `${P}/surveys/stats/?date_from=2024-03-01&date_to=2024-03-05T12:00:00Z`, status: 200 },
+  { operationId: "surveys_responses_count_retrieve", method: "GET", path: `${P}/surveys/responses_count/`, status: 200 },
+  { operationId: "surveys_partial_update", method: "PATCH", path: () => `${P}/surveys/${createdSurvey}/`, status: 200, body: { end_date: "2024-03-05T11:00:00Z", appearance: { backgroundColor: "#eeeded" } } },
+  { operationId: "surveys_destroy", method: "DELETE", path: () => `${P}/surveys/${createdSurvey}/`, status: 204 },
   { operationId: "annotations_create", method: "POST", path: `${P}/annotations/`, status: 201,
     body: { content: "Tracking fixed", date_marker: "2024-03-02T09:00:00Z", scope: "dashboard_item", dashboard_item: 1 } },
   { operationId: "annotations_list", method: "GET", path: `${P}/annotations/?after=2024-03-01&before=2024-03-04T00:00:00Z&search=fixed`, status: 200 },
@@ -198,6 +222,8 @@ const TRAFFIC: Call[] = [
     body: { args: { query: "select event, count() from events group by event" } } },
   { operationId: "projects_retrieve", method: "GET", path: `${P}/`, status: 200 },
   { operationId: "projects_partial_update", method: "PATCH", path: `${P}/`, body: { name: "Renamed through Prism" }, status: 200 },
+  { operationId: "projects_partial_update", method: "PATCH", path: `${P}/`, status: 200,
+    body: { autocapture_exceptions_opt_in: true, session_recording_sample_rate: "0.5", session_recording_linked_flag: { id: 1, key: "beta" }, autocapture_web_vitals_allowed_metrics: ["LCP"] } },
   { operationId: "personal_api_keys_current", method: "GET", path: "/api/personal_api_keys/@current", status: 200 },
   { operationId: "users_me", method: "GET", path: "/api/users/@me/", status: 200 },
   { operationId: "organizations_list", method: "GET", path: "/api/organizations/", status: 200 },
@@ -221,7 +247,22 @@ const TRAFFIC: Call[] = [
   { operationId: "users_hedgehog_config_retrieve", method: "GET", path: "/api/users/@me/hedgehog_config/", status: 200 },
   { operationId: "environments_query_kind_create", method: "POST", path: "/api/environments/1/query/TrendsQuery/", status: 200,
     body: { query: { kind: "TrendsQuery", series: [{ kind: "EventsNode", event: "$pageview" }], dateRange: range } } },
+  // Session replay (issue 40): the recording `seedRecording` sent through /s/ before the proxy started.
+  { operationId: "session_recordings_list", method: "GET", path: `${P}/session_recordings/${query({ date_from: "-7d", having_predicates: [{ type: "recording", key: "click_count", operator: "gte", value: 1 }] })}`, status: 200 },
+  { operationId: "session_recordings_retrieve", method: "GET", path: "/api/environments/1/session_recordings/prism-session/", status: 200 },
+  { operationId: "session_recordings_snapshots_retrieve", method: "GET", path: `${P}/session_recordings/prism-session/snapshots/`, status: 200 },
+  { operationId: "session_recordings_snapshots_retrieve", method: "GET", path: `${P}/session_recordings/prism-session/snapshots/?source=blob_v2&start_blob_key=0&end_blob_key=0`, status: 200 },
+  { operationId: "session_recordings_destroy", method: "DELETE", path: `${P}/session_recordings/prism-session/`, status: 204 },
 ];
+
+/** One recorded session (a meta event and a click, an hour before basic.json's now) sent to `/s/`, which Prism does not proxy. */
+async function seedRecording(s: TestServer): Promise<void> {
+  const at = Date.parse("2024-03-05T11:00:00Z");
+  const data = [{ type: 4, timestamp: at, data: { href: "https://example.com/", width: 1280, height: 720 } }, { type: 3, timestamp: at + 1000, data: { source: 2, type: 2, id: 1, x: 1, y: 1 } }];
+  const token = s.store.projects.get("1")!.api_token;
+  const res = await fetch(`${s.base}/s/`, { method: "POST", body: JSON.stringify([{ event: "$snapshot", distinct_id: "u1", properties: { token, $session_id: "prism-session", $snapshot_data: data } }]) });
+  if (res.status !== 200) throw new Error(`/s/ answered ${res.status}`);
+}
 
 interface Outcome {
   call: Call;
@@ -238,6 +279,7 @@ let proxy: string;
 
 beforeAll(async () => {
   server = await startTestServer(scenario("basic"));
+  await seedRecording(server);
   const port = await freePort();
   prism = start(process.execPath, [PRISM, "proxy", "openapi/openapi.yaml", server.base, "--errors", "--host", "127.0.0.1", "--port", String(port)]);
   await waitForOutput(prism, /Prism is listening on/);
@@ -257,6 +299,8 @@ async function send(base: string, call: Call): Promise<Outcome> {
   const text = await res.text();
   if (call.operationId === "insights_create" && res.status === 201) createdInsight = (JSON.parse(text) as { id: number }).id;
   if (call.operationId === "dashboards_create" && res.status === 201) createdDashboard = (JSON.parse(text) as { id: number }).id;
+  if (call.operationId === "early_access_feature_create" && res.status === 201) createdFeature = (JSON.parse(text) as { id: string }).id;
+  if (call.operationId === "surveys_create" && res.status === 201) createdSurvey = (JSON.parse(text) as { id: string }).id;
   return { call, path, status: res.status, contentType: res.headers.get("content-type") ?? "", violations: res.headers.get("sl-violations"), text };
 }
 

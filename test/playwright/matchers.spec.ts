@@ -49,3 +49,13 @@ test("toHaveCaptured says when the server refused the captures, and why", async 
   );
   await expect(expect(analytics).toHaveCapturedTimes({ event: "clicked buy" }, 1, { timeout: 500 })).rejects.toThrow(/got 0:[\s\S]*answered 401: Project API key invalid/);
 });
+
+test("toHaveCapturedException waits for an $exception by its type and message, listing the ones that arrived", async ({ page, analytics }) => {
+  await page.waitForFunction(() => (globalThis as unknown as { posthog: { __loaded?: boolean } }).posthog.__loaded === true);
+  await page.evaluate(() => (globalThis as unknown as { posthog: { captureException(e: Error): void } }).posthog.captureException(new TypeError("cart is undefined")));
+  await expect(analytics).toHaveCapturedException({ type: "TypeError", message: "cart is undefined" });
+  await expect(expect(analytics).toHaveCapturedException({ message: "cart is empty" }, { timeout: 500 })).rejects.toThrow(
+    /expected an \$exception matching \{"message":"cart is empty"\}; exceptions captured:\n.*"type":"TypeError","value":"cart is undefined"/,
+  );
+  await expect(analytics).not.toHaveCapturedException({ type: "RangeError" });
+});

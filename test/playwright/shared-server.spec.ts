@@ -40,6 +40,8 @@ test("no welcome banner when the flag is off", async ({ page }) => {
 test("the app records the flag it showed", async ({ page }) => {
   await force("checkout-experiment", "green");
   await page.goto(`/?shopper=${shopper}`);
+  // posthog-js adds "$feature/…" to an event only once its flags have arrived: wait for them, then click.
+  await expect(page.locator("#buy")).toHaveClass("green");
   await page.locator("#buy").click();
   // posthog-js batches: the server answers once this shopper's event has arrived (or after 15 s).
   const seen = await post("/_mock/captured/wait/", {

@@ -17,15 +17,18 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
-const POSTHOG_BUNDLE = readFileSync(createRequire(import.meta.url).resolve("posthog-js/dist/array.full.js"), "utf8");
+const bundleText = (file: string) => readFileSync(createRequire(import.meta.url).resolve(`posthog-js/dist/${file}`), "utf8");
+const POSTHOG_BUNDLE = bundleText("array.full.js");
 
 /**
  * An app's page on another origin (another port): serves `html` at every path and the real posthog-js bundle at
  * `/posthog.js`, so that every call the page makes to the server is cross-origin, preflights included.
  */
-export async function servePosthogPage(html: string): Promise<{ base: string; close(): Promise<void> }> {
+export async function servePosthogPage(html: string, bundle = "array.full.js"): Promise<{ base: string; close(): Promise<void> }> {
+  // The full bundle by default; `array.js` is the default npm bundle, which loads its extensions from api_host.
+  const script = bundle === "array.full.js" ? POSTHOG_BUNDLE : bundleText(bundle);
   const site = http.createServer((req, res) => {
-    if (req.url === "/posthog.js") res.writeHead(200, { "content-type": "application/javascript" }).end(POSTHOG_BUNDLE);
+    if (req.url === "/posthog.js") res.writeHead(200, { "content-type": "application/javascript" }).end(script);
     else if (req.url === "/favicon.ico") res.writeHead(204).end();
     else res.writeHead(200, { "content-type": "text/html" }).end(html);
   });

@@ -3,7 +3,7 @@ import { AnalysisInputError, reject } from "../../core/analysis-errors.ts";
 import { nodeFieldOf } from "../../analyses/query-node.ts";
 import { lifecycleQueryItems, type LifecycleItem } from "../../analyses/lifecycle/index.ts";
 import type { Loose } from "../../analyses/shared/filter-read.ts";
-import type { Clock } from "../../core/clock.ts";
+import { isoUtcAfter, type Clock } from "../../core/clock.ts";
 import type { PersonRecord, ProjectRecord } from "../../store/schema.ts";
 import type { Store } from "../../store/store.ts";
 import { minimumRefreshInterval, rangeNotes, type AnalysisKind, type AnalysisService } from "../analysis-service.ts";
@@ -89,7 +89,7 @@ export async function insightResponse(deps: QueryDeps, project: ProjectRecord, n
     results: kind === "LIFECYCLE" ? lifecycleQueryItems(pkg.result as LifecycleItem[]) : pkg.result,
     is_cached: pkg.is_cached,
     last_refresh: pkg.last_refresh,
-    next_allowed_client_refresh: new Date(Date.parse(pkg.last_refresh) + maxAge).toISOString(),
+    next_allowed_client_refresh: isoUtcAfter(Date.parse(pkg.last_refresh), maxAge),
     cache_key: cacheKey(project, node, filtersOverride),
     timezone: pkg.timezone,
     query_status: null,

@@ -236,3 +236,83 @@ describe("evaluateFlags agrees with posthog-node local evaluation", () => {
     expect(ours(p).has("inactive")).toBe(false);
   });
 });
+
+/**
+ * Early access enrolment (`super_groups`), as the early access features API writes it. posthog-node's local
+ * evaluation ignores `super_groups`, so it is the oracle for the people whose enrolment property is not set (the
+ * normal conditions decide); for enrolled and unenrolled people the flags service's rule is worked out by hand:
+ * the super condition alone decides, reason `super_condition_value`, no variant (reference: flags service
+ * `flag_matching.rs` `get_match` / `is_super_condition_match`; PostHog's
+ * products/early_access_features/backend/test/test_early_access_feature.py writes these filters).
+ */
+describe("super_groups: enrolment decides first, as the flags service evaluates it", () => {
+  const enrolment = (key: string) => ({ properties: [prop(`$feature_enrollment/${key}`, "exact", ["true"])], rollout_percentage: 100 });
+  const FEATURES: FeatureFlagDefinition[] = [
+    flag("early-off", { groups: [{ properties: [], rollout_percentage: 0 }], super_groups: [enrolment("early-off")], payloads: { true: '{"beta":true}' } }),
+    flag("early-35", { groups: [{ properties: [], rollout_percentage: 35 }], super_groups: [enrolment("early-35")] }),
+    flag("early-none", { groups: [{ properties: [], rollout_percentage: 35 }], super_groups: null }),
+  ];
+  const body = buildLocalEvaluationBody({ flags: FEATURES, projectId: 1, groupTypes: GROUP_TYPES, cohorts: [] });
+  const STATES = [undefined, true, "true", false, "false"] as const;
+  /** 500 people; person i has the enrolment property set to STATES[i % 5] on both enrolment flags (absent for undefined). */
+  const everyone = Array.from({ length: 500 }, (_, i) => {
+    const state = STATES[i % 5];
+    const properties: Record<string, unknown> = state === undefined ? {} : { "$feature_enrollment/early-off": state, "$feature_enrollment/early-35": state };
+    return person(`enrol-${i}`, properties);
+  });
+  const nodeAnswers = new Map<string, Answer>();
+  let client: PostHog;
+
+  beforeAll(async () => {
+    client = new PostHog("phc_oracle_ea", {
+      host: "http://flags.test",
+      personalApiKey: "phx_oracle",
+      featureFlagsPollingInterval: 3_600_000,
+      fetch: async (url) => {
+        const json = url.includes("/flags/definitions") ? body : {};
+        return { status: 200, headers: new Headers(), text: async () => JSON.stringify(json), json: async () => json } as never;
+      },
+    });
+    for (const p of everyone) {
+      nodeAnswers.set(p.distinctId, (await client.getAllFlagsAndPayloads(p.distinctId, { personProperties: p.properties, onlyEvaluateLocally: true })) as Answer);
+    }
+  });
+  afterAll(() => client.shutdown());
+
+  const ours = (p: Person) => evaluateFlags(FEATURES, subjectFor({ ...p, properties: { distinct_id: p.distinctId, ...p.properties } }), undefined, NOW);
+
+  it("without the enrolment property, the normal conditions decide, as posthog-node answers", () => {
+    const unset = everyone.filter((_, i) => STATES[i % 5] === undefined);
+    const mismatches = unset.flatMap((p) =>
+      FEATURES.filter((f) => ours(p).get(f.key)!.enabled !== nodeAnswers.get(p.distinctId)!.featureFlags[f.key]).map((f) => `${p.distinctId} ${f.key}`),
+    );
+    expect(mismatches).toEqual([]);
+    expect(unset.some((p) => ours(p).get("early-35")!.enabled)).toBe(true);
+    expect(unset.every((p) => ours(p).get("early-35")!.reason.code !== "super_condition_value")).toBe(true);
+  });
+
+  it("an enrolled person (true or \"true\") gets the flag with reason super_condition_value and the payload, even at 0% rollout", () => {
+    const enrolled = everyone.filter((_, i) => STATES[i % 5] === true || STATES[i % 5] === "true");
+    for (const p of enrolled) {
+      const result = ours(p).get("early-off")!;
+      expect(result).toMatchObject({ enabled: true, variant: null, payload: { beta: true } });
+      expect(result.reason).toEqual({ code: "super_condition_value", condition_index: 0, description: "Super condition value" });
+      expect(ours(p).get("early-35")!.enabled).toBe(true);
+      // posthog-node does not read super_groups: it answers the 0% rollout.
+      expect(nodeAnswers.get(p.distinctId)!.featureFlags["early-off"]).toBe(false);
+    }
+  });
+
+  it("a person whose enrolment is set to false gets false, even inside the normal rollout", () => {
+    const unenrolled = everyone.filter((_, i) => STATES[i % 5] === false || STATES[i % 5] === "false");
+    for (const p of unenrolled) {
+      expect(ours(p).get("early-35")).toMatchObject({ enabled: false, reason: { code: "super_condition_value", condition_index: 0 } });
+    }
+    // posthog-node, which ignores super_groups, puts some of them inside the 35% rollout: the super condition overrode it.
+    expect(unenrolled.filter((p) => nodeAnswers.get(p.distinctId)!.featureFlags["early-35"] === true).length).toBeGreaterThan(0);
+  });
+
+  it("a flag without super_groups ignores the property", () => {
+    for (const p of everyone) expect(ours(p).get("early-none")!.enabled).toBe(nodeAnswers.get(p.distinctId)!.featureFlags["early-none"]);
+  });
+});

@@ -66,7 +66,7 @@ describe("the document's new lists", () => {
       { content: "on the chart", date_marker: "2024-03-02T00:00:00Z", insight_short_id: "abc123" },
     ],
     surveys: [{ project_id: "7", name: "NPS", type: "popover", questions: [{ type: "rating", question: "How likely?" }] }],
-    early_access_features: [{ project_id: "7", name: "Beta", stage: "beta", feature_flag: "f" }],
+    early_access_features: [{ project_id: "7", name: "Beta", stage: "beta" }],
     tracking_plan: { events: { signup: { type: "object" } }, additional_events: "allow" },
   });
   doc.projects![0] = { ...doc.projects![0]!, week_start_day: 1, session_recording_opt_in: true, surveys_opt_in: true };
@@ -84,10 +84,19 @@ describe("the document's new lists", () => {
 
   it("keeps project settings, surveys, early access features and the tracking plan", () => {
     const { meta } = load(doc);
-    expect(meta.projects[0]).toMatchObject({ week_start_day: 1, session_recording_opt_in: true, surveys_opt_in: true });
-    expect(meta.projects[0]).not.toHaveProperty("heatmaps_opt_in");
-    expect(meta.surveys).toEqual([{ id: 1, project_id: "7", name: "NPS", type: "popover", questions: [{ type: "rating", question: "How likely?" }] }]);
-    expect(meta.early_access_features).toEqual([{ id: 1, project_id: "7", name: "Beta", stage: "beta", feature_flag: "f" }]);
+    // surveys_opt_in follows the project's running surveys, as the real service's save hook sets it: NPS is a draft.
+    expect(meta.projects[0]).toMatchObject({ week_start_day: 1, session_recording_opt_in: true, surveys_opt_in: false });
+    expect(meta.surveys).toEqual([
+      expect.objectContaining({ project_id: "7", name: "NPS", type: "popover", start_date: null, questions: [{ type: "rating", question: "How likely?", id: expect.stringMatching(/^[0-9a-f-]{36}$/) }] }),
+    ]);
+    // The same ids on every load of the document: a reload keeps a survey's and its questions' keys.
+    const again = load(doc).meta;
+    expect(again.surveys![0]!.id).toBe(meta.surveys![0]!.id);
+    expect(again.surveys![0]!.questions).toEqual(meta.surveys![0]!.questions);
+    // An early access feature gets its flag as the API makes one: keyed by the name, enrolment as its super condition.
+    const flag = meta.feature_flags.find((f) => f.key === "beta")!;
+    expect(meta.early_access_features).toEqual([expect.objectContaining({ project_id: "7", name: "Beta", stage: "beta", feature_flag_id: flag.id })]);
+    expect(flag.filters).toMatchObject({ super_groups: [{ properties: [{ key: "$feature_enrollment/beta", type: "person" }] }] });
     expect(meta.tracking_plan).toEqual({ events: { signup: { type: "object" } }, additional_events: "allow" });
   });
 
