@@ -125,6 +125,10 @@ async function storedForFixture(config: Config, files: StoreFiles | null, doc: F
   return { state: null, note: `${what} changed since ${files.meta} was written from it: reloading it (pass --keep-data to keep the stored state)` };
 }
 
+/** A data file written from a fixture, started without one: it keeps serving the fixture's state, which a newcomer does not expect. */
+const leftFixtureNote = (stored: State, files: StoreFiles): string | undefined =>
+  stored.meta.origin === "fixtures" ? `${files.meta} holds the state a fixture wrote: serving it (pass --reset-data for the default dataset)` : undefined;
+
 /** The start-up state and clock: a fixture if named, else the data file if it exists (and --reset-data is not given), else the generated dataset. */
 async function initialState(config: Config, files: StoreFiles | null, document?: FixtureDocument): Promise<Initial> {
   if (document || config.fixturesFile) {
@@ -140,7 +144,7 @@ async function initialState(config: Config, files: StoreFiles | null, document?:
     return { state, clock, source: document ? "fixtures-document" : "fixtures-file", write: true, note };
   }
   const stored = files && !config.resetData ? await readState(files) : null;
-  if (stored) return { state: stored, clock: createClock(config.now), source: "data-file", write: false };
+  if (stored) return { state: stored, clock: createClock(config.now), source: "data-file", write: false, note: leftFixtureNote(stored, files!) };
   const clock = createClock(config.now);
   const refusal = config.events === null ? null : generationRefusal(config.events);
   if (refusal) throw new StartupError(refusal);

@@ -46,7 +46,7 @@ export class CapturedLog {
   /** Each stored event's place in the order of all events ever stored: what is still kept is the last #events.length. */
   #sequenceOf = new WeakMap<CapturedEvent, number>();
   #stored = 0;
-  readonly appended = new EventEmitter();
+  readonly appended: EventEmitter = new EventEmitter();
   total = 0;
 
   constructor(readonly size: number) {

@@ -29,12 +29,15 @@ export interface RemoteConfigInputs {
 }
 
 /** A project's inputs, gathered in one place for remote config, its script and the config part of `/flags`. */
-export const remoteConfigInputs = (deps: Pick<CaptureDeps, "store" | "clock" | "forced" | "settingsOverride">, project: ProjectRecord): RemoteConfigInputs => ({
-  token: project.api_token,
-  hasFeatureFlags: hasFeatureFlags(deps, project),
-  settings: clientSettingsOf(project, deps.settingsOverride),
-  surveys: surveysEnabled(clientSettingsOf(project, deps.settingsOverride).surveys_opt_in, project.id, deps.forced),
-});
+export function remoteConfigInputs(deps: Pick<CaptureDeps, "store" | "clock" | "forced" | "settingsOverride">, project: ProjectRecord): RemoteConfigInputs {
+  const settings = clientSettingsOf(project, deps.settingsOverride);
+  return {
+    token: project.api_token,
+    hasFeatureFlags: hasFeatureFlags(deps, project),
+    settings,
+    surveys: surveysEnabled(settings.surveys_opt_in, project.id, deps.forced),
+  };
+}
 
 /** What posthog-js reads from remote config (and from `/flags/?config=true`). */
 export const remoteConfig = ({ token, hasFeatureFlags, settings, surveys }: RemoteConfigInputs) => {
@@ -66,14 +69,11 @@ export const remoteConfigScript = (inputs: RemoteConfigInputs) =>
 
 /** What a flags answer is built from: the project's config inputs (none: no project, no flags) and its evaluated flags. */
 export interface FlagsOutcome {
-  token: string | undefined;
-  hasFeatureFlags: boolean;
   /** The project's remote-config inputs; undefined without a project. */
   config: RemoteConfigInputs | undefined;
   values: readonly FlagValue[];
 }
 
-/** `/flags/?v=2` answers the v2 shape; without `v` (or v=1) the v1 shape the SDKs also accept. */
 /** The config part of a flags answer, as JSON text without its closing brace; built once per set of inputs. */
 const configJsonCache = new Map<string, string>();
 function configJsonOpen(inputs: RemoteConfigInputs | undefined): string {

@@ -87,13 +87,13 @@ function flagsBodyAndToken(req: CaptureRequest): { body: unknown; token: string 
  */
 async function evaluateFlags(req: CaptureRequest, deps: CaptureDeps): Promise<EvaluatedFlags> {
   const { body, token } = flagsBodyAndToken(req);
-  if (token === undefined) return { token, hasFeatureFlags: false, config: undefined, values: [], body };
+  if (token === undefined) return { config: undefined, values: [], body };
   const project = deps.store.projects.byToken(token);
   if (!project) throw captureFail.unknownToken();
   const config = remoteConfigInputs(deps, project);
-  if ((body as Record<string, unknown> | null)?.disable_flags === true) return { token, hasFeatureFlags: config.hasFeatureFlags, config, values: [], body };
+  if ((body as Record<string, unknown> | null)?.disable_flags === true) return { config, values: [], body };
   const request = flagsRequestOf(body, req.query);
-  return { token, hasFeatureFlags: config.hasFeatureFlags, config, values: await evaluateForRequest(deps, project, request), request, body };
+  return { config, values: await evaluateForRequest(deps, project, request), request, body };
 }
 
 type FlagsShape = (query: Record<string, string | undefined>, outcome: FlagsOutcome) => string;

@@ -57,7 +57,7 @@ export function eventsAfter(events: readonly CapturedEvent[], after: string | un
 export function createObservation(captured: CapturedLog) {
   let plan: CompiledPlan | null = null;
   /** Announces "judged" when the plan changes: waits that filter on `valid` count again. */
-  const verdicts = new EventEmitter().setMaxListeners(0);
+  const verdicts: EventEmitter = new EventEmitter().setMaxListeners(0);
   /** Aborted when the server closes: open waits answer at once instead of holding the close up to a minute. */
   const closing = new AbortController();
   const install = (compiled: CompiledPlan) => {

@@ -970,11 +970,8 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /**
-                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
-                 * @example 1
-                 */
-                project_id: components["parameters"]["project_id"];
+                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                project_id: string;
             };
             cookie?: never;
         };
@@ -1026,11 +1023,8 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /**
-                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
-                 * @example 1
-                 */
-                project_id: components["parameters"]["project_id"];
+                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                project_id: string;
             };
             cookie?: never;
         };
@@ -1116,11 +1110,8 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /**
-                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
-                 * @example 1
-                 */
-                project_id: components["parameters"]["project_id"];
+                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                project_id: string;
             };
             cookie?: never;
         };
@@ -2426,11 +2417,8 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /**
-                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
-                 * @example 1
-                 */
-                project_id: components["parameters"]["project_id"];
+                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                project_id: string;
             };
             cookie?: never;
         };
@@ -8996,7 +8984,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["WebExperimentWrite"] & Record<string, never>;
+                "application/json": components["schemas"]["WebExperimentWrite"] & unknown;
             };
         };
         responses: {
@@ -9354,6 +9342,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -10432,11 +10421,8 @@ export interface operations {
             };
             header?: never;
             path: {
-                /**
-                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
-                 * @example 1
-                 */
-                project_id: components["parameters"]["project_id"];
+                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                project_id: string;
             };
             cookie?: never;
         };
@@ -10464,11 +10450,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /**
-                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
-                 * @example 1
-                 */
-                project_id: components["parameters"]["project_id"];
+                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                project_id: string;
             };
             cookie?: never;
         };
@@ -10541,11 +10524,8 @@ export interface operations {
             };
             header?: never;
             path: {
-                /**
-                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
-                 * @example 1
-                 */
-                project_id: components["parameters"]["project_id"];
+                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                project_id: string;
             };
             cookie?: never;
         };
@@ -10723,11 +10703,8 @@ export interface operations {
             };
             header?: never;
             path: {
-                /**
-                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
-                 * @example 1
-                 */
-                project_id: components["parameters"]["project_id"];
+                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                project_id: string;
             };
             cookie?: never;
         };
@@ -14320,11 +14297,8 @@ export interface operations {
             };
             header?: never;
             path: {
-                /**
-                 * @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403.
-                 * @example 1
-                 */
-                project_id: components["parameters"]["project_id"];
+                /** @description Project id, as listed by `GET /api/projects/`. `@current` means the caller's first project. An unknown id is 404; a project the key's user is not a member of is 403. */
+                project_id: string;
             };
             cookie?: never;
         };

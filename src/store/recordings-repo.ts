@@ -37,11 +37,17 @@ function indexOf(blocks: readonly RecordingBlockRecord[]): Index {
  * Session recordings: blocks appended by `/s/` (never rewriting the file), summarised as they arrive; a delete
  * rewrites the recordings file without the session. Recordings are not events: analyses never see them.
  */
+/**
+ * What announces new recordings. A named type, so the package's declarations name it as written: inferred, it is
+ * printed `EventEmitter<[never]>`, which newer @types/node refuse in a consumer's strict compile.
+ */
+export type RecordingsSignal = EventEmitter;
+
 export function createRecordingsRepo(core: StoreCore) {
   const { dbs } = core;
   let index = indexOf(dbs.recordings.data);
   /** Emits "changed" after blocks arrive or the recordings are replaced: what waits for a recording listens to. */
-  const changed = new EventEmitter().setMaxListeners(0);
+  const changed: RecordingsSignal = new EventEmitter().setMaxListeners(0);
   return {
     changed,
     /** Adds received blocks; visible at once, the promise resolves once they are written. */

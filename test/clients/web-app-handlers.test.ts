@@ -19,22 +19,24 @@ beforeAll(async () => {
     insight_id: String((await s.post("/api/projects/1/insights/", { name: "Pageviews", filters: { events: [{ id: "$pageview" }] } })).body.id),
     feature_flag_id: await first("/api/projects/1/feature_flags/"),
     organization_id: "@current",
+    query_kind: "EventsQuery",
   };
 });
 afterAll(() => s.close());
 
 /** The entry's path with its parameters filled (an unknown kind of object gets an id no object has). */
-const pathOf = (entry: WebAppRequest) => entry.path.replace(/:(\w+)/g, (_, name: string) => ids[name] ?? "1");
+const withIds = (path: string) => path.replace(/:(\w+)/g, (_, name: string) => ids[name] ?? "1");
 
 /** What the web app sends with the requests that need more than their path. */
 const QUERY: Record<string, string> = {
   "/api/projects/:team_id/groups/": "?group_type_index=0",
   "/api/environments/:team_id/groups/": "?group_type_index=0",
   "/api/projects/:team_id/groups/property_values/": "?group_type_index=0&key=industry",
+  "/api/projects/:team_id/flag_value/values/": "?key=:feature_flag_id",
 };
 
 async function answer(entry: WebAppRequest) {
-  const path = pathOf(entry) + (QUERY[entry.path] ?? "");
+  const path = withIds(entry.path + (QUERY[entry.path] ?? ""));
   if (entry.method === "OPTIONS") {
     // A browser's preflight: no body, no contract operation; what matters is that it allows the request.
     const res = await fetch(s.base + path, { method: "OPTIONS", headers: { origin: "http://localhost:8010", "access-control-request-method": "POST" } });
@@ -46,7 +48,7 @@ async function answer(entry: WebAppRequest) {
     return captureRequest(s.base, entry.method, path, { body, headers: { "content-type": "application/json" } });
   }
   const body =
-    entry.method === "POST" && entry.path.endsWith("/query/")
+    entry.method === "POST" && /\/query\/(:query_kind\/)?$/.test(entry.path)
       ? { query: { kind: "EventsQuery", select: ["event"], limit: 1 } }
       : entry.path.endsWith("/insights/viewed/")
         ? { insight_ids: [Number(ids.insight_id)] }

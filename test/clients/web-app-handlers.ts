@@ -5,7 +5,7 @@
  * parameters an object of that kind; URLs of the real cloud (`https://us.i.posthog.com/...`) are the same
  * paths on this server, as posthog-js pointed at it requests them.
  *
- * `area` is the product-analytics part this server serves; `other` names the product of the real service an
+ * `area` is the part of the product this server serves (product analytics and the client libraries' features); `other` names the product of the real service an
  * entry belongs to, which this server does not model.
  */
 export type WebAppArea =
@@ -21,7 +21,10 @@ export type WebAppArea =
   | "query"
   | "feature flags"
   | "context"
-  | "capture";
+  | "capture"
+  | "session replay"
+  | "early access features"
+  | "surveys";
 
 export interface WebAppRequest {
   method: "GET" | "POST" | "PATCH" | "OPTIONS";
@@ -55,18 +58,18 @@ export const WEB_APP_REQUESTS: readonly WebAppRequest[] = [
   get("/api/environments/:team_id/groups/", a("groups")),
   get("/api/environments/:team_id/groups_types/", a("groups")),
   get("/api/environments/:team_id/insights/", a("insights")),
-  get("/api/environments/:team_id/insights/:insight_id/sharing/", o("sharing")),
+  get("/api/environments/:team_id/insights/:insight_id/sharing/", a("insights")),
   get("/api/projects/", a("context")),
   get("/api/projects/:team_id/property_definitions/", a("definitions")),
   get("/api/event/values/", o("legacy unscoped property values")),
   get("/api/person/values/", o("legacy unscoped property values")),
   get("/api/group/values/", o("legacy unscoped property values")),
   get("/api/environments/:team_id/sessions/values/", o("web analytics sessions")),
-  get("/api/projects/:team_id/flag_value/values/", o("feature flag value suggestions")),
+  get("/api/projects/:team_id/flag_value/values/", a("feature flags")),
   get("/api/projects/:team_id/groups/property_values/", a("groups")),
   get("/api/environments/:team_id/data_warehouse/property_values/", o("data warehouse")),
   get("/api/projects/:team_id/feature_flags/", a("feature flags")),
-  get("/api/projects/:team_id/feature_flags/:feature_flag_id/role_access", o("access control")),
+  get("/api/projects/:team_id/feature_flags/:feature_flag_id/role_access", a("feature flags")),
   get("/api/projects/:team_id/experiments/", o("experiments")),
   get("/api/projects/:team_id/experiments/stats/", o("experiments")),
   get("/api/environments/:team_id/warehouse_view_link/", o("data warehouse")),
@@ -91,8 +94,8 @@ export const WEB_APP_REQUESTS: readonly WebAppRequest[] = [
   get("/api/environments/:team_id/persons/properties/", a("persons")),
   get("/api/personal_api_keys/", o("personal API key management")),
   get("/api/users/@me/", a("context")),
-  get("/api/users/@me/two_factor_status/", o("account security")),
-  get("/api/users/@me/hedgehog_config/", o("account settings")),
+  get("/api/users/@me/two_factor_status/", a("context")),
+  get("/api/users/@me/hedgehog_config/", a("context")),
   get("/api/environments/@current/", a("context")),
   get("/api/projects/@current/", a("context")),
   get("/api/projects/:team_id/comments/count", o("comments")),
@@ -112,13 +115,13 @@ export const WEB_APP_REQUESTS: readonly WebAppRequest[] = [
   get("/api/environments/:team_id/data_color_themes", o("insight colour themes")),
   get("/api/projects/:team_id/session_recording_playlists", o("session replay")),
   get("/api/environments/:team_id/session_recording_playlists", o("session replay")),
-  get("/api/projects/:team_id/session_recordings", o("session replay")),
-  get("/api/environments/:team_id/session_recordings", o("session replay")),
+  get("/api/projects/:team_id/session_recordings", a("session replay")),
+  get("/api/environments/:team_id/session_recordings", a("session replay")),
   get("/api/environments/:team_id/session_recordings/:id/capture_diagnostics", o("session replay")),
   get("/api/projects/:team_id/insights/my_last_viewed", a("insights")),
   get("/api/environments/:team_id/insights/my_last_viewed", a("insights")),
-  get("/api/projects/:team_id/early_access_feature", o("early access features")),
-  get("/api/environments/:team_id/early_access_feature", o("early access features")),
+  get("/api/projects/:team_id/early_access_feature", a("early access features")),
+  get("/api/environments/:team_id/early_access_feature", a("early access features")),
   get("/api/organizations/:organization_id/proxy_records/", o("reverse proxy")),
   get("/api/projects/:team_id/dashboard_templates/json_schema/", o("dashboard templates")),
   get("/api/organizations/:organization_id/domains/", o("organization domains")),
@@ -129,8 +132,8 @@ export const WEB_APP_REQUESTS: readonly WebAppRequest[] = [
   get("/api/environments/:team_id/file_system_shortcut/", o("project tree")),
   get("/api/environments/:team_id/insight_variables/", o("SQL insight variables")),
   get("/api/environments/:team_id/event_ingestion_restrictions/", o("ingestion settings")),
-  get("/api/projects/:team_id/surveys", o("surveys")),
-  get("/api/projects/:team_id/surveys/responses_count", o("surveys")),
+  get("/api/projects/:team_id/surveys", a("surveys")),
+  get("/api/projects/:team_id/surveys/responses_count", a("surveys")),
   get("/api/projects/:team_id/integrations", o("integrations")),
   get("/api/organizations/:organization_id/integrations/", o("integrations")),
   get("/api/environments/:team_id/quick_filters/", o("quick filters")),
@@ -144,7 +147,7 @@ export const WEB_APP_REQUESTS: readonly WebAppRequest[] = [
   get("/api/team_sdk_versions/", o("SDK versions")),
   get("/api/environments/:team_id/endpoints/", o("endpoints")),
   get("/api/projects/:team_id/signals/source_configs/", o("signals")),
-  get("/api/projects/:team_id/feature_flags/:feature_flag_id/dependent_flags/", o("feature flag dependencies")),
+  get("/api/projects/:team_id/feature_flags/:feature_flag_id/dependent_flags/", a("feature flags")),
   get("/api/environments/:team_id/llm_prompts/resolve/", o("LLM analytics")),
   get("/api/environments/:team_id/llm_analytics/", o("LLM analytics")),
   get("/api/projects/:team_id/tags/", o("tags")),
@@ -153,7 +156,7 @@ export const WEB_APP_REQUESTS: readonly WebAppRequest[] = [
   { method: "POST", path: "/flags/", area: "capture" },
   { method: "POST", path: "/engage/", area: "capture" },
   { method: "POST", path: "/api/environments/:team_id/query/", area: "query" },
-  { method: "POST", path: "/api/environments/:team_id/query/:query_kind/", other: "query by kind in the path" },
+  { method: "POST", path: "/api/environments/:team_id/query/:query_kind/", area: "query" },
   { method: "POST", path: "/api/environments/:team_id/insights/viewed/", area: "insights" },
   { method: "POST", path: "/api/projects/:team_id/metalytics/", other: "usage telemetry" },
   { method: "POST", path: "/api/environments/:team_id/file_system/log_view/", other: "project tree" },

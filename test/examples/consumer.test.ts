@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -67,6 +67,13 @@ describe("a consumer project", () => {
     const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { exports: { ".": { types: string } } };
     expect(pkg.exports["."].types).toMatch(/\.d\.ts$/);
     expect(existsSync(path.join(root, pkg.exports["."].types))).toBe(true);
+  });
+
+  it("ships no emitter typed EventEmitter<[never]>: the consumer's newer @types/node refuse it under strict (seen with 26)", () => {
+    const files = readdirSync(path.join(root, "dist/types"), { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".d.ts"));
+    const offending = files.filter((f) => /\)<\[never\]>|EventEmitter<\[never\]>/.test(readFileSync(path.join(root, "dist/types", f), "utf8")));
+    expect(files.length).toBeGreaterThan(10);
+    expect(offending).toEqual([]);
   });
 
   it("type-checks against the shipped .d.ts files, then starts a bundled scenario and gets a clear error for a missing fixture", { timeout: 300_000 }, () => {

@@ -294,6 +294,13 @@ describe("--fixtures and the data file", () => {
     running = await start(["--data", data, "--fixtures", fixture]);
     expect(running.source).toBe("data-file");
     expect(await insightNames(running.url)).toContain("Pageviews, renamed");
+    await running.close();
+
+    // Started without the fixture, the data file still serves its state: one line says so, and how to leave it.
+    const left: string[] = [];
+    running = await start(["--data", data], left);
+    expect(running.source).toBe("data-file");
+    expect(left.filter((l) => l.includes(data))).toEqual([`${data} holds the state a fixture wrote: serving it (pass --reset-data for the default dataset)`]);
   });
 
   it("refuses to replace a stored state that did not come from a fixture; --reset-data replaces it", async () => {

@@ -249,7 +249,7 @@ const TRAFFIC: Call[] = [
     body: { query: { kind: "TrendsQuery", series: [{ kind: "EventsNode", event: "$pageview" }], dateRange: range } } },
   // Session replay (issue 40): the recording `seedRecording` sent through /s/ before the proxy started.
   { operationId: "session_recordings_list", method: "GET", path: `${P}/session_recordings/${query({ date_from: "-7d", having_predicates: [{ type: "recording", key: "click_count", operator: "gte", value: 1 }] })}`, status: 200 },
-  { operationId: "session_recordings_retrieve", method: "GET", path: "/api/environments/1/session_recordings/prism-session/", status: 200 },
+  { operationId: "session_recordings_retrieve", method: "GET", path: "/api/projects/1/session_recordings/prism-session/", status: 200 },
   { operationId: "session_recordings_snapshots_retrieve", method: "GET", path: `${P}/session_recordings/prism-session/snapshots/`, status: 200 },
   { operationId: "session_recordings_snapshots_retrieve", method: "GET", path: `${P}/session_recordings/prism-session/snapshots/?source=blob_v2&start_blob_key=0&end_blob_key=0`, status: 200 },
   { operationId: "session_recordings_destroy", method: "DELETE", path: `${P}/session_recordings/prism-session/`, status: 204 },

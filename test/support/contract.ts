@@ -31,10 +31,12 @@ export interface Observed {
  */
 export async function assertConforms(res: Observed, document: Promise<Backend> = contract()): Promise<void> {
   const api = await document;
-  // An environment path without its own operation is its project path's (as the document's introduction says).
-  const path = environmentPathRouter(api.router.getOperations().map((op) => op.path))(res.path.split("?")[0]!.replace(/%40/gi, "@"));
+  // An environment path without its own operation is its project path's (as the document's introduction says),
+  // decided, as the server does, on the path with its trailing slash settled.
+  const routed = environmentPathRouter(api.router.getOperations().map((op) => op.path));
+  const path = res.path.split("?")[0]!.replace(/%40/gi, "@");
   // The server routes a path with a trailing slash unless the document has it without one (then both forms).
-  const match = (p: string) => api.router.matchOperation({ method: res.method.toLowerCase(), path: p, headers: {} });
+  const match = (p: string) => api.router.matchOperation({ method: res.method.toLowerCase(), path: routed(p), headers: {} });
   const operation = match(path) ?? match(path.endsWith("/") ? path : `${path}/`) ?? (path.length > 1 && path.endsWith("/") && !path.endsWith("//") ? match(path.slice(0, -1)) : undefined);
   if (!operation) {
     if (res.status !== 404 && res.status !== 405) throw new Error(`${res.method} ${path}: no operation, and status ${res.status} is not a routing error`);

@@ -89,7 +89,8 @@ export function rawRequest(base: string, req: RawRequest, timeoutMs = 20_000): P
 export const KNOWN_KEYS = [OWNER_KEY, OTHER_KEY];
 
 /** The capture surface's paths (openapi/capture.yaml), with or without their trailing slash. */
-const CAPTURE_PATH = /^\/(?:(?:e|i\/v0\/e|capture|track|engage|batch|flags|decide|api\/feature_flag\/local_evaluation)(?:\/|$|\?)|array\/)/;
+const CAPTURE_PATH =
+  /^\/(?:(?:e|i\/v0\/e|capture|track|engage|batch|s|flags|decide|api\/feature_flag\/local_evaluation|api\/(?:early_access_features|web_experiments|surveys))(?:\/|$|\?)|array\/|static\/)/;
 
 /** The document that describes a path: the control API under `/_mock/`, capture at the root, the product API elsewhere. */
 export function documentOf(path: string) {
@@ -145,9 +146,17 @@ export type HostileServer = Awaited<ReturnType<typeof startHostileServer>>;
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 
 /**
+ * The keys of the flags made with a random part: a web experiment's (`<name>-web-experiment-feature-<10 hex>`) and a
+ * survey's targeting flags (`survey-targeting-<10 hex>[-custom]`). Known by their shape, not by their owner: a
+ * deleted web experiment leaves its flag behind.
+ */
+const RANDOM_FLAG_KEY = /(?:^|-)web-experiment-feature-[0-9a-f]{10}$|^survey-targeting-[0-9a-f]{10}(?:-custom)?$/;
+
+/**
  * A hash of the state that two runs of the same accepted writes agree on: the only random parts of a
  * write (an insight's generated short_id, an activity entry's uuid, a captured event's generated uuid,
- * also named by its person's `$creator_event_uuid`) are replaced by their position.
+ * also named by its person's `$creator_event_uuid`, an early access feature's, a survey's and its
+ * questions' uuids, the random keys of the flags web experiments and surveys make) are replaced by their position.
  */
 export function stateDigest(state: State): string {
   return createHash("sha256").update(normalisedState(state)).digest("hex");
@@ -157,12 +166,13 @@ export function stateDigest(state: State): string {
 export function normalisedState(state: State): string {
   const shortIds = new Map(state.meta.insights.map((i) => [i.short_id, `short#${i.id}`]));
   const events = state.events.toArray();
-  const eventIds = new Map(events.map((e, n) => [e.uuid, `event#${n}`]));
+  const randomIds = new Map([...events.map((e, n) => [e.uuid, `event#${n}`] as const), ...randomRecordIds(state)]);
   const normal = {
     ...state,
     events,
     meta: {
       ...state.meta,
+      feature_flags: state.meta.feature_flags.map((f) => (RANDOM_FLAG_KEY.test(f.key) ? { ...f, key: `flag-key#${f.id}` } : f)),
       insights: state.meta.insights.map((i) => ({ ...i, short_id: shortIds.get(i.short_id) })),
       // Retrieving a dashboard stamps when it was last opened, as the real service does: a read, not a write.
       dashboards: state.meta.dashboards.map((d) => ({ ...d, last_accessed_at: null })),
@@ -175,5 +185,15 @@ export function normalisedState(state: State): string {
       detail: { ...a.detail, short_id: a.detail.short_id === null ? null : (shortIds.get(a.detail.short_id) ?? a.detail.short_id) },
     })),
   };
-  return (stringify(normal) ?? "").replace(UUID, (id) => eventIds.get(id) ?? id);
+  return (stringify(normal) ?? "").replace(UUID, (id) => randomIds.get(id) ?? id);
+}
+
+/** The uuids the server draws for early access features, surveys and survey questions (named in flag filters too), each by its position. */
+function randomRecordIds(state: State): [string, string][] {
+  const features = (state.meta.early_access_features ?? []).map((f, n): [string, string] => [f.id, `early-access#${n}`]);
+  const surveys = (state.meta.surveys ?? []).flatMap((survey, n): [string, string][] => [
+    [survey.id, `survey#${n}`],
+    ...(survey.questions ?? []).map((q, m): [string, string] => [String(q.id), `question#${n}.${m}`]),
+  ]);
+  return [...features, ...surveys];
 }

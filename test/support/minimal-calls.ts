@@ -33,7 +33,8 @@ export function minimalValue(doc: Json, schemaOrRef: unknown, depth = 0): unknow
   const branches = (schema.oneOf ?? schema.anyOf) as unknown[] | undefined;
   if (Array.isArray(branches) && branches.length > 0) return discriminated(doc, schema, branches[0], depth);
   if (Array.isArray(schema.allOf)) {
-    return Object.assign({}, ...schema.allOf.map((part) => minimalValue(doc, part, depth + 1)).filter(isObject), minimalObject(doc, schema, depth));
+    const parts = withSiblingProperties(doc, schema.allOf);
+    return Object.assign({}, ...parts.map((part) => minimalValue(doc, part, depth + 1)).filter(isObject), minimalObject(doc, schema, depth));
   }
   const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== "null") : schema.type;
   switch (type) {
@@ -61,6 +62,22 @@ function discriminated(doc: Json, schema: Json, branch: unknown, depth: number):
   const mapping = isObject(discriminator.mapping) ? discriminator.mapping : {};
   const name = Object.entries(mapping).find(([, ref]) => ref === branch.$ref)?.[0] ?? String(branch.$ref ?? "").split("/").pop();
   return { ...value, [discriminator.propertyName]: name };
+}
+
+const propertiesOf = (schema: unknown): Json => (isObject(schema) && isObject(schema.properties) ? schema.properties : {});
+
+/**
+ * An allOf's parts, each part that requires fields given the properties its siblings describe: a part may require
+ * a field only another part describes (`allOf: [$ref: Write, { required: [name] }]`), and TypeScript's
+ * intersection types that field as the sibling does.
+ */
+function withSiblingProperties(doc: Json, parts: unknown[]): unknown[] {
+  const described: Json = Object.assign({}, ...parts.map((part) => propertiesOf(deref(doc, part))));
+  return parts.map((part) => {
+    const schema = deref(doc, part);
+    if (!isObject(schema) || !Array.isArray(schema.required)) return part;
+    return { ...schema, properties: { ...described, ...propertiesOf(schema) } };
+  });
 }
 
 function minimalObject(doc: Json, schema: Json, depth: number): Json {
