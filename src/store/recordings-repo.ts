@@ -39,7 +39,7 @@ function indexOf(blocks: readonly RecordingBlockRecord[]): Index {
  */
 /**
  * What announces new recordings. A named type, so the package's declarations name it as written: inferred, it is
- * printed `EventEmitter<[never]>`, which newer @types/node refuse in a consumer's strict compile.
+ * printed with `[never]` for its event map, which newer @types/node refuse in a consumer's strict compile.
  */
 export type RecordingsSignal = EventEmitter;
 

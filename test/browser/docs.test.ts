@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
-import { launchChromium } from "../support/browser.ts";
+import { launchChromium, openDocsOperation } from "../support/browser.ts";
 import { chromium } from "../support/external-tools.ts";
 import { OWNER_KEY, scenario, startTestServer, type TestServer } from "../support/server.ts";
 
@@ -36,7 +36,7 @@ describe("the signpost at /", () => {
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toMatch(/^application\/json/);
       const index = (await res.json()) as { surfaces: { path: string; url: string }[]; api_key: string };
-      expect(index.surfaces.map((x) => x.path)).toEqual(["/docs", "/docs/differences", "/api/projects/", "/openapi.json", "/openapi.yaml", "/batch/", "/_mock/requests/"]);
+      expect(index.surfaces.map((x) => x.path)).toEqual(["/_mock/ui/", "/docs", "/docs/differences", "/api/projects/", "/openapi.json", "/openapi.yaml", "/batch/", "/_mock/requests/"]);
       // Every listed path exists (issue 41: `/_mock/` was a 404); those needing a key or another method say so, not 404.
       for (const surface of index.surfaces) expect((await fetch(surface.url)).status, surface.path).not.toBe(404);
       // posthog-js needs a project's token, not the personal key: basic.json's three projects.
@@ -153,11 +153,8 @@ chromium.describe("/docs in a browser", () => {
       return route.abort();
     });
 
-    await page.goto(`${s.base}/docs`);
-    const listInsights = page.getByText("List insights", { exact: true });
-    await listInsights.waitFor({ state: "visible" });
-    await listInsights.scrollIntoViewIfNeeded();
-    await expect(page.getByText("Run a trend, stickiness or lifecycle analysis", { exact: true }).count()).resolves.toBeGreaterThan(0);
+    const listInsights = await openDocsOperation(page, s.base, "insights", "insights_list");
+    await expect(listInsights.getByText("List insights", { exact: true }).count()).resolves.toBe(1);
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: `${ARTIFACTS}/docs.png`, fullPage: false });
 
@@ -168,8 +165,7 @@ chromium.describe("/docs in a browser", () => {
     // One Close button per scheme (the personal key, and a shared insight's token): either closes the dialog.
     await dialog.locator("button.btn-done").first().click();
 
-    const operation = page.locator("#operations-projects-projects_list");
-    await operation.locator(".opblock-summary").click();
+    const operation = await openDocsOperation(page, s.base, "projects", "projects_list");
     await operation.getByRole("button", { name: "Try it out" }).click();
     await operation.getByRole("button", { name: "Execute" }).click();
     const live = operation.locator(".live-responses-table tr.response");

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
-import { launchChromium } from "../support/browser.ts";
+import { launchChromium, openDocsOperation } from "../support/browser.ts";
 import { chromium } from "../support/external-tools.ts";
 import { defaultApiKey, generateFixtures } from "../../src/fixtures/generate.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
@@ -39,8 +39,7 @@ chromium.describe("/docs Try it out on the default dataset (browser)", () => {
       await dialog.getByRole("button", { name: "Remove authorization" }).waitFor({ state: "visible" });
       await dialog.locator("button.btn-done").first().click();
 
-      const operation = page.locator("#operations-insights-insights_trend_create");
-      await operation.locator(".opblock-summary").click();
+      const operation = await openDocsOperation(page, s.base, "insights", "insights_trend_create");
       await operation.getByRole("button", { name: "Try it out" }).click();
       const projectId = operation.locator('tr[data-param-name="project_id"] input');
       await expect(projectId.inputValue()).resolves.toBe("1");
@@ -63,9 +62,7 @@ chromium.describe("/docs Try it out on the default dataset (browser)", () => {
     it("leaves the persons list's filters empty, so a first search lists every person", { timeout: 180_000 }, async () => {
       const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
       page.setDefaultTimeout(UI_TIMEOUT);
-      await page.goto(`${s.base}/docs`);
-      const operation = page.locator("#operations-persons-persons_list");
-      await operation.locator(".opblock-summary").click();
+      const operation = await openDocsOperation(page, s.base, "persons", "persons_list");
       await operation.getByRole("button", { name: "Try it out" }).click();
       await expect(operation.locator('tr[data-param-name="project_id"] input').inputValue()).resolves.toBe("1");
       await expect(operation.locator('tr[data-param-name="properties"] input').inputValue()).resolves.toBe("");

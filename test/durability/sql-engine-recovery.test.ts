@@ -138,7 +138,7 @@ describe("the SQL engine dies, the server goes on (issue 38)", () => {
     expect((await call(child, "GET", "/api/projects/1/insights/?limit=1")).status).toBe(200);
     await child.kill();
     child = undefined;
-    const refused = await runToExit(["--data", data]);
+    const refused = await runToExit(["--data", data, "--fixtures", BASIC_FIXTURE]);
     expect(refused.code).toBe(1);
     expect(refused.output.trim()).toBe(`analytics-mock could not start: The SQL engine's folder ${folder} is not a folder: move it away, and the mirror is made again from the data. (run with --log-level debug for the stack trace)`);
   });

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { createRequire } from "node:module";
-import { chromium as playwright, type Browser } from "playwright-core";
+import { chromium as playwright, type Browser, type Locator, type Page } from "playwright-core";
 import { chromium } from "./external-tools.ts";
 
 /**
@@ -38,3 +38,18 @@ export async function servePosthogPage(html: string, bundle = "array.full.js"): 
     close: () => new Promise((resolve) => site.close(() => resolve())),
   };
 }
+
+/**
+ * One operation of a `/docs` page, opened. swagger-ui renders a document of 150 tags and operations or more as a
+ * virtual list (only what is near the viewport is in the page), so an operation is reached by its deep link,
+ * which scrolls to it and opens it.
+ */
+export async function openDocsOperation(page: Page, base: string, tag: string, operationId: string): Promise<Locator> {
+  // A load of its own: a change of the hash alone does not make swagger-ui scroll again.
+  await page.goto("about:blank");
+  await page.goto(`${base}/docs#/${tag}/${operationId}`);
+  const operation = page.locator(`#operations-${tag}-${operationId}`);
+  await operation.locator(".opblock-body").waitFor({ state: "visible" });
+  return operation;
+}
+
