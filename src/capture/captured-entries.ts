@@ -3,6 +3,7 @@ import type { NormalisedEvent } from "./normalise.ts";
 import type { FlagsOutcome } from "./remote-config.ts";
 import type { FlagsRequest } from "../services/feature-flags.ts";
 import type { CaptureRequest } from "./request.ts";
+import { isoUtc } from "../util/iso-time.ts";
 
 /** An event as the captured log keeps it, for waiting and the tracking plan. */
 export const capturedEvent = (e: NormalisedEvent, capturedAt: string): CapturedEvent => ({
@@ -10,7 +11,7 @@ export const capturedEvent = (e: NormalisedEvent, capturedAt: string): CapturedE
   event: e.event,
   distinct_id: e.distinct_id,
   properties: e.properties,
-  timestamp: new Date(e.timestamp).toISOString(),
+  timestamp: isoUtc(e.timestamp),
   captured_at: capturedAt,
 });
 

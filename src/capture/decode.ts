@@ -83,8 +83,15 @@ function decodedText(raw: RawCapture, limit: number): string {
   return looksBase64(trimmed) ? Buffer.from(trimmed, "base64").toString("utf8") : text;
 }
 
-/** Own `__proto__` keys would become prototypes once spread into stored objects: refused (our choice). */
-function hasProtoKey(value: unknown): boolean {
+/**
+ * Own `__proto__` keys would become prototypes once spread into stored objects: refused (our choice). A JSON text
+ * can only spell that key as `__proto__` or with a `\u` escape, so a text with neither needs no walk.
+ */
+function hasProtoKey(text: string, value: unknown): boolean {
+  return (text.includes("__proto__") || text.includes("\\u")) && hasOwnProtoKeyWithin(value);
+}
+
+function hasOwnProtoKeyWithin(value: unknown): boolean {
   const pending: unknown[] = [value];
   while (pending.length) {
     const item = pending.pop();
@@ -107,6 +114,6 @@ export function decodeCapture(raw: RawCapture, limit: number): unknown {
     throw captureFail.parsing((e as Error).message);
   }
   if (nestsDeeperThan(value)) throw captureFail.parsing(`JSON nested deeper than ${MAX_JSON_DEPTH} levels is not accepted.`);
-  if (hasProtoKey(value)) throw captureFail.parsing('the key "__proto__" is not accepted.');
+  if (hasProtoKey(text, value)) throw captureFail.parsing('the key "__proto__" is not accepted.');
   return value;
 }

@@ -7,6 +7,7 @@ import type { EventRecord, ProjectRecord, Properties } from "../store/schema.ts"
 import type { Store } from "../store/store.ts";
 import type { NormalisedEvent } from "./normalise.ts";
 import { planPerson, type PersonPlan } from "./persons-merge.ts";
+import { isoUtc } from "../util/iso-time.ts";
 
 const MAX_GROUP_KEY = 400;
 
@@ -85,7 +86,7 @@ export async function ingest(store: Store, project: ProjectRecord, events: reado
     seen.add(e.uuid);
     applyGroups(store, projectId, e, writes);
     if (e.processPerson && e.event !== "$groupidentify") {
-      const plan = planPerson((id) => store.persons.byDistinctId(projectId, id), { ...e, timestamp: new Date(e.timestamp).toISOString() });
+      const plan = planPerson((id) => store.persons.byDistinctId(projectId, id), { ...e, timestamp: isoUtc(e.timestamp) });
       applyPersonPlan(store, projectId, plan, writes);
     }
     records.push(toRecord(projectId, e));

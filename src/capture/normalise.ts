@@ -147,7 +147,8 @@ export interface NormaliseContext {
 function validated(raw: Raw, engage: boolean) {
   const name = typeof raw.event === "string" && raw.event !== "" ? raw.event : engage ? "$identify" : null;
   if (name === null) throw captureFail.missingEventName();
-  const properties: Properties = isObject(raw.properties) ? { ...raw.properties } : {};
+  // Object.assign, not a spread: keys added to a spread's copy are added slowly in V8 (bench/NOTES.md).
+  const properties: Properties = isObject(raw.properties) ? Object.assign({}, raw.properties) : {};
   const distinctId = sanitiseDistinctId(raw.distinct_id ?? raw.$distinct_id ?? properties.distinct_id);
   if (distinctId === null) throw captureFail.missingDistinctId();
   const uuid = raw.uuid === "" || raw.uuid === undefined || raw.uuid === null ? null : raw.uuid;

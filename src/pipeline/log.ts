@@ -53,7 +53,8 @@ export function createAnswerLog(deps: AnswerLogDeps) {
     if (path.startsWith("/_mock")) return;
     const note = given ?? (req as NotedRequest)[NOTE];
     const logged = { method, originalUrl: url, body: (req as NotedRequest).body, decoded: note?.decoded };
-    deps.requestLog.push(requestLogEntry(logged, status, note?.errorBody, note?.operationId ?? deps.operationOf(method, path), ms, note?.notes));
+    const { entry, weight } = requestLogEntry(logged, status, note?.errorBody, note?.operationId ?? deps.operationOf(method, path), ms, note?.notes);
+    deps.requestLog.push(entry, weight);
   };
   return {
     logAnswer,

@@ -51,16 +51,28 @@ function utf8Prefix(bytes: Buffer, cap: number): string {
   return bytes.subarray(0, end).toString("utf8");
 }
 
+/** A body as the log keeps it, and what it weighs against LOG_BODY_BUDGET: the length of its JSON text. */
+export interface LoggedBody {
+  body: unknown;
+  body_truncated: boolean;
+  weight: number;
+}
+
+const NO_BODY: LoggedBody = { body: null, body_truncated: false, weight: 0 };
+
+/** A text kept as the body, weighed by its length. */
+const keptText = (text: string, truncated: boolean): LoggedBody => ({ body: text, body_truncated: truncated, weight: text.length });
+
 /** The body as it is logged: masked, and cut at BODY_CAP bytes of JSON text (then a string, flagged). */
-export function loggedBody(body: unknown, cap = BODY_CAP): { body: unknown; body_truncated: boolean } {
-  if (body === undefined || body === null) return { body: null, body_truncated: false };
+export function loggedBody(body: unknown, cap = BODY_CAP): LoggedBody {
+  if (body === undefined || body === null) return NO_BODY;
   if (Buffer.isBuffer(body)) return loggedBytes(body);
   // A body nested too deep to serialise was refused with a 400; the log keeps a note, never a stack overflow.
-  if (nestsDeeperThan(body)) return { body: tooDeepMessage, body_truncated: true };
+  if (nestsDeeperThan(body)) return keptText(tooDeepMessage, true);
   const text = JSON.stringify(body);
   const masked = maskKeys(text);
-  if (Buffer.byteLength(masked) <= cap) return { body: masked === text ? body : (JSON.parse(masked) as unknown), body_truncated: false };
-  return { body: utf8Prefix(Buffer.from(masked), BODY_CAP), body_truncated: true };
+  if (Buffer.byteLength(masked) <= cap) return { body: masked === text ? body : (JSON.parse(masked) as unknown), body_truncated: false, weight: masked.length };
+  return keptText(utf8Prefix(Buffer.from(masked), BODY_CAP), true);
 }
 
 /**
@@ -68,14 +80,14 @@ export function loggedBody(body: unknown, cap = BODY_CAP): { body: unknown; body
  * Only the first BODY_CAP bytes are read, so a 20 MB batch costs the log what a small one does (walking and
  * serialising the whole Buffer took ~40 % of capture's time).
  */
-function loggedBytes(bytes: Buffer): { body: unknown; body_truncated: boolean } {
-  if (bytes.length === 0) return { body: null, body_truncated: false };
-  if (bytes.length > BODY_CAP) return { body: maskKeys(utf8Prefix(bytes, BODY_CAP)), body_truncated: true };
+function loggedBytes(bytes: Buffer): LoggedBody {
+  if (bytes.length === 0) return NO_BODY;
+  if (bytes.length > BODY_CAP) return keptText(maskKeys(utf8Prefix(bytes, BODY_CAP)), true);
   const text = bytes.toString("utf8");
   try {
     return loggedBody(JSON.parse(text));
   } catch {
-    return { body: maskKeys(text), body_truncated: false };
+    return keptText(maskKeys(text), false);
   }
 }
 
@@ -93,7 +105,7 @@ export function loggedError(status: number, body: unknown): RequestLogEntry["err
  */
 export const LOG_BODY_BUDGET = 4 * 2 ** 20;
 
-/** What an entry's body costs the budget: its JSON text's length (a kept text as it is, a value as it would be written). */
+/** What an entry's body costs the budget when no weight came with it: its JSON text's length (a kept text as it is, a value as it would be written). */
 const bodyWeight = (body: unknown): number => (body === null ? 0 : typeof body === "string" ? body.length : estimatedJsonBytes(body));
 
 /** A bounded log: the oldest entries fall off, and their bodies sooner (LOG_BODY_BUDGET), so a long soak never grows memory. */
@@ -109,10 +121,10 @@ export class RequestLog {
 
   constructor(readonly capacity: number) {}
 
-  push(entry: RequestLogEntry): void {
+  /** `weight`: the body's, when the caller has weighed it already (loggedBody does, from the text it wrote). */
+  push(entry: RequestLogEntry, weight = bodyWeight(entry.body)): void {
     if (this.capacity === 0) return;
     this.#total++;
-    const weight = bodyWeight(entry.body);
     if (this.#entries.length < this.capacity) {
       this.#entries.push(entry);
       this.#weights.push(weight);
@@ -187,20 +199,22 @@ export function bodyEvents(body: unknown): unknown[] {
   return Array.isArray(batch) ? batch : [];
 }
 
-/** The log entry of an answered request (`errorBody`: what a 4xx answered, for its code and attr). */
-export function requestLogEntry(req: AnsweredRequest, status: number, errorBody: unknown, operationId: string | null, ms: number, notes: readonly string[] = []): RequestLogEntry {
+/** The log entry of an answered request (`errorBody`: what a 4xx answered, for its code and attr), and its body's weight. */
+export function requestLogEntry(req: AnsweredRequest, status: number, errorBody: unknown, operationId: string | null, ms: number, notes: readonly string[] = []): { entry: RequestLogEntry; weight: number } {
   const at = req.originalUrl.indexOf("?");
-  return {
+  const { weight, ...body } = req.decoded === undefined ? loggedBody(req.body) : loggedBody(req.decoded, CAPTURE_BODY_CAP);
+  const entry: RequestLogEntry = {
     at: new Date().toISOString(),
     method: req.method,
     path: at === -1 ? req.originalUrl : req.originalUrl.slice(0, at),
     query: at === -1 ? "" : maskKeys(req.originalUrl.slice(at + 1)),
     operation_id: operationId,
-    ...(req.decoded === undefined ? loggedBody(req.body) : loggedBody(req.decoded, CAPTURE_BODY_CAP)),
+    ...body,
     status,
     validation: validationOutcome(status),
     error: loggedError(status, errorBody),
     duration_ms: Math.round(ms * 100) / 100,
     ...(notes.length ? { notes: [...notes] } : {}),
   };
+  return { entry, weight };
 }

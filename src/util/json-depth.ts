@@ -5,15 +5,18 @@
  */
 export const MAX_JSON_DEPTH = 100;
 
-/** True when `value` nests objects or arrays deeper than `limit`; iterative, so any depth is safe to ask. */
+/**
+ * True when `value` nests objects or arrays deeper than `limit`. Recursive but never deeper than `limit` + 1
+ * frames, so any value is safe to ask; it allocates nothing, as it runs over every capture batch twice.
+ */
 export function nestsDeeperThan(value: unknown, limit = MAX_JSON_DEPTH): boolean {
-  const pending: [unknown, number][] = [[value, 1]];
-  while (pending.length) {
-    const [item, depth] = pending.pop()!;
-    if (item === null || typeof item !== "object") continue;
-    if (depth > limit) return true;
-    for (const child of Object.values(item)) pending.push([child, depth + 1]);
+  if (value === null || typeof value !== "object") return false;
+  if (limit <= 0) return true;
+  if (Array.isArray(value)) {
+    for (const item of value) if (nestsDeeperThan(item, limit - 1)) return true;
+    return false;
   }
+  for (const key in value) if (Object.hasOwn(value, key) && nestsDeeperThan((value as Record<string, unknown>)[key], limit - 1)) return true;
   return false;
 }
 

@@ -41,6 +41,8 @@ describe("decodeCapture (reference §1.2)", () => {
     ["a form without data", raw("x=1", { contentType: "application/x-www-form-urlencoded" }), LIMIT, "400 request_decoding_error"],
     ["deep nesting", raw(`${"[".repeat(500)}${"]".repeat(500)}`), LIMIT, "400 request_parsing_error"],
     ["a __proto__ key", raw('{"event":"e","properties":{"__proto__":{"x":1}}}'), LIMIT, "400 request_parsing_error"],
+    ["a __proto__ key spelt with escapes", raw('{"event":"e","properties":{"\\u005f_proto\\u005F_":{"x":1}}}'), LIMIT, "400 request_parsing_error"],
+    ["a __proto__ key in a gzipped batch", raw(gzipSync('{"batch":[{"event":"e","properties":{"a":{"__proto__":1}}}]}')), LIMIT, "400 request_parsing_error"],
   ])("%s is refused", (_name, input, limit, want) => {
     expect(statusOf(() => decodeCapture(input, limit))).toBe(want);
   });

@@ -9,8 +9,8 @@ const nested = (depth: number): unknown => {
 
 describe("loggedBody", () => {
   it("keeps a small body as it is, with personal keys masked", () => {
-    expect(loggedBody({ a: 1 })).toEqual({ body: { a: 1 }, body_truncated: false });
-    expect(loggedBody({ key: "phx_abcdefghijklmnop" })).toEqual({ body: { key: "phx_…mnop" }, body_truncated: false });
+    expect(loggedBody({ a: 1 })).toEqual({ body: { a: 1 }, body_truncated: false, weight: '{"a":1}'.length });
+    expect(loggedBody({ key: "phx_abcdefghijklmnop" })).toEqual({ body: { key: "phx_…mnop" }, body_truncated: false, weight: '{"key":"phx_…mnop"}'.length });
   });
 
   it("cuts a large body at the cap, as a string", () => {
@@ -20,15 +20,15 @@ describe("loggedBody", () => {
   });
 
   it("logs a body read as bytes as its text: parsed when it is JSON within the cap, else cut at the cap", () => {
-    expect(loggedBody(Buffer.from('{"api_key":"phc_x","batch":[{"event":"e"}]}'))).toEqual({ body: { api_key: "phc_x", batch: [{ event: "e" }] }, body_truncated: false });
-    expect(loggedBody(Buffer.from("data=eyJ9&compression=base64 phx_abcdefghijklmnop"))).toEqual({ body: "data=eyJ9&compression=base64 phx_…mnop", body_truncated: false });
-    expect(loggedBody(Buffer.alloc(0))).toEqual({ body: null, body_truncated: false });
+    expect(loggedBody(Buffer.from('{"api_key":"phc_x","batch":[{"event":"e"}]}'))).toEqual({ body: { api_key: "phc_x", batch: [{ event: "e" }] }, body_truncated: false, weight: 43 });
+    expect(loggedBody(Buffer.from("data=eyJ9&compression=base64 phx_abcdefghijklmnop"))).toEqual({ body: "data=eyJ9&compression=base64 phx_…mnop", body_truncated: false, weight: 38 });
+    expect(loggedBody(Buffer.alloc(0))).toEqual({ body: null, body_truncated: false, weight: 0 });
     const big = loggedBody(Buffer.from(`{"batch":[${'{"event":"é"},'.repeat(BODY_CAP)}{}]}`));
     expect(big.body_truncated).toBe(true);
     expect((big.body as string).startsWith('{"batch":[{"event":"é"},')).toBe(true);
     expect(Buffer.byteLength(big.body as string)).toBeLessThanOrEqual(BODY_CAP);
     // "é" is two bytes: the cap falls between them, so the cut falls before it.
-    expect(loggedBody(Buffer.from(`${"x".repeat(BODY_CAP - 1)}é and more`))).toEqual({ body: "x".repeat(BODY_CAP - 1), body_truncated: true });
+    expect(loggedBody(Buffer.from(`${"x".repeat(BODY_CAP - 1)}é and more`))).toEqual({ body: "x".repeat(BODY_CAP - 1), body_truncated: true, weight: BODY_CAP - 1 });
   });
 
   it("notes a body nested too deep to serialise instead of overflowing the stack", () => {
