@@ -1,5 +1,5 @@
 import type { Operation } from "openapi-backend";
-import { createRng } from "../fixtures/rng.ts";
+import { createRng } from "../util/rng.ts";
 import { fail } from "../core/errors.ts";
 import { assertDocumentedStatus } from "./prefer.ts";
 
