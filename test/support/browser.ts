@@ -8,11 +8,12 @@ import { chromium } from "./external-tools.ts";
 /**
  * Headless Chromium for the test files, inside `chromium.describe(...)` (which says what happens when there
  * is none). The flags keep it off the network (this machine's closed network refuses its background
- * connections) and let it run as root; Playwright gives each launch a fresh profile.
+ * connections) and let it run as root; Playwright gives each launch a fresh profile. Outside vitest (bench/),
+ * pass the executable found by `findChromium`.
  */
-export function launchChromium(): Promise<Browser> {
+export function launchChromium(executablePath = chromium.path): Promise<Browser> {
   return playwright.launch({
-    executablePath: chromium.path,
+    executablePath,
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
   });
 }

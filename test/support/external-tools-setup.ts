@@ -69,7 +69,7 @@ async function unpackNpmChromium(): Promise<string> {
 }
 
 /** CHROMIUM_PATH if set (and nothing else then); otherwise npm's Chromium, else Debian's. */
-async function findChromium(env = process.env): Promise<ToolStatus> {
+export async function findChromium(env = process.env): Promise<ToolStatus> {
   if (env.CHROMIUM_PATH) return probeChromium(env.CHROMIUM_PATH);
   let npm: ToolStatus;
   try {
