@@ -88,7 +88,7 @@ Usage: ${command} [options]
   --keep-data       keep the stored state even when the --fixtures file changed since it was written
   --reset-data      replace the stored state in the data file with the start-up dataset
                     (the --fixtures file, else a freshly generated dataset)
-  --shift-to-now    move every timestamp (events, persons, groups, insights, activity) by one offset so
+  --shift-to-now    move every timestamp (events, persons, insights, surveys, recordings…) by one offset so
                     that the newest event is now by the server's clock; with --fixtures the fixture's
                     "now" is then ignored. Default: only the generated dataset is shifted, at each start
                     where its newest event is an hour or more old; fixtures keep their times

@@ -3,7 +3,7 @@ import type { NormalisedEvent } from "./normalise.ts";
 import type { FlagsOutcome } from "./remote-config.ts";
 import type { FlagsRequest } from "../services/feature-flags.ts";
 import type { CaptureRequest } from "./request.ts";
-import { isoUtc } from "../util/iso-time.ts";
+import { isoUtc } from "../core/iso-time.ts";
 
 /** An event as the captured log keeps it, for waiting and the tracking plan. */
 export const capturedEvent = (e: NormalisedEvent, capturedAt: string): CapturedEvent => ({

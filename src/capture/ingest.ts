@@ -7,7 +7,7 @@ import type { EventRecord, ProjectRecord, Properties } from "../store/schema.ts"
 import type { Store } from "../store/store.ts";
 import type { NormalisedEvent } from "./normalise.ts";
 import { planPerson, type PersonPlan } from "./persons-merge.ts";
-import { isoUtc } from "../util/iso-time.ts";
+import { isoUtc } from "../core/iso-time.ts";
 
 const MAX_GROUP_KEY = 400;
 

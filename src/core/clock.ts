@@ -1,3 +1,5 @@
+import { isoUtc } from "./iso-time.ts";
+
 /** The one source of "now": frozen for tests and fixtures, the wall clock otherwise. */
 export interface Clock {
   now(): number;
@@ -26,8 +28,6 @@ export function createClock(frozenAt: number | null = null): Clock {
     },
   };
 }
-
-export const isoUtc = (ms: number): string => new Date(ms).toISOString();
 
 /**
  * The instants an RFC 3339 date-time can write, years 0000 to 9999. The clock never leaves them, so every

@@ -7839,7 +7839,7 @@ export interface components {
         computed_as: "non_cumulative" | "cumulative" | null;
     };
     responses: {
-        /** @description Invalid request: a query parameter, path parameter or body field fails validation (`attr` names it, nested fields joined with `__`), an undeclared query parameter was sent, or the body is not valid JSON (`invalid_request` / `parse_error`). */
+        /** @description Invalid request: a query parameter, path parameter or body field fails validation (`attr` names it, nested fields joined with `__`), or the body is not valid JSON (`invalid_request` / `parse_error`). */
         BadRequest: {
             headers: {
                 [name: string]: unknown;
@@ -14166,7 +14166,7 @@ export interface operations {
                 /** @description `csv` answers the success status as CSV (see `CsvBody`); absent or `json`: JSON. Errors are always JSON. */
                 format?: components["parameters"]["format_any"];
                 /**
-                 * @description `properties_<name>=<value>`, repeatable for several names: only events whose property `<name>` equals the value, or one of a JSON list of values (`properties_$browser=["Chrome","Safari"]`). Values compare as text (`5` matches the number 5). Any other query parameter than the ones above is a 400 naming it.
+                 * @description `properties_<name>=<value>`, repeatable for several names: only events whose property `<name>` equals the value, or one of a JSON list of values (`properties_$browser=["Chrome","Safari"]`). Values compare as text (`5` matches the number 5). Other names are ignored, as any undeclared query parameter is.
                  * @example {
                  *       "properties_$browser": "Chrome"
                  *     }

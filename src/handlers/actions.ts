@@ -1,12 +1,12 @@
 import { countActionEvents } from "../analyses/actions/count.ts";
 import { compileActionStep, stepConditions } from "../analyses/shared/action-match.ts";
 import { fail } from "../core/errors.ts";
-import { paginate } from "../http/pagination.ts";
 import { reply, type Handler, type HandlerArgs } from "./types.ts";
 import { writableFields } from "../http/writable-fields.ts";
 import { ACTION_WRITABLE, type ActionInput } from "../store/actions-repo.ts";
 import type { ActionRecord } from "../store/schema.ts";
 import { normalizeStep, toActionJson } from "./action-json.ts";
+import { listPage } from "./list-page.ts";
 
 type Q = Record<string, unknown>;
 const queryOf = (args: HandlerArgs) => args.c.request.query as Q;
@@ -69,7 +69,7 @@ export const actionHandlers = {
   actions_list: (args) => {
     const q = queryOf(args);
     const matches = args.deps.store.actions.list(args.project.id).filter(searchMatcher(q)).sort(byListOrder);
-    const page = paginate(matches, args.url, Number(q.limit ?? 100), Number(q.offset ?? 0));
+    const page = listPage(args, matches);
     return reply(200, { ...page, results: page.results.map((a) => toActionJson(a, args.deps.store)) });
   },
 

@@ -1,5 +1,4 @@
 import { fail } from "../core/errors.ts";
-import { paginate } from "../http/pagination.ts";
 import { reply, type Handler, type HandlerArgs } from "./types.ts";
 import { writableFields } from "../http/writable-fields.ts";
 import { COHORT_WRITABLE, type CohortInput } from "../store/cohorts-repo.ts";
@@ -11,6 +10,7 @@ import { toCohortJson } from "./cohort-json.ts";
 import { behavioralCohortWithin, requireValidFilters } from "./cohort-validation.ts";
 import { lastSeenOf } from "./person-last-seen.ts";
 import { toPersonJson } from "./person-json.ts";
+import { listPage } from "./list-page.ts";
 
 type Q = Record<string, unknown>;
 type Filters = { properties: Properties };
@@ -97,7 +97,7 @@ export const cohortHandlers = {
   cohorts_list: (args) => {
     const q = queryOf(args);
     const matches = args.deps.store.cohorts.list(args.project.id).filter(cohortMatcher(q));
-    const page = paginate(matches, args.url, Number(q.limit ?? 100), Number(q.offset ?? 0));
+    const page = listPage(args, matches);
     return reply(200, { ...page, results: page.results.map((c) => toCohortJson(c, args.deps.store)) });
   },
 
@@ -133,10 +133,9 @@ export const cohortHandlers = {
   },
 
   cohorts_persons_retrieve: (args) => {
-    const q = queryOf(args);
     const cohort = findCohort(args);
     const ids = args.deps.store.cohorts.resolved(args.project.id).find((c) => c.id === cohort.id)?.person_ids ?? [];
-    const page = paginate(ids, args.url, Number(q.limit ?? 100), Number(q.offset ?? 0));
+    const page = listPage(args, ids);
     const index = args.deps.store.analysisData.index(args.project.id);
     const lastSeen = lastSeenOf(args.deps.store, args.project.id);
     // The real endpoint's envelope has no count.

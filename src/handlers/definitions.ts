@@ -1,11 +1,11 @@
 import { LRUCache } from "lru-cache";
 import { fail } from "../core/errors.ts";
-import { paginate } from "../http/pagination.ts";
 import { parseParam } from "../http/query-json.ts";
 import { reply, type Handler, type HandlerArgs } from "./types.ts";
 import { eventTaxonomyOffMain, recordProperties, type PropertyDefinition, type Taxonomy } from "../services/definitions.ts";
 import type { Store } from "../store/store.ts";
 import { stableUuid } from "../util/ids.ts";
+import { listPage } from "./list-page.ts";
 
 type Q = Record<string, unknown>;
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -38,10 +38,7 @@ function groupProperties(args: Pick<HandlerArgs, "deps" | "project">, index: num
   return recordProperties(args.deps.store.analysisData.groups(args.project.id).filter((g) => g.group_type_index === index).map((g) => g.properties));
 }
 
-const page = (args: HandlerArgs, items: unknown[]) => {
-  const q = args.c.request.query as Q;
-  return reply(200, paginate(items, args.url, Number(q.limit ?? 100), Number(q.offset ?? 0)));
-};
+const page = (args: HandlerArgs, items: unknown[]) => reply(200, listPage(args, items));
 
 const contains = (term: unknown) => (name: string) => typeof term !== "string" || name.toLowerCase().includes(term.toLowerCase());
 

@@ -4,7 +4,6 @@
  */
 import { randomUUID } from "node:crypto";
 import { fail } from "../core/errors.ts";
-import { paginate } from "../http/pagination.ts";
 import { writableFields } from "../http/writable-fields.ts";
 import { filtersAfterStage, newFeatureFlagFilters, enrolmentSuperGroups, isReleaseStage, slugify } from "../store/early-access-rules.ts";
 import type { EarlyAccessFeatureRecord, EarlyAccessStage, FeatureFlagRecord, Properties } from "../store/schema.ts";
@@ -12,6 +11,7 @@ import type { Store } from "../store/store.ts";
 import { toMinimalFlagJson } from "./feature-flag-json.ts";
 import { requireValidKey } from "./feature-flag-validation.ts";
 import { reply, type Handler, type HandlerArgs } from "./types.ts";
+import { listPage } from "./list-page.ts";
 
 const WRITABLE = ["name", "description", "stage", "documentation_url"] as const;
 type FeatureInput = Partial<Pick<EarlyAccessFeatureRecord, (typeof WRITABLE)[number]>>;
@@ -73,8 +73,7 @@ async function dropEnrolment(args: HandlerArgs, flag: FeatureFlagRecord | undefi
 
 export const earlyAccessFeatureHandlers = {
   early_access_feature_list: (args) => {
-    const q = args.c.request.query as Q;
-    const page = paginate(args.deps.store.earlyAccess.list(args.project.id), args.url, Number(q.limit ?? 100), Number(q.offset ?? 0));
+    const page = listPage(args, args.deps.store.earlyAccess.list(args.project.id));
     return reply(200, { ...page, results: page.results.map((f) => toFeatureJson(f, args.deps.store)) });
   },
 

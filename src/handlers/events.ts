@@ -24,20 +24,17 @@ const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$
 
 const queryOf = (args: HandlerArgs) => args.c.request.query as Q;
 
-/** The declared query parameters of `events/values`; `properties_<name>` ones come through a free-form parameter. */
-const VALUES_PARAMETERS = new Set(["key", "is_column", "value", "event_name", "limit", "format"]);
 const PROPERTY_PREFIX = "properties_";
 
 /**
  * `properties_<name>=<value or JSON list>` as the real service reads them: a JSON list is any of its values, anything
- * else one value; compared as text. A free-form parameter lets any name through validation, so other unknown
- * names are refused here, as the validator refuses them elsewhere.
+ * else one value; compared as text. They come through a free-form parameter whose names the pipeline checks
+ * (`^properties_.+`; any other undeclared name is ignored there) and whose values validation keeps to strings.
  */
 function propertyEquality(q: Q): (e: EventRecord) => boolean {
   const wanted: [string, Set<string>][] = [];
   for (const [param, raw] of Object.entries(q)) {
-    if (VALUES_PARAMETERS.has(param)) continue;
-    if (!param.startsWith(PROPERTY_PREFIX) || param.length === PROPERTY_PREFIX.length || typeof raw !== "string") throw fail.invalid(param, `Unknown field "${param}".`);
+    if (!param.startsWith(PROPERTY_PREFIX) || typeof raw !== "string") continue;
     const decoded = (() => {
       try {
         return JSON.parse(raw) as unknown;

@@ -1,7 +1,6 @@
 import { fail } from "../core/errors.ts";
 import { writableFields } from "../http/writable-fields.ts";
 import { parseCallerJson } from "../http/json-depth.ts";
-import { paginate } from "../http/pagination.ts";
 import { reply, type Handler, type HandlerArgs } from "./types.ts";
 import { flagDefinitionsAnswer, toDefinition } from "../services/feature-flags.ts";
 import { dependentFlags, possibleFlagValues } from "../flags/flag-relations.ts";
@@ -10,6 +9,7 @@ import type { FeatureFlagRecord, Properties } from "../store/schema.ts";
 import { toFeatureFlagJson } from "./feature-flag-json.ts";
 import { requireDependenciesAllow, requireValidKey, validFilters, type FlagWriteContext } from "./feature-flag-validation.ts";
 import { parsePropertyDate } from "../flags/dates.ts";
+import { listPage } from "./list-page.ts";
 
 type Q = Record<string, unknown>;
 const queryOf = (args: HandlerArgs) => args.c.request.query as Q;
@@ -65,7 +65,7 @@ export const featureFlagHandlers = {
   feature_flags_list: (args) => {
     const q = queryOf(args);
     const matches = args.deps.store.flags.list(args.project.id).filter(flagMatcher(q));
-    const page = paginate(matches, args.url, Number(q.limit ?? 100), Number(q.offset ?? 0));
+    const page = listPage(args, matches);
     return reply(200, { ...page, results: page.results.map((f) => toFeatureFlagJson(f, args.deps.store)) });
   },
 
@@ -103,10 +103,7 @@ export const featureFlagHandlers = {
   },
 
   /** Roles are a paid feature of the real service; no organization here has any (as the real list filters, any flag id). */
-  feature_flags_role_access_list: (args) => {
-    const q = queryOf(args);
-    return reply(200, paginate([], args.url, Number(q.limit ?? 100), Number(q.offset ?? 0)));
-  },
+  feature_flags_role_access_list: (args) => reply(200, listPage(args, [])),
 
   feature_flags_dependent_flags_retrieve: (args) => {
     const flags = args.deps.store.flags.list(args.project.id).map(toDefinition);

@@ -1,6 +1,6 @@
 import { fail } from "../core/errors.ts";
 import { writableFields } from "../http/writable-fields.ts";
-import { paginate, type Page } from "../http/pagination.ts";
+import type { Page } from "../http/pagination.ts";
 import { reply, type Handler, type HandlerArgs } from "./types.ts";
 import { parseCallerJson } from "../http/json-depth.ts";
 import type { InsightRecord, ProjectRecord } from "../store/schema.ts";
@@ -13,6 +13,7 @@ import { insightListMatcher, type ListFilterContext } from "./insight-list-filte
 import { trendingInsights } from "./insight-trending.ts";
 import { requireValidDefinition } from "./insight-validation.ts";
 import { computesMissing, refreshRequested } from "./refresh-mode.ts";
+import { listPage } from "./list-page.ts";
 
 const LAST_VIEWED_LIMIT = 5;
 
@@ -104,7 +105,7 @@ export const insightHandlers = {
     const ctx = listFilterContext(args);
     const pageOf = () => {
       const matches = args.deps.store.insights.list(args.project.id).filter(insightListMatcher(q, ctx)).sort(byListOrder);
-      return paginate(matches, args.url, Number(q.limit ?? 100), Number(q.offset ?? 0));
+      return listPage(args, matches);
     };
     const lastViewedAt = (id: number) => ctx.lastViewedAt(id) ?? null;
     if (computesMissing(q.refresh)) return reply(200, await computedListPage(args, pageOf(), refreshRequested(q.refresh), lastViewedAt));

@@ -1,6 +1,5 @@
 import { fail } from "../core/errors.ts";
 import { parseCallerJson } from "../http/json-depth.ts";
-import { paginate } from "../http/pagination.ts";
 import { propertiesParam } from "../http/property-filters.ts";
 import { reply, type Handler, type HandlerArgs } from "./types.ts";
 import { recordProperties } from "../services/definitions.ts";
@@ -10,6 +9,7 @@ import { activityPage } from "./activity-json.ts";
 import { lastSeenOf } from "./person-last-seen.ts";
 import { toPersonJson } from "./person-json.ts";
 import { personTimeline } from "./person-timeline.ts";
+import { listPage } from "./list-page.ts";
 
 type Q = Record<string, unknown>;
 const PERSON_FILTER_TYPES: ReadonlySet<string> = new Set(["person", "cohort"]);
@@ -91,9 +91,8 @@ const activityArgs = (q: Q) => [Number(q.limit ?? 10), Number(q.page ?? 1)] as c
 
 export const personHandlers = {
   persons_list: (args) => {
-    const q = queryOf(args);
     const matches = args.deps.store.persons.list(args.project.id).filter(personMatcher(args));
-    const page = paginate(matches, args.url, Number(q.limit ?? 100), Number(q.offset ?? 0));
+    const page = listPage(args, matches);
     const lastSeen = lastSeenOf(args.deps.store, args.project.id);
     return reply(200, { ...page, results: page.results.map((p) => toPersonJson(p, lastSeen)) });
   },

@@ -53,6 +53,7 @@ export function productApiSurface(api: () => Backend, handlers: HandlerMap, deps
     steering,
     remembered,
     prepare,
+    ignoresUndeclaredQuery: true,
     authenticate(operation, matched, req) {
       if (!takesPersonalKey(operation)) return { who: undefined };
       const params = matched.params as Record<string, string | undefined>;

@@ -4,7 +4,6 @@
  */
 import { v7 as uuidv7 } from "uuid";
 import { fail } from "../core/errors.ts";
-import { paginate } from "../http/pagination.ts";
 import { writableFields } from "../http/writable-fields.ts";
 import { blankSurvey } from "../store/survey-record.ts";
 import type { Properties, SurveyRecord } from "../store/schema.ts";
@@ -13,6 +12,7 @@ import { createSurveyFlag, deleteSurveyFlag, interactedFilters, surveyFlag, upda
 import { toSurveyJson } from "./survey-json.ts";
 import * as check from "./survey-validation.ts";
 import { reply, type Handler, type HandlerArgs } from "./types.ts";
+import { listPage } from "./list-page.ts";
 
 type Loose = Record<string, unknown>;
 const queryOf = (args: HandlerArgs) => args.c.request.query as Loose;
@@ -131,7 +131,7 @@ export const surveyHandlers = {
     const matches = args.deps.store.surveys
       .list(args.project.id)
       .filter((s) => search === null || s.name.toLowerCase().includes(search) || s.description.toLowerCase().includes(search));
-    const page = paginate(matches, args.url, Number(q.limit ?? 100), Number(q.offset ?? 0));
+    const page = listPage(args, matches);
     return reply(200, { ...page, results: page.results.map((s) => toSurveyJson(s, args.deps.store)) });
   },
 

@@ -3,11 +3,11 @@
  * made inactive with it, whose variants follow the experiment's.
  */
 import { fail } from "../core/errors.ts";
-import { paginate } from "../http/pagination.ts";
 import { webExperimentFlagKey, webExperimentFlagVariants } from "../store/early-access-rules.ts";
 import type { Properties, WebExperimentRecord } from "../store/schema.ts";
 import type { Store } from "../store/store.ts";
 import { reply, type Handler, type HandlerArgs } from "./types.ts";
+import { listPage } from "./list-page.ts";
 
 type Q = Record<string, unknown>;
 type Variants = Record<string, Properties>;
@@ -39,8 +39,7 @@ function findExperiment(args: HandlerArgs): WebExperimentRecord {
 
 export const webExperimentHandlers = {
   web_experiments_list: (args) => {
-    const q = args.c.request.query as Q;
-    const page = paginate(args.deps.store.webExperiments.list(args.project.id), args.url, Number(q.limit ?? 100), Number(q.offset ?? 0));
+    const page = listPage(args, args.deps.store.webExperiments.list(args.project.id));
     return reply(200, { ...page, results: page.results.map((e) => toWebExperimentJson(e, args.deps.store)) });
   },
 

@@ -6,6 +6,7 @@ import { handlerContext } from "./handle.ts";
 import { steer, steeringDelay, type SteeringDeps } from "./steer.ts";
 import type { HandlerResult } from "./result.ts";
 import type { RememberedReads } from "./remembered-reads.ts";
+import { dropUndeclaredQuery } from "./undeclared-query.ts";
 
 /** A request as the pipeline takes it from any transport (express or Node's own request). */
 export interface PipelineRequest {
@@ -50,7 +51,16 @@ export interface Surface<Who> {
   remembered?: RememberedReads;
   /** Work a request needs before its handler runs (loading the HogQL parser). */
   prepare?(req: PipelineRequest): Promise<void>;
+  /**
+   * Query parameters the operation does not take are ignored, with a note in the request log, as the real service
+   * ignores them (the product API); otherwise they are a 400 naming them (the control API, ours, whose requests
+   * the request log leaves out).
+   */
+  ignoresUndeclaredQuery?: boolean;
 }
+
+/** The answer with the pipeline's own notes added to its handler's. */
+const withNotes = (result: HandlerResult, notes: readonly string[]): HandlerResult => (notes.length ? { ...result, notes: [...(result.notes ?? []), ...notes] } : result);
 
 const searchOf = (url: string) => {
   const at = url.indexOf("?");
@@ -69,6 +79,7 @@ export async function runPipeline<Who>(surface: Surface<Who>, req: PipelineReque
   const { operation } = matched;
   req.operationId = operation.operationId;
   const { who, rateKey } = surface.authenticate(operation, matched, req);
+  const ignored = surface.ignoresUndeclaredQuery ? dropUndeclaredQuery(operation, req.query) : [];
   const readKey = surface.remembered?.keyOf(req);
   const remembered = readKey === undefined ? undefined : surface.remembered!.find(readKey);
   // A remembered answer's request (the same GET: method, URL and headers that count) met the contract when it was
@@ -76,10 +87,10 @@ export async function runPipeline<Who>(surface: Surface<Who>, req: PipelineReque
   // would repeat the same verdict (profiled: half the CPU of a remembered read).
   if (!remembered) validateRequest(api, req as unknown as ApiRequest, matched);
   const steered = await steer(surface.steering, api, operation, { method: req.method, path: req.path, search: searchOf(req.originalUrl), body: req.body }, steering, rateKey);
-  if (steered) return steered;
-  if (remembered) return remembered;
+  if (steered) return withNotes(steered, ignored);
+  if (remembered) return withNotes(remembered, ignored);
   await surface.prepare?.(req);
   const result = await surface.handle({ c: handlerContext(api, matched), who, req });
   if (readKey !== undefined) surface.remembered!.remember(readKey, result, req.query.format);
-  return result;
+  return withNotes(result, ignored);
 }

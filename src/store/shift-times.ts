@@ -1,4 +1,4 @@
-import type { State } from "./schema.ts";
+import type { RecordingBlockRecord, State } from "./schema.ts";
 
 /** Offset that moves the newest event to `now` (0 without events). Events are sorted by timestamp. */
 export function offsetToNow(state: State, now: number): number {
@@ -7,11 +7,21 @@ export function offsetToNow(state: State, now: number): number {
 }
 
 const shiftIso = (iso: string, offsetMs: number): string => new Date(Date.parse(iso) + offsetMs).toISOString();
+const shiftOptionalIso = <T extends string | null | undefined>(iso: T, offsetMs: number): T => (typeof iso === "string" ? (shiftIso(iso, offsetMs) as T) : iso);
+
+/** A recording block's rrweb events carry their own instants (ms): the recording's start, end and duration follow them. */
+function shiftRecording(block: RecordingBlockRecord, offsetMs: number): void {
+  block.received_at = shiftIso(block.received_at, offsetMs);
+  for (const event of block.events) {
+    const e = event as { timestamp?: unknown } | null;
+    if (e !== null && typeof e === "object" && typeof e.timestamp === "number") e.timestamp += offsetMs;
+  }
+}
 
 /**
  * Moves every recorded instant of a freshly loaded state by one offset, in place (a million events are not
- * copied): events, persons, groups, insights, dashboards, insight views, annotations and activity keep their distances, so the data
- * reads as recent again. Queued person-event deletions keep their slot: it follows the deletion schedule.
+ * copied): events, persons, groups, insights, dashboards, insight views, annotations, flags, cohorts, surveys, early
+ * access features, web experiments, recordings and activity keep their distances, so the data reads as recent again. Queued person-event deletions keep their slot: it follows the deletion schedule.
  */
 export function shiftState(state: State, offsetMs: number): void {
   if (offsetMs === 0) return;
@@ -44,6 +54,19 @@ export function shiftState(state: State, offsetMs: number): void {
     f.created_at = shiftIso(f.created_at, offsetMs);
     f.updated_at = shiftIso(f.updated_at, offsetMs);
   }
+  for (const c of meta.cohorts) c.created_at = shiftOptionalIso(c.created_at, offsetMs);
+  for (const survey of meta.surveys ?? []) {
+    survey.created_at = shiftIso(survey.created_at, offsetMs);
+    survey.updated_at = shiftIso(survey.updated_at, offsetMs);
+    survey.start_date = shiftOptionalIso(survey.start_date, offsetMs);
+    survey.end_date = shiftOptionalIso(survey.end_date, offsetMs);
+    survey.current_iteration_start_date = shiftOptionalIso(survey.current_iteration_start_date, offsetMs);
+    survey.response_sampling_start_date = shiftOptionalIso(survey.response_sampling_start_date, offsetMs);
+    if (survey.iteration_start_dates) survey.iteration_start_dates = survey.iteration_start_dates.map((iso) => shiftIso(iso, offsetMs));
+  }
+  for (const feature of meta.early_access_features ?? []) feature.created_at = shiftIso(feature.created_at, offsetMs);
+  for (const experiment of meta.web_experiments ?? []) experiment.created_at = shiftIso(experiment.created_at, offsetMs);
+  for (const block of state.recordings ?? []) shiftRecording(block, offsetMs);
 }
 
 /** "+13d 4h 5m": an offset as a person reads it. */

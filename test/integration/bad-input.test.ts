@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { callControl } from "../support/control-contract.ts";
 import { parseCsv } from "../support/csv-parse.ts";
 import { qs, scenario, startTestServer, type TestResponse, type TestServer } from "../support/server.ts";
 
@@ -114,9 +115,11 @@ describe("unknown fields of analysis bodies are a 400 naming the field", () => {
     expect(res.body.detail).toContain(attr);
   });
 
-  it("as the query forms already do", async () => {
-    const res = await s.get(`${P}/insights/trend/?${qs({ ...pageviews, date_form: "-90d" })}`);
-    expect([res.status, res.body.attr]).toEqual([400, "date_form"]);
+  it("while the query forms ignore a parameter they do not take, as the real service ignores any (the request log notes it)", async () => {
+    const res = await s.get(`${P}/insights/trend/?${qs({ ...pageviews, date_from: "2024-03-01", date_to: "2024-03-03", date_form: "-90d" })}`);
+    expect([res.status, res.body.result[0].data]).toEqual([200, [3, 1, 1]]);
+    const logged = await callControl(s.base, "GET", "/requests/?limit=1");
+    expect(logged.body.results[0].notes).toEqual(['query parameter "date_form" ignored: insights_trend_retrieve does not take it (the real service ignores it too); did you mean "date_from"?']);
   });
 
   it("accepts the keys the web app sends that the mock does not model", async () => {

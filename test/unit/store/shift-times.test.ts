@@ -67,6 +67,25 @@ describe("shifting a stored state to now", () => {
     expect(s.meta.pending_deletions[0]!.run_at).toBe("2024-01-07T05:00:00.000Z");
   });
 
+  it("moves cohorts, surveys, early access features, web experiments and recordings too (a recording's rrweb instants with it)", () => {
+    const s = state();
+    s.meta.cohorts = [{ id: 1, project_id: "1", name: "c", created_at: "2024-01-02T00:00:00.000Z" }, { id: 2, project_id: "1", name: "no date" }];
+    const survey = { created_at: "2024-01-02T00:00:00.000Z", updated_at: "2024-01-03T00:00:00.000Z", start_date: "2024-01-04T00:00:00.000Z", end_date: null, iteration_start_dates: ["2024-01-04T00:00:00.000Z", "2024-01-05T00:00:00.000Z"], current_iteration_start_date: "2024-01-05T00:00:00.000Z", response_sampling_start_date: null };
+    s.meta.surveys = [survey as unknown as NonNullable<State["meta"]["surveys"]>[number]];
+    s.meta.early_access_features = [{ id: "f", project_id: "1", feature_flag_id: null, name: "f", description: "", stage: "beta", documentation_url: "", created_at: "2024-01-06T00:00:00.000Z" }];
+    s.meta.web_experiments = [{ id: 1, project_id: "1", name: "w", feature_flag_id: 1, variants: {}, created_by: null, created_at: "2024-01-07T00:00:00.000Z" }];
+    const snapshot = { type: 2, data: {}, timestamp: Date.parse("2024-01-08T00:00:00Z") };
+    s.recordings = [{ project_id: "1", session_id: "s1", window_id: null, distinct_id: "a", lib: "web", received_at: "2024-01-08T00:00:01.000Z", events: [snapshot, "not an event"] }];
+    shiftState(s, 14 * DAY);
+    expect(s.meta.cohorts.map((c) => c.created_at)).toEqual(["2024-01-16T00:00:00.000Z", undefined]);
+    expect(survey).toEqual({ created_at: "2024-01-16T00:00:00.000Z", updated_at: "2024-01-17T00:00:00.000Z", start_date: "2024-01-18T00:00:00.000Z", end_date: null, iteration_start_dates: ["2024-01-18T00:00:00.000Z", "2024-01-19T00:00:00.000Z"], current_iteration_start_date: "2024-01-19T00:00:00.000Z", response_sampling_start_date: null });
+    expect(s.meta.early_access_features[0]!.created_at).toBe("2024-01-20T00:00:00.000Z");
+    expect(s.meta.web_experiments[0]!.created_at).toBe("2024-01-21T00:00:00.000Z");
+    expect(s.recordings[0]!.received_at).toBe("2024-01-22T00:00:01.000Z");
+    expect(snapshot.timestamp).toBe(Date.parse("2024-01-22T00:00:00Z"));
+    expect(s.recordings[0]!.events[1]).toBe("not an event");
+  });
+
   it("describes the offset in days, hours and minutes", () => {
     expect(describeOffset(14 * DAY + 3_600_000 * 4 + 60_000 * 5)).toBe("+14d 4h 5m");
     expect(describeOffset(-DAY)).toBe("-1d 0h 0m");

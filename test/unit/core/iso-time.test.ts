@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isoUtc } from "../../../src/util/iso-time.ts";
+import { isoUtc } from "../../../src/core/iso-time.ts";
 
 describe("isoUtc", () => {
   it("writes what Date#toISOString writes, for sorted and unsorted instants, across days and years", () => {
