@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
-import { launchChromium, servePosthogPage } from "../support/browser.ts";
+import { launchChromium, servePosthogPage, posthogPageHtml, QUIET_POSTHOG } from "../support/browser.ts";
 import { captureRequest } from "../support/capture-contract.ts";
 import { chromium } from "../support/external-tools.ts";
 import { scenario, startTestServer, type TestServer } from "../support/server.ts";
@@ -18,23 +18,19 @@ const VISITOR = "visitor-1";
 /** posthog-js refuses to render web experiments for a headless browser's user agent (its bot list). */
 const DESKTOP_UA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 
-const pageHtml = (token: string, apiHost: string) => `<!doctype html><html><head><title>app</title>
-<script src="/posthog.js"></script>
-<script>
-  posthog.init(${JSON.stringify(token)}, {
-    api_host: ${JSON.stringify(apiHost)},
-    opt_out_useragent_filter: true,
-    autocapture: false,
-    disable_session_recording: true,
-    disable_web_experiments: false,
-    request_batching: false,
-    bootstrap: { distinctID: ${JSON.stringify(VISITOR)}, isIdentifiedID: true },
-  });
+const pageHtml = (token: string, apiHost: string) =>
+  posthogPageHtml({
+    title: "app",
+    token,
+    apiHost,
+    options: [...QUIET_POSTHOG, "disable_web_experiments: false", `bootstrap: { distinctID: ${JSON.stringify(VISITOR)}, isIdentifiedID: true }`],
+    script: `
   posthog.onFeatureFlags(function () {
     if (window.features) return;
     posthog.getEarlyAccessFeatures(function (features) { window.features = features; }, true);
+  });`,
+    body: '<h1 id="headline">Original</h1>',
   });
-</script></head><body><h1 id="headline">Original</h1></body></html>`;
 
 declare const Navigator: { prototype: object };
 declare const window: { features?: { name: string; flagKey: string; stage: string }[]; posthog: { updateEarlyAccessFeatureEnrollment(key: string, on: boolean): void } };

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { exceptionPattern } from "../../src/control/exception-pattern.ts";
-import { launchChromium, servePosthogPage } from "../support/browser.ts";
+import { launchChromium, servePosthogPage, posthogPageHtml } from "../support/browser.ts";
 import { callControl } from "../support/control-contract.ts";
 import { chromium } from "../support/external-tools.ts";
 import { scenario, startTestServer, type TestServer } from "../support/server.ts";
@@ -17,12 +17,14 @@ const UI_TIMEOUT = 60_000;
 const TOKEN = "phc_test_features_token_0001";
 const P = "/api/projects/1";
 
-const pageHtml = (apiHost: string) => `<!doctype html><html><head><title>checkout</title>
-<script src="/posthog.js"></script>
-<script>
-  posthog.init(${JSON.stringify(TOKEN)}, { api_host: ${JSON.stringify(apiHost)}, opt_out_useragent_filter: true, request_batching: false });
-</script></head><body><h1>Checkout</h1><p>Three items in the cart, ready to pay.</p>
-<button id="dead">Apply coupon</button></body></html>`;
+const pageHtml = (apiHost: string) =>
+  posthogPageHtml({
+    title: "checkout",
+    token: TOKEN,
+    apiHost,
+    options: ["request_batching: false"],
+    body: '<h1>Checkout</h1><p>Three items in the cart, ready to pay.</p>\n<button id="dead">Apply coupon</button>',
+  });
 
 /** The page's global posthog and the extensions' registry (the test's tsconfig has no DOM types). */
 declare const window: {

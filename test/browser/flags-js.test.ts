@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { launchChromium, servePosthogPage } from "../support/browser.ts";
+import { launchChromium, servePosthogPage, posthogPageHtml, QUIET_POSTHOG } from "../support/browser.ts";
 import { chromium } from "../support/external-tools.ts";
 import { scenario, startTestServer, type TestServer } from "../support/server.ts";
 
@@ -14,17 +14,14 @@ import { scenario, startTestServer, type TestServer } from "../support/server.ts
 const UI_TIMEOUT = 60_000;
 const SHOPPER = "shopper-1";
 
-const pageHtml = (token: string, apiHost: string) => `<!doctype html><html><head><title>shop</title>
-<script src="/posthog.js"></script>
-<script>
-  posthog.init(${JSON.stringify(token)}, {
-    api_host: ${JSON.stringify(apiHost)},
-    opt_out_useragent_filter: true,
-    autocapture: false,
-    disable_session_recording: true,
-    request_batching: false,
-    bootstrap: { distinctID: ${JSON.stringify(SHOPPER)} },
-  });
+const pageHtml = (token: string, apiHost: string) =>
+  posthogPageHtml({
+    title: "shop",
+    token,
+    apiHost,
+    options: [...QUIET_POSTHOG, `bootstrap: { distinctID: ${JSON.stringify(SHOPPER)} }`],
+    body: '<div id="banner" hidden></div><button id="buy">Buy</button>',
+    script: `
   posthog.onFeatureFlags(function () {
     var banner = document.getElementById("banner");
     banner.hidden = !posthog.isFeatureEnabled("welcome-banner");
@@ -32,8 +29,8 @@ const pageHtml = (token: string, apiHost: string) => `<!doctype html><html><head
     banner.textContent = payload ? payload.title : "";
     document.getElementById("buy").className = String(posthog.getFeatureFlag("checkout-experiment"));
     window.flagsSeen = (window.flagsSeen || 0) + 1;
+  });`,
   });
-</script></head><body><div id="banner" hidden></div><button id="buy">Buy</button></body></html>`;
 
 declare const window: { flagsSeen?: number; posthog: { getFeatureFlag(key: string): unknown; reloadFeatureFlags(): void } };
 declare const document: { getElementById(id: string): { hidden: boolean; textContent: string; className: string } };

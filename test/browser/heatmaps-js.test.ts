@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
-import { launchChromium, servePosthogPage } from "../support/browser.ts";
+import { launchChromium, servePosthogPage, posthogPageHtml, QUIET_POSTHOG } from "../support/browser.ts";
 import { chromium } from "../support/external-tools.ts";
 import { scenario, startTestServer, type TestServer } from "../support/server.ts";
 
@@ -13,18 +13,15 @@ import { scenario, startTestServer, type TestServer } from "../support/server.ts
 const UI_TIMEOUT = 60_000;
 const P = "/api/projects/1";
 
-const pageHtml = (token: string, apiHost: string) => `<!doctype html><html><head><title>pricing</title>
-<style>body { margin: 0; height: 700px; } #banner { position: fixed; top: 0; left: 0; width: 320px; height: 96px; }</style>
-<script src="/posthog.js"></script>
-<script>
-  posthog.init(${JSON.stringify(token)}, {
-    api_host: ${JSON.stringify(apiHost)},
-    opt_out_useragent_filter: true,
-    autocapture: false,
-    disable_session_recording: true,
-    request_batching: false,
+const pageHtml = (token: string, apiHost: string) =>
+  posthogPageHtml({
+    title: "pricing",
+    token,
+    apiHost,
+    options: QUIET_POSTHOG,
+    head: "<style>body { margin: 0; height: 700px; } #banner { position: fixed; top: 0; left: 0; width: 320px; height: 96px; }</style>",
+    body: '<div id="banner">sale</div><p>plans</p>',
   });
-</script></head><body><div id="banner">sale</div><p>plans</p></body></html>`;
 
 declare const window: { posthog: { __loaded?: boolean; heatmaps?: { isEnabled: boolean } } };
 

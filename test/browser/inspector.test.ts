@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { launchChromium, servePosthogPage } from "../support/browser.ts";
+import { launchChromium, servePosthogPage, posthogPageHtml, QUIET_POSTHOG } from "../support/browser.ts";
 import { callControl } from "../support/control-contract.ts";
 import { chromium } from "../support/external-tools.ts";
 import { OWNER_KEY, scenario, startTestServer, type TestServer } from "../support/server.ts";
@@ -20,11 +20,7 @@ let s: TestServer;
 let browser: Browser;
 let site: Awaited<ReturnType<typeof servePosthogPage>>;
 
-const appPage = (token: string, apiHost: string) => `<!doctype html><html><head><title>shop</title>
-<script src="/posthog.js"></script>
-<script>
-  posthog.init(${JSON.stringify(token)}, { api_host: ${JSON.stringify(apiHost)}, opt_out_useragent_filter: true, autocapture: false, disable_session_recording: true, request_batching: false });
-</script></head><body><h1>shop</h1></body></html>`;
+const appPage = (token: string, apiHost: string) => posthogPageHtml({ title: "shop", token, apiHost, options: QUIET_POSTHOG, body: "<h1>shop</h1>" });
 
 /** The page globals these tests read (the test's tsconfig has no DOM types). */
 declare const window: { posthog: { __loaded?: boolean; get_distinct_id(): string; capture(event: string, properties?: object): void; reloadFeatureFlags(): void; getFeatureFlag(key: string): unknown } };

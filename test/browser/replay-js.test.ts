@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
-import { launchChromium, servePosthogPage } from "../support/browser.ts";
+import { launchChromium, servePosthogPage, posthogPageHtml } from "../support/browser.ts";
 import { callControl } from "../support/control-contract.ts";
 import { chromium } from "../support/external-tools.ts";
 import { scenario, startTestServer, type TestServer } from "../support/server.ts";
@@ -15,11 +15,8 @@ const UI_TIMEOUT = 60_000;
 const TOKEN = "phc_test_features_token_0001";
 const P = "/api/environments/1";
 
-const pageHtml = (apiHost: string) => `<!doctype html><html><head><title>replay</title>
-<script src="/posthog.js"></script>
-<script>
-  posthog.init(${JSON.stringify(TOKEN)}, { api_host: ${JSON.stringify(apiHost)}, opt_out_useragent_filter: true, autocapture: false });
-</script></head><body><h1>replay</h1><button id="buy">Buy</button><input id="note"></body></html>`;
+const pageHtml = (apiHost: string) =>
+  posthogPageHtml({ title: "replay", token: TOKEN, apiHost, options: ["autocapture: false"], body: '<h1>replay</h1><button id="buy">Buy</button><input id="note">' });
 
 /** The page's global posthog (the test's tsconfig has no DOM types). */
 declare const window: { posthog: { __loaded?: boolean; get_session_id(): string; sessionRecordingStarted(): boolean } };

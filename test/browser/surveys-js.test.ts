@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { launchChromium, servePosthogPage } from "../support/browser.ts";
+import { launchChromium, servePosthogPage, posthogPageHtml, QUIET_POSTHOG } from "../support/browser.ts";
 import { callControl } from "../support/control-contract.ts";
 import { chromium } from "../support/external-tools.ts";
 import { scenario, startTestServer, type TestServer } from "../support/server.ts";
@@ -16,18 +16,14 @@ const UI_TIMEOUT = 60_000;
 const P = "/api/projects/1";
 const VISITOR = "survey-visitor-1";
 
-const pageHtml = (token: string, apiHost: string) => `<!doctype html><html><head><title>app</title>
-<script src="/posthog.js"></script>
-<script>
-  posthog.init(${JSON.stringify(token)}, {
-    api_host: ${JSON.stringify(apiHost)},
-    opt_out_useragent_filter: true,
-    autocapture: false,
-    disable_session_recording: true,
-    request_batching: false,
-    bootstrap: { distinctID: new URLSearchParams(location.search).get("who") || ${JSON.stringify(VISITOR)} },
+const pageHtml = (token: string, apiHost: string) =>
+  posthogPageHtml({
+    title: "app",
+    token,
+    apiHost,
+    options: [...QUIET_POSTHOG, `bootstrap: { distinctID: new URLSearchParams(location.search).get("who") || ${JSON.stringify(VISITOR)} }`],
+    body: "<h1>Notebooks</h1>",
   });
-</script></head><body><h1>Notebooks</h1></body></html>`;
 
 declare const window: {
   posthog: { onFeatureFlags(cb: () => void): void; getActiveMatchingSurveys(cb: (surveys: { id: string }[]) => void, forceReload: boolean): void };

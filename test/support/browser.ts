@@ -21,6 +21,38 @@ export function launchChromium(executablePath = chromium.path): Promise<Browser>
 const bundleText = (file: string) => readFileSync(createRequire(import.meta.url).resolve(`posthog-js/dist/${file}`), "utf8");
 const POSTHOG_BUNDLE = bundleText("array.full.js");
 
+/** What a page loads posthog-js with: its token, the server as `api_host`, and the test's own options. */
+export interface PosthogPage {
+  title: string;
+  token: string;
+  apiHost: string;
+  /** More init options, as JavaScript source (`bootstrap: { distinctID: "u-1" }`). */
+  options?: readonly string[];
+  /** Runs after init, in the same script. */
+  script?: string;
+  /** More of the head (styles). */
+  head?: string;
+  body: string;
+}
+
+/** Init options that keep a page to what its test reads: no autocapture, no recording, each event sent at once. */
+export const QUIET_POSTHOG = ["autocapture: false", "disable_session_recording: true", "request_batching: false"] as const;
+
+/**
+ * The HTML of an app's page that loads the real posthog-js from `/posthog.js` (servePosthogPage serves it) and
+ * initialises it against the server. The user agent filter is off: headless Chromium says so in its user agent,
+ * and posthog-js would drop every event of a bot.
+ */
+export function posthogPageHtml(page: PosthogPage): string {
+  const options = [`api_host: ${JSON.stringify(page.apiHost)}`, "opt_out_useragent_filter: true", ...(page.options ?? [])];
+  return `<!doctype html><html><head><title>${page.title}</title>${page.head ?? ""}
+<script src="/posthog.js"></script>
+<script>
+  posthog.init(${JSON.stringify(page.token)}, { ${options.join(", ")} });
+${page.script ?? ""}
+</script></head><body>${page.body}</body></html>`;
+}
+
 /**
  * An app's page on another origin (another port): serves `html` at every path and the real posthog-js bundle at
  * `/posthog.js`, so that every call the page makes to the server is cross-origin, preflights included.
