@@ -13,17 +13,14 @@
  * - `scroll`: a list scrolled from top to bottom over 60 frames, the slowest frame's interval.
  * What a person feels as responsive (RAIL): input answered within 100 ms, frames within 50 ms, a load within 1 s.
  */
-import { spawn } from "node:child_process";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import type { Page } from "playwright-core";
 import { defaultApiKey } from "../src/fixtures/generate.ts";
 import { derivedProjectToken } from "../src/util/ids.ts";
 import { launchChromium } from "../test/support/browser.ts";
+import { startChild, type ChildServer } from "../test/support/child-server.ts";
 import { findChromium } from "../test/support/external-tools-setup.ts";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const { values: flags } = parseArgs({ options: { events: { type: "string" }, fill: { type: "string" } } });
 const EVENTS = Number(flags.events ?? 1_000_000);
 const FILL = Number(flags.fill ?? 10_000);
@@ -32,30 +29,9 @@ const KEY = defaultApiKey(42);
 const TOKEN = derivedProjectToken("1");
 const BATCH = 100;
 
-interface Server {
-  url: string;
-  stop: () => Promise<void>;
-}
-
-async function startServer(dataset: string[]): Promise<Server> {
-  const args = ["dist/main.mjs", "--port", "0", "--in-memory", "--now", NOW, "--request-log", String(Math.max(FILL, 1000)), "--log-level", "info", ...dataset];
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve(m[1]!.replace(/\/$/, ""));
-    };
-    child.stdout!.on("data", onData);
-    child.stderr!.on("data", onData);
-    child.once("exit", () => reject(new Error(`server exited:\n${out}`)));
-  });
-  child.stdout!.resume();
-  child.stderr!.resume();
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  return { url, stop: () => (child.kill("SIGTERM"), exited) };
-}
+/** The built server with the dataset's flags, in memory, logging enough for `startChild` to learn its URL. */
+const startServer = (dataset: string[]): Promise<ChildServer> =>
+  startChild(["--in-memory", "--now", NOW, "--request-log", String(Math.max(FILL, 1000)), "--log-level", "info", ...dataset]);
 
 /** `count` requests, `concurrency` at a time. */
 async function inParallel(count: number, concurrency: number, send: (i: number) => Promise<Response>): Promise<void> {
@@ -237,12 +213,12 @@ const plain = await startServer([]);
 try {
   await measureViews(plain.url, "default dataset, as started");
 } finally {
-  await plain.stop();
+  await plain.kill();
 }
 const big = await startServer(["--events", String(EVENTS)]);
 try {
   await fillLogs(big.url);
   await measureViews(big.url, `${EVENTS.toLocaleString("en")} generated events, ${FILL.toLocaleString("en")} captured events and log entries`);
 } finally {
-  await big.stop();
+  await big.kill();
 }
