@@ -45,6 +45,31 @@ export const docsPage = (shown: DocsDocument, viewerKey: string | undefined) => 
   <script src="/docs/assets/swagger-ui-bundle.js"></script>
   <script src="/docs/assets/swagger-ui-standalone-preset.js"></script>
   <script>
+    // swagger-ui lists a long document virtually (only what is near the viewport is in the page) and scrolls to a
+    // deep link (#/tag/operationId) before the list has settled, so the operation can end up out of the page. Once
+    // loaded, the page scrolls down until the operation is drawn, then keeps it at the top until it stays there.
+    function showDeepLinked() {
+      const [tag, operationId] = decodeURIComponent(location.hash.slice(2)).split("/");
+      if (!tag) return;
+      const id = operationId ? "operations-" + tag + "-" + operationId : "operations-tag-" + tag;
+      let frames = 0;
+      let lastTop = NaN;
+      const step = () => {
+        if (++frames > 240) return;
+        const target = document.getElementById(id);
+        if (!target) {
+          if (window.scrollY + window.innerHeight >= document.documentElement.scrollHeight) window.scrollTo(0, 0);
+          else window.scrollBy(0, window.innerHeight / 2);
+          return requestAnimationFrame(step);
+        }
+        const top = target.getBoundingClientRect().top;
+        if (Math.abs(top) < 2 && Math.abs(top - lastTop) < 2) return;
+        lastTop = top;
+        target.scrollIntoView({ block: "start" });
+        requestAnimationFrame(step);
+      };
+      requestAnimationFrame(step);
+    }
     fetch(${scriptJson(shown.json)})
       .then((res) => res.json())
       .then((spec) => {
@@ -59,6 +84,7 @@ export const docsPage = (shown: DocsDocument, viewerKey: string | undefined) => 
           presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
           plugins: [SwaggerUIBundle.plugins.DownloadUrl],
           layout: "BaseLayout",
+          onComplete: showDeepLinked,
         });
         // The running server's key, for a viewer on this machine only: Try it out works without a trip to the terminal.
         const key = ${scriptJson(shown.keyScheme && viewerKey ? viewerKey : null)};
